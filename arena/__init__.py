@@ -1,0 +1,4 @@
+"""The arena: plays bots against each other under the official rules and time limits.
+
+It reaches games only through the referee registry (:mod:`referee`).
+"""

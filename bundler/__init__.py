@@ -1,0 +1,1 @@
+"""The bundler: flattens a multi-module bot into the single file CodinGame accepts."""

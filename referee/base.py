@@ -1,0 +1,254 @@
+"""The game-agnostic referee model: what a referee says and what it is told.
+
+A referee is a pure game model. It never starts a process, reads a clock or prints. Each engine
+turn it lists the *executions* the official engine would perform (which player, which input lines,
+how many output lines to read, under which time limit); the caller runs them however it likes
+(subprocesses, in-process bots, a recorded trace) and hands back one output line per player, or
+``None`` when the player gave no answer in time or died. The referee then resolves the turn and,
+once the game is over, reports an :class:`Outcome`.
+
+Typical loop::
+
+    ref = referee.create("spring2021", seed=42)
+    while not ref.is_over:
+        requests = ref.requests()
+        outputs = {r.player: bot_answer(r) for r in requests if r.expected_lines}
+        ref.apply(outputs)
+    print(ref.outcome())
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+__all__ = [
+    "EndReason",
+    "DeactivationCause",
+    "Request",
+    "Deactivation",
+    "FrameReport",
+    "Outcome",
+    "RefereeError",
+    "InvalidCommand",
+    "RuleViolation",
+    "ProtocolError",
+    "ParameterError",
+    "Referee",
+]
+
+
+class EndReason(str, enum.Enum):
+    """Why a game ended (the values are the ones used in the parity traces)."""
+
+    MAX_ROUNDS = "max_rounds"
+    """Spring 2021: the last day is over."""
+    MAX_TURNS = "max_turns"
+    """The engine's turn limit was reached (Fall 2020: 100 turns)."""
+    DELIVERY_GOAL = "delivery_goal"
+    """Fall 2020: a player brewed its sixth potion."""
+    PLAYER_DEACTIVATED = "player_deactivated"
+    """At most one player is still active (the others were disqualified)."""
+    REFEREE_FAIL = "referee_fail"
+    """The engine aborted the game (total game duration over the 30 s quota)."""
+
+
+class DeactivationCause(str, enum.Enum):
+    """Why a player was disqualified."""
+
+    INVALID_INPUT = "invalid_input"
+    """Its output line did not parse (see :class:`InvalidCommand`)."""
+    TIMEOUT = "timeout"
+    """It gave no answer in time (or exited, or crashed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One execution of one player, as the official engine performs it.
+
+    Write ``lines`` to the player, then read ``expected_lines`` lines within ``time_limit_ms``.
+    ``expected_lines == 0`` is the engine's frame with no player to run: the lines (possibly none)
+    are delivered and nothing is read.
+    """
+
+    player: int
+    lines: tuple[str, ...]
+    expected_lines: int
+    time_limit_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deactivation:
+    """A disqualification: who, at which engine turn, why, and the official tooltip text."""
+
+    player: int
+    turn: int
+    cause: DeactivationCause
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class FrameReport:
+    """What happened during one engine turn (one frame of the replay)."""
+
+    turn: int
+    summary: tuple[str, ...] = ()
+    """The game summary lines, as the official referee writes them (``$0``/``$1`` = players)."""
+    errors: tuple[tuple[int, str], ...] = ()
+    """Rule violations (player, official message): the action was refused, the game went on."""
+    deactivations: tuple[Deactivation, ...] = ()
+    """Players disqualified during this turn."""
+    messages: tuple[tuple[int, str], ...] = ()
+    """Free-text messages the players appended to their action (trimmed as the viewer does)."""
+    phase: str | None = None
+    """Game-specific frame type (Spring 2021: GATHERING, ACTIONS or SUN_MOVE)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game."""
+
+    scores: tuple[int, ...]
+    """Final scores as the referee reports them (-1 for a disqualified player)."""
+    end_reason: EndReason
+    turns: int
+    """Number of engine turns played."""
+    deactivations: tuple[Deactivation, ...] = ()
+    texts: tuple[str, ...] = ()
+    """Per-player end-screen text (Spring 2021: ``"X points and N trees"`` after a tie-break)."""
+    message: str | None = None
+    """Extra explanation (the engine's failure message for ``REFEREE_FAIL``)."""
+    ranks: tuple[int, ...] = field(init=False)
+    """0 = first; equal scores share a rank."""
+
+    def __post_init__(self) -> None:
+        ranks = tuple(sum(1 for other in self.scores if other > s) for s in self.scores)
+        object.__setattr__(self, "ranks", ranks)
+
+    @property
+    def winner(self) -> int | None:
+        """Index of the single best player, or ``None`` for a draw."""
+        best = max(self.scores)
+        leaders = [i for i, s in enumerate(self.scores) if s == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winner": self.winner,
+            "end_reason": self.end_reason.value,
+            "turns": self.turns,
+            "deactivations": [
+                {"player": d.player, "turn": d.turn, "cause": d.cause.value, "reason": d.reason}
+                for d in self.deactivations
+            ],
+            "texts": list(self.texts),
+            "message": self.message,
+        }
+
+
+class RefereeError(Exception):
+    """Base class of the referee's errors."""
+
+
+class InvalidCommand(RefereeError):
+    """An output line that does not parse. The official referees disqualify the player (score -1).
+
+    ``str(error)`` is the official tooltip: ``Invalid Input: Expected <expected> but got '<got>'``.
+    """
+
+    def __init__(self, expected: str, got: str) -> None:
+        super().__init__(f"Invalid Input: Expected {expected} but got '{got}'")
+        self.expected = expected
+        self.got = got
+
+
+class RuleViolation(RefereeError):
+    """A well-formed but illegal action. The action is refused with the official message and the
+    game goes on (Spring 2021: the player sleeps until the next day; Fall 2020: the turn is lost)."""
+
+
+class ProtocolError(RefereeError):
+    """The referee was driven wrongly (outputs for the wrong players, a move after the end...)."""
+
+
+class ParameterError(ValueError):
+    """A bad seed or game parameter given when creating a referee."""
+
+
+class Referee(ABC):
+    """A game, driven one engine turn at a time. Subclasses are registered by game name."""
+
+    name: ClassVar[str]
+    """Registry name, e.g. ``"spring2021"``."""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str] = ""
+    player_count: ClassVar[int] = 2
+    first_turn_time_ms: ClassVar[int] = 1000
+    turn_time_ms: ClassVar[int]
+
+    @property
+    @abstractmethod
+    def seed(self) -> int:
+        """The game's seed (a Java long)."""
+
+    @property
+    @abstractmethod
+    def turn(self) -> int:
+        """The current engine turn (1-based)."""
+
+    @abstractmethod
+    def requests(self) -> tuple[Request, ...]:
+        """The executions of the current turn, in the engine's order. Empty once the game is over.
+
+        Calling it again before :meth:`apply` returns the same requests.
+        """
+
+    @abstractmethod
+    def apply(self, outputs: Mapping[int, str | None]) -> FrameReport:
+        """Resolve the current turn with one output line per player that must answer
+        (``None`` = no answer: timeout, crash or closed output)."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else ``None``."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """A JSON-serialisable picture of the visible game state, for replays and viewers."""
+
+    def legal_actions(self, player: int) -> list[str]:
+        """Every legal command for ``player`` in the current state (for random play and tests)."""
+        raise NotImplementedError(f"{type(self).__name__} does not list legal actions")
+
+    # Conveniences derived from requests().
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def players_to_act(self) -> list[int]:
+        """Players whose answer is read this turn."""
+        return [r.player for r in self.requests() if r.expected_lines > 0]
+
+    def _request_for(self, player: int) -> Request:
+        for request in self.requests():
+            if request.player == player:
+                return request
+        raise ProtocolError(f"player {player} is not executed this turn")
+
+    def input_lines(self, player: int) -> list[str]:
+        return list(self._request_for(player).lines)
+
+    def time_limit_ms(self, player: int) -> int:
+        return self._request_for(player).time_limit_ms
+
+    def expected_lines(self, player: int) -> int:
+        return self._request_for(player).expected_lines

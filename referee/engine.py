@@ -1,0 +1,226 @@
+"""The parts of CodinGame's game engine (``MultiplayerGameManager``) that shape a game.
+
+Both official referees run inside the same engine loop, and several observable facts come from the
+engine, not from the game: input lines are buffered per player and delivered at the player's next
+execution; the time limit is the first-turn limit until a player has been executed once; a turn in
+which the game executes nobody still "executes" player 0 with zero expected lines (delivering its
+pending input); each execution that reads output adds the per-turn limit to a 30 s quota whose
+overflow aborts the game; the loop stops at the turn limit, at ``endGame()`` or when no player is
+active. :class:`EngineReferee` implements those once; a game implements three hooks.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Any, ClassVar, Mapping
+
+from .base import (
+    Deactivation,
+    DeactivationCause,
+    EndReason,
+    FrameReport,
+    Outcome,
+    ProtocolError,
+    Referee,
+    Request,
+)
+from .javarandom import check_java_long
+from .base import ParameterError
+
+__all__ = ["EngineReferee", "GAME_DURATION_HARD_QUOTA_MS", "DEFAULT_MAX_TURNS"]
+
+GAME_DURATION_HARD_QUOTA_MS = 30_000
+DEFAULT_MAX_TURNS = 200
+
+
+class EngineReferee(Referee):
+    """A referee running inside an emulation of the engine's turn loop.
+
+    Subclasses implement:
+
+    * :meth:`_begin_turn` - reset per-turn data, queue input with :meth:`_send` and return the
+      players to execute (in execution order);
+    * :meth:`_resolve` - parse the outputs and update the game, using :meth:`_deactivate`,
+      :meth:`_end_game`, :meth:`_error`, :meth:`_say`;
+    * :meth:`_on_end` - final scoring (not called when the engine aborts the game).
+    """
+
+    hard_quota_ms: ClassVar[int] = GAME_DURATION_HARD_QUOTA_MS
+
+    def __init__(self, seed: int) -> None:
+        try:
+            self._seed = check_java_long(seed)
+        except ValueError as exc:
+            raise ParameterError(str(exc)) from None
+        n = self.player_count
+        self.max_turns = DEFAULT_MAX_TURNS
+        self.scores = [0] * n
+        self.active = [True] * n
+        self._pending: list[list[str]] = [[] for _ in range(n)]
+        self._executed = [False] * n
+        self._turn = 1
+        self._total_turn_time = 0
+        self._requests: tuple[Request, ...] | None = None
+        self._abort_pending = False
+        self._game_end_reason: EndReason | None = None
+        self._outcome: Outcome | None = None
+        self._deactivations: list[Deactivation] = []
+        # Per-turn report buffers.
+        self._summary: list[str] = []
+        self._errors: list[tuple[int, str]] = []
+        self._new_deactivations: list[Deactivation] = []
+        self._messages: list[tuple[int, str]] = []
+
+    # -- Referee API ---------------------------------------------------------------------------
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    def requests(self) -> tuple[Request, ...]:
+        if self._outcome is not None:
+            return ()
+        if self._requests is None:
+            self._requests = self._build_requests()
+        return self._requests
+
+    def apply(self, outputs: Mapping[int, str | None]) -> FrameReport:
+        if self._outcome is not None:
+            raise ProtocolError("the game is over")
+        requests = self.requests()
+        expected = {r.player for r in requests if r.expected_lines > 0}
+        if set(outputs) != expected:
+            raise ProtocolError(
+                f"turn {self._turn}: expected outputs for players {sorted(expected)}, "
+                f"got {sorted(outputs)}"
+            )
+        for r in requests:
+            self._pending[r.player] = []
+            if r.expected_lines > 0:
+                self._executed[r.player] = True
+        turn = self._turn
+        phase = self._phase()
+        if self._abort_pending:
+            self._finish(
+                EndReason.REFEREE_FAIL,
+                message=f"Total game duration too long (>{self.hard_quota_ms}ms)",
+            )
+        else:
+            self._resolve(dict(outputs))
+            self._turn += 1
+            if self._game_end_reason is not None:
+                self._finish(self._game_end_reason)
+            elif not any(self.active):
+                self._finish(EndReason.PLAYER_DEACTIVATED)
+            elif self._turn > self.max_turns:
+                self._finish(EndReason.MAX_TURNS)
+        self._requests = None
+        report = FrameReport(
+            turn=turn,
+            summary=tuple(self._summary),
+            errors=tuple(self._errors),
+            deactivations=tuple(self._new_deactivations),
+            messages=tuple(self._messages),
+            phase=phase,
+        )
+        self._summary.clear()
+        self._errors.clear()
+        self._new_deactivations.clear()
+        self._messages.clear()
+        return report
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def snapshot(self) -> dict[str, Any]:
+        snap = {
+            "turn": self._turn,
+            "scores": list(self.scores),
+            "active": list(self.active),
+        }
+        snap.update(self._snapshot())
+        return snap
+
+    # -- hooks -----------------------------------------------------------------------------------
+
+    @abstractmethod
+    def _begin_turn(self) -> list[int]:
+        """Start engine turn ``self.turn``: queue inputs, return the players to execute."""
+
+    @abstractmethod
+    def _resolve(self, outputs: dict[int, str | None]) -> None:
+        """Resolve the turn from the outputs of the players returned by :meth:`_begin_turn`."""
+
+    def _on_end(self) -> None:
+        """Final scoring, called once when the game ends normally."""
+
+    def _end_texts(self) -> tuple[str, ...]:
+        return ()
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {}
+
+    def _phase(self) -> str | None:
+        return None
+
+    # -- services for subclasses -----------------------------------------------------------------
+
+    def _send(self, player: int, lines: list[str]) -> None:
+        """``player.sendInputLine`` for each line: buffered until the player's next execution."""
+        self._pending[player].extend(lines)
+
+    def _deactivate(self, player: int, cause: DeactivationCause, reason: str) -> None:
+        """Disqualify ``player``: inactive, score -1 (both official referees do this)."""
+        self.active[player] = False
+        self.scores[player] = -1
+        d = Deactivation(player=player, turn=self._turn, cause=cause, reason=reason)
+        self._deactivations.append(d)
+        self._new_deactivations.append(d)
+
+    def _end_game(self, reason: EndReason) -> None:
+        """``gameManager.endGame()``: the loop stops after this turn."""
+        self._game_end_reason = reason
+
+    def _say(self, line: str) -> None:
+        self._summary.append(line)
+
+    def _error(self, player: int, message: str) -> None:
+        self._errors.append((player, message))
+
+    def _message(self, player: int, message: str) -> None:
+        self._messages.append((player, message))
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _time_limit(self, player: int) -> int:
+        return self.turn_time_ms if self._executed[player] else self.first_turn_time_ms
+
+    def _build_requests(self) -> tuple[Request, ...]:
+        players = self._begin_turn()
+        requests = []
+        for p in players:
+            self._total_turn_time += self.turn_time_ms
+            if self._total_turn_time > self.hard_quota_ms:
+                # The engine throws while executing this player: the game is aborted.
+                self._abort_pending = True
+                break
+            requests.append(Request(p, tuple(self._pending[p]), 1, self._time_limit(p)))
+        if not players:
+            requests.append(Request(0, tuple(self._pending[0]), 0, self._time_limit(0)))
+        return tuple(requests)
+
+    def _finish(self, reason: EndReason, message: str | None = None) -> None:
+        if reason is not EndReason.REFEREE_FAIL:
+            self._on_end()
+        self._outcome = Outcome(
+            scores=tuple(self.scores),
+            end_reason=reason,
+            turns=self._turn - 1 if reason is not EndReason.REFEREE_FAIL else self._turn,
+            deactivations=tuple(self._deactivations),
+            texts=self._end_texts(),
+            message=message,
+        )

@@ -1,0 +1,81 @@
+"""The cards of Fall Challenge 2020: tome spells, potion orders, starting spells, and the shuffle.
+
+The official referee gives every spell an id from one static counter, in creation order: the 42
+tome spells (ids 0-41, in the order of the catalogue below), then the 36 potion orders (42-77),
+then each player's four starting spells (78-81 for player 0, 82-85 for player 1). The game's
+``java.util.Random(seed)`` shuffles the tome deck, then the order deck, and is never used again.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..javarandom import JavaRandom, java_shuffle
+from .state import Delta, Order, TomeSpell
+
+__all__ = [
+    "TOME_RECIPES",
+    "ORDER_RECIPES",
+    "STARTING_SPELLS",
+    "FIRST_ORDER_ID",
+    "FIRST_PLAYER_SPELL_ID",
+    "FIRST_LEARNT_SPELL_ID",
+    "tome_catalogue",
+    "order_catalogue",
+    "shuffled_decks",
+]
+
+TOME_RECIPES: tuple[Delta, ...] = (
+    (-3, 0, 0, 1), (3, -1, 0, 0), (1, 1, 0, 0), (0, 0, 1, 0), (3, 0, 0, 0), (2, 3, -2, 0),
+    (2, 1, -2, 1), (3, 0, 1, -1), (3, -2, 1, 0), (2, -3, 2, 0), (2, 2, 0, -1), (-4, 0, 2, 0),
+    (2, 1, 0, 0), (4, 0, 0, 0), (0, 0, 0, 1), (0, 2, 0, 0), (1, 0, 1, 0), (-2, 0, 1, 0),
+    (-1, -1, 0, 1), (0, 2, -1, 0), (2, -2, 0, 1), (-3, 1, 1, 0), (0, 2, -2, 1), (1, -3, 1, 1),
+    (0, 3, 0, -1), (0, -3, 0, 2), (1, 1, 1, -1), (1, 2, -1, 0), (4, 1, -1, 0), (-5, 0, 0, 2),
+    (-4, 0, 1, 1), (0, 3, 2, -2), (1, 1, 3, -2), (-5, 0, 3, 0), (-2, 0, -1, 2), (0, 0, -3, 3),
+    (0, -3, 3, 0), (-3, 3, 0, 0), (-2, 2, 0, 0), (0, 0, -2, 2), (0, -2, 2, 0), (0, 0, 2, -1),
+)
+"""The 42 tome spells in the official catalogue order (Deck.java): deltas per tier 0-3."""
+
+ORDER_RECIPES: tuple[tuple[Delta, int], ...] = (
+    ((2, 2, 0, 0), 6), ((3, 2, 0, 0), 7), ((0, 4, 0, 0), 8), ((2, 0, 2, 0), 8),
+    ((2, 3, 0, 0), 8), ((3, 0, 2, 0), 9), ((0, 2, 2, 0), 10), ((0, 5, 0, 0), 10),
+    ((2, 0, 0, 2), 10), ((2, 0, 3, 0), 11), ((3, 0, 0, 2), 11), ((0, 0, 4, 0), 12),
+    ((0, 2, 0, 2), 12), ((0, 3, 2, 0), 12), ((0, 2, 3, 0), 13), ((0, 0, 2, 2), 14),
+    ((0, 3, 0, 2), 14), ((2, 0, 0, 3), 14), ((0, 0, 5, 0), 15), ((0, 0, 0, 4), 16),
+    ((0, 2, 0, 3), 16), ((0, 0, 3, 2), 17), ((0, 0, 2, 3), 18), ((0, 0, 0, 5), 20),
+    ((2, 1, 0, 1), 9), ((0, 2, 1, 1), 12), ((1, 0, 2, 1), 12), ((2, 2, 2, 0), 13),
+    ((2, 2, 0, 2), 15), ((2, 0, 2, 2), 17), ((0, 2, 2, 2), 19), ((1, 1, 1, 1), 12),
+    ((3, 1, 1, 1), 14), ((1, 3, 1, 1), 16), ((1, 1, 3, 1), 18), ((1, 1, 1, 3), 20),
+)
+"""The 36 potion orders in the official order: (ingredients needed, price)."""
+
+STARTING_SPELLS: tuple[Delta, ...] = ((2, 0, 0, 0), (-1, 1, 0, 0), (0, -1, 1, 0), (0, 0, -1, 1))
+"""Every player's four starting spells (castable, not repeatable)."""
+
+FIRST_ORDER_ID = len(TOME_RECIPES)  # 42
+FIRST_PLAYER_SPELL_ID = FIRST_ORDER_ID + len(ORDER_RECIPES)  # 78
+FIRST_LEARNT_SPELL_ID = FIRST_PLAYER_SPELL_ID + 2 * len(STARTING_SPELLS)  # 86
+
+
+def tome_catalogue() -> list[TomeSpell]:
+    """Fresh tome spells with their official ids (0-41), stock 0, unshuffled."""
+    return [TomeSpell(i, delta) for i, delta in enumerate(TOME_RECIPES)]
+
+
+def order_catalogue() -> list[Order]:
+    """Fresh potion orders with their official ids (42-77), unshuffled."""
+    return [
+        Order(FIRST_ORDER_ID + i, (-a, -b, -c, -d), price)
+        for i, ((a, b, c, d), price) in enumerate(ORDER_RECIPES)
+    ]
+
+
+def shuffled_decks(seed: int) -> tuple[deque[TomeSpell], deque[Order]]:
+    """The tome deck and the order deck after ``Collections.shuffle`` with ``Random(seed)``
+    (tome first, then orders); the game deals from the front."""
+    rnd = JavaRandom(seed)
+    tome = tome_catalogue()
+    orders = order_catalogue()
+    java_shuffle(tome, rnd)
+    java_shuffle(orders, rnd)
+    return deque(tome), deque(orders)

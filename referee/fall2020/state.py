@@ -1,0 +1,251 @@
+"""The mutable state of a Fall Challenge 2020 game: spells, orders, players, decks and bonuses.
+
+Objects compare by identity (``eq=False``), as the Java objects do, so ``list.index`` and
+``list.remove`` find exactly the card that was played. Each card caches the text the referee sends
+for it, so building the per-turn input costs a few string joins.
+
+:meth:`FallState.build` sets up any position by hand (for tests); :func:`rules.new_game` deals the
+official starting position from a seed.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+__all__ = [
+    "Delta",
+    "MAX_SPACE",
+    "TOME_SIZE",
+    "COUNTER_SIZE",
+    "DELIVERY_GOAL",
+    "TomeSpell",
+    "Order",
+    "PlayerSpell",
+    "PlayerState",
+    "FallState",
+]
+
+Delta = tuple[int, int, int, int]
+"""Ingredient change per tier (0 = blue ... 3 = yellow)."""
+
+MAX_SPACE = 10
+"""Inventory capacity (all tiers together)."""
+TOME_SIZE = 6
+"""Tome spells on display at the start (the tome shrinks once its deck is empty)."""
+COUNTER_SIZE = 5
+"""Potion orders on display."""
+DELIVERY_GOAL = 6
+"""The game ends after the turn in which a player brews its sixth potion."""
+
+
+def _delta_text(delta: Delta) -> str:
+    return f"{delta[0]} {delta[1]} {delta[2]} {delta[3]}"
+
+
+@dataclass(slots=True, eq=False)
+class TomeSpell:
+    """A spell of the tome (or still in its deck). Repeatable iff it consumes an ingredient."""
+
+    id: int
+    delta: Delta
+    stock: int = 0
+    """Tier-0 ingredients taxed onto this spell, given to whoever learns it."""
+    repeatable: bool = field(init=False)
+    learn_command: str = field(init=False, repr=False)
+    _prefix: str = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.repeatable = any(d < 0 for d in self.delta)
+        self.learn_command = f"LEARN {self.id}"
+        self._prefix = f"{self.id} LEARN {_delta_text(self.delta)} 0 "
+
+    def line(self, index: int) -> str:
+        """The input line: ``id LEARN d0 d1 d2 d3 0 tomeIndex stock 0 repeatable``."""
+        return f"{self._prefix}{index} {self.stock} 0 {1 if self.repeatable else 0}"
+
+
+@dataclass(slots=True, eq=False)
+class Order:
+    """A potion order; ``delta`` is what brewing it does to the inventory (all <= 0)."""
+
+    id: int
+    delta: Delta
+    price: int
+    brew_command: str = field(init=False, repr=False)
+    _prefix: str = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.brew_command = f"BREW {self.id}"
+        self._prefix = f"{self.id} BREW {_delta_text(self.delta)} "
+
+    @property
+    def need(self) -> Delta:
+        """Ingredients consumed (positive numbers)."""
+        a, b, c, d = self.delta
+        return (-a, -b, -c, -d)
+
+    def line(self, price: int, bonus_value: int, bonus_count: int) -> str:
+        """The input line: ``id BREW d0 d1 d2 d3 price bonusValue bonusCount 0 0``."""
+        return f"{self._prefix}{price} {bonus_value} {bonus_count} 0 0"
+
+
+@dataclass(slots=True, eq=False)
+class PlayerSpell:
+    """A spell a player owns (a starting spell or a learnt copy of a tome spell)."""
+
+    id: int
+    delta: Delta
+    owner: int
+    repeatable: bool = False
+    castable: bool = True
+    """``False`` once cast (exhausted) until the owner rests."""
+    total: int = field(init=False)
+    """Net change of the inventory size per cast."""
+    costs: tuple[tuple[int, int], ...] = field(init=False, repr=False)
+    """``(tier, amount)`` of every consumed ingredient."""
+    cast_command: str = field(init=False, repr=False)
+    lines: tuple[str, str, str, str] = field(init=False, repr=False)
+    """Input lines: own spell exhausted / castable, opponent's spell exhausted / castable."""
+
+    def __post_init__(self) -> None:
+        self.total = sum(self.delta)
+        self.costs = tuple((i, -d) for i, d in enumerate(self.delta) if d < 0)
+        self.cast_command = f"CAST {self.id}"
+        rep = 1 if self.repeatable else 0
+        text = _delta_text(self.delta)
+        self.lines = (
+            f"{self.id} CAST {text} 0 -1 -1 0 {rep}",
+            f"{self.id} CAST {text} 0 -1 -1 1 {rep}",
+            f"{self.id} OPPONENT_CAST {text} 0 -1 -1 0 {rep}",
+            f"{self.id} OPPONENT_CAST {text} 0 -1 -1 1 {rep}",
+        )
+
+    def line(self, viewer: int) -> str:
+        """The input line as player ``viewer`` sees it (CAST or OPPONENT_CAST)."""
+        return self.lines[(0 if viewer == self.owner else 2) + (1 if self.castable else 0)]
+
+
+@dataclass(slots=True, eq=False)
+class PlayerState:
+    """One witch: inventory (4 tiers), spells in learning order, rupees, potions brewed."""
+
+    inventory: list[int]
+    spells: list[PlayerSpell]
+    score: int = 0
+    deliveries: int = 0
+
+    def line(self) -> str:
+        """``inv0 inv1 inv2 inv3 score``."""
+        inv = self.inventory
+        return f"{inv[0]} {inv[1]} {inv[2]} {inv[3]} {self.score}"
+
+
+@dataclass(slots=True, eq=False)
+class FallState:
+    """Everything on the table. Lists are in display order (position 0 first)."""
+
+    tome: list[TomeSpell]
+    deliveries: list[Order]
+    players: list[PlayerState]
+    tome_deck: deque[TomeSpell] = field(default_factory=deque)
+    order_deck: deque[Order] = field(default_factory=deque)
+    bonus: list[int] = field(default_factory=lambda: [4, 4])
+    """Urgency bonuses left for list positions 0 and 1."""
+    bonus_value: list[int] = field(default_factory=lambda: [3, 1])
+    """Rupees each bonus is worth at positions 0 and 1 (becomes ``[1, 0]`` after the slide)."""
+    tome_stock_gain: list[int] = field(default_factory=lambda: [0] * TOME_SIZE)
+    """Tax paid this turn, per tome position (credited after the turn's removals)."""
+    next_id: int = 0
+    """Id of the next learnt spell (the official static instance counter)."""
+    player_spells: dict[int, PlayerSpell] = field(default_factory=dict)
+    """Every player's spells by id (kept in step by :meth:`add_spell`)."""
+
+    def add_spell(
+        self, owner: int, delta: Delta, repeatable: bool, castable: bool = True
+    ) -> PlayerSpell:
+        """Give ``owner`` a new spell with the next id."""
+        spell = PlayerSpell(self.next_id, delta, owner, repeatable, castable)
+        self.next_id += 1
+        self.players[owner].spells.append(spell)
+        self.player_spells[spell.id] = spell
+        return spell
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        tome: Iterable[TomeSpell | tuple[int, Delta] | tuple[int, Delta, int]] = (),
+        deliveries: Iterable[Order | tuple[int, Delta, int]] = (),
+        inventories: Sequence[Sequence[int]] = ((3, 0, 0, 0), (3, 0, 0, 0)),
+        spells: Sequence[Iterable[PlayerSpell | tuple]] | None = None,
+        tome_deck: Iterable[TomeSpell | tuple[int, Delta] | tuple[int, Delta, int]] = (),
+        order_deck: Iterable[Order | tuple[int, Delta, int]] = (),
+        bonus: Sequence[int] = (4, 4),
+        bonus_value: Sequence[int] = (3, 1),
+        scores: Sequence[int] = (0, 0),
+        deliveries_count: Sequence[int] = (0, 0),
+        next_id: int | None = None,
+    ) -> "FallState":
+        """A position set up by hand (for tests and analysis).
+
+        * tome spells: ``TomeSpell`` or ``(id, delta[, stock])``;
+        * orders: ``Order`` or ``(id, need, price)`` with ``need`` the (positive) ingredients;
+        * player spells, per player: ``PlayerSpell`` or ``(id, delta[, castable[, repeatable]])``
+          (default: the four starting spells, ids 78-81 and 82-85);
+        * ``next_id``: id of the next learnt spell (default: one more than the largest id).
+        """
+
+        def tome_spell(spec: TomeSpell | tuple) -> TomeSpell:
+            if isinstance(spec, TomeSpell):
+                return spec
+            return TomeSpell(spec[0], tuple(spec[1]), spec[2] if len(spec) > 2 else 0)
+
+        def order(spec: Order | tuple) -> Order:
+            if isinstance(spec, Order):
+                return spec
+            need = spec[1]
+            return Order(spec[0], (-need[0], -need[1], -need[2], -need[3]), spec[2])
+
+        if spells is None:
+            from .deck import FIRST_PLAYER_SPELL_ID, STARTING_SPELLS
+
+            n = len(STARTING_SPELLS)
+            spells = [
+                [(FIRST_PLAYER_SPELL_ID + p * n + i, d) for i, d in enumerate(STARTING_SPELLS)]
+                for p in range(2)
+            ]
+        players = []
+        by_id: dict[int, PlayerSpell] = {}
+        for p in range(2):
+            own: list[PlayerSpell] = []
+            for spec in spells[p]:
+                if isinstance(spec, PlayerSpell):
+                    spell = spec
+                else:
+                    delta = tuple(spec[1])
+                    castable = spec[2] if len(spec) > 2 else True
+                    repeatable = spec[3] if len(spec) > 3 else False
+                    spell = PlayerSpell(spec[0], delta, p, repeatable, castable)
+                own.append(spell)
+                by_id[spell.id] = spell
+            players.append(
+                PlayerState(list(inventories[p]), own, scores[p], deliveries_count[p])
+            )
+        state = cls(
+            tome=[tome_spell(s) for s in tome],
+            deliveries=[order(o) for o in deliveries],
+            players=players,
+            tome_deck=deque(tome_spell(s) for s in tome_deck),
+            order_deck=deque(order(o) for o in order_deck),
+            bonus=list(bonus),
+            bonus_value=list(bonus_value),
+            player_spells=by_id,
+        )
+        if len(state.tome) > TOME_SIZE:
+            raise ValueError(f"at most {TOME_SIZE} tome spells on display")
+        ids = [s.id for s in state.tome] + [o.id for o in state.deliveries] + list(by_id)
+        ids += [s.id for s in state.tome_deck] + [o.id for o in state.order_deck]
+        state.next_id = next_id if next_id is not None else max(ids, default=-1) + 1
+        return state

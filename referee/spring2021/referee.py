@@ -1,0 +1,285 @@
+"""The Spring Challenge 2021 referee: the official frame machine on top of :mod:`.rules`.
+
+Each engine turn is one frame: GATHERING (sun income; nobody is executed), then ACTIONS frames
+(every active player that is not asleep gets the state and answers with one action) until every
+player is asleep, then SUN_MOVE (next day), and so on for 24 days.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..base import DeactivationCause, EndReason, InvalidCommand, ParameterError
+from ..engine import EngineReferee
+from ..javarandom import JavaRandom
+from . import rules
+from .actions import Action, parse
+from .board import Board
+from .state import NO_TREE, SMALL, FrameType, SpringState
+
+__all__ = ["Spring2021Referee", "PARAMETERS"]
+
+# Game parameters (Config.java) and their defaults. STARTING_SUN and STARTING_NUTRIENTS_LUSH are
+# read by the official referee after the players and the game were built, so they have no effect.
+PARAMETERS: dict[str, int] = {
+    "STARTING_SUN": 0,
+    "MAP_RING_COUNT": 3,
+    "STARTING_NUTRIENTS_LUSH": 20,
+    "MAX_ROUNDS": 24,
+    "MAX_EMPTY_CELLS": 10,
+}
+STARTING_SUN = 0
+STARTING_NUTRIENTS = 20
+STARTING_TREE_COUNT = 2
+STARTING_TREE_DISTANCE = 2
+_MAX_START_ATTEMPTS = 10_000
+
+# Input lines for one tree: _TREE_LINE[cell][size][mine][dormant].
+_TREE_LINE = [
+    [[[f"{c} {s} {m} {d}" for d in (0, 1)] for m in (0, 1)] for s in range(4)] for c in range(200)
+]
+
+
+def _parse_params(params: Mapping[str, Any] | None) -> dict[str, int]:
+    values = dict(PARAMETERS)
+    for key, raw in (params or {}).items():
+        if key == "seed":
+            continue
+        if key not in PARAMETERS:
+            known = ", ".join(PARAMETERS)
+            raise ParameterError(f"unknown spring2021 parameter {key!r}; known: {known}")
+        try:
+            values[key] = int(str(raw).strip())
+        except ValueError:
+            raise ParameterError(
+                f"spring2021 parameter {key} must be an integer, got {raw!r}"
+            ) from None
+    if not 2 <= values["MAP_RING_COUNT"] <= 6:
+        raise ParameterError("spring2021 parameter MAP_RING_COUNT must be between 2 and 6")
+    if values["MAX_ROUNDS"] < 1:
+        raise ParameterError("spring2021 parameter MAX_ROUNDS must be at least 1")
+    if values["MAX_EMPTY_CELLS"] < 0:
+        raise ParameterError("spring2021 parameter MAX_EMPTY_CELLS must be at least 0")
+    return values
+
+
+class Spring2021Referee(EngineReferee):
+    """Spring Challenge 2021 ("Photosynthesis"), league 3 rules (Bronze to Legend)."""
+
+    name = "spring2021"
+    aliases = ("photosynthesis",)
+    title = "Spring Challenge 2021"
+    first_turn_time_ms = 1000
+    turn_time_ms = 100
+
+    def __init__(self, seed: int, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(seed)
+        self.params = _parse_params(params)
+        self.max_turns = 1 << 62  # the referee raises the engine's limit every turn
+        self._random = JavaRandom(self.seed)
+        rings = self.params["MAP_RING_COUNT"]
+        board = Board.generate(self._random, rings, self.params["MAX_EMPTY_CELLS"])
+        state = SpringState.empty(board)
+        state.max_rounds = self.params["MAX_ROUNDS"]
+        state.nutrients = STARTING_NUTRIENTS
+        state.sun = [STARTING_SUN, STARTING_SUN]
+        self.state = state
+        self.scores = state.score  # the engine's scores are the game's scores
+        self._place_starting_trees()
+        rules.compute_shadows(state)
+        self.frame = FrameType.GATHERING  # type of the frame being played
+        self._next_frame = FrameType.GATHERING
+        self._actions_offered: dict[int, list[str]] = {}
+        self._tree_bonus = [0, 0]
+        global_info = board.global_info_lines()
+        for p in range(self.player_count):
+            self._send(p, global_info)
+
+    # -- set-up ----------------------------------------------------------------------------------
+
+    def _place_starting_trees(self) -> None:
+        """Game.initStartingTrees: two point-symmetric pairs on the outer ring, far apart."""
+        board = self.state.board
+        candidates = [c for c in board.edge_cells() if board.richness[c] != 0]
+        dist = board.dist
+        chosen: list[int] = []
+        for _ in range(_MAX_START_ATTEMPTS):
+            available = list(candidates)
+            chosen = []
+            for _ in range(STARTING_TREE_COUNT):
+                if not available:
+                    break
+                normal = available[self._random.next_int(len(available))]
+                opposite = board.opposite(normal)
+                available = [
+                    c
+                    for c in available
+                    if dist[c][normal] > STARTING_TREE_DISTANCE
+                    and dist[c][opposite] > STARTING_TREE_DISTANCE
+                ]
+                chosen += [normal, opposite]
+            if len(chosen) >= 2 * STARTING_TREE_COUNT:
+                break
+        else:
+            raise ParameterError("these game parameters leave no room for the starting trees")
+        for i, cell in enumerate(chosen):
+            self.state.size[cell] = SMALL
+            self.state.owner[cell] = i % 2
+            self.state.dormant[cell] = False
+
+    # -- engine hooks ----------------------------------------------------------------------------
+
+    def _begin_turn(self) -> list[int]:
+        self.frame = self._next_frame
+        if self.frame is not FrameType.ACTIONS:
+            return []
+        players = [p for p in range(self.player_count) if self.active[p] and not self.state.waiting[p]]
+        self._actions_offered = {}
+        for p in players:
+            self._send(p, self._frame_lines(p))
+        return players
+
+    def _resolve(self, outputs: dict[int, str | None]) -> None:
+        state = self.state
+        actions: list[Action | None] = [None] * self.player_count
+        for p, line in sorted(outputs.items()):
+            if line is None:
+                self._deactivate(p, DeactivationCause.TIMEOUT, "Timeout!")
+                self._say(f"¤RED¤${p} has not provided an action in time.§RED§")
+                self._say(f"${p} was disqualified.")
+                continue
+            try:
+                action = parse(line)
+            except InvalidCommand as exc:
+                reason = str(exc).replace("&lt;", "<").replace("&gt;", ">")
+                self._deactivate(p, DeactivationCause.INVALID_INPUT, reason)
+                self._say(f"¤RED¤${p} provided invalid input. Expected '{exc.expected}'")
+                self._say(f"Got '{exc.got}'§RED§")
+                self._say(f"${p} was disqualified.")
+                continue
+            actions[p] = action
+            if action.message is not None:
+                self._message(p, action.message)
+
+        frame = self.frame
+        if frame is FrameType.GATHERING:
+            self._say(f"Round {state.day}/{state.max_rounds - 1}")
+            given = rules.gather(state)
+            for p, g in enumerate(given):
+                if g > 0:
+                    self._say(f"${p} has collected {g} sun points")
+            self._next_frame = FrameType.ACTIONS
+        elif frame is FrameType.ACTIONS:
+            self._say(f"Round {state.day}/{state.max_rounds - 1}")
+            result = rules.resolve_actions(state, actions)
+            self._report_actions(result)
+            if all(state.waiting):
+                self._next_frame = FrameType.SUN_MOVE
+        else:
+            self._say(f"Round {state.day} ends")
+            if state.day + 1 < state.max_rounds:
+                self._say(f"The sun is now pointing towards direction {(state.day + 1) % 6}")
+                self._say(f"Round {state.day + 1} starts")
+            rules.sun_move(state)
+            self._next_frame = FrameType.GATHERING
+
+        if sum(self.active) <= 1:
+            self._end_game(EndReason.PLAYER_DEACTIVATED)
+        elif state.day >= state.max_rounds:
+            self._end_game(EndReason.MAX_ROUNDS)
+
+    def _report_actions(self, result: rules.ActionsResult) -> None:
+        for event in result.events:
+            kind, p = event[0], event[1]
+            if kind == "grow":
+                self._say(f"${p} is growing a tree on cell {event[2]}")
+            elif kind == "seed":
+                self._say(f"${p} is planting a seed on cell {event[2]} from cell {event[3]}")
+            elif kind == "wait":
+                self._say(f"${p} is waiting")
+            else:
+                self._say(f"${p}: {event[2]}")
+                self._error(p, event[2])
+        if result.conflict is not None:
+            self._say(f"Seed conflict on cell {result.conflict}")
+        for p, cell, points in result.completed:
+            self._say(f"${p} is ending their tree life on cell {cell}, scoring {points} points")
+
+    def _on_end(self) -> None:
+        self._tree_bonus = rules.end_scoring(self.state, self.active)
+
+    def _end_texts(self) -> tuple[str, ...]:
+        return tuple(
+            f"{self.scores[p] - b} points and {b} trees" if b > 0 else ""
+            for p, b in enumerate(self._tree_bonus)
+        )
+
+    def _phase(self) -> str | None:
+        return self.frame.value
+
+    # -- input -----------------------------------------------------------------------------------
+
+    def _frame_lines(self, player: int) -> list[str]:
+        """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions."""
+        state = self.state
+        other = 1 - player
+        lines = [
+            str(state.day),
+            str(state.nutrients),
+            f"{state.sun[player]} {state.score[player]}",
+            f"{state.sun[other]} {state.score[other]} {1 if state.waiting[other] else 0}",
+        ]
+        size, owner, dormant = state.size, state.owner, state.dormant
+        tree_lines = [
+            _TREE_LINE[c][size[c]][owner[c] == player][dormant[c]]
+            for c in range(len(size))
+            if size[c] != NO_TREE
+        ]
+        lines.append(str(len(tree_lines)))
+        lines += tree_lines
+        offered = ["WAIT"]
+        shuffle = self._random.shuffle
+        for group in rules.possible_actions(state, player):
+            shuffle(group)
+            offered += group
+        self._actions_offered[player] = offered
+        lines.append(str(len(offered)))
+        lines += offered
+        return lines
+
+    # -- extras ----------------------------------------------------------------------------------
+
+    def legal_actions(self, player: int) -> list[str]:
+        """The actions offered to ``player`` this frame (official order), or, when the player is
+        not executed this frame, the unshuffled list the rules would offer."""
+        self.requests()
+        if player in self._actions_offered:
+            return list(self._actions_offered[player])
+        completes, grows, seeds = rules.possible_actions(self.state, player)
+        return ["WAIT", *completes, *grows, *seeds]
+
+    def _snapshot(self) -> dict[str, Any]:
+        state = self.state
+        return {
+            "game": self.name,
+            "frame": self.frame.value,
+            "day": state.day,
+            "max_rounds": state.max_rounds,
+            "nutrients": state.nutrients,
+            "sun_direction": state.sun_direction,
+            "richness": list(state.board.richness),
+            "trees": [
+                {"cell": c, "size": state.size[c], "owner": state.owner[c], "dormant": state.dormant[c]}
+                for c in state.tree_cells()
+            ],
+            "shadows": list(state.shadows),
+            "players": [
+                {
+                    "sun": state.sun[p],
+                    "score": state.score[p],
+                    "waiting": state.waiting[p],
+                    "active": self.active[p],
+                }
+                for p in range(self.player_count)
+            ],
+        }

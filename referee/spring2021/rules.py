@@ -1,0 +1,307 @@
+"""Spring Challenge 2021 rules as functions of a :class:`SpringState` (Bronze+ rules, as in Legend).
+
+Each function is one step of the official ``Game``: costs, shadows, sun gathering, the possible
+actions a player is offered, the resolution of one ACTIONS frame, the sun move and the end
+scoring. They mutate the state they are given and return what happened; they never draw random
+numbers (the referee shuffles the possible-action lists) and never format input lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..base import RuleViolation
+from .actions import Action, Complete, Grow, Seed
+from .board import RICHNESS_LUSH, RICHNESS_NULL, RICHNESS_OK
+from .state import NO_TREE, SEED, TALL, SpringState
+
+__all__ = [
+    "TREE_BASE_COST",
+    "LIFECYCLE_END_COST",
+    "RICHNESS_BONUS",
+    "cost",
+    "seed_cost",
+    "growth_cost",
+    "compute_shadows",
+    "gather",
+    "possible_actions",
+    "ActionsResult",
+    "resolve_actions",
+    "sun_move",
+    "end_scoring",
+]
+
+TREE_BASE_COST = (0, 1, 3, 7)
+LIFECYCLE_END_COST = 4
+RICHNESS_BONUS = {RICHNESS_NULL: 0, 1: 0, RICHNESS_OK: 2, RICHNESS_LUSH: 4}
+
+# Precomputed action texts: the possible-action lists are rebuilt for every player every frame.
+_MAX_CELLS = 200
+_GROW_TEXT = [f"GROW {c}" for c in range(_MAX_CELLS)]
+_COMPLETE_TEXT = [f"COMPLETE {c}" for c in range(_MAX_CELLS)]
+_SEED_TEXT: dict[int, list[str]] = {}
+
+
+def _seed_texts(source: int) -> list[str]:
+    texts = _SEED_TEXT.get(source)
+    if texts is None:
+        texts = _SEED_TEXT[source] = [f"SEED {source} {t}" for t in range(_MAX_CELLS)]
+    return texts
+
+
+def cost(state: SpringState, owner: int, size: int) -> int:
+    """``TREE_BASE_COST[size]`` + number of ``owner``'s trees of that size."""
+    return TREE_BASE_COST[size] + state.count(owner, size)
+
+
+def seed_cost(state: SpringState, player: int) -> int:
+    """Planting a seed costs one sun per seed the player already has."""
+    return cost(state, player, SEED)
+
+
+def growth_cost(state: SpringState, cell: int) -> int:
+    """Cost to GROW the tree on ``cell`` (or to COMPLETE it when it is tall)."""
+    size = state.size[cell]
+    if size + 1 > TALL:
+        return LIFECYCLE_END_COST
+    return cost(state, state.owner[cell], size + 1)
+
+
+def compute_shadows(state: SpringState) -> None:
+    """Game.calculateShadows: a tree of size s shades the s cells after it in the sun direction
+    with value s (the biggest wins). A tree is shadowed when the value is >= its size."""
+    shadows = [0] * state.board.size
+    line = state.board.shadow_cells[state.sun_direction]
+    size = state.size
+    for c in range(len(size)):
+        s = size[c]
+        if s > 0:
+            for target in line[c][:s]:
+                if shadows[target] < s:
+                    shadows[target] = s
+    state.shadows = shadows
+
+
+def gather(state: SpringState) -> list[int]:
+    """The GATHERING frame: wake every player and tree, then each unshadowed tree gives its size
+    in sun to its owner. Returns the sun given to each player."""
+    state.waiting = [False] * len(state.waiting)
+    state.dormant = [False] * len(state.dormant)
+    given = [0] * len(state.sun)
+    size, owner, shadows = state.size, state.owner, state.shadows
+    for c in range(len(size)):
+        s = size[c]
+        if s > 0 and shadows[c] < s:
+            given[owner[c]] += s
+    for p, g in enumerate(given):
+        state.sun[p] += g
+    return given
+
+
+def possible_actions(state: SpringState, player: int) -> tuple[list[str], list[str], list[str]]:
+    """Game.getPossibleMoves before shuffling: (completes, grows, seeds), own trees by cell."""
+    completes: list[str] = []
+    grows: list[str] = []
+    seeds: list[str] = []
+    if state.waiting[player]:
+        return completes, grows, seeds
+    size, owner, dormant = state.size, state.owner, state.dormant
+    n = len(size)
+    counts = [0, 0, 0, 0]
+    for c in range(n):
+        if owner[c] == player and size[c] != NO_TREE:
+            counts[size[c]] += 1
+    sun = state.sun[player]
+    seed_price = counts[SEED]
+    richness = state.board.richness
+    seed_range = state.board.seed_range
+    for c in range(n):
+        s = size[c]
+        if s == NO_TREE or owner[c] != player or dormant[c]:
+            continue
+        if s > 0 and seed_price <= sun:
+            texts = _seed_texts(c)
+            for t in seed_range[c][s]:
+                if richness[t] != RICHNESS_NULL and size[t] == NO_TREE:
+                    seeds.append(texts[t])
+        if s == TALL:
+            if LIFECYCLE_END_COST <= sun:
+                completes.append(_COMPLETE_TEXT[c])
+        elif TREE_BASE_COST[s + 1] + counts[s + 1] <= sun:
+            grows.append(_GROW_TEXT[c])
+    return completes, grows, seeds
+
+
+@dataclass(slots=True)
+class ActionsResult:
+    """What one ACTIONS frame did, in the official order of events."""
+
+    events: list[tuple] = field(default_factory=list)
+    """("grow", p, cell) | ("seed", p, target, source) | ("wait", p) | ("error", p, message)."""
+    errors: list[tuple[int, str]] = field(default_factory=list)
+    conflict: int | None = None
+    """Target cell of a seed conflict (nothing planted, nobody's sun changed)."""
+    completed: list[tuple[int, int, int]] = field(default_factory=list)
+    """(player, cell, points) for each COMPLETE, in resolution order."""
+
+
+def _tree_on(state: SpringState, player: int, cell: int) -> None:
+    if state.size[cell] == NO_TREE:
+        raise RuleViolation(f"There is no tree on cell {cell}")
+    if state.owner[cell] != player:
+        raise RuleViolation(f"The tree on cell {cell} is owned by opponent")
+
+
+def _check_cell(state: SpringState, cell: int) -> None:
+    if not 0 <= cell < state.board.size:
+        raise RuleViolation(f"Cell {cell} not found")
+
+
+def _pay(state: SpringState, player: int, available: list[int], price: int) -> None:
+    if available[player] < price:
+        raise RuleViolation(f"Not enough sun. You need {price} but have {state.sun[player]}")
+    available[player] -= price
+
+
+def _do_grow(state: SpringState, player: int, cell: int, available: list[int]) -> None:
+    _check_cell(state, cell)
+    _tree_on(state, player, cell)
+    if state.dormant[cell]:
+        raise RuleViolation(f"Tree on cell {cell} is dormant (has already been used this round)")
+    if state.size[cell] >= TALL:
+        raise RuleViolation(f"Tree on cell {cell} cannot grow more (max size is 3).")
+    _pay(state, player, available, growth_cost(state, cell))
+    state.size[cell] += 1
+    state.dormant[cell] = True
+
+
+def _do_complete(
+    state: SpringState, player: int, cell: int, available: list[int], dying: list[int]
+) -> None:
+    _check_cell(state, cell)
+    _tree_on(state, player, cell)
+    if state.size[cell] < TALL:
+        raise RuleViolation(f"The tree on cell {cell} is not large enough")
+    if state.dormant[cell]:
+        raise RuleViolation(f"Tree on cell {cell} is dormant (has already been used this round)")
+    _pay(state, player, available, LIFECYCLE_END_COST)
+    dying.append(cell)
+    state.dormant[cell] = True
+
+
+def _do_seed(
+    state: SpringState,
+    player: int,
+    source: int,
+    target: int,
+    available: list[int],
+    sent: list[tuple[int, int, int]],
+) -> None:
+    _check_cell(state, target)
+    _check_cell(state, source)
+    if state.size[target] != NO_TREE:
+        raise RuleViolation(f"There is already a tree on cell {target}")
+    if state.size[source] == NO_TREE:
+        raise RuleViolation(f"There is no tree on cell {source}")
+    if state.size[source] == SEED:
+        raise RuleViolation(f"The seed on {source} cannot produce seeds")
+    if state.owner[source] != player:
+        raise RuleViolation(f"The tree on cell {source} is owned by opponent")
+    if state.dormant[source]:
+        raise RuleViolation(f"Tree on cell {source} is dormant (has already been used this round)")
+    if state.board.dist[source][target] > state.size[source]:
+        raise RuleViolation(
+            f"The tree on cell {source} is too far from cell {target} to plant a seed there"
+        )
+    if state.board.richness[target] == RICHNESS_NULL:
+        raise RuleViolation(f"You can't plant a seed on cell {target}")
+    _pay(state, player, available, seed_cost(state, player))
+    state.dormant[source] = True
+    sent.append((player, source, target))
+
+
+def resolve_actions(state: SpringState, actions: Sequence[Action | None]) -> ActionsResult:
+    """Game.performActionUpdate: one action per player (``None`` = no action, e.g. disqualified).
+
+    Players not already waiting act in index order. GROW, COMPLETE and SEED are checked and
+    applied at once against a snapshot of each player's sun; an illegal one is refused with the
+    official message and, like WAIT or no action, puts the player to sleep until the next day.
+    Then seeds are planted unless two target the same cell (a conflict: nothing planted, nobody's
+    sun changes, the sources stay dormant); completed trees score ``nutrients`` + the richness
+    bonus (all with the same nutrient value) and are removed; nutrients drop by one per tree.
+    """
+    result = ActionsResult()
+    available = state.sun[:]
+    dying: list[int] = []
+    sent: list[tuple[int, int, int]] = []
+    for player, action in enumerate(actions):
+        if state.waiting[player]:
+            continue
+        try:
+            if isinstance(action, Grow):
+                _do_grow(state, player, action.cell, available)
+                result.events.append(("grow", player, action.cell))
+            elif isinstance(action, Seed):
+                _do_seed(state, player, action.source, action.target, available, sent)
+                result.events.append(("seed", player, action.target, action.source))
+            elif isinstance(action, Complete):
+                _do_complete(state, player, action.cell, available, dying)
+            else:
+                state.waiting[player] = True
+                result.events.append(("wait", player))
+        except RuleViolation as exc:
+            message = str(exc)
+            result.events.append(("error", player, message))
+            result.errors.append((player, message))
+            state.waiting[player] = True
+
+    targets = [t for _, _, t in sent]
+    if len(set(targets)) != len(targets):
+        result.conflict = targets[0]
+    else:
+        for player, _source, target in sent:
+            state.size[target] = SEED
+            state.owner[target] = player
+            state.dormant[target] = True
+        state.sun[:] = available
+
+    richness = state.board.richness
+    for cell in dying:
+        points = state.nutrients + RICHNESS_BONUS[richness[cell]]
+        player = state.owner[cell]
+        state.score[player] += points
+        state.size[cell] = NO_TREE
+        state.owner[cell] = -1
+        state.dormant[cell] = False
+        result.completed.append((player, cell, points))
+    for _ in dying:
+        state.nutrients = max(0, state.nutrients - 1)
+    return result
+
+
+def sun_move(state: SpringState) -> None:
+    """The SUN_MOVE frame: next day; the sun turns and shadows are recomputed (not after the
+    last day)."""
+    state.day += 1
+    if state.day < state.max_rounds:
+        state.sun_direction = (state.sun_direction + 1) % 6
+        compute_shadows(state)
+
+
+def end_scoring(state: SpringState, active: Sequence[bool]) -> list[int]:
+    """Game.onEnd: each active player scores sun // 3; then, if all active players have the same
+    score (always true when only one is active), each of their trees, seeds included, is worth one
+    more point. Returns the tree bonus given to each player."""
+    bonus = [0] * len(state.score)
+    for p, is_active in enumerate(active):
+        if is_active:
+            state.score[p] += state.sun[p] // 3
+    active_scores = {state.score[p] for p, is_active in enumerate(active) if is_active}
+    if len(active_scores) == 1:
+        for c in state.tree_cells():
+            p = state.owner[c]
+            if active[p]:
+                bonus[p] += 1
+                state.score[p] += 1
+    return bonus
