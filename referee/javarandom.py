@@ -92,8 +92,22 @@ def java_shuffle(items: MutableSequence[T], rnd: JavaRandom) -> None:
     """``Collections.shuffle(list, rnd)``: for i = size..2, swap(i-1, rnd.nextInt(i)).
 
     Lists of size 0 or 1 draw nothing; a list of n items draws nextInt(n), ..., nextInt(2).
+    The draws are inlined (this runs for every possible-action list of every Spring frame).
     """
-    next_int = rnd.next_int
-    for i in range(len(items), 1, -1):
-        j = next_int(i)
+    n = len(items)
+    if n < 2:
+        return
+    state = rnd._state
+    for i in range(n, 1, -1):
+        if i & -i == i:  # nextInt's power-of-two path
+            state = (state * _MULTIPLIER + _ADDEND) & _MASK
+            j = (i * (state >> 17)) >> 31
+        else:
+            while True:  # nextInt's rejection loop on next(31)
+                state = (state * _MULTIPLIER + _ADDEND) & _MASK
+                bits = state >> 17
+                j = bits % i
+                if bits - j + (i - 1) < _INT_SIGN:
+                    break
         items[i - 1], items[j] = items[j], items[i - 1]
+    rnd._state = state

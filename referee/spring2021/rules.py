@@ -107,23 +107,24 @@ def possible_actions(state: SpringState, player: int) -> tuple[list[str], list[s
     if state.waiting[player]:
         return completes, grows, seeds
     size, owner, dormant = state.size, state.owner, state.dormant
-    n = len(size)
     counts = [0, 0, 0, 0]
-    for c in range(n):
-        if owner[c] == player and size[c] != NO_TREE:
+    mine = []
+    for c, o in enumerate(owner):
+        if o == player:  # owner is -1 on empty cells
             counts[size[c]] += 1
+            mine.append(c)
     sun = state.sun[player]
-    seed_price = counts[SEED]
+    can_seed = counts[SEED] <= sun
     richness = state.board.richness
     seed_range = state.board.seed_range
-    for c in range(n):
-        s = size[c]
-        if s == NO_TREE or owner[c] != player or dormant[c]:
+    for c in mine:
+        if dormant[c]:
             continue
-        if s > 0 and seed_price <= sun:
+        s = size[c]
+        if s > 0 and can_seed:
             texts = _seed_texts(c)
             for t in seed_range[c][s]:
-                if richness[t] != RICHNESS_NULL and size[t] == NO_TREE:
+                if size[t] == NO_TREE and richness[t] != RICHNESS_NULL:
                     seeds.append(texts[t])
         if s == TALL:
             if LIFECYCLE_END_COST <= sun:
