@@ -20,12 +20,12 @@ from .base import (
     EndReason,
     FrameReport,
     Outcome,
+    ParameterError,
     ProtocolError,
     Referee,
     Request,
 )
 from .javarandom import check_java_long
-from .base import ParameterError
 
 __all__ = ["EngineReferee", "GAME_DURATION_HARD_QUOTA_MS", "DEFAULT_MAX_TURNS"]
 

@@ -1,0 +1,271 @@
+"""The one game loop: a referee from the registry, one bot process per seat, until the end.
+
+:func:`play_match` never prints; it returns a :class:`MatchResult` (and, when asked, every
+execution for the replay file). Executions run in the engine's order, one at a time, each bot's
+time measured from the end of the write of its input to the arrival of its answer line.
+"""
+
+from __future__ import annotations
+
+import enum
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import referee
+from referee import DeactivationCause, FrameReport, Outcome
+
+from .botspec import BotSpec
+from .process import DEFAULT_MEMORY_LIMIT_MB, BotProcess, BotStartError, ExitInfo, ReadStatus
+
+__all__ = ["Verdict", "MatchOptions", "Execution", "Frame", "PlayerResult", "MatchResult", "play_match"]
+
+
+class Verdict(str, enum.Enum):
+    """How a player's match went."""
+
+    OK = "ok"
+    TIMEOUT = "timeout"
+    """Did not answer in time."""
+    CRASH = "crash"
+    """Failed to start, exited or closed its output before answering."""
+    INVALID = "invalid"
+    """Answered a line that does not parse."""
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    time_scale: float = 1.0
+    """Multiplies every time limit (slow machines, debuggers)."""
+    no_timeout: bool = False
+    """Wait for answers forever."""
+    memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
+    params: Mapping[str, str] | None = None
+    record: bool = False
+    """Keep every execution and snapshot (for ``--replay``)."""
+
+
+@dataclass(frozen=True)
+class Execution:
+    player: int
+    input: tuple[str, ...]
+    expected_lines: int
+    time_limit_ms: int
+    output: str | None
+    time_ms: float | None
+    status: str
+    stderr: str = ""
+
+
+@dataclass(frozen=True)
+class Frame:
+    turn: int
+    executions: tuple[Execution, ...]
+    report: FrameReport
+    snapshot: dict[str, Any] | None
+
+
+@dataclass
+class PlayerResult:
+    index: int
+    name: str
+    command: str
+    verdict: Verdict = Verdict.OK
+    message: str = ""
+    exit: ExitInfo = ExitInfo(None, None)
+    latencies_ms: list[float] = field(default_factory=list)
+    stderr_tail: str = ""
+    stderr_bytes: int = 0
+
+    def latency_summary(self) -> dict[str, float | None]:
+        lat = self.latencies_ms
+        return {
+            "median": round(statistics.median(lat), 3) if lat else None,
+            "max": round(max(lat), 3) if lat else None,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "command": self.command,
+            "status": self.verdict.value,
+            "message": self.message,
+            "exit_code": self.exit.returncode if self.exit.signal is None else None,
+            "signal": self.exit.signal,
+            "answers": len(self.latencies_ms),
+            "latency_ms": self.latency_summary(),
+            "stderr_bytes": self.stderr_bytes,
+        }
+
+
+@dataclass
+class MatchResult:
+    game: str
+    seed: int
+    players: list[PlayerResult]
+    outcome: Outcome | None
+    """``None`` when the match was interrupted."""
+    frames: list[Frame] = field(default_factory=list)
+    interrupted: bool = False
+    turns: int = 0
+    wall_s: float = 0.0
+    initial_snapshot: dict[str, Any] | None = None
+
+    @property
+    def scores(self) -> list[int] | None:
+        return list(self.outcome.scores) if self.outcome else None
+
+    @property
+    def winner(self) -> int | None:
+        return self.outcome.winner if self.outcome else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "scores": self.scores,
+            "winner": self.winner,
+            "end_reason": self.outcome.end_reason.value if self.outcome else "interrupted",
+            "turns": self.outcome.turns if self.outcome else self.turns,
+            "interrupted": self.interrupted,
+            "wall_s": round(self.wall_s, 3),
+            "players": [p.to_dict() for p in self.players],
+            "deactivations": self.outcome.to_dict()["deactivations"] if self.outcome else [],
+        }
+
+
+def play_match(
+    game: str,
+    seed: int,
+    bots: Sequence[BotSpec],
+    options: MatchOptions = MatchOptions(),
+    on_frame: Callable[[Frame], None] | None = None,
+) -> MatchResult:
+    """Play one match. Bots that fail to start lose as if they never answered.
+
+    ``KeyboardInterrupt`` is handled: every bot is killed and the partial result is returned with
+    ``interrupted=True``.
+    """
+    ref = referee.create(game, seed, options.params)
+    if len(bots) != ref.player_count:
+        raise ValueError(f"{ref.name} needs {ref.player_count} bots, got {len(bots)}")
+    players = [
+        PlayerResult(index=i, name=b.name, command=b.command_line()) for i, b in enumerate(bots)
+    ]
+    procs: list[BotProcess | None] = []
+    result = MatchResult(game=ref.name, seed=seed, players=players, outcome=None)
+    if options.record:
+        result.initial_snapshot = ref.snapshot()
+    started = time.monotonic()
+    eof_seen = [False] * len(bots)
+    try:
+        for i, spec in enumerate(bots):
+            proc = BotProcess(
+                spec.argv,
+                cwd=spec.cwd,
+                env=spec.full_env(),
+                memory_limit_mb=options.memory_limit_mb,
+                name=f"{i}-{spec.name}",
+            )
+            try:
+                procs.append(proc.start())
+            except BotStartError as exc:
+                procs.append(None)
+                players[i].verdict = Verdict.CRASH
+                players[i].message = f"failed to start: {exc}"
+        while not ref.is_over:
+            executions = []
+            outputs: dict[int, str | None] = {}
+            for req in ref.requests():
+                proc = procs[req.player]
+                limit_s = None if options.no_timeout else req.time_limit_ms * options.time_scale / 1000
+                answer: str | None = None
+                elapsed: float | None = None
+                status = "sent"
+                if proc is None:
+                    status = "not started"
+                elif not proc.send(req.lines, None if limit_s is None else time.monotonic() + limit_s):
+                    status = "input refused"
+                    eof_seen[req.player] = True
+                elif req.expected_lines:
+                    read = proc.read_line(limit_s)
+                    elapsed = read.elapsed_ms
+                    status = read.status.value
+                    if read.status is ReadStatus.LINE:
+                        answer = read.line
+                        players[req.player].latencies_ms.append(read.elapsed_ms)
+                    elif read.status is ReadStatus.EOF:
+                        eof_seen[req.player] = True
+                if req.expected_lines:
+                    outputs[req.player] = answer
+                if options.record:
+                    executions.append(
+                        Execution(
+                            player=req.player,
+                            input=req.lines,
+                            expected_lines=req.expected_lines,
+                            time_limit_ms=req.time_limit_ms,
+                            output=answer,
+                            time_ms=None if elapsed is None else round(elapsed, 3),
+                            status=status,
+                            stderr=proc.take_turn_stderr() if proc else "",
+                        )
+                    )
+            report = ref.apply(outputs)
+            result.turns = report.turn
+            for d in report.deactivations:
+                _judge(players[d.player], d.cause, d.reason, procs[d.player], eof_seen[d.player])
+                proc = procs[d.player]
+                if proc is not None:
+                    players[d.player].exit = proc.kill_tree()
+            frame = Frame(
+                turn=report.turn,
+                executions=tuple(executions),
+                report=report,
+                snapshot=ref.snapshot() if options.record else None,
+            )
+            if options.record:
+                result.frames.append(frame)
+            if on_frame is not None:
+                on_frame(frame)
+        result.outcome = ref.outcome()
+    except KeyboardInterrupt:
+        result.interrupted = True
+    finally:
+        for i, proc in enumerate(procs):
+            if proc is not None:
+                exit_info = proc.kill_tree()
+                if players[i].exit.returncode is None:
+                    players[i].exit = exit_info
+                players[i].stderr_tail = proc.stderr_tail()
+                players[i].stderr_bytes = proc.stderr_bytes
+        result.wall_s = time.monotonic() - started
+    return result
+
+
+def _judge(
+    player: PlayerResult,
+    cause: DeactivationCause,
+    reason: str,
+    proc: BotProcess | None,
+    eof: bool,
+) -> None:
+    if cause is DeactivationCause.INVALID_INPUT:
+        player.verdict = Verdict.INVALID
+        player.message = reason
+        return
+    if proc is None:
+        return  # already CRASH with the start error
+    info = proc.wait_exit(0.2) if eof else proc.poll()
+    if eof or info.returncode is not None:
+        player.verdict = Verdict.CRASH
+        how = (
+            f"killed by {info.signal}" if info.signal
+            else f"exit code {info.returncode}" if info.returncode is not None
+            else "closed its output"
+        )
+        player.message = f"no answer: the bot {how}"
+    else:
+        player.verdict = Verdict.TIMEOUT
+        player.message = "no answer within the time limit"

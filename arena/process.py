@@ -1,0 +1,460 @@
+"""One bot as a child process: its own session, bounded reads, deadlines, and a clean kill.
+
+Nothing here knows about games. A :class:`BotProcess` writes input lines, reads answer lines
+before a deadline (following the engine's line rules, see :mod:`arena.lines`), keeps a bounded
+tail of stderr (per bot and per turn), and on :meth:`BotProcess.kill_tree` terminates the whole
+process tree (TERM, then KILL after a grace period) and reaps it, even when the bot spawned
+children, started new sessions or ignores SIGTERM.
+
+POSIX only (Linux for the memory limit and the descendant search).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from .lines import DEFAULT_MAX_LINE_BYTES, LineSplitter
+
+__all__ = [
+    "BotProcess",
+    "BotStartError",
+    "ReadStatus",
+    "ReadResult",
+    "ExitInfo",
+    "DEFAULT_MEMORY_LIMIT_MB",
+    "become_subreaper",
+]
+
+DEFAULT_MEMORY_LIMIT_MB = 768
+DEFAULT_STDERR_TAIL_BYTES = 64 * 1024
+DEFAULT_TURN_STDERR_BYTES = 4 * 1024
+KILL_GRACE_S = 0.2
+_READ_CHUNK = 1 << 16
+
+
+class BotStartError(Exception):
+    """The bot could not be started (missing file, not executable, ...)."""
+
+
+class ReadStatus(str, enum.Enum):
+    LINE = "line"
+    TIMEOUT = "timeout"
+    EOF = "eof"
+    """The bot closed its output (usually: it exited or crashed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    status: ReadStatus
+    line: str | None
+    elapsed_ms: float
+    """From the end of the last write to the arrival of the line (or the give-up)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExitInfo:
+    returncode: int | None
+    """Exit code, or None while running."""
+    signal: str | None
+    """Name of the signal that killed the process (``SIGKILL``...), if any."""
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+_subreaper_lock = threading.Lock()
+_is_subreaper = False
+
+
+def become_subreaper() -> bool:
+    """Make this process adopt its orphaned descendants (Linux ``PR_SET_CHILD_SUBREAPER``).
+
+    A bot's grandchild whose parent exited is then re-parented to us, so it can still be found,
+    killed and reaped. Returns whether it worked.
+    """
+    global _is_subreaper
+    with _subreaper_lock:
+        if _is_subreaper:
+            return True
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            _is_subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            _is_subreaper = False
+        return _is_subreaper
+
+
+def _children_map() -> dict[int, list[int]]:
+    """ppid -> pids, from /proc (empty where /proc is unavailable)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return children
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may contain spaces and parentheses.
+        rest = stat[stat.rfind(b")") + 2 :].split()
+        if len(rest) >= 2:
+            children.setdefault(int(rest[1]), []).append(int(entry))
+    return children
+
+
+def _descendants(root: int) -> list[int]:
+    tree = _children_map()
+    found: list[int] = []
+    stack = [root]
+    while stack:
+        for child in tree.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def _session_members(sid: int) -> list[int]:
+    """Processes whose session id is ``sid`` (the bot's session: it is its own leader)."""
+    members = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return members
+    for entry in entries:
+        if entry.isdigit():
+            try:
+                if os.getsid(int(entry)) == sid:
+                    members.append(int(entry))
+            except OSError:
+                continue
+    return members
+
+
+class BotProcess:
+    """A running bot. Create with :meth:`start`."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        stderr_tail_bytes: int = DEFAULT_STDERR_TAIL_BYTES,
+        turn_stderr_bytes: int = DEFAULT_TURN_STDERR_BYTES,
+        name: str = "bot",
+    ) -> None:
+        self.argv = list(argv)
+        self.cwd = cwd
+        self.env = dict(env) if env is not None else None
+        self.memory_limit_mb = memory_limit_mb
+        self.name = name
+        self._splitter = LineSplitter(max_line_bytes)
+        self._stderr_tail: deque[bytes] = deque()
+        self._stderr_tail_size = 0
+        self._stderr_tail_cap = stderr_tail_bytes
+        self._turn_stderr = bytearray()
+        self._turn_stderr_cap = turn_stderr_bytes
+        self._stderr_total = 0
+        self._stderr_lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._stderr_thread: threading.Thread | None = None
+        self._stdout_eof = False
+        self._stdin_closed = False
+        self._last_write = time.monotonic()
+        self._killed = False
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def start(self) -> "BotProcess":
+        """Start the process in its own session. Raises :class:`BotStartError`."""
+        limit = self.memory_limit_mb
+
+        def preexec() -> None:  # runs in the child, after fork
+            if limit:
+                nbytes = limit * 1024 * 1024
+                resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
+
+        become_subreaper()
+        try:
+            self._proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self.cwd,
+                env=self.env,
+                start_new_session=True,
+                preexec_fn=preexec,
+                close_fds=True,
+            )
+        except FileNotFoundError:
+            raise BotStartError(f"{self.argv[0]}: no such file or command") from None
+        except PermissionError:
+            raise BotStartError(f"{self.argv[0]}: permission denied (not executable?)") from None
+        except OSError as exc:
+            raise BotStartError(f"{self.argv[0]}: {exc.strerror or exc}") from None
+        assert self._proc.stdout and self._proc.stdin and self._proc.stderr
+        os.set_blocking(self._proc.stdout.fileno(), False)
+        os.set_blocking(self._proc.stdin.fileno(), False)
+        self._stderr_thread = threading.Thread(
+            target=self._drain_stderr, name=f"stderr-{self.name}", daemon=True
+        )
+        self._stderr_thread.start()
+        return self
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    def poll(self) -> ExitInfo:
+        if self._proc is None:
+            return ExitInfo(None, None)
+        return self._exit_info(self._proc.poll())
+
+    def wait_exit(self, timeout_s: float) -> ExitInfo:
+        """Wait up to ``timeout_s`` for the process to exit on its own."""
+        if self._proc is None:
+            return ExitInfo(None, None)
+        try:
+            return self._exit_info(self._proc.wait(timeout=timeout_s))
+        except subprocess.TimeoutExpired:
+            return self._exit_info(None)
+
+    @staticmethod
+    def _exit_info(code: int | None) -> ExitInfo:
+        if code is None or code >= 0:
+            return ExitInfo(code, None)
+        try:
+            return ExitInfo(code, signal.Signals(-code).name)
+        except ValueError:
+            return ExitInfo(code, f"signal {-code}")
+
+    # -- input -----------------------------------------------------------------------------------
+
+    def send(self, lines: Sequence[str], deadline: float | None = None) -> bool:
+        """Write ``lines`` (each followed by ``\\n``). Returns False if the bot cannot take them
+        (closed its input, or did not read them before ``deadline``)."""
+        assert self._proc is not None and self._proc.stdin is not None
+        if not lines:
+            self._last_write = time.monotonic()
+            return True
+        if self._stdin_closed:
+            return False
+        data = memoryview(("\n".join(lines) + "\n").encode("utf-8"))
+        fd = self._proc.stdin.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_WRITE)
+            while data:
+                try:
+                    written = os.write(fd, data)
+                    data = data[written:]
+                    continue
+                except BlockingIOError:
+                    pass
+                except (BrokenPipeError, OSError):
+                    self._stdin_closed = True
+                    return False
+                timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+                if not sel.select(timeout) and deadline is not None:
+                    return False
+        self._last_write = time.monotonic()
+        return True
+
+    # -- output ----------------------------------------------------------------------------------
+
+    def read_line(self, timeout_s: float | None) -> ReadResult:
+        """The next answer line, waiting at most ``timeout_s`` seconds (None = forever) counted
+        from the end of the last :meth:`send`. A line already buffered is returned at once."""
+        assert self._proc is not None and self._proc.stdout is not None
+        start = self._last_write
+        deadline = None if timeout_s is None else start + timeout_s
+        line = self._splitter.pop()
+        if line is not None:
+            return ReadResult(ReadStatus.LINE, line, (time.monotonic() - start) * 1000)
+        if self._stdout_eof:
+            return ReadResult(ReadStatus.EOF, None, (time.monotonic() - start) * 1000)
+        fd = self._proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while True:
+                now = time.monotonic()
+                if deadline is not None and now >= deadline:
+                    # Last chance: data that arrived exactly at the deadline.
+                    self._read_available(fd)
+                    line = self._splitter.pop()
+                    if line is not None:
+                        return ReadResult(ReadStatus.LINE, line, (time.monotonic() - start) * 1000)
+                    return ReadResult(ReadStatus.TIMEOUT, None, (now - start) * 1000)
+                events = sel.select(None if deadline is None else deadline - now)
+                if not events:
+                    continue
+                arrived = time.monotonic()
+                self._read_available(fd)
+                line = self._splitter.pop()
+                if line is not None:
+                    return ReadResult(ReadStatus.LINE, line, (arrived - start) * 1000)
+                if self._stdout_eof:
+                    return ReadResult(ReadStatus.EOF, None, (arrived - start) * 1000)
+
+    def _read_available(self, fd: int) -> None:
+        while True:
+            try:
+                chunk = os.read(fd, _READ_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._stdout_eof = True
+                self._splitter.feed_eof()
+                return
+            self._splitter.feed(chunk)
+            if self._splitter.pending:
+                return
+
+    @property
+    def dropped_output_bytes(self) -> int:
+        return self._splitter.dropped_bytes
+
+    # -- stderr ----------------------------------------------------------------------------------
+
+    def _drain_stderr(self) -> None:
+        assert self._proc is not None and self._proc.stderr is not None
+        fd = self._proc.stderr.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, _READ_CHUNK)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self._stderr_lock:
+                self._stderr_total += len(chunk)
+                self._stderr_tail.append(chunk)
+                self._stderr_tail_size += len(chunk)
+                while self._stderr_tail_size - len(self._stderr_tail[0]) >= self._stderr_tail_cap:
+                    self._stderr_tail_size -= len(self._stderr_tail.popleft())
+                self._turn_stderr += chunk
+                if len(self._turn_stderr) > self._turn_stderr_cap:
+                    del self._turn_stderr[: len(self._turn_stderr) - self._turn_stderr_cap]
+
+    def take_turn_stderr(self) -> str:
+        """The stderr written since the last call (its last few KB)."""
+        with self._stderr_lock:
+            data = bytes(self._turn_stderr)
+            self._turn_stderr.clear()
+        return data.decode("utf-8", errors="replace")
+
+    def stderr_tail(self) -> str:
+        """The last bytes the bot wrote to stderr (bounded)."""
+        with self._stderr_lock:
+            data = b"".join(self._stderr_tail)[-self._stderr_tail_cap :]
+        return data.decode("utf-8", errors="replace")
+
+    @property
+    def stderr_bytes(self) -> int:
+        """Total bytes the bot wrote to stderr."""
+        return self._stderr_total
+
+    # -- termination -----------------------------------------------------------------------------
+
+    def kill_tree(self, grace_s: float = KILL_GRACE_S) -> ExitInfo:
+        """Terminate the bot and every descendant (TERM, then KILL after ``grace_s``), reap them
+        and close the pipes. Safe to call more than once."""
+        proc = self._proc
+        if proc is None:
+            return ExitInfo(None, None)
+        if not self._killed:
+            self._killed = True
+            targets = self._tree_pids(proc.pid)
+            self._signal_all(proc.pid, targets, signal.SIGTERM)
+            end = time.monotonic() + grace_s
+            while time.monotonic() < end:
+                self._reap(targets)
+                if proc.poll() is not None and not any(self._alive(p) for p in targets):
+                    break
+                time.sleep(0.005)
+            targets = list(dict.fromkeys(targets + self._tree_pids(proc.pid)))
+            self._signal_all(proc.pid, targets, signal.SIGKILL)
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
+                pass
+            end = time.monotonic() + 5
+            while any(self._alive(p) for p in targets) and time.monotonic() < end:
+                self._reap(targets)
+                time.sleep(0.002)
+            for stream in (proc.stdin, proc.stdout):
+                try:
+                    if stream:
+                        stream.close()
+                except OSError:
+                    pass
+            if self._stderr_thread is not None:
+                self._stderr_thread.join(timeout=1)
+            if proc.stderr:
+                try:
+                    proc.stderr.close()
+                except OSError:
+                    pass
+        return self._exit_info(proc.returncode)
+
+    def _tree_pids(self, root: int) -> list[int]:
+        pids = _descendants(root)
+        pids += [p for p in _session_members(root) if p != root and p not in pids]
+        return pids
+
+    @staticmethod
+    def _signal_all(root: int, pids: list[int], sig: signal.Signals) -> None:
+        try:
+            os.killpg(root, sig)
+        except OSError:
+            pass
+        for pid in [root, *pids]:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+
+    @staticmethod
+    def _alive(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            return False
+        state = stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3]
+        if state == b"Z":
+            BotProcess._reap([pid])
+            return False
+        return True
+
+    @staticmethod
+    def _reap(pids: list[int]) -> None:
+        """Reap the descendants re-parented to us (we are a subreaper)."""
+        for pid in pids:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except (ChildProcessError, OSError):
+                pass
+
+    def __enter__(self) -> "BotProcess":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill_tree()
