@@ -63,7 +63,8 @@ class Frame:
     turn: int
     executions: tuple[Execution, ...]
     report: FrameReport
-    snapshot: dict[str, Any] | None
+    snapshot: dict[str, Any]
+    """The referee's snapshot after the turn."""
 
 
 @dataclass
@@ -223,7 +224,7 @@ def play_match(
                 turn=report.turn,
                 executions=tuple(executions),
                 report=report,
-                snapshot=ref.snapshot() if options.record else None,
+                snapshot=ref.snapshot(),
             )
             if options.record:
                 result.frames.append(frame)
@@ -236,7 +237,7 @@ def play_match(
         for i, proc in enumerate(procs):
             if proc is not None:
                 exit_info = proc.kill_tree()
-                if players[i].exit.returncode is None:
+                if players[i].verdict is not Verdict.OK and players[i].exit.returncode is None:
                     players[i].exit = exit_info
                 players[i].stderr_tail = proc.stderr_tail()
                 players[i].stderr_bytes = proc.stderr_bytes
@@ -261,8 +262,8 @@ def _judge(
     if eof or info.returncode is not None:
         player.verdict = Verdict.CRASH
         how = (
-            f"killed by {info.signal}" if info.signal
-            else f"exit code {info.returncode}" if info.returncode is not None
+            f"was killed by {info.signal}" if info.signal
+            else f"exited with code {info.returncode}" if info.returncode is not None
             else "closed its output"
         )
         player.message = f"no answer: the bot {how}"

@@ -228,6 +228,11 @@ class Referee(ABC):
         """Every legal command for ``player`` in the current state (for random play and tests)."""
         raise NotImplementedError(f"{type(self).__name__} does not list legal actions")
 
+    @classmethod
+    def progress(cls, snapshot: Mapping[str, Any]) -> str | None:
+        """A short human line at milestones of the game (end of a day...), else ``None``."""
+        return None
+
     # Conveniences derived from requests().
 
     @property

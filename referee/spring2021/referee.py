@@ -258,6 +258,17 @@ class Spring2021Referee(EngineReferee):
         completes, grows, seeds = rules.possible_actions(self.state, player)
         return ["WAIT", *completes, *grows, *seeds]
 
+    @classmethod
+    def progress(cls, snapshot: Mapping[str, Any]) -> str | None:
+        """One line per finished day: scores and sun."""
+        if snapshot.get("frame") != FrameType.SUN_MOVE.value:
+            return None
+        players = snapshot["players"]
+        return (
+            f"day {snapshot['day'] - 1:2} done  scores {players[0]['score']}-{players[1]['score']}"
+            f"  sun {players[0]['sun']}-{players[1]['sun']}  nutrients {snapshot['nutrients']}"
+        )
+
     def _snapshot(self) -> dict[str, Any]:
         state = self.state
         return {

@@ -1,0 +1,86 @@
+"""The replay file: everything needed to replay and debug one match, as one JSON document.
+
+Layout (``format: cgarena-replay-v1``)::
+
+    {format, game, seed, params, bots: [{name, command}], result: {...as --json...},
+     initial: <snapshot before the first turn>,
+     frames: [{turn, phase, summary, errors, messages, deactivations,
+               executions: [{player, input, expected_lines, time_limit_ms, output, time_ms,
+                             status, stderr}],
+               snapshot}],
+     stderr_tail: [<last bytes of each bot's stderr>]}
+
+Written atomically: a crash never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Mapping
+
+from .match import MatchResult
+
+__all__ = ["FORMAT", "replay_document", "write_replay", "read_replay"]
+
+FORMAT = "cgarena-replay-v1"
+
+
+def replay_document(result: MatchResult, params: Mapping[str, str] | None = None) -> dict[str, Any]:
+    frames = []
+    for f in result.frames:
+        r = f.report
+        frames.append(
+            {
+                "turn": f.turn,
+                "phase": r.phase,
+                "summary": list(r.summary),
+                "errors": [{"player": p, "message": m} for p, m in r.errors],
+                "messages": [{"player": p, "message": m} for p, m in r.messages],
+                "deactivations": [
+                    {"player": d.player, "cause": d.cause.value, "reason": d.reason}
+                    for d in r.deactivations
+                ],
+                "executions": [
+                    {**asdict(e), "input": list(e.input)} for e in f.executions
+                ],
+                "snapshot": f.snapshot,
+            }
+        )
+    return {
+        "format": FORMAT,
+        "game": result.game,
+        "seed": str(result.seed),
+        "params": dict(params or {}),
+        "bots": [{"name": p.name, "command": p.command} for p in result.players],
+        "result": result.to_dict(),
+        "initial": result.initial_snapshot,
+        "frames": frames,
+        "stderr_tail": [p.stderr_tail for p in result.players],
+    }
+
+
+def write_replay(path: Path, document: Mapping[str, Any]) -> None:
+    """Write ``document`` to ``path`` atomically (temporary file in the same folder, then rename)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(document, f, ensure_ascii=False, separators=(",", ":"))
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def read_replay(path: Path) -> dict[str, Any]:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if data.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a {FORMAT} replay file")
+    return data
