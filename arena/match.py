@@ -258,7 +258,8 @@ def _judge(
         return
     if proc is None:
         return  # already CRASH with the start error
-    info = proc.wait_exit(0.2) if eof else proc.poll()
+    # A bot that died just after its deadline (e.g. out of memory) is a crash, not a slow bot.
+    info = proc.wait_exit(0.2 if eof else 0.1)
     if eof or info.returncode is not None:
         player.verdict = Verdict.CRASH
         how = (
