@@ -1,0 +1,97 @@
+"""``arena play`` from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.replay import read_replay
+from tests.arena.test_faults import FAULTY
+
+
+def test_play_with_no_arguments_plays_the_default_match():
+    result = CliRunner().invoke(main, ["play", "--seed", "-5"])
+    assert result.exit_code == 0, result.output
+    assert "greedy vs random, seed -5" in result.output
+    assert "result: " in result.output
+    assert "arena play spring2021 greedy random --seed -5" in result.output
+
+
+def test_json_is_the_last_line_and_complete():
+    result = CliRunner().invoke(main, ["play", "spring2021", "random", "greedy", "--seed", "7", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["game"] == "spring2021" and data["seed"] == 7
+    assert data["end_reason"] == "max_rounds" and data["turns"] > 24
+    assert len(data["scores"]) == 2 and data["winner"] in (0, 1, None)
+    for p in data["players"]:
+        assert p["status"] == "ok"
+        assert p["latency_ms"]["median"] <= p["latency_ms"]["max"]
+
+
+def test_swap_changes_seats_and_same_seed_same_map(tmp_path):
+    a = CliRunner().invoke(main, ["play", "spring2021", "random", "greedy", "--seed", "9", "--json"])
+    b = CliRunner().invoke(main, ["play", "spring2021", "greedy", "random", "--seed", "9", "--json", "--swap"])
+    da = json.loads(a.stdout.strip().splitlines()[-1])
+    db = json.loads(b.stdout.strip().splitlines()[-1])
+    assert da["scores"] == db["scores"]
+    assert [p["name"] for p in db["players"]] == ["random", "greedy"]
+
+
+def test_replay_file_has_every_execution(tmp_path):
+    path = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["play", "--seed", "3", "--replay", str(path)])
+    assert result.exit_code == 0, result.output
+    doc = read_replay(path)
+    assert doc["game"] == "spring2021" and doc["seed"] == "3"
+    assert doc["frames"][0]["executions"][0]["input"][0] == "37"
+    answers = [e for f in doc["frames"] for e in f["executions"] if e["expected_lines"]]
+    assert answers and all(e["output"] is not None and e["time_ms"] >= 0 for e in answers)
+    assert doc["frames"][-1]["snapshot"]["day"] == 24
+    assert list(tmp_path.iterdir()) == [path]  # no temporary file left behind
+
+
+def test_bad_bot_is_one_clear_line():
+    result = CliRunner().invoke(main, ["play", "spring2021", "greedy", "no_such_bot.py"])
+    assert result.exit_code == 2
+    assert "no_such_bot.py" in result.output and "Traceback" not in result.output
+
+
+def test_bot_that_cannot_start_loses(tmp_path):
+    script = tmp_path / "broken.py"
+    script.write_text("def oops(:\n")
+    result = CliRunner().invoke(main, ["play", "spring2021", str(script), "greedy", "--json", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["winner"] == 1 and data["players"][0]["status"] == "crash"
+
+
+def test_unknown_game_and_bad_seed():
+    assert CliRunner().invoke(main, ["play", "chess"]).exit_code == 2
+    bad = CliRunner().invoke(main, ["play", "--seed", str(2**63)])
+    assert bad.exit_code == 2 and "Java long" in bad.output
+
+
+def test_ctrl_c_kills_the_bots_and_reports_a_partial_result(tmp_path):
+    pids = tmp_path / "pids"
+    env = dict(os.environ, FAULT_PIDS=str(pids))
+    cmd = [sys.executable, "-m", "arena.cli", "play", "spring2021",
+           f"{sys.executable} {FAULTY} hang 2", "greedy", "--no-timeout", "--seed", "4"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 10
+    while not (pids.exists() and pids.read_text().strip()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 130
+    assert "interrupted" in out
+    pid = int(pids.read_text().split()[0])
+    assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split(") ")[1][0] == "Z"
