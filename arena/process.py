@@ -93,13 +93,13 @@ def become_subreaper() -> bool:
         return _is_subreaper
 
 
-def _children_map() -> dict[int, list[int]]:
-    """ppid -> pids, from /proc (empty where /proc is unavailable)."""
-    children: dict[int, list[int]] = {}
+def _proc_table() -> list[tuple[int, int, int]]:
+    """(pid, ppid, session id) of every process, from one pass over /proc."""
+    table = []
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return children
+        return table
     for entry in entries:
         if not entry.isdigit():
             continue
@@ -108,39 +108,29 @@ def _children_map() -> dict[int, list[int]]:
                 stat = f.read()
         except OSError:
             continue
-        # pid (comm) state ppid ...: comm may contain spaces and parentheses.
+        # pid (comm) state ppid pgrp session ...: comm may contain spaces and parentheses.
         rest = stat[stat.rfind(b")") + 2 :].split()
-        if len(rest) >= 2:
-            children.setdefault(int(rest[1]), []).append(int(entry))
-    return children
+        if len(rest) >= 4:
+            table.append((int(entry), int(rest[1]), int(rest[3])))
+    return table
 
 
-def _descendants(root: int) -> list[int]:
-    tree = _children_map()
-    found: list[int] = []
+def _tree_of(root: int) -> list[int]:
+    """Descendants of ``root`` and members of its session (the bot leads its own session), from
+    one pass over /proc: a grandchild that called setsid is still a descendant; one whose parent
+    died was re-parented to us (subreaper) and still belongs to the bot's session."""
+    table = _proc_table()
+    children: dict[int, list[int]] = {}
+    for pid, ppid, _ in table:
+        children.setdefault(ppid, []).append(pid)
+    found = [pid for pid, _, sid in table if sid == root and pid != root]
     stack = [root]
     while stack:
-        for child in tree.get(stack.pop(), []):
-            found.append(child)
+        for child in children.get(stack.pop(), []):
+            if child not in found:
+                found.append(child)
             stack.append(child)
     return found
-
-
-def _session_members(sid: int) -> list[int]:
-    """Processes whose session id is ``sid`` (the bot's session: it is its own leader)."""
-    members = []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return members
-    for entry in entries:
-        if entry.isdigit():
-            try:
-                if os.getsid(int(entry)) == sid:
-                    members.append(int(entry))
-            except OSError:
-                continue
-    return members
 
 
 class BotProcess:
@@ -177,18 +167,12 @@ class BotProcess:
         self._stdin_closed = False
         self._last_write = time.monotonic()
         self._killed = False
+        self._selector: selectors.BaseSelector | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
 
     def start(self) -> "BotProcess":
         """Start the process in its own session. Raises :class:`BotStartError`."""
-        limit = self.memory_limit_mb
-
-        def preexec() -> None:  # runs in the child, after fork
-            if limit:
-                nbytes = limit * 1024 * 1024
-                resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
-
         become_subreaper()
         try:
             self._proc = subprocess.Popen(
@@ -199,7 +183,6 @@ class BotProcess:
                 cwd=self.cwd,
                 env=self.env,
                 start_new_session=True,
-                preexec_fn=preexec,
                 close_fds=True,
             )
         except FileNotFoundError:
@@ -209,6 +192,16 @@ class BotProcess:
         except OSError as exc:
             raise BotStartError(f"{self.argv[0]}: {exc.strerror or exc}") from None
         assert self._proc.stdout and self._proc.stdin and self._proc.stderr
+        if self.memory_limit_mb:
+            # Set from outside right after the start (no preexec_fn: subprocess can then use the
+            # cheap vfork path). The bot's interpreter has not allocated anything big by then.
+            nbytes = self.memory_limit_mb * 1024 * 1024
+            try:
+                resource.prlimit(self._proc.pid, resource.RLIMIT_AS, (nbytes, nbytes))
+            except (OSError, ValueError):
+                pass
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._proc.stdout.fileno(), selectors.EVENT_READ)
         os.set_blocking(self._proc.stdout.fileno(), False)
         os.set_blocking(self._proc.stdin.fileno(), False)
         self._stderr_thread = threading.Thread(
@@ -289,27 +282,27 @@ class BotProcess:
         if self._stdout_eof:
             return ReadResult(ReadStatus.EOF, None, (time.monotonic() - start) * 1000)
         fd = self._proc.stdout.fileno()
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_READ)
-            while True:
-                now = time.monotonic()
-                if deadline is not None and now >= deadline:
-                    # Last chance: data that arrived exactly at the deadline.
-                    self._read_available(fd)
-                    line = self._splitter.pop()
-                    if line is not None:
-                        return ReadResult(ReadStatus.LINE, line, (time.monotonic() - start) * 1000)
-                    return ReadResult(ReadStatus.TIMEOUT, None, (now - start) * 1000)
-                events = sel.select(None if deadline is None else deadline - now)
-                if not events:
-                    continue
-                arrived = time.monotonic()
+        sel = self._selector
+        assert sel is not None
+        while True:
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                # Last chance: data that arrived exactly at the deadline.
                 self._read_available(fd)
                 line = self._splitter.pop()
                 if line is not None:
-                    return ReadResult(ReadStatus.LINE, line, (arrived - start) * 1000)
-                if self._stdout_eof:
-                    return ReadResult(ReadStatus.EOF, None, (arrived - start) * 1000)
+                    return ReadResult(ReadStatus.LINE, line, (time.monotonic() - start) * 1000)
+                return ReadResult(ReadStatus.TIMEOUT, None, (now - start) * 1000)
+            events = sel.select(None if deadline is None else deadline - now)
+            if not events:
+                continue
+            arrived = time.monotonic()
+            self._read_available(fd)
+            line = self._splitter.pop()
+            if line is not None:
+                return ReadResult(ReadStatus.LINE, line, (arrived - start) * 1000)
+            if self._stdout_eof:
+                return ReadResult(ReadStatus.EOF, None, (arrived - start) * 1000)
 
     def _read_available(self, fd: int) -> None:
         while True:
@@ -389,7 +382,8 @@ class BotProcess:
                 if proc.poll() is not None and not any(self._alive(p) for p in targets):
                     break
                 time.sleep(0.005)
-            targets = list(dict.fromkeys(targets + self._tree_pids(proc.pid)))
+            if proc.poll() is None or any(self._alive(p) for p in targets):
+                targets = list(dict.fromkeys(targets + self._tree_pids(proc.pid)))
             self._signal_all(proc.pid, targets, signal.SIGKILL)
             try:
                 proc.wait(timeout=5)
@@ -405,6 +399,8 @@ class BotProcess:
                         stream.close()
                 except OSError:
                     pass
+            if self._selector is not None:
+                self._selector.close()
             if self._stderr_thread is not None:
                 self._stderr_thread.join(timeout=1)
             if proc.stderr:
@@ -414,10 +410,9 @@ class BotProcess:
                     pass
         return self._exit_info(proc.returncode)
 
-    def _tree_pids(self, root: int) -> list[int]:
-        pids = _descendants(root)
-        pids += [p for p in _session_members(root) if p != root and p not in pids]
-        return pids
+    @staticmethod
+    def _tree_pids(root: int) -> list[int]:
+        return _tree_of(root)
 
     @staticmethod
     def _signal_all(root: int, pids: list[int], sig: signal.Signals) -> None:
