@@ -133,7 +133,7 @@ def play(
             for d in report.deactivations:
                 out(f"  turn {report.turn:3}  player {d.player} ({specs[d.player].name}) "
                     f"disqualified: {d.reason}")
-            marker = cls.progress(frame.snapshot)
+            marker = cls.progress(frame.snapshot) if frame.snapshot else None
             if marker:
                 out(f"  turn {report.turn:3}  {marker}")
         if show_stderr:

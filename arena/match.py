@@ -63,8 +63,8 @@ class Frame:
     turn: int
     executions: tuple[Execution, ...]
     report: FrameReport
-    snapshot: dict[str, Any]
-    """The referee's snapshot after the turn."""
+    snapshot: dict[str, Any] | None
+    """The referee's snapshot after the turn (when recording or watching frames)."""
 
 
 @dataclass
@@ -158,6 +158,7 @@ def play_match(
     result = MatchResult(game=ref.name, seed=seed, players=players, outcome=None)
     if options.record:
         result.initial_snapshot = ref.snapshot()
+    want_snapshots = options.record or on_frame is not None
     started = time.monotonic()
     eof_seen = [False] * len(bots)
     try:
@@ -224,7 +225,7 @@ def play_match(
                 turn=report.turn,
                 executions=tuple(executions),
                 report=report,
-                snapshot=ref.snapshot(),
+                snapshot=ref.snapshot() if want_snapshots else None,
             )
             if options.record:
                 result.frames.append(frame)
