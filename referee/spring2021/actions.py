@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ..base import InvalidCommand
+from ..javatext import cut_message, parse_java_int
 
 __all__ = ["Wait", "Grow", "Complete", "Seed", "Action", "parse", "EXPECTED", "trim_message"]
 
@@ -29,8 +30,6 @@ _GROW = re.compile(rf"GROW (?P<target>[0-9]+){_MSG}")
 _COMPLETE = re.compile(rf"COMPLETE (?P<target>[0-9]+){_MSG}")
 _SEED = re.compile(rf"SEED (?P<source>[0-9]+) (?P<target>[0-9]+){_MSG}")
 
-_JAVA_INT_MAX = 2**31 - 1
-_JAVA_TRIM = "".join(chr(c) for c in range(0x21))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,23 +72,12 @@ Action = Wait | Grow | Complete | Seed
 
 
 def _parse_int(digits: str) -> int:
-    value = int(digits)
-    if value > _JAVA_INT_MAX:
-        # Integer.parseInt overflow: the generic catch reports the exception's toString().
-        raise InvalidCommand(
-            EXPECTED, f'java.lang.NumberFormatException: For input string: "{digits}"'
-        )
-    return value
+    return parse_java_int(digits, EXPECTED)
 
 
 def trim_message(message: str | None) -> str | None:
-    """The viewer's message: Java ``trim()``, cut to 46 characters + ``...`` past 48."""
-    if message is None:
-        return None
-    trimmed = message.strip(_JAVA_TRIM)
-    if len(trimmed) > 48:
-        trimmed = trimmed[:46] + "..."
-    return trimmed
+    """The viewer's message: Java ``trim()``, cut to 46 units + ``...`` past 48 (UTF-16 units)."""
+    return cut_message(message)
 
 
 def parse(line: str) -> Action:

@@ -68,3 +68,9 @@ def test_numbers_beyond_a_java_int_report_the_java_exception(line, digits):
     with pytest.raises(InvalidCommand) as info:
         parse(line)
     assert info.value.got == f'java.lang.NumberFormatException: For input string: "{digits}"'
+
+
+def test_message_length_counts_utf16_units_like_java():
+    emoji = "\U0001F600"  # two UTF-16 units
+    assert parse("WAIT " + emoji * 24).message == emoji * 24  # 48 units: kept
+    assert parse("WAIT " + emoji * 25).message == emoji * 23 + "..."  # 50 units: cut to 46

@@ -1,0 +1,45 @@
+"""Java's view of command text: ``Integer.parseInt`` overflow, ``String.trim()``, UTF-16 lengths.
+
+The official referees parse numbers matched by ``\\d+`` with ``Integer.parseInt`` /
+``Integer.valueOf``: a number above 2^31-1 throws, and the generic ``catch (Exception e)`` then
+disqualifies the player with ``e.toString()`` as what it "got". Messages after an action are
+trimmed with ``String.trim()`` and cut by ``String.length()``, which counts UTF-16 code units.
+"""
+
+from __future__ import annotations
+
+from .base import InvalidCommand
+
+__all__ = ["JAVA_INT_MAX", "parse_java_int", "java_trim", "utf16_len", "cut_message"]
+
+JAVA_INT_MAX = 2**31 - 1
+_TRIMMED = "".join(chr(c) for c in range(0x21))
+
+
+def parse_java_int(digits: str, expected: str) -> int:
+    """``Integer.parseInt(digits)`` for ASCII digits; overflow -> :class:`InvalidCommand`."""
+    value = int(digits)
+    if value > JAVA_INT_MAX:
+        raise InvalidCommand(expected, f'java.lang.NumberFormatException: For input string: "{digits}"')
+    return value
+
+
+def java_trim(text: str) -> str:
+    """``String.trim()``: strips every character up to U+0020 at both ends."""
+    return text.strip(_TRIMMED)
+
+
+def utf16_len(text: str) -> int:
+    """``String.length()``: UTF-16 code units."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def cut_message(message: str | None, limit: int = 48, keep: int = 46) -> str | None:
+    """Trim, then, if longer than ``limit`` UTF-16 units, keep ``keep`` units and add ``...``."""
+    if message is None:
+        return None
+    trimmed = java_trim(message)
+    if utf16_len(trimmed) <= limit:
+        return trimmed
+    head = trimmed.encode("utf-16-le")[: 2 * keep].decode("utf-16-le", errors="ignore")
+    return head + "..."
