@@ -12,13 +12,14 @@ active. :class:`EngineReferee` implements those once; a game implements three ho
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping, TypeVar
 
 from .base import (
     Deactivation,
     DeactivationCause,
     EndReason,
     FrameReport,
+    InvalidCommand,
     Outcome,
     ParameterError,
     ProtocolError,
@@ -31,6 +32,8 @@ __all__ = ["EngineReferee", "GAME_DURATION_HARD_QUOTA_MS", "DEFAULT_MAX_TURNS"]
 
 GAME_DURATION_HARD_QUOTA_MS = 30_000
 DEFAULT_MAX_TURNS = 200
+
+A = TypeVar("A")
 
 
 class EngineReferee(Referee):
@@ -46,6 +49,10 @@ class EngineReferee(Referee):
     """
 
     hard_quota_ms: ClassVar[int] = GAME_DURATION_HARD_QUOTA_MS
+    max_turns: int = DEFAULT_MAX_TURNS
+    """The engine's turn limit (``gameManager.setMaxTurns``); games may override it."""
+    timeout_summary: ClassVar[str] = "has not provided an action in time."
+    """Summary text after ``$N `` when a player gives no answer (the game's wording)."""
 
     def __init__(self, seed: int) -> None:
         try:
@@ -53,7 +60,6 @@ class EngineReferee(Referee):
         except ValueError as exc:
             raise ParameterError(str(exc)) from None
         n = self.player_count
-        self.max_turns = DEFAULT_MAX_TURNS
         self.scores = [0] * n
         self.active = [True] * n
         self._pending: list[list[str]] = [[] for _ in range(n)]
@@ -172,6 +178,34 @@ class EngineReferee(Referee):
     def _send(self, player: int, lines: list[str]) -> None:
         """``player.sendInputLine`` for each line: buffered until the player's next execution."""
         self._pending[player].extend(lines)
+
+    def _parse_outputs(self, outputs: Mapping[int, str | None], parse: Callable[[str], A]) -> list[A | None]:
+        """The official ``handlePlayerCommands``: per player in index order, no answer ->
+        disqualified (``Timeout!``); a line that does not parse -> disqualified with the official
+        tooltip (where ``&lt;``/``&gt;`` are turned back into ``<``/``>``, as the referees do).
+        Returns each player's action (``None`` when it has none)."""
+        actions: list[A | None] = [None] * self.player_count
+        for p in sorted(outputs):
+            line = outputs[p]
+            if line is None:
+                self._deactivate(p, DeactivationCause.TIMEOUT, "Timeout!")
+                self._say(f"¤RED¤${p} {self.timeout_summary}§RED§")
+                self._say(f"${p} was disqualified.")
+                continue
+            try:
+                action = parse(line)
+            except InvalidCommand as exc:
+                reason = str(exc).replace("&lt;", "<").replace("&gt;", ">")
+                self._deactivate(p, DeactivationCause.INVALID_INPUT, reason)
+                self._say(f"¤RED¤${p} provided invalid input. Expected '{exc.expected}'")
+                self._say(f"Got '{exc.got}'§RED§")
+                self._say(f"${p} was disqualified.")
+                continue
+            actions[p] = action
+            message = getattr(action, "message", None)
+            if message is not None:
+                self._message(p, message)
+        return actions
 
     def _deactivate(self, player: int, cause: DeactivationCause, reason: str) -> None:
         """Disqualify ``player``: inactive, score -1 (both official referees do this)."""

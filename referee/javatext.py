@@ -34,12 +34,15 @@ def utf16_len(text: str) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
-def cut_message(message: str | None, limit: int = 48, keep: int = 46) -> str | None:
-    """Trim, then, if longer than ``limit`` UTF-16 units, keep ``keep`` units and add ``...``."""
+def cut_message(
+    message: str | None, *, trim: bool, limit: int = 48, keep: int = 46
+) -> str | None:
+    """Optionally ``trim()``, then, if longer than ``limit`` UTF-16 units, keep the first ``keep``
+    units and add ``...`` (a surrogate pair cut in half is dropped)."""
     if message is None:
         return None
-    trimmed = java_trim(message)
+    trimmed = java_trim(message) if trim else message
     if utf16_len(trimmed) <= limit:
         return trimmed
-    head = trimmed.encode("utf-16-le")[: 2 * keep].decode("utf-16-le", errors="ignore")
+    head = trimmed.encode("utf-16-le", "surrogatepass")[: 2 * keep].decode("utf-16-le", "ignore")
     return head + "..."

@@ -40,6 +40,20 @@ DELIVERY_GOAL = 6
 """The game ends after the turn in which a player brews its sixth potion."""
 
 
+_RECIPE_KINDS: dict[Delta, int] = {}
+# Text memos shared by all games (the same cards come back game after game).
+_TOME_TEXTS: dict[tuple[int, Delta], tuple[bool, str, str, str]] = {}
+_ORDER_TEXTS: dict[tuple[int, Delta], tuple[str, str]] = {}
+_SPELL_TEXTS: dict[tuple[int, Delta, bool], tuple] = {}
+
+
+def _kind_of(delta: Delta) -> int:
+    kind = _RECIPE_KINDS.get(delta)
+    if kind is None:
+        kind = _RECIPE_KINDS[delta] = len(_RECIPE_KINDS)
+    return kind
+
+
 def _delta_text(delta: Delta) -> str:
     return f"{delta[0]} {delta[1]} {delta[2]} {delta[3]}"
 
@@ -55,15 +69,31 @@ class TomeSpell:
     repeatable: bool = field(init=False)
     learn_command: str = field(init=False, repr=False)
     _prefix: str = field(init=False, repr=False)
+    _suffix: str = field(init=False, repr=False)
+    _cache: tuple[int, int, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.repeatable = any(d < 0 for d in self.delta)
-        self.learn_command = f"LEARN {self.id}"
-        self._prefix = f"{self.id} LEARN {_delta_text(self.delta)} 0 "
+        self.delta = delta = tuple(self.delta)
+        key = (self.id, delta)
+        texts = _TOME_TEXTS.get(key)
+        if texts is None:
+            repeatable = any(d < 0 for d in self.delta)
+            texts = _TOME_TEXTS[key] = (
+                repeatable,
+                f"LEARN {self.id}",
+                f"{self.id} LEARN {_delta_text(self.delta)} 0 ",
+                f" 0 {1 if repeatable else 0}",
+            )
+        self.repeatable, self.learn_command, self._prefix, self._suffix = texts
+        self._cache = (-1, -1, "")
 
     def line(self, index: int) -> str:
         """The input line: ``id LEARN d0 d1 d2 d3 0 tomeIndex stock 0 repeatable``."""
-        return f"{self._prefix}{index} {self.stock} 0 {1 if self.repeatable else 0}"
+        cached_index, cached_stock, text = self._cache
+        if cached_index != index or cached_stock != self.stock:
+            text = f"{self._prefix}{index} {self.stock}{self._suffix}"
+            self._cache = (index, self.stock, text)
+        return text
 
 
 @dataclass(slots=True, eq=False)
@@ -75,10 +105,19 @@ class Order:
     price: int
     brew_command: str = field(init=False, repr=False)
     _prefix: str = field(init=False, repr=False)
+    _cache: tuple[int, int, int, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.brew_command = f"BREW {self.id}"
-        self._prefix = f"{self.id} BREW {_delta_text(self.delta)} "
+        self.delta = delta = tuple(self.delta)
+        key = (self.id, delta)
+        texts = _ORDER_TEXTS.get(key)
+        if texts is None:
+            texts = _ORDER_TEXTS[key] = (
+                f"BREW {self.id}",
+                f"{self.id} BREW {_delta_text(self.delta)} ",
+            )
+        self.brew_command, self._prefix = texts
+        self._cache = (-1, -1, -1, "")
 
     @property
     def need(self) -> Delta:
@@ -88,53 +127,142 @@ class Order:
 
     def line(self, price: int, bonus_value: int, bonus_count: int) -> str:
         """The input line: ``id BREW d0 d1 d2 d3 price bonusValue bonusCount 0 0``."""
-        return f"{self._prefix}{price} {bonus_value} {bonus_count} 0 0"
+        p, v, c, text = self._cache
+        if p != price or v != bonus_value or c != bonus_count:
+            text = f"{self._prefix}{price} {bonus_value} {bonus_count} 0 0"
+            self._cache = (price, bonus_value, bonus_count, text)
+        return text
 
 
-@dataclass(slots=True, eq=False)
 class PlayerSpell:
-    """A spell a player owns (a starting spell or a learnt copy of a tome spell)."""
+    """A spell a player owns (a starting spell or a learnt copy of a tome spell).
 
-    id: int
-    delta: Delta
-    owner: int
-    repeatable: bool = False
-    castable: bool = True
-    """``False`` once cast (exhausted) until the owner rests."""
-    total: int = field(init=False)
-    """Net change of the inventory size per cast."""
-    costs: tuple[tuple[int, int], ...] = field(init=False, repr=False)
-    """``(tier, amount)`` of every consumed ingredient."""
-    cast_command: str = field(init=False, repr=False)
-    lines: tuple[str, str, str, str] = field(init=False, repr=False)
-    """Input lines: own spell exhausted / castable, opponent's spell exhausted / castable."""
+    Setting :attr:`castable` also refreshes the owner's cached input lines (see
+    :class:`PlayerState`), so a position can be edited freely in tests.
+    """
 
-    def __post_init__(self) -> None:
-        self.total = sum(self.delta)
-        self.costs = tuple((i, -d) for i, d in enumerate(self.delta) if d < 0)
-        self.cast_command = f"CAST {self.id}"
-        rep = 1 if self.repeatable else 0
-        text = _delta_text(self.delta)
-        self.lines = (
-            f"{self.id} CAST {text} 0 -1 -1 0 {rep}",
-            f"{self.id} CAST {text} 0 -1 -1 1 {rep}",
-            f"{self.id} OPPONENT_CAST {text} 0 -1 -1 0 {rep}",
-            f"{self.id} OPPONENT_CAST {text} 0 -1 -1 1 {rep}",
-        )
+    __slots__ = (
+        "id", "delta", "owner", "repeatable", "total", "costs", "kind_key", "cast_command", "lines",
+        "_casts", "_castable", "_holder", "_slot",
+    )
+
+    def __init__(
+        self, id: int, delta: Delta, owner: int, repeatable: bool = False, castable: bool = True
+    ) -> None:
+        self.id = id
+        self.delta = delta = tuple(delta)
+        self.owner = owner
+        self.repeatable = repeatable
+        key = (id, delta, repeatable)
+        texts = _SPELL_TEXTS.get(key)
+        if texts is None:
+            rep = 1 if repeatable else 0
+            text = _delta_text(delta)
+            texts = _SPELL_TEXTS[key] = (
+                sum(delta),
+                tuple((i, -d) for i, d in enumerate(delta) if d < 0),
+                _kind_of(delta) << 16,
+                f"CAST {id}",
+                (
+                    f"{id} CAST {text} 0 -1 -1 0 {rep}",
+                    f"{id} CAST {text} 0 -1 -1 1 {rep}",
+                    f"{id} OPPONENT_CAST {text} 0 -1 -1 0 {rep}",
+                    f"{id} OPPONENT_CAST {text} 0 -1 -1 1 {rep}",
+                ),
+            )
+        self.total: int
+        """Net change of the inventory size per cast."""
+        self.costs: tuple[tuple[int, int], ...]
+        """``(tier, amount)`` of every consumed ingredient."""
+        self.kind_key: int
+        """A number naming the recipe (same delta, same key), shifted left 16 bits: memo key
+        part for :func:`rules.legal_actions`."""
+        self.lines: tuple[str, str, str, str]
+        """Input lines: own spell exhausted / castable, opponent's spell exhausted / castable."""
+        self.total, self.costs, self.kind_key, self.cast_command, self.lines = texts
+        self._casts: list[str] = [self.cast_command]
+        self._castable = bool(castable)
+        self._holder: PlayerState | None = None
+        self._slot = -1
+
+    @property
+    def castable(self) -> bool:
+        """``False`` once cast (exhausted) until the owner rests."""
+        return self._castable
+
+    @castable.setter
+    def castable(self, value: bool) -> None:
+        value = bool(value)
+        self._castable = value
+        holder = self._holder
+        slot = self._slot
+        if holder is not None and slot < len(holder.spells) and holder.spells[slot] is self:
+            holder.own_lines[slot] = self.lines[value]
+            holder.foe_lines[slot] = self.lines[2 + value]
 
     def line(self, viewer: int) -> str:
         """The input line as player ``viewer`` sees it (CAST or OPPONENT_CAST)."""
-        return self.lines[(0 if viewer == self.owner else 2) + (1 if self.castable else 0)]
+        return self.lines[(0 if viewer == self.owner else 2) + self._castable]
+
+    def cast_commands(self, k_max: int) -> list[str]:
+        """``CAST id``, ``CAST id 2``, ..., ``CAST id k_max`` (a new list)."""
+        casts = self._casts
+        while len(casts) < k_max:
+            casts.append(f"CAST {self.id} {len(casts) + 1}")
+        return casts[:k_max]
+
+    def __repr__(self) -> str:
+        return (
+            f"PlayerSpell(id={self.id}, delta={self.delta}, owner={self.owner}, "
+            f"repeatable={self.repeatable}, castable={self._castable})"
+        )
 
 
 @dataclass(slots=True, eq=False)
 class PlayerState:
-    """One witch: inventory (4 tiers), spells in learning order, rupees, potions brewed."""
+    """One witch: inventory (4 tiers), spells in learning order, rupees, potions brewed.
+
+    ``own_lines`` / ``foe_lines`` cache the spells' input lines as their owner / the opponent
+    sees them; :meth:`spell_lines` rebuilds them if ``spells`` was edited directly.
+    """
 
     inventory: list[int]
     spells: list[PlayerSpell]
     score: int = 0
     deliveries: int = 0
+    own_lines: list[str] = field(default_factory=list, repr=False)
+    foe_lines: list[str] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._attach_all()
+
+    def _attach_all(self) -> None:
+        self.own_lines = []
+        self.foe_lines = []
+        for spell in self.spells:
+            self._attach(spell)
+
+    def _attach(self, spell: PlayerSpell) -> None:
+        spell._holder = self
+        spell._slot = len(self.own_lines)
+        self.own_lines.append(spell.lines[spell._castable])
+        self.foe_lines.append(spell.lines[2 + spell._castable])
+
+    def add_spell(self, spell: PlayerSpell) -> None:
+        """Append ``spell`` (spells are listed in learning order)."""
+        self.spells.append(spell)
+        self._attach(spell)
+
+    def refresh_lines(self) -> None:
+        """Rebuild the cached lines (needed only after editing ``spells`` other than by
+        :meth:`add_spell`)."""
+        self._attach_all()
+
+    def spell_lines(self) -> tuple[list[str], list[str]]:
+        """The spells' input lines ``(as their owner sees them, as the opponent sees them)``."""
+        if len(self.spells) != len(self.own_lines):
+            self._attach_all()
+        return self.own_lines, self.foe_lines
 
     def line(self) -> str:
         """``inv0 inv1 inv2 inv3 score``."""
@@ -168,7 +296,7 @@ class FallState:
         """Give ``owner`` a new spell with the next id."""
         spell = PlayerSpell(self.next_id, delta, owner, repeatable, castable)
         self.next_id += 1
-        self.players[owner].spells.append(spell)
+        self.players[owner].add_spell(spell)
         self.player_spells[spell.id] = spell
         return spell
 
@@ -193,7 +321,8 @@ class FallState:
         * tome spells: ``TomeSpell`` or ``(id, delta[, stock])``;
         * orders: ``Order`` or ``(id, need, price)`` with ``need`` the (positive) ingredients;
         * player spells, per player: ``PlayerSpell`` or ``(id, delta[, castable[, repeatable]])``
-          (default: the four starting spells, ids 78-81 and 82-85);
+          (repeatable by default iff the delta has a negative part, as a learnt spell; default
+          list: the four starting spells, ids 78-81 and 82-85, castable, not repeatable);
         * ``next_id``: id of the next learnt spell (default: one more than the largest id).
         """
 
@@ -213,7 +342,10 @@ class FallState:
 
             n = len(STARTING_SPELLS)
             spells = [
-                [(FIRST_PLAYER_SPELL_ID + p * n + i, d) for i, d in enumerate(STARTING_SPELLS)]
+                [
+                    (FIRST_PLAYER_SPELL_ID + p * n + i, d, True, False)
+                    for i, d in enumerate(STARTING_SPELLS)
+                ]
                 for p in range(2)
             ]
         players = []
@@ -226,7 +358,7 @@ class FallState:
                 else:
                     delta = tuple(spec[1])
                     castable = spec[2] if len(spec) > 2 else True
-                    repeatable = spec[3] if len(spec) > 3 else False
+                    repeatable = spec[3] if len(spec) > 3 else any(x < 0 for x in delta)
                     spell = PlayerSpell(spec[0], delta, p, repeatable, castable)
                 own.append(spell)
                 by_id[spell.id] = spell

@@ -77,7 +77,7 @@ def _parse_int(digits: str) -> int:
 
 def trim_message(message: str | None) -> str | None:
     """The viewer's message: Java ``trim()``, cut to 46 units + ``...`` past 48 (UTF-16 units)."""
-    return cut_message(message)
+    return cut_message(message, trim=True)
 
 
 def parse(line: str) -> Action:

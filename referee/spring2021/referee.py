@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import DeactivationCause, EndReason, InvalidCommand, ParameterError
+from ..base import EndReason, ParameterError
 from ..engine import EngineReferee
 from ..javarandom import JavaRandom
 from . import rules
-from .actions import Action, parse
+from .actions import parse
 from .board import Board
 from .state import NO_TREE, SMALL, FrameType, SpringState
 
@@ -71,11 +71,11 @@ class Spring2021Referee(EngineReferee):
     title = "Spring Challenge 2021"
     first_turn_time_ms = 1000
     turn_time_ms = 100
+    max_turns = 1 << 62  # the referee raises the engine's limit every turn
 
     def __init__(self, seed: int, params: Mapping[str, Any] | None = None) -> None:
         super().__init__(seed)
         self.params = _parse_params(params)
-        self.max_turns = 1 << 62  # the referee raises the engine's limit every turn
         self._random = JavaRandom(self.seed)
         rings = self.params["MAP_RING_COUNT"]
         board = Board.generate(self._random, rings, self.params["MAX_EMPTY_CELLS"])
@@ -141,25 +141,7 @@ class Spring2021Referee(EngineReferee):
 
     def _resolve(self, outputs: dict[int, str | None]) -> None:
         state = self.state
-        actions: list[Action | None] = [None] * self.player_count
-        for p, line in sorted(outputs.items()):
-            if line is None:
-                self._deactivate(p, DeactivationCause.TIMEOUT, "Timeout!")
-                self._say(f"¤RED¤${p} has not provided an action in time.§RED§")
-                self._say(f"${p} was disqualified.")
-                continue
-            try:
-                action = parse(line)
-            except InvalidCommand as exc:
-                reason = str(exc).replace("&lt;", "<").replace("&gt;", ">")
-                self._deactivate(p, DeactivationCause.INVALID_INPUT, reason)
-                self._say(f"¤RED¤${p} provided invalid input. Expected '{exc.expected}'")
-                self._say(f"Got '{exc.got}'§RED§")
-                self._say(f"${p} was disqualified.")
-                continue
-            actions[p] = action
-            if action.message is not None:
-                self._message(p, action.message)
+        actions = self._parse_outputs(outputs, parse)
 
         frame = self.frame
         if frame is FrameType.GATHERING:

@@ -1,0 +1,1 @@
+"""Fall Challenge 2020 bots (each file runs on its own on CodinGame)."""

@@ -1,0 +1,160 @@
+"""The Fall Challenge 2020 referee ("witches' brew"), as played from Bronze to Legend (league 4).
+
+Every engine turn both active players get the table and answer with one line; the actions are
+resolved in player order (:func:`rules.resolve_turn`). The game ends after the turn in which a
+player brews its sixth potion, when a player is disqualified, or after 100 turns; each active
+player then scores one rupee per tier 1-3 ingredient.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..base import DeactivationCause, EndReason, ParameterError
+from ..engine import EngineReferee
+from . import rules
+from .actions import parse
+from .state import FallState
+
+__all__ = ["Fall2020Referee", "MAX_TURNS"]
+
+MAX_TURNS = 100
+_PLAYERS = (0, 1)
+
+
+class Fall2020Referee(EngineReferee):
+    """Fall Challenge 2020, full rules. ``state`` is the live :class:`FallState`."""
+
+    name = "fall2020"
+    aliases = ("witches-brew",)
+    title = "Fall Challenge 2020 - Witches' Brew"
+    turn_time_ms = 50
+    max_turns = MAX_TURNS
+    timeout_summary = "has not provided 1 lines in time."
+
+    def __init__(self, seed: int, params: Mapping[str, str] | None = None) -> None:
+        if params:
+            names = ", ".join(repr(k) for k in sorted(params))
+            raise ParameterError(
+                f"unknown parameter {names} for fall2020; known parameters: none "
+                "(the seed is the only setting and is given separately)"
+            )
+        super().__init__(seed)
+        self.state: FallState = rules.new_game(self._seed)
+
+    @classmethod
+    def from_state(cls, state: FallState, seed: int = 0) -> "Fall2020Referee":
+        """A referee that starts (at turn 1) from a position built by hand."""
+        ref = cls(seed)
+        ref.state = state
+        ref._sync_scores()
+        return ref
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    def legal_actions(self, player: int) -> list[str]:
+        """Every command the referee would accept from ``player`` this turn (empty when the game
+        is over or the player was disqualified)."""
+        if self._outcome is not None or not self.active[player]:
+            return []
+        return rules.legal_actions(self.state, player)
+
+    # -- engine hooks ----------------------------------------------------------------------------
+
+    def _begin_turn(self) -> list[int]:
+        state = self.state
+        shared = rules.shared_lines(state)
+        players = [p for p in _PLAYERS if self.active[p]]
+        for p in players:
+            self._send(p, rules.input_lines(state, p, shared))
+        return players
+
+    def _resolve(self, outputs: dict[int, str | None]) -> None:
+        actions = self._parse_outputs(outputs, parse)
+        log = rules.resolve_turn(self.state, actions)
+        self._summary.extend(log.summary)
+        for player, message in log.errors:
+            self._error(player, message)
+        self._sync_scores()
+        if rules.is_game_over(self.state, self.active):
+            if sum(self.active) <= 1:
+                self._end_game(EndReason.PLAYER_DEACTIVATED)
+            else:
+                self._end_game(EndReason.DELIVERY_GOAL)
+
+    def _on_end(self) -> None:
+        rules.add_inventory_bonus(self.state, self.active)
+        self._sync_scores()
+
+    @classmethod
+    def progress(cls, snapshot: Mapping[str, Any]) -> str | None:
+        """One line every ten turns: scores, potions brewed."""
+        if snapshot["turn"] % 10 != 1 or snapshot["turn"] == 1:
+            return None
+        players = snapshot["players"]
+        return (
+            f"scores {players[0]['score']}-{players[1]['score']}"
+            f"  potions {players[0]['deliveries']}-{players[1]['deliveries']}"
+        )
+
+    def _snapshot(self) -> dict[str, Any]:
+        state = self.state
+        deliveries = []
+        for index, order in enumerate(state.deliveries):
+            price, bonus_value, bonus_count = rules.price_of(state, index)
+            deliveries.append(
+                {
+                    "id": order.id,
+                    "need": list(order.need),
+                    "base_price": order.price,
+                    "price": price,
+                    "bonus": bonus_value,
+                    "bonus_count": bonus_count,
+                }
+            )
+        tome = [
+            {
+                "id": spell.id,
+                "delta": list(spell.delta),
+                "repeatable": spell.repeatable,
+                "tax": index,
+                "stock": spell.stock,
+            }
+            for index, spell in enumerate(state.tome)
+        ]
+        players = [
+            {
+                "inventory": list(p.inventory),
+                "score": p.score,
+                "deliveries": p.deliveries,
+                "spells": [
+                    {
+                        "id": s.id,
+                        "delta": list(s.delta),
+                        "repeatable": s.repeatable,
+                        "castable": s.castable,
+                    }
+                    for s in p.spells
+                ],
+            }
+            for p in state.players
+        ]
+        return {
+            "deliveries": deliveries,
+            "tome": tome,
+            "players": players,
+            "bonus": list(state.bonus),
+            "bonus_value": list(state.bonus_value),
+            "tome_deck_left": len(state.tome_deck),
+            "order_deck_left": len(state.order_deck),
+        }
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _deactivate(self, player: int, cause: DeactivationCause, reason: str) -> None:
+        super()._deactivate(player, cause, reason)
+        self.state.players[player].score = -1
+
+    def _sync_scores(self) -> None:
+        for p, player in enumerate(self.state.players):
+            self.scores[p] = player.score
