@@ -22,11 +22,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import referee  # noqa: E402
 
 
-def run(game: str, games: int, seed0: int) -> tuple[float, float, int]:
-    """Play ``games`` games; return (seconds, engine turns, executions that read an answer)."""
+def run(game: str, games: int, seed0: int) -> tuple[float, float, int, float]:
+    """Play ``games`` games; return (seconds, engine turns, executions that read an answer,
+    seconds spent by the random players listing their legal moves and choosing)."""
     frames = 0
     answers = 0
-    start = time.perf_counter()
+    policy = 0.0
+    clock = time.perf_counter
+    start = clock()
     for i in range(games):
         ref = referee.create(game, seed0 + i)
         rng = random.Random(seed0 + i)
@@ -34,11 +37,13 @@ def run(game: str, games: int, seed0: int) -> tuple[float, float, int]:
             outputs = {}
             for r in ref.requests():
                 if r.expected_lines:
+                    t = clock()
                     outputs[r.player] = rng.choice(ref.legal_actions(r.player))
+                    policy += clock() - t
             answers += len(outputs)
             ref.apply(outputs)
             frames += 1
-    return time.perf_counter() - start, frames, answers
+    return clock() - start, frames, answers, policy
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,14 +54,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = args.games_to_run or referee.names()
     for name in names:
-        rates, per_frame = [], []
+        rates, per_frame, referee_only = [], [], []
         frames = answers = 0
         for r in range(args.runs):
-            seconds, frames, answers = run(name, args.games, 1000 * r)
+            seconds, frames, answers, policy = run(name, args.games, 1000 * r)
             rates.append(args.games / seconds)
+            referee_only.append(args.games / (seconds - policy))
             per_frame.append(seconds / frames * 1e6)
         print(
             f"{name:12} {statistics.median(rates):8.1f} games/s  "
+            f"({statistics.median(referee_only):.1f} without the players' move choice)  "
             f"{statistics.median(per_frame):7.1f} us/turn  "
             f"(median of {args.runs} runs of {args.games} games; "
             f"{frames / args.games:.0f} turns and {answers / args.games:.0f} answers per game; "
