@@ -246,6 +246,15 @@ def play_match(
     return result
 
 
+def _last_stderr_line(proc: BotProcess) -> str:
+    """The last non-empty stderr line (a traceback's error, e.g. ``SyntaxError: ...``), cut."""
+    proc.drain_stderr(0.2)
+    for line in reversed(proc.stderr_tail().splitlines()):
+        if line.strip():
+            return line.strip()[:200]
+    return ""
+
+
 def _judge(
     player: PlayerResult,
     cause: DeactivationCause,
@@ -268,7 +277,8 @@ def _judge(
             else f"exited with code {info.returncode}" if info.returncode is not None
             else "closed its output"
         )
-        player.message = f"no answer: the bot {how}"
+        last = _last_stderr_line(proc)
+        player.message = f"no answer: the bot {how}" + (f" ({last})" if last else "")
     else:
         player.verdict = Verdict.TIMEOUT
         player.message = "no answer within the time limit"

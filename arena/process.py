@@ -346,6 +346,11 @@ class BotProcess:
                 if len(self._turn_stderr) > self._turn_stderr_cap:
                     del self._turn_stderr[: len(self._turn_stderr) - self._turn_stderr_cap]
 
+    def drain_stderr(self, timeout_s: float) -> None:
+        """Wait up to ``timeout_s`` for stderr to reach its end (after the bot exited)."""
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout_s)
+
     def take_turn_stderr(self) -> str:
         """The stderr written since the last call (its last few KB)."""
         with self._stderr_lock:

@@ -71,6 +71,7 @@ def test_bot_that_cannot_start_loses(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert data["winner"] == 1 and data["players"][0]["status"] == "crash"
+    assert "SyntaxError" in data["players"][0]["message"]
 
 
 def test_unknown_game_and_bad_seed():
