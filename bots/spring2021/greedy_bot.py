@@ -5,7 +5,6 @@ day 12 on, or when it has 3+ tall trees), GROW the biggest tree it can, plant a 
 none on the richest free cell, else WAIT. No search: a baseline for the arena.
 """
 
-import sys
 
 
 def main() -> None:
