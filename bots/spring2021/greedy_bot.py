@@ -6,7 +6,6 @@ none on the richest free cell, else WAIT. No search: a baseline for the arena.
 """
 
 
-
 def main() -> None:
     richness = {}
     for _ in range(int(input())):
