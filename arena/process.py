@@ -379,7 +379,7 @@ class BotProcess:
             return ExitInfo(None, None)
         if not self._killed:
             self._killed = True
-            targets = self._tree_pids(proc.pid)
+            targets = _tree_of(proc.pid)
             self._signal_all(proc.pid, targets, signal.SIGTERM)
             end = time.monotonic() + grace_s
             while time.monotonic() < end:
@@ -388,7 +388,7 @@ class BotProcess:
                     break
                 time.sleep(0.005)
             if proc.poll() is None or any(self._alive(p) for p in targets):
-                targets = list(dict.fromkeys(targets + self._tree_pids(proc.pid)))
+                targets = list(dict.fromkeys(targets + _tree_of(proc.pid)))
             self._signal_all(proc.pid, targets, signal.SIGKILL)
             try:
                 proc.wait(timeout=5)
@@ -414,10 +414,6 @@ class BotProcess:
                 except OSError:
                     pass
         return self._exit_info(proc.returncode)
-
-    @staticmethod
-    def _tree_pids(root: int) -> list[int]:
-        return _tree_of(root)
 
     @staticmethod
     def _signal_all(root: int, pids: list[int], sig: signal.Signals) -> None:

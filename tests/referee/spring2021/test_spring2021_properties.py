@@ -8,7 +8,7 @@ import random
 import pytest
 
 import referee
-from referee import EndReason, selfplay
+from referee import EndReason
 
 _SEEDER = random.Random(2021)
 SEEDS = [_SEEDER.randrange(-(2**63), 2**63) for _ in range(200)]
@@ -64,8 +64,3 @@ def test_same_seed_same_game():
         assert play_and_fingerprint(seed)[0] == play_and_fingerprint(seed)[0]
     assert play_and_fingerprint(SEEDS[0])[0] != play_and_fingerprint(SEEDS[1])[0]
 
-
-def test_selfplay_helper_is_deterministic():
-    a = selfplay.play(referee.create("spring2021", 5), 11)
-    b = selfplay.play(referee.create("spring2021", 5), 11)
-    assert a == b
