@@ -50,7 +50,10 @@ def run(tmp_path: Path, mode: str, at: int = 3, **options):
     return result, elapsed, pids
 
 
-# mode, answer at which it misbehaves, expected verdict, longest limit it may have used
+# Faults that are not about timing run with limits scaled by LOOSE, so that a loaded machine
+# (where a healthy Python bot can miss a 100 ms turn) cannot turn a crash into a timeout.
+LOOSE = 3.0
+# mode, answer at which it misbehaves, expected verdict, longest limit it may have used (unscaled)
 CATALOGUE = [
     pytest.param("crash", 1, Verdict.CRASH, FIRST_TURN_S, id="crash-before-first-answer"),
     pytest.param("crash", 3, Verdict.CRASH, TURN_S, id="crash-mid-game"),
@@ -67,9 +70,14 @@ CATALOGUE = [
 ]
 
 
+TIMING = {"sleep160"}  # the limit itself is under test: real limits
+
+
 @pytest.mark.parametrize("mode,at,verdict,limit_s", CATALOGUE)
 def test_fault(tmp_path, mode, at, verdict, limit_s):
-    result, elapsed, pids = run(tmp_path, mode, at, memory_limit_mb=256)
+    scale = 1.0 if mode in TIMING else LOOSE
+    result, elapsed, pids = run(tmp_path, mode, at, memory_limit_mb=256, time_scale=scale)
+    limit_s *= scale
     faulty, greedy = result.players
     assert faulty.verdict is verdict, faulty.message
     assert greedy.verdict is Verdict.OK and greedy.message == ""
@@ -88,7 +96,7 @@ def test_answer_just_before_the_limit_is_ok(tmp_path):
 
 
 def test_stderr_flood_neither_stalls_nor_exhausts_memory(tmp_path):
-    result, elapsed, pids = run(tmp_path, "flood", 1)
+    result, elapsed, pids = run(tmp_path, "flood", 1, time_scale=LOOSE)
     faulty = result.players[0]
     assert faulty.verdict is Verdict.OK
     assert faulty.stderr_bytes == 100 * (1 << 20)
@@ -97,13 +105,13 @@ def test_stderr_flood_neither_stalls_nor_exhausts_memory(tmp_path):
 
 
 def test_a_bot_ignoring_sigterm_is_killed(tmp_path):
-    result, elapsed, pids = run(tmp_path, "noterm", 10_000)
+    result, elapsed, pids = run(tmp_path, "noterm", 10_000, time_scale=LOOSE)
     assert result.players[0].verdict is Verdict.OK
     assert not [p for p in pids if alive(p)]
 
 
 def test_two_lines_in_one_turn_feed_the_next_turn(tmp_path):
-    result, _, pids = run(tmp_path, "twolines", 2, record=True)
+    result, _, pids = run(tmp_path, "twolines", 2, record=True, time_scale=LOOSE)
     answers = [e.output for f in result.frames for e in f.executions
                if e.player == 0 and e.expected_lines]
     assert answers[1] == "WAIT first"
