@@ -1,50 +1,61 @@
-"""Live parity: the parity test bots, run as processes by the arena, receive exactly the input the
-official referee sent them (``stdin_streams``) and end with the recorded scores."""
+"""Live parity, as a user runs it: ``arena play GAME "python3 BOT ARGS" "..." --seed S --json``.
+
+The parity test bots run as processes under the arena. Each is wrapped so that every line it
+actually reads from stdin is recorded; that must be exactly the trace's ``stdin_streams`` (the
+input the official referee sent), and the JSON result must report the trace's final scores.
+"""
 
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from arena.botspec import BotSpec
-from arena.match import MatchOptions, play_match
+from arena.cli import main
 from tests.conftest import PARITY, in_ci
 from tests.referee.test_parity import collect, traces_root
 
 BOTS_DIR = PARITY / "bots"
+TEE = Path(__file__).with_name("fault_bots") / "tee_stdin.py"
 
 
-def bot_specs(trace: dict) -> list[BotSpec]:
+def bot_command(trace: dict, player: int, record: Path) -> str:
     script = BOTS_DIR / f"{trace['game']}_bot.py"
-    return [
-        BotSpec(f"p{i}", (sys.executable, str(script), *map(str, args)))
-        for i, args in enumerate(trace["bot_args"])
-    ]
+    args = [str(a) for a in trace["bot_args"][player]]
+    return shlex.join([sys.executable, "-u", str(TEE), str(record), str(script), *args])
 
 
 @pytest.mark.parity
 @pytest.mark.parametrize("game,path", collect())
-def test_bots_receive_the_official_input_and_reach_the_official_scores(game, path: Path | None):
+def test_arena_play_sends_the_official_input_and_reports_the_official_scores(
+    game: str, path: Path | None, tmp_path: Path
+):
     if path is None or not BOTS_DIR.is_dir():
         message = f"no {game} traces or bots under {traces_root()}"
         if in_ci():
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
     trace = json.loads(path.read_text())
-    # generous limits: the check is about the protocol, not about this machine's speed
-    result = play_match(game, int(trace["seed"]), bot_specs(trace), MatchOptions(record=True, time_scale=5))
-    streams: list[list[str]] = [[], []]
-    for frame in result.frames:
-        for execution in frame.executions:
-            streams[execution.player] += execution.input
+    records = [tmp_path / "p0.txt", tmp_path / "p1.txt"]
+    argv = [
+        "play", game, bot_command(trace, 0, records[0]), bot_command(trace, 1, records[1]),
+        "--seed", str(trace["seed"]), "--json",
+        # generous limits: the check is about the protocol, not about this machine's speed
+        "--time-scale", "5",
+    ]
+    run = CliRunner().invoke(main, argv)
+    assert run.exit_code == 0, run.output
+    data = json.loads(run.stdout.strip().splitlines()[-1])
     for player in (0, 1):
         want = trace["stdin_streams"][player]
-        got = streams[player]
+        got = records[player].read_text().splitlines()
         first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
         assert first is None, f"player {player} input line {first}: {got[first]!r} != {want[first]!r}"
-        assert len(got) == len(want), f"player {player}: {len(got)} input lines, want {len(want)}"
-    assert result.scores == trace["final_scores"]
-    assert result.outcome.end_reason.value == trace["end_reason"]
+        assert len(got) == len(want), f"player {player} read {len(got)} lines, want {len(want)}"
+    assert data["scores"] == trace["final_scores"]
+    assert data["end_reason"] == trace["end_reason"]
+    assert data["winner"] == trace["winner"]
