@@ -115,10 +115,72 @@ def _proc_table() -> list[tuple[int, int, int]]:
     return table
 
 
+def _children(pid: int) -> list[int] | None:
+    """Direct children of ``pid`` (all its threads), from ``/proc/PID/task/*/children``; ``None``
+    when the kernel does not offer those files."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []  # gone
+    found: list[int] = []
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                found += [int(x) for x in f.read().split()]
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{tid}"):
+                continue  # the thread ended meanwhile
+            return None
+        except OSError:
+            continue
+    return found
+
+
+def _session_of(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    rest = stat[stat.rfind(b")") + 2 :].split()
+    return int(rest[3]) if len(rest) >= 4 else None
+
+
+def _descendants(roots: list[int]) -> list[int] | None:
+    found: list[int] = []
+    stack = list(roots)
+    while stack:
+        kids = _children(stack.pop())
+        if kids is None:
+            return None
+        for kid in kids:
+            if kid not in found:
+                found.append(kid)
+                stack.append(kid)
+    return found
+
+
 def _tree_of(root: int) -> list[int]:
-    """Descendants of ``root`` and members of its session (the bot leads its own session), from
-    one pass over /proc: a grandchild that called setsid is still a descendant; one whose parent
-    died was re-parented to us (subreaper) and still belongs to the bot's session."""
+    """Descendants of ``root`` and the orphans of its session (the bot leads its own session).
+
+    A grandchild that called setsid is still a descendant; one whose parent died was re-parented
+    to us (we are a subreaper) and still belongs to the bot's session. Fast path: follow the
+    kernel's per-thread ``children`` lists from the bot and from us (a few small files); without
+    them, or without the subreaper, one pass over the whole of /proc.
+    """
+    if _is_subreaper:
+        found = _descendants([root])
+        ours = _children(os.getpid())
+        if found is not None and ours is not None:
+            orphans = [p for p in ours if p != root and p not in found and _session_of(p) == root]
+            below = _descendants(orphans) if orphans else []
+            if below is not None:
+                return list(dict.fromkeys(found + orphans + below))
+    return _tree_by_scan(root)
+
+
+def _tree_by_scan(root: int) -> list[int]:
+    """:func:`_tree_of` from one pass over /proc."""
     table = _proc_table()
     children: dict[int, list[int]] = {}
     for pid, ppid, _ in table:
