@@ -312,8 +312,8 @@ class BotProcess:
             return False
         data = memoryview(("\n".join(lines) + "\n").encode("utf-8"))
         fd = self._proc.stdin.fileno()
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_WRITE)
+        sel: selectors.BaseSelector | None = None  # only made when the pipe is full
+        try:
             while data:
                 try:
                     written = os.write(fd, data)
@@ -324,9 +324,15 @@ class BotProcess:
                 except (BrokenPipeError, OSError):
                     self._stdin_closed = True
                     return False
+                if sel is None:
+                    sel = selectors.DefaultSelector()
+                    sel.register(fd, selectors.EVENT_WRITE)
                 timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
                 if not sel.select(timeout) and deadline is not None:
                     return False
+        finally:
+            if sel is not None:
+                sel.close()
         self._last_write = time.monotonic()
         return True
 
