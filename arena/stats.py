@@ -256,33 +256,44 @@ def elo_pentanomial(penta: Sequence[int]) -> EloEstimate | None:
 
 def _solve_multipliers(phat: np.ndarray, d: np.ndarray) -> np.ndarray:
     """For each row of ``phat`` (shape (M, K), rows summing to 1, all entries > 0) the root
-    ``lam`` of f(lam) = sum_i phat_i d_i / (1 + lam d_i) with ``min d < 0 < max d``.
+    ``lam`` of f(lam) = sum_i phat_i d_i / (1 + lam d_i), where ``min d < 0 < max d``.
 
-    f decreases from +inf to -inf on (-1/max d, -1/min d); Newton's method safeguarded by
-    bisection on that bracket.
+    f decreases from +inf to -inf on the bracket (-1/max d, -1/min d). Newton's method is applied
+    to the pole-free g(lam) = f(lam) (1 + lam max d) (1 + lam min d), which has the same root in
+    the bracket, and safeguarded by bisection; rows leave the iteration once converged.
     """
+    w, v = float(d.max()), float(d.min())
     m = phat.shape[0]
-    lo = np.full(m, -1.0 / d.max())
-    hi = np.full(m, -1.0 / d.min())
+    result = np.zeros(m)
+    rows = np.arange(m)
+    lo = np.full(m, -1.0 / w)
+    hi = np.full(m, -1.0 / v)
     lam = np.zeros(m)
+    p = phat
     for _ in range(200):
+        if rows.size == 0:
+            break
         denom = 1.0 + lam[:, None] * d[None, :]
-        t = phat * d[None, :] / denom
+        t = p * d[None, :] / denom
         f = t.sum(axis=1)
         fprime = -(t * d[None, :] / denom).sum(axis=1)
         lo = np.where(f > 0.0, lam, lo)
         hi = np.where(f < 0.0, lam, hi)
+        q = (1.0 + lam * w) * (1.0 + lam * v)
+        qprime = w * (1.0 + lam * v) + v * (1.0 + lam * w)
+        g = f * q
+        gprime = fprime * q + f * qprime
         with np.errstate(divide="ignore", invalid="ignore"):
-            step = np.where(fprime < 0.0, f / fprime, 0.0)
+            step = np.where(gprime < 0.0, g / gprime, np.inf)
+        done = (f == 0.0) | (np.abs(step) <= 1e-14 * (1.0 + np.abs(lam)))
         new = lam - step
-        outside = ~((new > lo) & (new < hi)) | (fprime >= 0.0)
+        outside = ~((new > lo) & (new < hi))
         new = np.where(outside, 0.5 * (lo + hi), new)
-        new = np.where(f == 0.0, lam, new)
-        done = np.abs(new - lam) <= 1e-15 * (1.0 + np.abs(lam))
-        lam = new
-        if done.all():
-            break
-    return lam
+        new = np.where(done, lam, new)
+        result[rows] = new
+        keep = ~done
+        rows, lam, lo, hi, p = rows[keep], new[keep], lo[keep], hi[keep], p[keep]
+    return result
 
 
 def llr_logistic_many(counts: np.ndarray | Sequence[Sequence[float]], elo0: float, elo1: float) -> np.ndarray:
