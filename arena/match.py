@@ -19,6 +19,9 @@ from referee import DeactivationCause, FrameReport, Outcome
 from .botspec import BotSpec
 from .process import DEFAULT_MEMORY_LIMIT_MB, BotProcess, BotStartError, ExitInfo, ReadStatus
 
+NEAR_LIMIT = 0.8
+"""An answer slower than this fraction of its limit counts as near the limit."""
+
 __all__ = ["Verdict", "MatchOptions", "Execution", "Frame", "PlayerResult", "MatchResult", "play_match"]
 
 
@@ -76,6 +79,8 @@ class PlayerResult:
     message: str = ""
     exit: ExitInfo = ExitInfo(None, None)
     latencies_ms: list[float] = field(default_factory=list)
+    near_limit: int = 0
+    """Answers that used more than 80% of their time limit."""
     stderr_tail: str = ""
     stderr_bytes: int = 0
 
@@ -96,6 +101,7 @@ class PlayerResult:
             "signal": self.exit.signal,
             "answers": len(self.latencies_ms),
             "latency_ms": self.latency_summary(),
+            "near_limit": self.near_limit,
             "stderr_bytes": self.stderr_bytes,
         }
 
@@ -197,6 +203,8 @@ def play_match(
                     if read.status is ReadStatus.LINE:
                         answer = read.line
                         players[req.player].latencies_ms.append(read.elapsed_ms)
+                        if read.elapsed_ms > NEAR_LIMIT * req.time_limit_ms * options.time_scale:
+                            players[req.player].near_limit += 1
                     elif read.status is ReadStatus.EOF:
                         eof_seen[req.player] = True
                 if req.expected_lines:

@@ -118,3 +118,12 @@ def test_two_lines_in_one_turn_feed_the_next_turn(tmp_path):
     assert answers[2] == "WAIT second"
     assert result.players[0].verdict is Verdict.OK
     assert not [p for p in pids if alive(p)]
+
+
+def test_an_answer_near_the_limit_is_ok_and_counted(tmp_path):
+    # limits x2: 200 ms per turn; the 3rd answer takes 170 ms (85%), the others are instant
+    result, _, pids = run(tmp_path, "sleep170", 3, time_scale=2.0)
+    faulty = result.players[0]
+    assert faulty.verdict is Verdict.OK, faulty.message
+    assert faulty.near_limit == 1
+    assert result.players[1].near_limit == 0
