@@ -1,1 +1,14 @@
-"""The bundler: flattens a multi-module bot into the single file CodinGame accepts."""
+"""The bundler: turns a multi-module Python bot into the one file CodinGame accepts.
+
+``bundler.build.build`` makes a bundle (flat when that can be proved safe, else modules mode),
+``bundler.verify.verify`` plays it against the source bot, ``bundler.cli`` is the command line.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+try:
+    __version__ = metadata.version("cgarena")
+except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+    __version__ = "0+unknown"

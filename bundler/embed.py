@@ -1,0 +1,149 @@
+"""Modules mode: every module's source embedded as a string and imported from memory.
+
+A small finder/loader on ``sys.meta_path`` serves the embedded modules under their own names, so
+imports (relative, cyclic, dynamic, ``__init__`` code, ``__name__``) behave as they do from files.
+Each module is compiled with its original file name (relative to its search root) and its lines
+are put in ``linecache``, so a traceback names the original file and line and shows the line.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from .graph import Graph, Module, parse_source, read_source
+
+__all__ = ["EmbeddedBundle", "embed", "string_literal"]
+
+
+@dataclass(frozen=True)
+class EmbeddedBundle:
+    """The body of a modules-mode bundle (no header) and each module's embedded text."""
+
+    body: str
+    parts: dict[str, str]
+
+
+def string_literal(text: str) -> str:
+    """A Python literal for ``text``, as readable as possible: a raw triple-quoted string when
+    that round-trips exactly, else one quoted line per source line."""
+    for quote in ("'''", '"""'):
+        candidate = f"r{quote}{text}{quote}"
+        try:
+            if ast.literal_eval(candidate) == text:
+                return candidate
+        except (SyntaxError, ValueError):
+            pass
+    lines = text.splitlines(keepends=True)
+    if not lines:
+        return "''"
+    return "(\n" + "".join(f"    {line!r}\n" for line in lines) + ")"
+
+
+_LOADER = '''def _cgarena_bundle():
+    import importlib
+    import importlib.abc
+    import importlib.util
+    import linecache
+    import sys
+
+    class EmbeddedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        """Imports the modules in SOURCES from memory."""
+
+        def find_spec(self, name, path=None, target=None):
+            if name not in SOURCES:
+                return None
+            return importlib.util.spec_from_loader(name, self, origin=SOURCES[name][0],
+                                                   is_package=SOURCES[name][1])
+
+        def create_module(self, spec):
+            return None
+
+        def exec_module(self, module):
+            filename, is_package, source = SOURCES[module.__spec__.name]
+            module.__file__ = filename
+            exec(compile_source(filename, source), module.__dict__)
+
+        def get_source(self, name):
+            return SOURCES[name][2]
+
+    def compile_source(filename, source):
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        return compile(source, filename, "exec", dont_inherit=True)
+
+'''
+
+_RUN = '''
+    sys.meta_path.insert(0, EmbeddedModules())
+    main = sys.modules["__main__"].__dict__
+    del main["_cgarena_bundle"]
+    if PACKAGE:
+        main["__package__"] = PACKAGE
+        importlib.import_module(PACKAGE)
+    exec(compile_source(ENTRY[0], ENTRY[1]), main)
+'''
+
+
+def _extra_modules(graph: Graph) -> list[Module]:
+    """With dynamic imports, every module of the bot's packages may be needed: find them."""
+    dynamic = any("__import__" in m.source or "import_module" in m.source
+                  for m in graph.modules.values())
+    if not dynamic:
+        return []
+    extra: list[Module] = []
+    known = {str(m.path) for m in graph.modules.values() if m.path}
+    for m in list(graph.modules.values()):
+        if not m.is_package or m.path is None or m.is_entry:
+            continue
+        base = m.path.parent
+        for path in sorted(base.rglob("*.py")):
+            rel = path.relative_to(base).with_suffix("")
+            parts = list(rel.parts)
+            if any(not p.isidentifier() for p in parts):
+                continue
+            is_package = parts[-1] == "__init__"
+            if is_package:
+                parts = parts[:-1]
+            if str(path) in known or not all(
+                (base.joinpath(*parts[:i]) / "__init__.py").is_file() for i in range(len(parts))
+            ):
+                continue
+            name = ".".join([m.name] + parts)
+            source = read_source(path)
+            extra.append(Module(name, path, source, parse_source(source, str(path)), is_package,
+                                (path.parent,) if is_package else ()))
+            known.add(str(path))
+    return extra
+
+
+def embed(graph: Graph) -> EmbeddedBundle:
+    """The modules-mode body for the graph."""
+    entry = graph.entry
+    modules = [m for m in graph.modules.values() if not m.is_entry] + _extra_modules(graph)
+    imported_entry = any(entry.name in s.executes for m in modules for s in m.imports)
+    parts: dict[str, str] = {}
+    rows: list[str] = []
+    for m in sorted(modules, key=lambda m: m.name):
+        name = graph.display(m)
+        literal = string_literal(m.source)
+        parts[name] = m.source
+        rows.append(f"    {m.name!r}: ({name!r}, {m.is_package!r}, {literal}),\n")
+    entry_name = graph.display(entry)
+    if imported_entry and not graph.entry_point.is_script:
+        rows.append(f"    {entry.name!r}: ({entry_name!r}, False, ENTRY[1]),\n")
+    parts[entry_name] = entry.source
+    package = graph.entry_point.package
+    out = [
+        "# Modules mode: each module below is imported from memory by a small import hook, under\n"
+        "# its own name; tracebacks name the original files.\n",
+        _LOADER,
+        f"    PACKAGE = {package!r}\n",
+        f"    ENTRY = ({entry_name!r}, {string_literal(entry.source)})\n",
+        "    SOURCES = {\n",
+        *rows,
+        "    }\n",
+        _RUN,
+        "\n_cgarena_bundle()\n",
+    ]
+    return EmbeddedBundle("".join(out), parts)
+
