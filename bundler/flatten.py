@@ -477,6 +477,9 @@ class _Flattener:
                         chain = " -> ".join(active[active.index(blocked):] + [blocked])
                         self.refuse(m, site.node, f"import cycle {chain}")
                         raise _Refusal
+                    pending = [t for t in site.executes if t not in done and t not in active]
+                    if pending and site.top_level:
+                        plan.append((name, -index - 1))  # the comments above the import first
                     for target in site.executes:
                         if target in done or target in active:
                             continue
@@ -709,6 +712,9 @@ class _Flattener:
             if not isinstance(parent.ctx, ast.Load):
                 self.refuse(m, parent, f"assigns or deletes an attribute of module {target.module}")
                 return
+            if parent.attr == "__name__" and parent.attr not in self.own.get(target.module, {}):
+                self.edits[m.name].append(Edit(*pos.span(parent), repr(target.module)))
+                return
             nxt = self.target(target.module, parent.attr)
             if nxt is None:
                 self.refuse(m, parent, f"{target.module} has no visible top-level name {parent.attr!r}")
@@ -876,6 +882,9 @@ class _Flattener:
                 flush()
                 current = name
             group_of = groups[name]
+            if index < 0:
+                buffer.append(self.lead_text(m, -index - 1, cursor))
+                continue
             if index not in group_of:
                 continue  # part of a group emitted with an earlier statement
             last = group_of[index]
@@ -905,6 +914,16 @@ class _Flattener:
                                         "statement")
             i = j + 1
         return groups
+
+    def lead_text(self, m: Module, index: int, cursor: dict[str, int]) -> str:
+        """The blank lines and comments between the previous statement and statement ``index``."""
+        pos = self.pos[m.name]
+        start = cursor.get(m.name, 0)
+        stmt_start = pos.line_start(_first_line(m.tree.body[index]))
+        if stmt_start <= start:
+            return ""
+        cursor[m.name] = stmt_start
+        return apply_edits(m.source, self.edits[m.name], start, stmt_start)
 
     def statement_text(self, m: Module, first: int, last: int, cursor: dict[str, int]) -> str:
         pos = self.pos[m.name]
