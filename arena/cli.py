@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import shlex
 import sys
@@ -174,6 +175,275 @@ def play(
         click.echo(json.dumps(result.to_dict()))
     if result.interrupted:
         sys.exit(130)
+
+
+# -- tournament ------------------------------------------------------------------------------------
+
+def _grid(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for item in values:
+        key, sep, rest = item.partition("=")
+        items = [v.strip() for v in rest.split(",") if v.strip()]
+        if not sep or not key.strip() or not items:
+            raise click.BadParameter(f"{item!r}: expected NAME=V1,V2,...")
+        out[key.strip()] = items
+    return out
+
+
+def _fmt(x: float | None, spec: str, none: str = "-") -> str:
+    return none if x is None else format(x, spec)
+
+
+def _comparison_line(c: dict) -> str:
+    a, b = c["bots"]
+    score = _fmt(None if c["score"] is None else 100 * c["score"], ".1f") + "%"
+    elo = _fmt(c["elo"], "+.1f", none={1.0: "+inf", 0.0: "-inf"}.get(c["score"], "-"))
+    ci = _fmt(c["elo_ci95"], ".1f")
+    los = _fmt(None if c["los"] is None else 100 * c["los"], ".1f") + "%"
+    line = (f"{a + ' vs ' + b:32} {c['games']:6d}  {c['wins']:4d}-{c['draws']}-{c['losses']:<4d} "
+            f"{score:>7} {elo:>8} ±{ci:<6} LOS {los:>6}  penta {c['penta']}")
+    sprt = c.get("sprt")
+    if sprt:
+        state = {"continue": "running", "H0": "H0 accepted", "H1": "H1 accepted"}[sprt["state"]]
+        line += (f"  SPRT {state}: LLR {_fmt(sprt['llr'], '.2f')} "
+                 f"[{sprt['lower_bound']:.2f}, {sprt['upper_bound']:.2f}]")
+    return line
+
+
+def _print_standings(data: dict) -> None:
+    t = data["tournament"]
+    click.echo(f"tournament {t['id']} ({t['status']}): {t['game']}, {t['format']}, "
+               f"{t['games_stored']} games stored")
+    click.echo(f"{'comparison':32} {'games':>6}  {'W-D-L':11} {'score':>7} {'Elo':>8} {'95%':7} {'':10}")
+    for c in data["comparisons"]:
+        click.echo(_comparison_line(c))
+    click.echo("")
+    click.echo(f"{'bot':28} {'games':>6} {'timeouts':>8} {'crashes':>7} {'invalid':>7} {'>80% limit':>10}"
+               f"  latency ms median / p99 / max")
+    for b in data["bots"]:
+        lat = b["latency_ms"]
+        click.echo(f"{b['name']:28} {b['games']:6d} {b['timeouts']:8d} {b['crashes']:7d} {b['invalid']:7d} "
+                   f"{b['near_limit']:10d}  {_fmt(lat['median'], '.1f')} / {_fmt(lat['p99'], '.1f')} / "
+                   f"{_fmt(lat['max'], '.1f')}")
+    if data.get("leaderboard"):
+        click.echo("")
+        click.echo("leaderboard (openskill):")
+        for i, e in enumerate(data["leaderboard"], 1):
+            click.echo(f"  {i:2d}. {e['name']:28} ordinal {e['ordinal']:7.2f}  mu {e['mu']:6.2f}  "
+                       f"sigma {e['sigma']:5.2f}")
+    sweep = data.get("sweep")
+    if sweep:
+        click.echo("")
+        click.echo(f"sweep of {sweep['bot']} against {sweep['baseline']}, best first:")
+        for r in sweep["ranking"]:
+            score = _fmt(None if r["score"] is None else 100 * r["score"], ".1f")
+            lo = _fmt(None if r["score_lo"] is None else 100 * r["score_lo"], ".1f")
+            hi = _fmt(None if r["score_hi"] is None else 100 * r["score_hi"], ".1f")
+            state = f"  SPRT {r['sprt']}" if r["sprt"] else ""
+            click.echo(f"  {r['rank']:2d}. {r['variant']:32} score {score}% [{lo}, {hi}]  "
+                       f"Elo {_fmt(r['elo'], '+.1f')} ±{_fmt(r['elo_ci95'], '.1f')}  "
+                       f"({r['games']} games){state}")
+
+
+def _sweep_plot_path(db: str, tid: int) -> Path:
+    p = Path(db)
+    return p.with_name(f"{p.stem}-t{tid}-sweep.png")
+
+
+@main.command()
+@click.argument("args", nargs=-1)
+@click.option("--games", type=click.IntRange(min=1), help="Games per comparison (pairs of seat-swapped games).")
+@click.option("--workers", type=click.IntRange(min=1), help="Games played at once (default: the number of cores).")
+@click.option("--seed", callback=_java_long, help="Master seed: the whole schedule follows from it.")
+@click.option("--format", "fmt", type=click.Choice(["gauntlet", "round-robin"]), help="Pairing.")
+@click.option("--baseline", help="Gauntlet: the bot the others are measured against (default: the last).")
+@click.option("--sprt", is_flag=True, help="Stop each comparison when the SPRT decides.")
+@click.option("--elo0", type=float, help="SPRT H0 Elo (default 0).")
+@click.option("--elo1", type=float, help="SPRT H1 Elo (default 5).")
+@click.option("--alpha", type=float, help="SPRT false-positive rate (default 0.05).")
+@click.option("--beta", type=float, help="SPRT false-negative rate (default 0.05).")
+@click.option("--sprt-model", type=click.Choice(["pentanomial", "trinomial"]), help="SPRT model.")
+@click.option("--time-scale", type=click.FloatRange(min=0, min_open=True), help="Multiply every time limit.")
+@click.option("--memory-limit", type=click.IntRange(min=16), help="Memory limit of each bot, in MB.")
+@click.option("--param", "params", multiple=True, callback=_params, metavar="NAME=VALUE",
+              help="Game parameter (repeatable).")
+@click.option("--sweep-bot", help="Sweep: the bot whose {NAME} placeholders take the grid's values.")
+@click.option("--grid", multiple=True, callback=_grid, metavar="NAME=V1,V2,...",
+              help="Sweep grid (repeatable).")
+@click.option("--db", help="SQLite results file (default: arena.sqlite in the working directory).")
+@click.option("--new", is_flag=True, help="Start a new tournament even if this one can be resumed.")
+@click.option("--json", "as_json", is_flag=True, help="End with one JSON line: the standings.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def tournament(args: tuple[str, ...], games: int | None, workers: int | None, seed: int | None,
+               fmt: str | None, baseline: str | None, sprt: bool, elo0: float | None, elo1: float | None,
+               alpha: float | None, beta: float | None, sprt_model: str | None, time_scale: float | None,
+               memory_limit: int | None, params: dict[str, str], sweep_bot: str | None,
+               grid: dict[str, list[str]], db: str | None, new: bool, as_json: bool,
+               no_progress: bool) -> None:
+    """Self-play: arena tournament CONFIG.yaml | GAME BOT BOT... [options].
+
+    Every seed is played twice with the seats swapped; results go to SQLite game by game. Run the
+    same command again to resume (finished games are kept), or with a larger --games to extend.
+    With two bots, the first is measured against the second.
+    """
+    import signal as _signal
+
+    from tqdm import tqdm
+
+    from .config import ConfigError, config_from_mapping, load_config
+    from .standings import standings
+    from .store import Store, StoreError
+    from .tournament import Decided, GameDone, Started, Tournament, TournamentError
+
+    sprt_values = {k: v for k, v in dict(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+                                           model=sprt_model).items() if v is not None}
+    overrides: dict = {
+        "games": games, "workers": workers, "seed": seed, "format": fmt, "baseline": baseline,
+        "time_scale": time_scale, "memory_limit_mb": memory_limit, "params": params or None, "db": db,
+    }
+    if sprt or sprt_values:
+        overrides["sprt"] = sprt_values or True
+    if grid:
+        overrides["sweep"] = {"grid": grid, **({"bot": sweep_bot} if sweep_bot else {})}
+    elif sweep_bot:
+        raise click.UsageError("--sweep-bot needs --grid NAME=V1,V2,...")
+    try:
+        if args and args[0].endswith((".yaml", ".yml")):
+            if len(args) > 1:
+                raise click.UsageError("give a config file or GAME BOT BOT..., not both")
+            config = load_config(args[0], overrides)
+        else:
+            if len(args) < 3:
+                raise click.UsageError("expected CONFIG.yaml, or GAME and at least two bots")
+            mapping = {"game": args[0], "bots": list(args[1:])}
+            mapping.update({k: v for k, v in overrides.items() if v is not None})
+            config = config_from_mapping(mapping)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+
+    def on_term(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = _signal.signal(_signal.SIGTERM, on_term)
+    bar = None
+    decided: list[str] = []
+    out = click.echo if not as_json else (lambda *a, **k: click.echo(*a, err=True, **k))
+
+    def on_event(event: object) -> None:
+        nonlocal bar
+        if isinstance(event, Started):
+            for w in event.warnings:
+                click.echo(f"warning: {w}", err=True)
+            state = f"resumed, {event.done} games already stored" if event.resumed else "new"
+            n = len(config.bots)
+            out(f"tournament {event.tournament_id} ({state}): {config.game}, {config.format}, {n} bots, "
+                f"{config.games} games per comparison, {config.workers} workers, seed {config.seed}, "
+                f"db {config.db}")
+            if not no_progress:
+                bar = tqdm(total=event.total, initial=event.done, unit="game", dynamic_ncols=True,
+                           file=sys.stderr)
+        elif isinstance(event, GameDone):
+            if bar is not None:
+                bar.update(event.done - bar.n)
+                st = event.leader
+                if st.score is not None:
+                    a, b = st.bots
+                    finite = st.elo is not None and math.isfinite(st.elo)
+                    ci = f"±{st.elo_ci95:.0f}" if st.elo_ci95 is not None and math.isfinite(st.elo_ci95) else ""
+                    elo = f" Elo {st.elo:+.0f}{ci}" if finite else ""
+                    bar.set_postfix_str(f"{a} vs {b}: {100 * st.score:.1f}%{elo}", refresh=False)
+        elif isinstance(event, Decided):
+            text = (f"{event.bots[0]} vs {event.bots[1]}: SPRT {event.state.describe()} after "
+                    f"{event.pairs} pairs")
+            decided.append(text)
+            (bar.write if bar is not None else out)(text)
+
+    try:
+        try:
+            store = Store(config.db)
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from None
+        with store:
+            try:
+                runner = Tournament(config, store, new=new, on_event=on_event)
+                result = runner.run()
+            except TournamentError as exc:
+                raise click.ClickException(str(exc)) from None
+            finally:
+                if bar is not None:
+                    bar.close()
+            row = store.tournament(result.tournament_id)
+            assert row is not None
+            data = standings(store, row)
+    finally:
+        _signal.signal(_signal.SIGTERM, previous)
+    if result.interrupted:
+        again = " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "tournament ..."
+        out(f"interrupted: {data['tournament']['games_stored']} games are stored in {config.db}; "
+            f"resume with: arena {again}")
+        if as_json:
+            click.echo(json.dumps(data))
+        sys.exit(130)
+    if not as_json:
+        _print_standings(data)
+    if data.get("sweep"):
+        from .plot import plot_sweep
+
+        path = plot_sweep(data["sweep"], _sweep_plot_path(config.db, result.tournament_id),
+                          title=f"{config.game}: sweep of {data['sweep']['bot']}")
+        data["sweep"]["plot"] = str(path)
+        out(f"sweep plot: {path}")
+    if as_json:
+        click.echo(json.dumps(data))
+
+
+@main.command()
+@click.option("--db", default="arena.sqlite", show_default=True, help="SQLite results file.")
+@click.option("--tournament", "tid", type=int, help="Tournament id (default: the latest).")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Sweeps: draw the score-against-parameter plot to this PNG file.")
+def results(db: str, tid: int | None, fmt: str, plot_path: str | None) -> None:
+    """Standings of a tournament (finished or running) from its database."""
+    from .standings import find_tournament, standings
+    from .store import Store, StoreError
+
+    try:
+        with Store(db, create=False) as store:
+            row = find_tournament(store, tid)
+            data = standings(store, row)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    if plot_path:
+        if not data.get("sweep"):
+            raise click.ClickException(f"tournament {data['tournament']['id']} is not a sweep: nothing to plot")
+        from .plot import plot_sweep
+
+        try:
+            plot_sweep(data["sweep"], plot_path)
+        except OSError as exc:
+            raise click.ClickException(f"{plot_path}: cannot write the plot ({exc.strerror})") from None
+        data["sweep"]["plot"] = plot_path
+    if fmt == "json":
+        click.echo(json.dumps(data))
+    elif fmt == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        fields = ["bot_a", "bot_b", "games", "wins", "draws", "losses", "score", "draw_ratio", "elo",
+                  "elo_ci95", "elo_lo", "elo_hi", "los", "ll", "ld", "wl_dd", "wd", "ww", "sprt_state",
+                  "sprt_llr"]
+        writer.writerow(fields)
+        for c in data["comparisons"]:
+            sprt = c.get("sprt") or {}
+            writer.writerow([c["bots"][0], c["bots"][1], c["games"], c["wins"], c["draws"], c["losses"],
+                             c["score"], c["draw_ratio"], c["elo"], c["elo_ci95"], c["elo_lo"], c["elo_hi"],
+                             c["los"], *c["penta"], sprt.get("state", ""), sprt.get("llr", "")])
+    else:
+        _print_standings(data)
+        if plot_path:
+            click.echo(f"sweep plot: {plot_path}")
 
 
 if __name__ == "__main__":  # pragma: no cover

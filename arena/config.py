@@ -1,0 +1,436 @@
+"""Tournament settings: a YAML file (or flags) -> frozen dataclasses, with one-line errors.
+
+A config file looks like this (see ``configs/*.yaml`` for annotated examples)::
+
+    game: spring2021
+    bots:
+      - name: base                      # a name of your choice (defaults to the bot's own name)
+        bot: greedy                     # a shipped name, a path or a command line
+      - name: candidate
+        bot: bots/spring2021/greedy_bot.py
+        args: [--complete-day, "{day}"] # extra arguments; {day} is a sweep parameter
+        env: {MY_SETTING: "1"}
+    format: gauntlet                    # or round-robin
+    baseline: base                      # gauntlet only (default: the last bot)
+    games: 200                          # games per comparison (pairs of games on one seed)
+    seed: 1                             # master seed: the whole schedule follows from it
+    workers: 2
+    time_scale: 1.0
+    memory_limit_mb: 768
+    params: {}                          # game parameters
+    sprt: {elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: pentanomial}
+    sweep: {bot: candidate, grid: {day: [8, 10, 12, 14]}}
+    db: arena.sqlite
+
+Everything here is validated before any game starts: :func:`load_config` and
+:func:`config_from_mapping` raise :class:`ConfigError` with a message naming the setting.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+import referee
+
+from .process import DEFAULT_MEMORY_LIMIT_MB
+
+__all__ = [
+    "ConfigError",
+    "BotEntry",
+    "SprtSettings",
+    "SweepSettings",
+    "TournamentConfig",
+    "load_config",
+    "config_from_mapping",
+    "FORMATS",
+    "DEFAULT_DB",
+]
+
+FORMATS = ("gauntlet", "round-robin")
+DEFAULT_DB = "arena.sqlite"
+SPRT_MODELS = ("pentanomial", "trinomial")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class ConfigError(ValueError):
+    """A tournament setting that cannot be used (the message names it and says what to do)."""
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """One bot of a tournament: what to run, under which name."""
+
+    name: str
+    bot: str
+    """A shipped bot name, a path or a command line (as ``arena play`` takes it)."""
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    sweep_point: tuple[tuple[str, str], ...] = ()
+    """For a sweep variant: the parameter values it was made with."""
+
+    def substituted(self, values: Mapping[str, str]) -> "BotEntry":
+        """A copy with every ``{name}`` placeholder replaced by ``values[name]``."""
+
+        def sub(text: str) -> str:
+            return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+        return replace(
+            self,
+            bot=sub(self.bot),
+            args=tuple(sub(a) for a in self.args),
+            env={k: sub(v) for k, v in self.env.items()},
+        )
+
+    def placeholders(self) -> set[str]:
+        texts = [self.bot, *self.args, *self.env.values()]
+        return {m.group(1) for t in texts for m in _PLACEHOLDER.finditer(t)}
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "bot": self.bot}
+        if self.args:
+            out["args"] = list(self.args)
+        if self.env:
+            out["env"] = dict(sorted(self.env.items()))
+        if self.sweep_point:
+            out["sweep_point"] = dict(self.sweep_point)
+        return out
+
+
+@dataclass(frozen=True)
+class SprtSettings:
+    """Sequential test of H0: elo = elo0 against H1: elo = elo1 (fishtest's GSPRT)."""
+
+    elo0: float = 0.0
+    elo1: float = 5.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "pentanomial"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
+                "model": self.model}
+
+
+@dataclass(frozen=True)
+class SweepSettings:
+    """Variants of one bot: one per point of the grid, each compared with the baseline."""
+
+    bot: str
+    grid: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def points(self) -> list[tuple[tuple[str, str], ...]]:
+        names = [name for name, _ in self.grid]
+        return [tuple(zip(names, values)) for values in itertools.product(*(v for _, v in self.grid))]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bot": self.bot, "grid": {name: list(values) for name, values in self.grid}}
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """Everything a tournament needs. ``bots`` are the bots actually played (sweep variants
+    expanded); :meth:`schedule_key` is what must not change for a run to be resumed."""
+
+    game: str
+    bots: tuple[BotEntry, ...]
+    format: str = "gauntlet"
+    baseline: str | None = None
+    games: int = 100
+    seed: int = 0
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    time_scale: float = 1.0
+    memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB
+    params: Mapping[str, str] = field(default_factory=dict)
+    sprt: SprtSettings | None = None
+    sweep: SweepSettings | None = None
+    db: str = DEFAULT_DB
+
+    @property
+    def pairs(self) -> int:
+        """Seed pairs per comparison (a pair is two games, seats swapped)."""
+        return (self.games + 1) // 2
+
+    def bot(self, name: str) -> BotEntry:
+        for b in self.bots:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def schedule_key(self) -> dict[str, Any]:
+        """The settings that define the games and how they are judged. ``games``, ``workers``
+        and ``db`` are left out: a resumed run may ask for more games or other workers."""
+        return {
+            "game": self.game,
+            "bots": [b.to_dict() for b in self.bots],
+            "format": self.format,
+            "baseline": self.baseline,
+            "seed": self.seed,
+            "time_scale": self.time_scale,
+            "memory_limit_mb": self.memory_limit_mb,
+            "params": dict(sorted(self.params.items())),
+            "sprt": self.sprt.to_dict() if self.sprt else None,
+            "sweep": self.sweep.to_dict() if self.sweep else None,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.schedule_key()
+        out.update(games=self.games, workers=self.workers, db=self.db)
+        return out
+
+
+# -- parsing ---------------------------------------------------------------------------------------
+
+_TOP_KEYS = {
+    "game", "bots", "format", "baseline", "games", "pairs", "seed", "workers", "time_scale",
+    "memory_limit_mb", "params", "sprt", "sweep", "db",
+}
+
+
+def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
+    """Read a YAML config; ``overrides`` (from flags) replace top-level settings."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise ConfigError(f"{path}: not valid YAML{where} ({problem})") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a config is a mapping of settings (game:, bots:, ...)")
+    merged = dict(data)
+    for key, value in (overrides or {}).items():
+        if value is None:
+            continue
+        if key in ("sprt", "params") and isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}  # a flag changes one setting of the file's
+        else:
+            merged[key] = value
+    try:
+        return config_from_mapping(merged)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def config_from_mapping(data: Mapping[str, Any]) -> TournamentConfig:
+    """Validate settings (a parsed config file, or flags) into a :class:`TournamentConfig`."""
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise ConfigError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})")
+    if "game" not in data:
+        raise ConfigError("missing setting 'game' (e.g. game: spring2021)")
+    try:
+        game = referee.canonical_name(str(data["game"]))
+    except referee.UnknownGame as exc:
+        raise ConfigError(str(exc)) from None
+    cls = referee.get(game)
+
+    bots = _bots(data.get("bots"))
+    fmt = str(data.get("format", "gauntlet"))
+    if fmt not in FORMATS:
+        raise ConfigError(f"format {fmt!r} is not one of: {', '.join(FORMATS)}")
+    if "games" in data and "pairs" in data:
+        raise ConfigError("give 'games' or 'pairs', not both")
+    if "pairs" in data:
+        games = 2 * _int(data, "pairs", minimum=1)
+    else:
+        games = _int(data, "games", default=100, minimum=1)
+    seed = _int(data, "seed", default=0)
+    if not -(2**63) <= seed < 2**63:
+        raise ConfigError(f"seed {seed} is outside the Java long range")
+    workers = _int(data, "workers", default=os.cpu_count() or 1, minimum=1)
+    time_scale = _float(data, "time_scale", default=1.0)
+    if time_scale <= 0:
+        raise ConfigError("time_scale must be positive")
+    memory = _int(data, "memory_limit_mb", default=DEFAULT_MEMORY_LIMIT_MB, minimum=16)
+    params = _str_map(data.get("params"), "params")
+    try:
+        cls(0, params or None)
+    except referee.ParameterError as exc:
+        raise ConfigError(f"params: {exc}") from None
+    sprt = _sprt(data.get("sprt"))
+    sweep = _sweep(data.get("sweep"), bots)
+    db = str(data.get("db") or DEFAULT_DB)
+
+    baseline = data.get("baseline")
+    if sweep is not None:
+        template = next(b for b in bots if b.name == sweep.bot)
+        variants = []
+        for point in sweep.points():
+            label = ",".join(f"{k}={v}" for k, v in point)
+            variant = template.substituted(dict(point))
+            variants.append(replace(variant, name=f"{template.name}[{label}]", sweep_point=point))
+        others = [b for b in bots if b.name != sweep.bot]
+        if not others:
+            raise ConfigError(f"sweep: add a baseline bot to compare the variants of {sweep.bot!r} with")
+        if fmt != "gauntlet":
+            raise ConfigError("sweep: variants are compared with the baseline, use format: gauntlet")
+        bots = others + variants
+        if baseline is None:
+            baseline = others[0].name
+    if baseline is not None:
+        baseline = str(baseline)
+        if fmt != "gauntlet":
+            raise ConfigError("baseline: only a gauntlet has a baseline")
+        if baseline not in {b.name for b in bots}:
+            raise ConfigError(f"baseline {baseline!r} is not one of the bots ({', '.join(b.name for b in bots)})")
+        if sweep is not None and baseline == sweep.bot:
+            raise ConfigError("baseline: the swept bot cannot be the baseline")
+    elif fmt == "gauntlet":
+        baseline = bots[-1].name  # `arena tournament GAME NEW OLD`: NEW is measured against OLD
+    if len(bots) < cls.player_count:
+        raise ConfigError(f"{game} needs at least {cls.player_count} bots, got {len(bots)}")
+    if cls.player_count != 2:
+        raise ConfigError(f"{game}: tournaments support two-player games only")
+    return TournamentConfig(
+        game=game, bots=tuple(bots), format=fmt, baseline=baseline, games=games, seed=seed,
+        workers=workers, time_scale=time_scale, memory_limit_mb=memory, params=params,
+        sprt=sprt, sweep=sweep, db=db,
+    )
+
+
+def _bots(raw: Any) -> list[BotEntry]:
+    if not isinstance(raw, list) or not raw:
+        raise ConfigError("'bots' must be a list of bots (each a name/path/command, or bot: with args:/env:)")
+    bots: list[BotEntry] = []
+    for i, item in enumerate(raw, 1):
+        if isinstance(item, (str, int, float)):
+            item = {"bot": str(item)}
+        if not isinstance(item, dict):
+            raise ConfigError(f"bots[{i}]: expected a string or a mapping with 'bot:'")
+        unknown = sorted(set(item) - {"name", "bot", "args", "env"})
+        if unknown:
+            raise ConfigError(f"bots[{i}]: unknown key {unknown[0]!r} (known: name, bot, args, env)")
+        if not item.get("bot"):
+            raise ConfigError(f"bots[{i}]: missing 'bot' (a shipped name, a path or a command)")
+        args = item.get("args") or []
+        if isinstance(args, str):
+            raise ConfigError(f"bots[{i}]: 'args' must be a list, e.g. [--depth, '3']")
+        if not isinstance(args, list):
+            raise ConfigError(f"bots[{i}]: 'args' must be a list")
+        bot = str(item["bot"])
+        name = str(item.get("name") or _default_name(bot))
+        bots.append(BotEntry(
+            name=name, bot=bot, args=tuple(str(a) for a in args),
+            env=_str_map(item.get("env"), f"bots[{i}].env"),
+        ))
+    names = [b.name for b in bots]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise ConfigError(f"two bots are named {dup!r}: give each a distinct 'name:'")
+    bad = next((n for n in names if not n or any(c in n for c in "\n\r\t")), None)
+    if bad is not None:
+        raise ConfigError(f"bot name {bad!r} is not usable")
+    return bots
+
+
+def _default_name(bot: str) -> str:
+    first = bot.split()[0] if bot.split() else bot
+    name = Path(first).name
+    if name.startswith("python") and len(bot.split()) > 1:
+        name = Path(bot.split()[1]).name
+    return name.removesuffix(".py") or bot
+
+
+def _sprt(raw: Any) -> SprtSettings | None:
+    if raw is None or raw is False:
+        return None
+    if raw is True:
+        return SprtSettings()
+    if not isinstance(raw, dict):
+        raise ConfigError("sprt: expected a mapping (elo0, elo1, alpha, beta, model)")
+    unknown = sorted(set(raw) - {"elo0", "elo1", "alpha", "beta", "model"})
+    if unknown:
+        raise ConfigError(f"sprt: unknown key {unknown[0]!r} (known: elo0, elo1, alpha, beta, model)")
+    s = SprtSettings(
+        elo0=_float(raw, "elo0", 0.0, "sprt."), elo1=_float(raw, "elo1", 5.0, "sprt."),
+        alpha=_float(raw, "alpha", 0.05, "sprt."), beta=_float(raw, "beta", 0.05, "sprt."),
+        model=str(raw.get("model", "pentanomial")),
+    )
+    if s.elo1 <= s.elo0:
+        raise ConfigError(f"sprt: elo1 ({s.elo1}) must be greater than elo0 ({s.elo0})")
+    for name in ("alpha", "beta"):
+        if not 0 < getattr(s, name) < 0.5:
+            raise ConfigError(f"sprt: {name} must be between 0 and 0.5")
+    if s.model not in SPRT_MODELS:
+        raise ConfigError(f"sprt: model {s.model!r} is not one of: {', '.join(SPRT_MODELS)}")
+    return s
+
+
+def _sweep(raw: Any, bots: list[BotEntry]) -> SweepSettings | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) - {"bot", "grid"}:
+        raise ConfigError("sweep: expected a mapping with 'bot:' (the bot to vary) and 'grid:'")
+    names = [b.name for b in bots]
+    bot = str(raw.get("bot") or names[-1])
+    if bot not in names:
+        raise ConfigError(f"sweep: bot {bot!r} is not one of the bots ({', '.join(names)})")
+    grid_raw = raw.get("grid")
+    if not isinstance(grid_raw, dict) or not grid_raw:
+        raise ConfigError("sweep: 'grid' must map each parameter to a list of values, e.g. {depth: [2, 3, 4]}")
+    grid = []
+    for key, values in grid_raw.items():
+        if not isinstance(values, list) or not values:
+            raise ConfigError(f"sweep: grid {key!r} must be a non-empty list of values")
+        texts = tuple(str(v) for v in values)
+        if len(set(texts)) != len(texts):
+            raise ConfigError(f"sweep: grid {key!r} repeats a value")
+        grid.append((str(key), texts))
+    template = bots[names.index(bot)]
+    missing = [k for k, _ in grid if k not in template.placeholders()]
+    if missing:
+        raise ConfigError(
+            f"sweep: bot {bot!r} does not use {{{missing[0]}}}: put it in its bot:, args: or env:"
+        )
+    return SweepSettings(bot=bot, grid=tuple(grid))
+
+
+def _str_map(raw: Any, what: str) -> dict[str, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{what}: expected a mapping of NAME: value")
+    return {str(k): str(v) for k, v in raw.items()}
+
+
+def _int(data: Mapping[str, Any], key: str, default: int | None = None, minimum: int | None = None) -> int:
+    raw = data.get(key, default)
+    if raw is None:
+        raise ConfigError(f"missing setting {key!r}")
+    if isinstance(raw, bool):
+        raise ConfigError(f"{key}: expected an integer, got {raw!r}")
+    try:
+        value = int(raw, 0) if isinstance(raw, str) else int(raw)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{key}: expected an integer, got {raw!r}") from None
+    if isinstance(raw, float) and raw != value:
+        raise ConfigError(f"{key}: expected an integer, got {raw!r}")
+    if minimum is not None and value < minimum:
+        raise ConfigError(f"{key}: must be at least {minimum}, got {value}")
+    return value
+
+
+def _float(data: Mapping[str, Any], key: str, default: float, prefix: str = "") -> float:
+    raw = data.get(key, default)
+    try:
+        if isinstance(raw, bool):
+            raise TypeError
+        return float(raw)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{prefix}{key}: expected a number, got {raw!r}") from None

@@ -1,0 +1,73 @@
+"""The sweep plot: each variant's score rate against the baseline (with its 95% interval) against
+the swept parameter, saved as a PNG (matplotlib, no display needed)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["plot_sweep"]
+
+
+def plot_sweep(sweep: dict[str, Any], path: str | Path, title: str = "") -> Path:
+    """Draw ``standings(...)["sweep"]`` to ``path`` (written atomically). Variants that share
+    the other grid parameters form one series; the x axis is the first grid parameter."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    param = sweep["parameter"]
+    others = [k for k in sweep["grid"] if k != param]
+    order = [str(v) for v in sweep["grid"][param]]
+    numeric = all(_is_number(v) for v in order)
+    series: dict[str, list[tuple[Any, float, float, float]]] = {}
+    for entry in sweep["ranking"]:
+        point = entry.get("point") or {}
+        if entry["score"] is None or param not in point:
+            continue
+        label = ", ".join(f"{k}={point[k]}" for k in others) or "variants"
+        x = float(point[param]) if numeric else order.index(str(point[param]))
+        lo = entry["score_lo"] if entry["score_lo"] is not None else entry["score"]
+        hi = entry["score_hi"] if entry["score_hi"] is not None else entry["score"]
+        series.setdefault(label, []).append((x, entry["score"], lo, hi))
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    try:
+        for label, pts in series.items():
+            pts.sort()
+            xs = [p[0] for p in pts]
+            ys = [100 * p[1] for p in pts]
+            err = [[100 * (p[1] - p[2]) for p in pts], [100 * (p[3] - p[1]) for p in pts]]
+            ax.errorbar(xs, ys, yerr=err, marker="o", capsize=4, label=label)
+        ax.axhline(50, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xlabel(param)
+        ax.set_ylabel(f"score vs {sweep.get('baseline') or 'baseline'} (%), 95% interval")
+        if not numeric:
+            ax.set_xticks(range(len(order)), order)
+        ax.set_title(title or f"sweep of {sweep['bot']}")
+        if len(series) > 1:
+            ax.legend(fontsize="small")
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
+        os.close(fd)
+        try:
+            fig.savefig(tmp, format="png")
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    finally:
+        plt.close(fig)
+    return path
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,163 @@
+"""The standings of a tournament, from its database alone (finished or still running).
+
+:func:`standings` gives one JSON-ready dict: the settings, per comparison the statistics (from
+the first bot's side, with the SPRT state), per bot its health (timeouts, crashes, answers near
+the time limit, latency percentiles) so a weak bot can be told from a starved one, an openskill
+leaderboard, and for sweeps the variants ranked with their intervals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .leaderboard import GameResult, leaderboard
+from .stats import SprtParams, rank_sweep, sweep_points
+from .store import GameRecord, Store, StoreError, TournamentRow
+from .tournament import ComparisonTracker
+
+__all__ = ["standings", "find_tournament"]
+
+
+def find_tournament(store: Store, tid: int | None) -> TournamentRow:
+    """The tournament ``tid``, or the latest one."""
+    row = store.latest() if tid is None else store.tournament(tid)
+    if row is None:
+        if tid is None:
+            raise StoreError(f"{store.path}: no tournament in this database yet")
+        known = ", ".join(str(t.id) for t in store.tournaments()) or "none"
+        raise StoreError(f"{store.path}: no tournament {tid} (tournaments: {known})")
+    return row
+
+
+def _sprt(settings: dict[str, Any]) -> SprtParams | None:
+    s = settings.get("sprt")
+    if not s:
+        return None
+    return SprtParams(float(s["elo0"]), float(s["elo1"]), float(s["alpha"]), float(s["beta"]),
+                      str(s.get("model", "pentanomial")))
+
+
+def _bot_health(name: str, games: list[GameRecord], source_hash: str) -> dict[str, Any]:
+    latencies: list[float] = []
+    out = {"name": name, "games": 0, "wins": 0, "draws": 0, "losses": 0, "timeouts": 0,
+           "crashes": 0, "invalid": 0, "near_limit": 0, "answers": 0}
+    for g in games:
+        for seat in (0, 1):
+            if g.seats[seat] != name:
+                continue
+            out["games"] += 1
+            if g.winner is None:
+                out["draws"] += 1
+            elif g.winner == seat:
+                out["wins"] += 1
+            else:
+                out["losses"] += 1
+            status = g.statuses[seat]
+            out["timeouts"] += status == "timeout"
+            out["crashes"] += status == "crash"
+            out["invalid"] += status == "invalid"
+            out["near_limit"] += g.near_limit[seat]
+            latencies += g.latencies_ms[seat]
+    out["answers"] = len(latencies)
+    if latencies:
+        arr = np.asarray(latencies, dtype=float)
+        out["latency_ms"] = {
+            "median": round(float(np.median(arr)), 3),
+            "p99": round(float(np.percentile(arr, 99)), 3),
+            "max": round(float(arr.max()), 3),
+        }
+    else:
+        out["latency_ms"] = {"median": None, "p99": None, "max": None}
+    out["source_hash"] = source_hash
+    return out
+
+
+def standings(store: Store, row: TournamentRow) -> dict[str, Any]:
+    settings = row.settings
+    sprt = _sprt(settings)
+    games = store.games(row.id)
+    comparisons = store.comparisons(row.id)
+    trackers = [ComparisonTracker(idx, a, b, sprt) for idx, a, b, _, _ in comparisons]
+    for g in games:
+        if g.comparison < len(trackers):
+            trackers[g.comparison].add(g)
+    comp_out = []
+    for t in trackers:
+        st = t.stats()
+        d = st.to_dict()
+        d["index"] = t.index
+        d["decision"] = t.decision.value if t.decision is not None else None
+        d["decided_at_pair"] = t.decided_at
+        d["games_stored"] = sum(len(legs) for legs in t.legs.values())
+        comp_out.append(d)
+    bot_rows = store.bots(row.id)
+    bots = [_bot_health(b.name, games, b.source_hash) for b in bot_rows]
+    out: dict[str, Any] = {
+        "tournament": {
+            "id": row.id,
+            "status": row.status,
+            "game": settings.get("game"),
+            "format": settings.get("format"),
+            "games_stored": len(games),
+            "games_target": row.games_target,
+            "referee_version": row.referee_version,
+            "created": row.created,
+            "updated": row.updated,
+            "settings": settings,
+        },
+        "comparisons": comp_out,
+        "bots": bots,
+        "leaderboard": _leaderboard([g for g in games if _counted(g, trackers)]),
+    }
+    sweep = settings.get("sweep")
+    if sweep:
+        points_of = {b["name"]: b.get("sweep_point") for b in settings.get("bots", [])}
+        first_param = next(iter(sweep["grid"]))
+        variants = []
+        for t, d in zip(trackers, comp_out):
+            point = points_of.get(t.bots[0])
+            if not point:
+                continue
+            variants.append((t.bots[0], _number(point[first_param]), t.stats()))
+        ranked = rank_sweep(sweep_points(variants))
+        out["sweep"] = {
+            "bot": sweep["bot"],
+            "grid": sweep["grid"],
+            "parameter": first_param,
+            "baseline": settings.get("baseline"),
+            "ranking": [
+                {
+                    "rank": i + 1, "variant": p.label, "point": points_of.get(p.label), "games": p.games,
+                    "score": p.score, "score_lo": p.score_lo, "score_hi": p.score_hi, "elo": p.elo,
+                    "elo_ci95": p.elo_ci95, "los": p.los, "sprt": p.sprt_state,
+                }
+                for i, p in enumerate(ranked)
+            ],
+        }
+    return out
+
+
+def _number(text: Any) -> Any:
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return text
+    return int(value) if value.is_integer() and "." not in str(text) else value
+
+
+def _counted(g: GameRecord, trackers: list[ComparisonTracker]) -> bool:
+    """Whether the comparison's figures count this game (not past its SPRT decision)."""
+    if g.comparison >= len(trackers):
+        return False
+    decided_at = trackers[g.comparison].decided_at
+    return decided_at is None or g.pair < decided_at
+
+
+def _leaderboard(games: list[GameRecord]) -> list[dict[str, Any]]:
+    """openskill ratings over the counted games, in schedule order (pair, comparison, leg), so
+    the same games always give the same leaderboard whatever order they finished in."""
+    ordered = sorted(games, key=lambda g: (g.pair, g.comparison, g.leg))
+    results = [GameResult(players=g.seats, scores=g.scores) for g in ordered]
+    return [entry.to_dict() for entry in leaderboard(results)]

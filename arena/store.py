@@ -1,0 +1,335 @@
+"""Tournament results in one SQLite file: tournaments, bots, comparisons and games.
+
+Each finished game is written in its own transaction (``INSERT OR IGNORE`` on its key: comparison,
+pair, leg), so a tournament killed at any moment loses at most the games in progress and never
+holds a half-written or duplicated game. The database runs in WAL mode: readers
+(``arena results``) see a running tournament without blocking it.
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+__all__ = ["StoreError", "Store", "TournamentRow", "BotRow", "GameRecord", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    status TEXT NOT NULL,
+    games_target INTEGER NOT NULL,
+    referee_version TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournaments_key ON tournaments (key);
+CREATE TABLE IF NOT EXISTS bots (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    name TEXT NOT NULL,
+    command TEXT NOT NULL,
+    env TEXT NOT NULL,
+    source_hash TEXT NOT NULL,
+    files TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, name)
+);
+CREATE TABLE IF NOT EXISTS comparisons (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    idx INTEGER NOT NULL,
+    bot_a TEXT NOT NULL,
+    bot_b TEXT NOT NULL,
+    decision TEXT,
+    decided_at_pair INTEGER,
+    PRIMARY KEY (tournament_id, idx)
+);
+CREATE TABLE IF NOT EXISTS games (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    comparison INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    leg INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    seat0 TEXT NOT NULL,
+    seat1 TEXT NOT NULL,
+    score0 INTEGER NOT NULL,
+    score1 INTEGER NOT NULL,
+    winner INTEGER,
+    status0 TEXT NOT NULL,
+    status1 TEXT NOT NULL,
+    message0 TEXT NOT NULL,
+    message1 TEXT NOT NULL,
+    end_reason TEXT NOT NULL,
+    turns INTEGER NOT NULL,
+    duration_s REAL NOT NULL,
+    latency0 BLOB NOT NULL,
+    latency1 BLOB NOT NULL,
+    near_limit0 INTEGER NOT NULL,
+    near_limit1 INTEGER NOT NULL,
+    stderr0 TEXT NOT NULL,
+    stderr1 TEXT NOT NULL,
+    referee_version TEXT NOT NULL,
+    finished REAL NOT NULL,
+    PRIMARY KEY (tournament_id, comparison, pair, leg)
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """The results database cannot be used (the message names the file and what to do)."""
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    id: int
+    key: str
+    settings: dict[str, Any]
+    status: str
+    games_target: int
+    referee_version: str
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class BotRow:
+    name: str
+    command: tuple[str, ...]
+    env: dict[str, str]
+    source_hash: str
+    files: tuple[str, ...]
+    """The files the hash covers."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game, as stored. Seat ``i`` fields describe player ``i``."""
+
+    comparison: int
+    pair: int
+    leg: int
+    seed: int
+    seats: tuple[str, str]
+    scores: tuple[int, int]
+    winner: int | None
+    statuses: tuple[str, str]
+    messages: tuple[str, str]
+    end_reason: str
+    turns: int
+    duration_s: float
+    latencies_ms: tuple[Sequence[float], Sequence[float]]
+    near_limit: tuple[int, int]
+    stderr: tuple[str, str] = ("", "")
+    """A bounded stderr tail of each bot that failed (empty for bots that played normally)."""
+    referee_version: str = ""
+    finished: float = field(default_factory=time.time)
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        return (self.comparison, self.pair, self.leg)
+
+
+def _blob(values: Sequence[float]) -> bytes:
+    return array.array("f", values).tobytes()
+
+
+def _floats(blob: bytes) -> list[float]:
+    out = array.array("f")
+    out.frombytes(blob)
+    return out.tolist()
+
+
+class Store:
+    """An open results database. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise StoreError(f"{self.path}: no results database here (run a tournament first, or pass --db)")
+        if create and not self.path.parent.is_dir():
+            raise StoreError(f"{self.path}: the directory {self.path.parent} does not exist")
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._ensure_schema()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a usable results database ({exc})") from None
+
+    def _ensure_schema(self) -> None:
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "meta" in tables:
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            version = int(row[0]) if row else None
+            if version != SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path}: results database of schema version {version}, this arena reads "
+                    f"version {SCHEMA_VERSION} (use another --db)"
+                )
+            return
+        if tables:
+            raise StoreError(f"{self.path}: an SQLite file that is not an arena results database (use another --db)")
+        self._db.executescript("BEGIN;" + _SCHEMA +
+                               f"INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}');COMMIT;")
+
+    def _transaction(self) -> "_Transaction":
+        return _Transaction(self._db)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- tournaments -----------------------------------------------------------------------------
+
+    def create_tournament(
+        self,
+        key: str,
+        settings: dict[str, Any],
+        games_target: int,
+        referee_version: str,
+        bots: Iterable[BotRow],
+        comparisons: Iterable[tuple[int, str, str]],
+    ) -> int:
+        now = time.time()
+        with self._transaction():
+            cur = self._db.execute(
+                "INSERT INTO tournaments (key, settings, status, games_target, referee_version, created, updated)"
+                " VALUES (?, ?, 'running', ?, ?, ?, ?)",
+                (key, json.dumps(settings), games_target, referee_version, now, now),
+            )
+            tid = int(cur.lastrowid)
+            self._db.executemany(
+                "INSERT INTO bots VALUES (?, ?, ?, ?, ?, ?)",
+                [(tid, b.name, json.dumps(list(b.command)), json.dumps(b.env), b.source_hash,
+                  json.dumps(list(b.files))) for b in bots],
+            )
+            self._db.executemany(
+                "INSERT INTO comparisons (tournament_id, idx, bot_a, bot_b) VALUES (?, ?, ?, ?)",
+                [(tid, i, a, b) for i, a, b in comparisons],
+            )
+        return tid
+
+    def update_tournament(self, tid: int, *, status: str | None = None, games_target: int | None = None,
+                          settings: dict[str, Any] | None = None) -> None:
+        sets, values = ["updated = ?"], [time.time()]
+        if status is not None:
+            sets.append("status = ?")
+            values.append(status)
+        if games_target is not None:
+            sets.append("games_target = ?")
+            values.append(games_target)
+        if settings is not None:
+            sets.append("settings = ?")
+            values.append(json.dumps(settings))
+        with self._transaction():
+            self._db.execute(f"UPDATE tournaments SET {', '.join(sets)} WHERE id = ?", (*values, tid))
+
+    def tournament(self, tid: int) -> TournamentRow | None:
+        row = self._db.execute("SELECT * FROM tournaments WHERE id = ?", (tid,)).fetchone()
+        return self._tournament_row(row) if row else None
+
+    def tournaments(self) -> list[TournamentRow]:
+        return [self._tournament_row(r) for r in self._db.execute("SELECT * FROM tournaments ORDER BY id")]
+
+    def latest(self, key: str | None = None) -> TournamentRow | None:
+        if key is None:
+            row = self._db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
+        else:
+            row = self._db.execute(
+                "SELECT * FROM tournaments WHERE key = ? ORDER BY id DESC LIMIT 1", (key,)
+            ).fetchone()
+        return self._tournament_row(row) if row else None
+
+    @staticmethod
+    def _tournament_row(row: Sequence[Any]) -> TournamentRow:
+        return TournamentRow(
+            id=row[0], key=row[1], settings=json.loads(row[2]), status=row[3], games_target=row[4],
+            referee_version=row[5], created=row[6], updated=row[7],
+        )
+
+    def bots(self, tid: int) -> list[BotRow]:
+        return [
+            BotRow(name=r[0], command=tuple(json.loads(r[1])), env=json.loads(r[2]), source_hash=r[3],
+                   files=tuple(json.loads(r[4])))
+            for r in self._db.execute(
+                "SELECT name, command, env, source_hash, files FROM bots WHERE tournament_id = ? ORDER BY rowid",
+                (tid,),
+            )
+        ]
+
+    def comparisons(self, tid: int) -> list[tuple[int, str, str, str | None, int | None]]:
+        return list(self._db.execute(
+            "SELECT idx, bot_a, bot_b, decision, decided_at_pair FROM comparisons"
+            " WHERE tournament_id = ? ORDER BY idx", (tid,),
+        ))
+
+    def set_decision(self, tid: int, comparison: int, decision: str, at_pair: int) -> None:
+        with self._transaction():
+            self._db.execute(
+                "UPDATE comparisons SET decision = ?, decided_at_pair = ? WHERE tournament_id = ? AND idx = ?",
+                (decision, at_pair, tid, comparison),
+            )
+
+    # -- games -----------------------------------------------------------------------------------
+
+    def record_game(self, tid: int, g: GameRecord) -> bool:
+        """Store one finished game in its own transaction. Returns False if it was already there."""
+        with self._transaction():
+            cur = self._db.execute(
+                "INSERT OR IGNORE INTO games VALUES (" + ", ".join("?" * 25) + ")",
+                (
+                    tid, g.comparison, g.pair, g.leg, g.seed, g.seats[0], g.seats[1],
+                    g.scores[0], g.scores[1], g.winner, g.statuses[0], g.statuses[1],
+                    g.messages[0], g.messages[1], g.end_reason, g.turns, g.duration_s,
+                    _blob(g.latencies_ms[0]), _blob(g.latencies_ms[1]), g.near_limit[0],
+                    g.near_limit[1], g.stderr[0], g.stderr[1], g.referee_version, g.finished,
+                ),
+            )
+            return cur.rowcount == 1
+
+    def game_keys(self, tid: int) -> set[tuple[int, int, int]]:
+        return {tuple(r) for r in self._db.execute(  # type: ignore[misc]
+            "SELECT comparison, pair, leg FROM games WHERE tournament_id = ?", (tid,))}
+
+    def count_games(self, tid: int) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?", (tid,)).fetchone()[0])
+
+    def games(self, tid: int) -> list[GameRecord]:
+        rows = self._db.execute(
+            "SELECT * FROM games WHERE tournament_id = ? ORDER BY comparison, pair, leg", (tid,)
+        )
+        return [
+            GameRecord(
+                comparison=r[1], pair=r[2], leg=r[3], seed=r[4], seats=(r[5], r[6]), scores=(r[7], r[8]),
+                winner=r[9], statuses=(r[10], r[11]), messages=(r[12], r[13]), end_reason=r[14],
+                turns=r[15], duration_s=r[16], latencies_ms=(_floats(r[17]), _floats(r[18])),
+                near_limit=(r[19], r[20]), stderr=(r[21], r[22]), referee_version=r[23], finished=r[24],
+            )
+            for r in rows
+        ]
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
