@@ -11,7 +11,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from .graph import Graph, Module, parse_source, read_source
+from .errors import BundleError
+from .graph import Graph, Module, parse_source, read_source, unshadowable
 
 __all__ = ["EmbeddedBundle", "embed", "string_literal"]
 
@@ -46,6 +47,7 @@ _LOADER = '''def _cgarena_bundle():
     import importlib.util
     import linecache
     import sys
+    import traceback
 
     class EmbeddedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         """Imports the modules in SOURCES from memory."""
@@ -75,6 +77,8 @@ _LOADER = '''def _cgarena_bundle():
 
 _RUN = '''
     sys.meta_path.insert(0, EmbeddedModules())
+    if sys.excepthook is sys.__excepthook__:  # the built-in hook reads source lines from files
+        sys.excepthook = traceback.print_exception
     main = sys.modules["__main__"].__dict__
     del main["_cgarena_bundle"]
     if PACKAGE:
@@ -85,34 +89,37 @@ _RUN = '''
 
 
 def _extra_modules(graph: Graph) -> list[Module]:
-    """With dynamic imports, every module of the bot's packages may be needed: find them."""
+    """With dynamic imports, any module on the bot's search path may be needed: the top-level
+    modules and regular packages of every root (files that do not parse are left out)."""
     dynamic = any("__import__" in m.source or "import_module" in m.source
                   for m in graph.modules.values())
     if not dynamic:
         return []
-    extra: list[Module] = []
     known = {str(m.path) for m in graph.modules.values() if m.path}
-    for m in list(graph.modules.values()):
-        if not m.is_package or m.path is None or m.is_entry:
-            continue
-        base = m.path.parent
-        for path in sorted(base.rglob("*.py")):
-            rel = path.relative_to(base).with_suffix("")
-            parts = list(rel.parts)
-            if any(not p.isidentifier() for p in parts):
-                continue
+    names = set(graph.modules)
+    extra: list[Module] = []
+    for root in graph.roots:
+        for path in sorted(root.rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
             is_package = parts[-1] == "__init__"
             if is_package:
                 parts = parts[:-1]
-            if str(path) in known or not all(
-                (base.joinpath(*parts[:i]) / "__init__.py").is_file() for i in range(len(parts))
-            ):
+            if not parts or any(not p.isidentifier() for p in parts) or str(path) in known:
                 continue
-            name = ".".join([m.name] + parts)
-            source = read_source(path)
-            extra.append(Module(name, path, source, parse_source(source, str(path)), is_package,
+            packages_ok = all((root.joinpath(*parts[:i]) / "__init__.py").is_file()
+                              for i in range(1, len(parts)))
+            name = ".".join(parts)
+            if not packages_ok or name in names or unshadowable(parts[0]):
+                continue
+            try:
+                source = read_source(path)
+                tree = parse_source(source, str(path))
+            except BundleError:
+                continue
+            extra.append(Module(name, path, source, tree, is_package,
                                 (path.parent,) if is_package else ()))
             known.add(str(path))
+            names.add(name)
     return extra
 
 

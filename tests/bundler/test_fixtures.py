@@ -52,6 +52,7 @@ CASES = [
     Case("shared_lib", "bot_a/main.py", ("main.py",), libs=("lib",), cwd="bot_a"),
     Case("shared_lib", "bot_b/main.py", ("main.py",), libs=("lib",), cwd="bot_b"),
     Case("main_block", "main.py", ("main.py",)),
+    Case("scoping", "main.py", ("main.py",)),
 ]
 
 

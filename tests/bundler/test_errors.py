@@ -1,0 +1,110 @@
+"""Acceptance 3: bad input gives one clear line on stderr, a non-zero exit, no traceback, and
+nothing (half-)written at the output path."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def bundle(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The real console entry point, as a user runs it."""
+    code = "import sys; from bundler.cli import main; sys.argv[0] = 'bundle'; main()"
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=60)
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess[str], *fragments: str) -> str:
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    assert done.stdout == ""
+    return lines[0]
+
+
+def test_missing_entry(tmp_path):
+    done = bundle("no_such_bot.py", "-o", "out.py", cwd=tmp_path)
+    assert_one_line_error(done, "no_such_bot.py", "no such file")
+    assert not (tmp_path / "out.py").exists()
+
+
+def test_directory_without_main(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    assert_one_line_error(bundle("pkg", cwd=tmp_path), "pkg", "__main__.py")
+
+
+def test_syntax_error_names_file_and_line(tmp_path):
+    (tmp_path / "main.py").write_text("import helper\nprint(helper.x)\n")
+    (tmp_path / "helper.py").write_text("x = 1\n\ndef broken(:\n    pass\n")
+    out = tmp_path / "out.py"
+    out.write_text("previous bundle\n")
+    line = assert_one_line_error(bundle("main.py", "-o", "out.py", cwd=tmp_path), "syntax error")
+    assert f"{tmp_path / 'helper.py'}:3" in line
+    assert out.read_text() == "previous bundle\n"  # untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["helper.py", "main.py", "out.py"]
+
+
+def test_unknown_third_party_import(tmp_path):
+    (tmp_path / "main.py").write_text("import os\nimport numpy\nfrom requests_not_here import get\n")
+    line = assert_one_line_error(bundle("main.py", "-o", "out.py", cwd=tmp_path), "requests_not_here")
+    assert "main.py:3" in line and "standard library" in line
+    assert not (tmp_path / "out.py").exists()
+
+
+def test_guarded_third_party_import_is_allowed(tmp_path):
+    (tmp_path / "main.py").write_text(
+        "try:\n    import numba\nexcept ImportError:\n    numba = None\nprint(numba is None)\n")
+    done = bundle("main.py", "-o", "out.py", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+def test_missing_local_submodule(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "main.py").write_text("import pkg.missing\n")
+    assert_one_line_error(bundle("main.py", cwd=tmp_path), "main.py:1", "pkg.missing")
+
+
+def test_relative_import_above_the_top_package(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "__main__.py").write_text("from ... import x\n")
+    assert_one_line_error(bundle("pkg", cwd=tmp_path), "relative import")
+
+
+@pytest.mark.parametrize("where", ["parent_is_a_file", "is_a_directory", "missing_directory"])
+def test_output_that_cannot_be_written(tmp_path, where):
+    (tmp_path / "main.py").write_text("print('hi')\n")
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "adir").mkdir()
+    target = {"parent_is_a_file": "afile/out.py", "is_a_directory": "adir",
+              "missing_directory": "nowhere/out.py"}[where]
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    assert_one_line_error(bundle("main.py", "-o", target, cwd=tmp_path), target.split("/")[0])
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before  # no temporary file left
+
+
+def test_over_the_size_limit_writes_nothing(tmp_path):
+    (tmp_path / "main.py").write_text("TABLE = '" + "é" * 100_500 + "'\nprint(len(TABLE))\n")
+    assert_one_line_error(bundle("main.py", "-o", "out.py", cwd=tmp_path), "100,000")
+    assert not (tmp_path / "out.py").exists()
+
+
+def test_forced_flat_mode_that_is_not_safe(tmp_path):
+    (tmp_path / "main.py").write_text("import a\n")
+    (tmp_path / "a.py").write_text("import b\n")
+    (tmp_path / "b.py").write_text("import a\n")
+    assert_one_line_error(bundle("main.py", "--mode", "flat", "-o", "out.py", cwd=tmp_path),
+                          "import cycle", "a -> b -> a")
+    assert not (tmp_path / "out.py").exists()
+
+
+def test_not_a_python_file(tmp_path):
+    (tmp_path / "bot.txt").write_text("print(1)\n")
+    assert_one_line_error(bundle("bot.txt", cwd=tmp_path), "not a Python file")
