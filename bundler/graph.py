@@ -486,8 +486,13 @@ class _Builder:
 
     def from_name(self, module: Module, site: ImportSite, target: Module, name: str, bound: str,
                   alias: ast.alias | None) -> None:
-        if name in target.scopes.module_names() or not target.is_package:
-            if name not in target.scopes.module_names():
+        defined = name in target.scopes.module_names()
+        if defined and target.is_package and self.finder.find(f"{target.name}.{name}") is not None:
+            # ``from . import sub`` inside the package itself binds the submodule, as Python does.
+            defined = any(r.name == name and r.kind in ("store", "del") and not isinstance(r.node, ast.alias)
+                          for r in target.scopes.global_refs())
+        if defined or not target.is_package:
+            if not defined:
                 site.problems.append(f"{self.where(module, site.node)}: {target.name} does not visibly "
                                      f"define {name!r}")
             site.bindings.append(Binding(bound, target.name, name, alias=alias))
