@@ -156,9 +156,16 @@ class GameTask:
 
 
 _in_match = False
+_stopping = False
 
 
 def _on_stop_signal(signum: int, frame: Any) -> None:
+    """SIGINT (Ctrl-C reaches the whole process group) or SIGTERM (from the main process): stop
+    the game in progress once; later signals must not interrupt the bots' clean-up."""
+    global _stopping
+    if _stopping:
+        return
+    _stopping = True
     if _in_match:
         raise KeyboardInterrupt
     os._exit(0)  # idle: nothing to clean up
@@ -179,6 +186,8 @@ def _worker_main(conn: multiprocessing.connection.Connection) -> None:
         _in_match = True
         try:
             result = play_match(task.game_name, task.game.seed, list(task.specs), task.options)
+        except KeyboardInterrupt:  # stopped before the match had started its bots
+            return
         finally:
             _in_match = False
         record = None if result.interrupted else _record(task, result)
