@@ -25,7 +25,7 @@ import builtins
 from dataclasses import dataclass, field
 
 from .errors import FlattenRefused
-from .graph import Binding, Graph, ImportSite, Module
+from .graph import Binding, Graph, ImportSite, Module, is_main_guard
 from .scopes import Ref, Scope
 from .textedit import Edit, EditConflict, Positions, apply_edits
 
@@ -590,13 +590,7 @@ class _Flattener:
 
     @staticmethod
     def is_main_guard(stmt: ast.If) -> bool:
-        t = stmt.test
-        if not (isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq)):
-            return False
-        sides = [t.left, t.comparators[0]]
-        names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
-        consts = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
-        return len(names) == 1 and len(consts) == 1
+        return is_main_guard(stmt)
 
     # -- rewriting -----------------------------------------------------------------------------
 

@@ -223,7 +223,8 @@ class ImportSite:
     """Directly a statement of the module body."""
     in_function: bool
     type_checking: bool
-    """Inside ``if TYPE_CHECKING:`` (never executed)."""
+    """Never executed: inside ``if TYPE_CHECKING:``, or inside the ``if __name__ == "__main__":``
+    block of a module that is not the entry."""
     guarded: bool
     """Inside a ``try`` that catches ``ImportError``."""
     executes: list[str] = field(default_factory=list)
@@ -350,7 +351,20 @@ def _catches_import_error(node: ast.Try | ast.TryStar) -> bool:
     return False
 
 
-def _collect_imports(tree: ast.Module) -> list[ImportSite]:
+def is_main_guard(stmt: ast.stmt) -> bool:
+    """``if __name__ == "__main__":`` (either way round)."""
+    if not isinstance(stmt, ast.If):
+        return False
+    t = stmt.test
+    if not (isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq)):
+        return False
+    sides = [t.left, t.comparators[0]]
+    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    consts = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
+    return len(names) == 1 and len(consts) == 1
+
+
+def _collect_imports(tree: ast.Module, is_entry: bool) -> list[ImportSite]:
     sites: list[ImportSite] = []
 
     def walk(node: ast.AST, index: int, top: bool, in_function: bool, tc: bool, guarded: bool) -> None:
@@ -375,6 +389,10 @@ def _collect_imports(tree: ast.Module) -> list[ImportSite]:
             walk(child, index, False, in_function or func, tc, guarded)
 
     for index, stmt in enumerate(tree.body):
+        if not is_entry and is_main_guard(stmt) and isinstance(stmt, ast.If) and not stmt.orelse:
+            for child in stmt.body:
+                walk(child, index, False, False, True, False)
+            continue
         walk(stmt, index, True, False, False, False)
     return sites
 
@@ -438,7 +456,7 @@ class _Builder:
         self.queue.append(entry)
         while self.queue:
             module = self.queue.pop(0)
-            module.imports = _collect_imports(module.tree)
+            module.imports = _collect_imports(module.tree, module.is_entry)
             for site in module.imports:
                 self.resolve(module, site)
         return Graph(ep, entry, self.modules, self.roots, self.files)

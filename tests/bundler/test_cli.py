@@ -113,6 +113,8 @@ def test_fallback_reason_is_printed():
     ("import plugins.fast\nprint(plugins.fast.NAME, __file__ != '')\n", "__file__"),
     ("def f():\n    from plugins import noisy\n    return noisy.NAME\nprint(f())\n",
      "inside a function"),
+    ("from __future__ import annotations\nfrom plugins.typed import g\nprint(g(3), g.__annotations__)\n",
+     "uses 'from __future__ import annotations'"),
 ])
 def test_unsafe_code_falls_back_and_still_runs(tmp_path, code, reason):
     write(tmp_path / "src", {
@@ -120,6 +122,7 @@ def test_unsafe_code_falls_back_and_still_runs(tmp_path, code, reason):
         "plugins/__init__.py": "",
         "plugins/fast.py": "NAME = 'fast plugin'\n",
         "plugins/noisy.py": "print('noisy imported')\nNAME = 'noisy'\n",
+        "plugins/typed.py": "def g(x: int) -> str:\n    return str(x)\n",
     })
     bundle = build(BuildOptions(tmp_path / "src" / "main.py"))
     assert bundle.mode == "modules"

@@ -9,6 +9,8 @@ flattening is possible and in modules mode always.
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from dataclasses import dataclass
 
 import pytest
@@ -102,3 +104,19 @@ def test_modules_bundle_behaves_like_the_package(case: Case, tmp_path):
     bundle = build(_options(case, "modules"))
     assert bundle.mode == "modules"
     assert run_bundle(bundle.text, tmp_path) == _original(case)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.refused], ids=_id)
+def test_flat_keeps_comments_docstrings_and_strings_byte_for_byte(case: Case):
+    bundle = build(_options(case, "flat"))
+    base = FIXTURES / case.name
+    used = [p for p in base.rglob("*.py") if p.read_text(encoding="utf-8").strip()
+            and not (case.name == "shared_lib" and p.parts[-2] in ("bot_a", "bot_b")
+                     and p.parts[-2] != case.entry.split("/")[0])]
+    for path in used:
+        source = path.read_text(encoding="utf-8")
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                assert tok.string in bundle.text, (path, tok.string)
+            if tok.type == tokenize.STRING and "\n" in tok.string:  # multi-line strings, verbatim
+                assert tok.string in bundle.text, (path, tok.string)
