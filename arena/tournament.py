@@ -46,6 +46,7 @@ __all__ = [
     "bot_sources",
     "score_of_a",
     "ComparisonTracker",
+    "bot_spec",
 ]
 
 STDERR_KEEP = 4096
@@ -418,6 +419,18 @@ class TournamentRun:
     trackers: list[ComparisonTracker] = field(default_factory=list)
 
 
+def bot_spec(entry: BotEntry, game: str) -> BotSpec:
+    """How to start a tournament bot: its BOT resolved as ``arena play`` does, plus its
+    arguments and environment."""
+    try:
+        spec = botspec.resolve(entry.bot, game)
+    except botspec.BotSpecError as exc:
+        raise TournamentError(f"bot {entry.name!r}: {exc}") from None
+    env = dict(spec.env)
+    env.update(entry.env)
+    return BotSpec(name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env)
+
+
 def settings_key(config: TournamentConfig) -> str:
     return hashlib.sha256(json.dumps(config.schedule_key(), sort_keys=True).encode()).hexdigest()[:16]
 
@@ -432,7 +445,7 @@ class Tournament:
         self.store = store
         self.new = new
         self.on_event = on_event or (lambda event: None)
-        self.specs = {b.name: self._spec(b) for b in config.bots}
+        self.specs = {b.name: bot_spec(b, config.game) for b in config.bots}
         self.schedule: Schedule = make_schedule(
             config.format, [b.name for b in config.bots], config.seed, config.pairs, config.baseline
         )
@@ -442,15 +455,6 @@ class Tournament:
             if config.sprt else None
         )
         self.referee_version = referee_version(config.game)
-
-    def _spec(self, entry: BotEntry) -> BotSpec:
-        try:
-            spec = botspec.resolve(entry.bot, self.config.game)
-        except botspec.BotSpecError as exc:
-            raise TournamentError(f"bot {entry.name!r}: {exc}") from None
-        env = dict(spec.env)
-        env.update(entry.env)
-        return BotSpec(name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env)
 
     def bot_rows(self) -> list[BotRow]:
         rows = []
