@@ -139,6 +139,7 @@ class _Flattener:
         self.top_replacements: dict[str, dict[int, str]] = {m: {} for m in self.modules}
         self.duplicates: set[int] = set()
         """``import`` clauses (alias ids) that repeat a standard-library import made earlier."""
+        self.reachable: set[str] = set()
         self.tc_aliases: dict[str, dict[str, Binding]] = {}
         """Module -> names bound only under ``if TYPE_CHECKING:`` (used in annotations)."""
 
@@ -203,13 +204,27 @@ class _Flattener:
             self.alias_refs[m.name] = {
                 id(r.node): r for r in m.scopes.refs if isinstance(r.node, ast.alias)
             }
+        self.reachable = self.executed_modules()
         self.check_futures()
+
+    def executed_modules(self) -> set[str]:
+        """Modules that run (not those imported only for type checkers)."""
+        seen: set[str] = set()
+        todo = self.entry_parents() + [self.graph.entry.name]
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            for site in self.executed_sites(self.modules[name]):
+                todo.extend(site.executes)
+        return seen
 
     def check_futures(self) -> None:
         if "annotations" not in self.futures:
             return
         for m in self.modules.values():
-            if m.path is None or self.module_futures(m) >= {"annotations"}:
+            if m.name not in self.reachable or m.path is None or self.module_futures(m) >= {"annotations"}:
                 continue
             for node in ast.walk(m.tree):
                 evaluated = (
@@ -313,10 +328,12 @@ class _Flattener:
                     continue
                 own[name] = self.sharing_key(m, name, sites, declared)
             for site, b in self.star_bindings[m.name]:
-                if site.top_level and b.name not in stores and b.name not in aliases:
-                    aliases[b.name] = b
+                if not site.top_level:
+                    self.refuse(m, site.node, "'import *' inside a block")
                 elif b.name in stores or b.name in aliases:
                     self.refuse(m, site.node, f"'import *' name {b.name!r} is also bound otherwise")
+                else:
+                    aliases[b.name] = b
             self.aliases[m.name] = aliases
             self.own[m.name] = own
             tc: dict[str, Binding] = {}
@@ -936,7 +953,8 @@ class _Flattener:
     def run(self) -> FlatBundle:
         self.prepare()
         for m in self.modules.values():
-            self.check_dynamic(m)
+            if m.name in self.reachable:
+                self.check_dynamic(m)
         self.classify()
         try:
             plan = self.order()
