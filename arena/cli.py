@@ -344,6 +344,7 @@ def tournament(args: tuple[str, ...], games: int | None, workers: int | None, se
                            file=sys.stderr)
         elif isinstance(event, GameDone):
             if bar is not None:
+                bar.total = event.total
                 bar.update(event.done - bar.n)
                 st = event.leader
                 if st.score is not None:

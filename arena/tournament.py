@@ -387,7 +387,7 @@ class Started:
     done: int
     """Games already stored."""
     total: int
-    """Games to play in all (an upper bound when SPRT may stop comparisons early)."""
+    """Games stored plus games still to play (SPRT decisions lower it as they come)."""
     warnings: tuple[str, ...] = ()
 
 
@@ -531,8 +531,8 @@ class Tournament:
                     continue
                 yield g
 
-        total = self.schedule.total_games()
         done = len(done_keys)
+        total = done + sum(1 for _ in pending())
         self.on_event(Started(tid, resumed, done, total, tuple(self.warnings())))
         run = TournamentRun(tournament_id=tid, interrupted=False, played=0, trackers=trackers)
         options = MatchOptions(time_scale=self.config.time_scale, memory_limit_mb=self.config.memory_limit_mb,
@@ -557,12 +557,15 @@ class Tournament:
                     if self.store.record_game(tid, record):
                         run.played += 1
                         done += 1
+                    done_keys.add(record.key)
                     tracker = trackers[record.comparison]
                     if tracker.add(record):
                         assert tracker.decision is not None and tracker.decided_at is not None
                         self.store.set_decision(tid, tracker.index, tracker.decision.value, tracker.decided_at)
                         self.on_event(Decided(tracker.index, tracker.bots, tracker.decision, tracker.decided_at))
+                        total = max(done, done + sum(1 for _ in pending()))
                     leader = max(trackers, key=lambda t: len(t.legs)).stats()
+                    total = max(total, done)
                     self.on_event(GameDone(record, done, total, leader))
             self.store.update_tournament(tid, status="finished")
         except KeyboardInterrupt:

@@ -322,3 +322,22 @@ def test_sprt_stops_a_comparison_and_leaves_later_pairs_unplayed(tmp_path):
     assert result.trackers[0].stats().pairs == k
     # at most the games already running when it was decided were played beyond pair k
     assert len(games) <= 2 * k + config.workers
+
+
+def test_more_workers_than_cores_is_warned(tmp_path):
+    import os
+
+    cores = os.cpu_count() or 1
+    with Store(tmp_path / "w.sqlite") as store:
+        assert Tournament(_config(tmp_path, workers=cores), store).warnings() == []
+        (warning,) = Tournament(_config(tmp_path, workers=cores + 1), store).warnings()
+    assert f"{cores + 1} workers on {cores} cores" in warning and "starved" in warning
+
+
+def test_progress_total_shrinks_when_sprt_decides(tmp_path):
+    config = _config(tmp_path, games=200, sprt={"elo0": -400, "elo1": -300})
+    _, games, events = _run(config)
+    started = next(e for e in events if type(e).__name__ == "Started")
+    done = [e for e in events if type(e).__name__ == "GameDone"]
+    assert started.total == 200
+    assert done[-1].total == done[-1].done == len(games) < 200
