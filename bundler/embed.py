@@ -89,18 +89,22 @@ _RUN = '''
 
 
 def _extra_modules(graph: Graph) -> list[Module]:
-    """With dynamic imports, any module on the bot's search path may be needed: the top-level
-    modules and regular packages of every root (files that do not parse are left out)."""
+    """With dynamic imports, more modules may be needed than the imports show: every module of
+    the entry's directory, and of the packages the bot uses from ``--lib`` directories (files
+    that do not parse are left out)."""
     dynamic = any("__import__" in m.source or "import_module" in m.source
                   for m in graph.modules.values())
     if not dynamic:
         return []
     known = {str(m.path) for m in graph.modules.values() if m.path}
     names = set(graph.modules)
+    tops = {n.split(".")[0] for n in names if n != "__main__"}
     extra: list[Module] = []
     for root in graph.roots:
         for path in sorted(root.rglob("*.py")):
             parts = list(path.relative_to(root).with_suffix("").parts)
+            if root != graph.entry_point.root and parts[0] not in tops:
+                continue  # a --lib directory: only the packages the bot already uses
             is_package = parts[-1] == "__init__"
             if is_package:
                 parts = parts[:-1]

@@ -345,18 +345,25 @@ class _Flattener:
             self.tc_aliases[m.name] = tc
 
     def single_local_alias(self, m: Module, stores: list[Ref], declared: set[str]) -> Binding | None:
-        if len(stores) != 1 or stores[0].name in declared:
+        """The binding when every binding of a name is a local import of the same thing
+        (``import pkg.a`` and ``import pkg.b`` both bind ``pkg``), stable after import."""
+        if not stores or stores[0].name in declared:
             return None
-        r = stores[0]
-        if not isinstance(r.node, ast.alias) or r.in_loop:
+        found: set[tuple[str | None, str | None]] = set()
+        binding: Binding | None = None
+        for r in stores:
+            if not isinstance(r.node, ast.alias) or r.in_loop:
+                return None
+            entry = self.alias_binding[m.name].get(id(r.node))
+            if entry is None or entry[1].module is None:
+                return None
+            binding = entry[1]
+            found.add((binding.module, binding.attr))
+        if binding is None or len(found) != 1:
             return None
-        entry = self.alias_binding[m.name].get(id(r.node))
-        if entry is None or entry[1].module is None:
-            return None
-        site, b = entry
-        if b.attr is None:
-            return b
-        return b if self.stable(b.module, b.attr, set()) else None
+        if binding.attr is None:
+            return binding
+        return binding if self.stable(binding.module, binding.attr, set()) else None
 
     def stable(self, module: str | None, attr: str, seen: set[tuple[str, str]]) -> bool:
         """True when ``module.attr`` is bound once, at top level, and never rebound."""
@@ -422,10 +429,12 @@ class _Flattener:
                 tag = parts[-1].strip("_") or "main"
                 if parts[-1] == "__main__" and len(parts) > 1:
                     tag = parts[-2]
-                candidate = f"{var}_{tag}"
+                dunder = len(var) > 4 and var.startswith("__") and var.endswith("__")
+                stem = var[:-2] if dunder else var
+                candidate = f"{stem}_{tag}" + ("__" if dunder else "")
                 n = 2
                 while candidate in forbidden or candidate in claimed:
-                    candidate = f"{var}_{tag}{n}"
+                    candidate = f"{stem}_{tag}{n}" + ("__" if dunder else "")
                     n += 1
                 claimed[candidate] = key
                 forbidden.add(candidate)
@@ -526,7 +535,11 @@ class _Flattener:
         return [".".join(parts[: i + 1]) for i in range(len(parts))]
 
     def blocked(self, site: ImportSite, active: list[str]) -> str | None:
-        """A module of ``active`` (still running) whose names this import needs."""
+        """A module of ``active`` (still running) whose names this import needs now. An import
+        inside a function reads the names when the function runs, in Python as in the flat file
+        (where they are globals), so it is never blocked."""
+        if site.in_function:
+            return None
         for b in site.bindings:
             if b.module in active and b.module is not None:
                 if b.attr is None and not site.in_function:
@@ -741,6 +754,7 @@ class _Flattener:
 
     def rewrite_imports(self, m: Module) -> None:
         pos = self.pos[m.name]
+        removed: list[ast.stmt] = []
         final = self.final[m.name]
         aliases = self.aliases[m.name]
         for site in m.imports:
@@ -782,7 +796,29 @@ class _Flattener:
             if site.top_level:
                 self.top_replacements[m.name][site.top_index] = text
             else:
-                self.edits[m.name].append(Edit(*pos.span(node), text or "pass"))
+                if text:
+                    self.edits[m.name].append(Edit(*pos.span(node), text))
+                else:
+                    removed.append(node)
+        self.remove_nested(m, removed)
+
+    def remove_nested(self, m: Module, removed: list[ast.stmt]) -> None:
+        """Delete statements inside blocks: their whole lines when they have them, keeping one
+        ``pass`` in a block that would be left empty."""
+        pos = self.pos[m.name]
+        parents = self.parents[m.name]
+        gone = {id(n) for n in removed}
+        for node in removed:
+            parent = parents.get(id(node))
+            block = next((b for f in ("body", "orelse", "finalbody", "handlers")
+                          for b in [getattr(parent, f, None)] if isinstance(b, list)
+                          and any(x is node for x in b)), [node])
+            emptied = all(id(x) in gone for x in block)
+            lines = pos.whole_lines(node)
+            if (emptied and block[0] is node) or lines is None:
+                self.edits[m.name].append(Edit(*pos.span(node), "pass"))
+            else:
+                self.edits[m.name].append(Edit(lines[0], lines[1], ""))
 
     def local_binding(self, m: Module, site: ImportSite, b: Binding, scope: Scope,
                       aliases: dict[str, Binding], final: dict[str, str]) -> list[str]:

@@ -55,6 +55,7 @@ CASES = [
     Case("shared_lib", "bot_b/main.py", ("main.py",), libs=("lib",), cwd="bot_b"),
     Case("main_block", "main.py", ("main.py",)),
     Case("scoping", "main.py", ("main.py",)),
+    Case("lazy_cycle", "main.py", ("main.py",)),
 ]
 
 
