@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -40,12 +40,12 @@ import yaml
 import referee
 
 from .process import DEFAULT_MEMORY_LIMIT_MB
+from .stats import SprtParams
 
 __all__ = [
     "ConfigError",
     "BotEntry",
-    "SprtSettings",
-    "SweepSettings",
+        "SweepSettings",
     "TournamentConfig",
     "load_config",
     "config_from_mapping",
@@ -104,21 +104,6 @@ class BotEntry:
 
 
 @dataclass(frozen=True)
-class SprtSettings:
-    """Sequential test of H0: elo = elo0 against H1: elo = elo1 (fishtest's GSPRT)."""
-
-    elo0: float = 0.0
-    elo1: float = 5.0
-    alpha: float = 0.05
-    beta: float = 0.05
-    model: str = "pentanomial"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
-                "model": self.model}
-
-
-@dataclass(frozen=True)
 class SweepSettings:
     """Variants of one bot: one per point of the grid, each compared with the baseline."""
 
@@ -148,7 +133,7 @@ class TournamentConfig:
     time_scale: float = 1.0
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB
     params: Mapping[str, str] = field(default_factory=dict)
-    sprt: SprtSettings | None = None
+    sprt: SprtParams | None = None
     sweep: SweepSettings | None = None
     db: str = DEFAULT_DB
 
@@ -175,7 +160,7 @@ class TournamentConfig:
             "time_scale": self.time_scale,
             "memory_limit_mb": self.memory_limit_mb,
             "params": dict(sorted(self.params.items())),
-            "sprt": self.sprt.to_dict() if self.sprt else None,
+            "sprt": asdict(self.sprt) if self.sprt else None,
             "sweep": self.sweep.to_dict() if self.sweep else None,
         }
 
@@ -347,29 +332,27 @@ def _default_name(bot: str) -> str:
     return name.removesuffix(".py") or bot
 
 
-def _sprt(raw: Any) -> SprtSettings | None:
+def _sprt(raw: Any) -> SprtParams | None:
     if raw is None or raw is False:
         return None
     if raw is True:
-        return SprtSettings()
+        return SprtParams()
     if not isinstance(raw, dict):
         raise ConfigError("sprt: expected a mapping (elo0, elo1, alpha, beta, model)")
     unknown = sorted(set(raw) - {"elo0", "elo1", "alpha", "beta", "model"})
     if unknown:
         raise ConfigError(f"sprt: unknown key {unknown[0]!r} (known: elo0, elo1, alpha, beta, model)")
-    s = SprtSettings(
-        elo0=_float(raw, "elo0", 0.0, "sprt."), elo1=_float(raw, "elo1", 5.0, "sprt."),
-        alpha=_float(raw, "alpha", 0.05, "sprt."), beta=_float(raw, "beta", 0.05, "sprt."),
-        model=str(raw.get("model", "pentanomial")),
-    )
-    if s.elo1 <= s.elo0:
-        raise ConfigError(f"sprt: elo1 ({s.elo1}) must be greater than elo0 ({s.elo0})")
-    for name in ("alpha", "beta"):
-        if not 0 < getattr(s, name) < 0.5:
+    elo0, elo1 = _float(raw, "elo0", 0.0, "sprt."), _float(raw, "elo1", 5.0, "sprt.")
+    alpha, beta = _float(raw, "alpha", 0.05, "sprt."), _float(raw, "beta", 0.05, "sprt.")
+    model = str(raw.get("model", "pentanomial"))
+    if elo1 <= elo0:
+        raise ConfigError(f"sprt: elo1 ({elo1}) must be greater than elo0 ({elo0})")
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if not 0 < value < 0.5:
             raise ConfigError(f"sprt: {name} must be between 0 and 0.5")
-    if s.model not in SPRT_MODELS:
-        raise ConfigError(f"sprt: model {s.model!r} is not one of: {', '.join(SPRT_MODELS)}")
-    return s
+    if model not in SPRT_MODELS:
+        raise ConfigError(f"sprt: model {model!r} is not one of: {', '.join(SPRT_MODELS)}")
+    return SprtParams(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model)
 
 
 def _sweep(raw: Any, bots: list[BotEntry]) -> SweepSettings | None:

@@ -449,11 +449,7 @@ class Tournament:
         self.schedule: Schedule = make_schedule(
             config.format, [b.name for b in config.bots], config.seed, config.pairs, config.baseline
         )
-        self.sprt = (
-            SprtParams(config.sprt.elo0, config.sprt.elo1, config.sprt.alpha, config.sprt.beta,
-                       config.sprt.model)
-            if config.sprt else None
-        )
+        self.sprt = config.sprt
         self.referee_version = referee_version(config.game)
 
     def bot_rows(self) -> list[BotRow]:
