@@ -12,7 +12,7 @@ from . import __version__
 from .embed import embed
 from .errors import BundleError, FlattenRefused
 from .flatten import flatten
-from .graph import GRAMMAR, EntryPoint, Graph, build_graph
+from .graph import GRAMMAR, EntryPoint, Graph, Transform, build_graph
 from .size import SizeReport
 from .strip import strip_comments, strip_docstrings
 
@@ -48,7 +48,7 @@ class Bundle:
     renamed: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
-def _transform(options: BuildOptions):  # type: ignore[no-untyped-def]
+def _transform(options: BuildOptions) -> Transform | None:
     if not (options.strip_comments or options.strip_docstrings):
         return None
 

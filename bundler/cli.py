@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -36,9 +37,23 @@ def _describe(bundle: Bundle) -> str:
             f"{'s' if len(bundle.size.modules) != 1 else ''}, {bundle.size.total:,} of {LIMIT:,} characters")
 
 
-def _once(options: BuildOptions, output: Path | None, check: bool, copy: bool,
-          verify_game: str | None, seeds: list[int], opponent: str | None, time_scale: float,
-          inputs: list[Path]) -> Bundle:
+@dataclass(frozen=True)
+class _Settings:
+    """What to do with each bundle made."""
+
+    output: Path | None
+    check: bool
+    copy: bool
+    verify_game: str | None
+    seeds: list[int]
+    opponent: str | None
+    time_scale: float
+
+
+def _once(options: BuildOptions, settings: _Settings, inputs: list[Path]) -> Bundle:
+    output, check, copy = settings.output, settings.check, settings.copy
+    verify_game, seeds, opponent = settings.verify_game, settings.seeds, settings.opponent
+    time_scale = settings.time_scale
     bundle = build(options, inputs)
     if bundle.fallback_reasons:
         _say("flat mode is not safe here, so the bundle uses modules mode:")
@@ -91,7 +106,7 @@ def _verify(bundle: Bundle, options: BuildOptions, output: Path | None, game: st
          f"{', '.join(str(g.seed) for g in games)}), {answers} answers identical to the source bot")
 
 
-def _watch(options: BuildOptions, output: Path, run: dict) -> None:
+def _watch(options: BuildOptions, settings: _Settings) -> None:
     inputs: list[Path] = []
 
     def snapshot(paths: list[Path]) -> dict[Path, tuple[int, int] | None]:
@@ -107,12 +122,13 @@ def _watch(options: BuildOptions, output: Path, run: dict) -> None:
     def attempt() -> dict[Path, tuple[int, int] | None]:
         inputs.clear()
         try:
-            _once(options, output, inputs=inputs, **run)
+            _once(options, settings, inputs)
         except BundleError as exc:
             _say(f"error: {exc}")
-        watched = list(dict.fromkeys(inputs + [Path(options.entry)]))
-        _say(f"watching {len(watched)} file{'s' if len(watched) != 1 else ''} (Ctrl-C to stop)")
-        return snapshot(watched)
+        files = list(dict.fromkeys(p.resolve() for p in inputs + [Path(options.entry)]))
+        folders = list(dict.fromkeys(p.parent for p in files))  # a file added or removed
+        _say(f"watching {len(files)} file{'s' if len(files) != 1 else ''} (Ctrl-C to stop)")
+        return snapshot(files + folders)
 
     state = attempt()
     while True:
@@ -154,16 +170,14 @@ def main(entry: Path, output: Path | None, libs: tuple[Path, ...], mode: str | N
     """Turn the bot ENTRY (its main .py file, or its package directory) into the single file
     CodinGame accepts."""
     options = BuildOptions(entry, tuple(libs), mode, strip_comments, strip_docstrings)
-    run = dict(check=check, copy=copy, verify_game=verify_game, seeds=_seeds(seeds, games),
-               opponent=opponent, time_scale=time_scale)
+    settings = _Settings(output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale)
     if watch and output is None:
         raise click.UsageError("--watch needs -o/--output")
     try:
         if watch:
-            assert output is not None
-            _watch(options, output, run)
+            _watch(options, settings)
         else:
-            _once(options, output, inputs=[], **run)  # type: ignore[arg-type]
+            _once(options, settings, [])
     except BundleError as exc:
         _say(f"error: {exc}")
         sys.exit(1)

@@ -62,6 +62,11 @@ _PURE_BUILTINS = frozenset(
 )
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
+NameKey = tuple[str, ...]
+"""What a global name holds: ``("stdlib", what)`` for a standard-library import (shared by the
+modules that import the same thing), ``("module", module, name)`` otherwise, ``("free",)`` for a
+builtin read."""
+
 
 @dataclass(frozen=True)
 class Piece:
@@ -130,7 +135,7 @@ class _Flattener:
         self.dropped_nodes: dict[str, set[int]] = {}
         self.aliases: dict[str, dict[str, Binding]] = {}
         """Module -> module-level names that are pure aliases of another module's name."""
-        self.own: dict[str, dict[str, tuple]] = {}
+        self.own: dict[str, dict[str, NameKey]] = {}
         """Module -> module-level names it owns -> their sharing key."""
         self.final: dict[str, dict[str, str]] = {}
         self.parents: dict[str, dict[int, ast.AST]] = {}
@@ -385,7 +390,7 @@ class _Flattener:
                 return True
         return False
 
-    def sharing_key(self, m: Module, name: str, stores: list[Ref], declared: set[str]) -> tuple:
+    def sharing_key(self, m: Module, name: str, stores: list[Ref], declared: set[str]) -> NameKey:
         """Names bound only by one top-level import of the same standard-library object share a
         global across modules; any other name belongs to its module."""
         if len(stores) == 1 and name not in declared and isinstance(stores[0].node, ast.alias):
@@ -401,7 +406,7 @@ class _Flattener:
         return ("module", m.name, name)
 
     def assign_names(self, order: list[str]) -> None:
-        claimed: dict[str, tuple] = {}
+        claimed: dict[str, NameKey] = {}
         forbidden: set[str] = set(_BUILTIN_NAMES)
         for m in self.modules.values():
             for node in ast.walk(m.tree):
@@ -444,7 +449,7 @@ class _Flattener:
     def find_duplicates(self, plan: list[tuple[str, int | None]]) -> None:
         """Standard-library imports that bind the same object to the same global as one earlier
         in the output (in output order)."""
-        seen: set[tuple[str, tuple]] = set()
+        seen: set[tuple[str, NameKey]] = set()
         for name, index in plan:
             if index is None:
                 continue

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from arena.botspec import BotSpec
 from bundler import __version__
@@ -33,7 +33,7 @@ def write(base: Path, files: dict[str, str]) -> Path:
     return base
 
 
-def invoke(*args: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+def invoke(*args: str, env: dict[str, str] | None = None) -> Result:
     return CliRunner(env=env).invoke(main, list(args))
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from bundler.build import BuildOptions, build
 from bundler.errors import FlattenRefused
-from tests.bundler.helpers import FIXTURES, run_bundle, run_python
+from tests.bundler.helpers import FIXTURES, Run, run_bundle, run_python
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def _id(case: Case) -> str:
     return case.name + ("" if case.name != "shared_lib" else "-" + case.entry.split("/")[0])
 
 
-def _original(case: Case):  # type: ignore[no-untyped-def]
+def _original(case: Case) -> Run:
     base = FIXTURES / case.name
     libs = tuple(base / lib for lib in case.libs)
     result = run_python(list(case.run), cwd=base / case.cwd, libs=libs)
