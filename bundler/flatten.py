@@ -718,6 +718,15 @@ class _Flattener:
             self.edits[m.name].append(Edit(*pos.span(node), new))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self.edits[m.name].append(Edit(*pos.name_token(node), new))
+            # The object keeps the name it has in Python (reprs, error messages, registries that
+            # read __name__ after definition).
+            line = pos.lines[node.lineno - 1]
+            indent = line[: len(line) - len(line.lstrip())]
+            at = pos.line_end(node.end_lineno or node.lineno)
+            restore = f"{indent}{new}.__name__ = {new}.__qualname__ = {node.name!r}\n"
+            if not pos.text[:at].endswith("\n"):
+                restore = "\n" + restore
+            self.edits[m.name].append(Edit(at, at, restore))
         else:
             self.refuse(m, node, f"cannot rename {r.name!r} bound by a {type(node).__name__}")
 

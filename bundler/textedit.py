@@ -86,10 +86,16 @@ class Positions:
 
 def apply_edits(text: str, edits: list[Edit], start: int = 0, end: int | None = None) -> str:
     """``text[start:end]`` with the edits that fall inside it applied. An edit inside another
-    edit's span is dropped (the outer one replaces it); partial overlaps raise EditConflict."""
+    edit's span is dropped (the outer one replaces it); partial overlaps raise EditConflict.
+    An insertion (``start == end``) at a region boundary goes with the region before it."""
     end = len(text) if end is None else end
     chosen: list[Edit] = []
-    for e in sorted(edits, key=lambda e: (e.start, -e.end)):
+    for e in sorted(edits, key=lambda e: (e.start, e.start != e.end, -e.end)):
+        if e.start == e.end:  # an insertion belongs to the region it ends, not the one it starts
+            if (start < e.start <= end or e.start == start == 0) and not (
+                    chosen and chosen[-1].start < e.start < chosen[-1].end):
+                chosen.append(e)
+            continue
         if e.start < start or e.end > end:
             if e.start < end and e.end > start and not (e.start <= start and e.end >= end):
                 raise EditConflict(f"edit {e} crosses the region {start}:{end}")
