@@ -1,0 +1,63 @@
+"""Bundler speed: milliseconds to bundle each test fixture (flat and modules mode) and the
+shipped bots, median of several runs.
+
+    python benchmarks/bundle_speed.py [--runs R]
+
+A bundle is rebuilt on every save under ``--watch``, so this should stay well under a second for
+bots of CodinGame size (the limit is 100,000 characters). The first build also starts one
+interpreter to learn which modules Python loads at start-up; that one-off cost is reported apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bundler.build import BuildOptions, build  # noqa: E402
+from bundler.errors import BundleError  # noqa: E402
+from bundler.graph import _startup_modules  # noqa: E402
+
+
+def entries() -> list[tuple[str, Path, tuple[Path, ...]]]:
+    fixtures = ROOT / "tests" / "bundler" / "fixtures"
+    found: list[tuple[str, Path, tuple[Path, ...]]] = []
+    for bot in sorted((ROOT / "bots").glob("*/*_bot.py")):
+        found.append((bot.relative_to(ROOT).as_posix(), bot, ()))
+    for case in sorted(p for p in fixtures.iterdir() if p.is_dir()):
+        if (case / "main.py").is_file():
+            found.append((f"fixture {case.name}", case / "main.py", ()))
+    lib = fixtures / "shared_lib"
+    found.append(("fixture shared_lib/bot_a", lib / "bot_a" / "main.py", (lib / "lib",)))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    t = time.perf_counter()
+    _startup_modules()
+    print(f"start-up module list (once per process): {1000 * (time.perf_counter() - t):.0f} ms")
+    print(f"{'entry':<40} {'mode':<8} {'chars':>8} {'ms':>8}")
+    for name, entry, libs in entries():
+        for mode in ("flat", "modules"):
+            times = []
+            try:
+                for _ in range(args.runs):
+                    t = time.perf_counter()
+                    bundle = build(BuildOptions(entry, libs, mode))
+                    times.append(time.perf_counter() - t)
+            except BundleError as exc:  # a fixture that cannot be flattened
+                print(f"{name:<40} {mode:<8} {'-':>8} {'-':>8}  ({type(exc).__name__})")
+                continue
+            print(f"{name:<40} {mode:<8} {bundle.size.total:>8,} {1000 * statistics.median(times):>8.1f}")
+
+
+if __name__ == "__main__":
+    main()
