@@ -69,6 +69,17 @@ def test_no_commit_line_outside_git(tmp_path):
     assert "source commit" not in text and text.startswith("# CodinGame bundle of main.py")
 
 
+def test_crlf_bom_and_latin1_sources(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "main.py").write_bytes(
+        b"\xef\xbb\xbfimport legacy\r\nTEXT = '''a\r\n  b'''\r\nprint(repr(TEXT), legacy.WORD)\r\n")
+    (src / "legacy.py").write_bytes(b"# -*- coding: latin-1 -*-\nWORD = '\xe9t\xe9'\n")
+    bundle = build(BuildOptions(src / "main.py"))
+    assert "\r" not in bundle.text and "\ufeff" not in bundle.text
+    assert run_bundle(bundle.text, tmp_path) == run_python(["main.py"], cwd=src)
+
+
 # -- sizes --------------------------------------------------------------------------------------
 
 
