@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
-from .embed import embed
+from .embed import HEADER_START, embed
 from .errors import BundleError, FlattenRefused
 from .flatten import flatten
 from .graph import GRAMMAR, EntryPoint, Graph, Transform, build_graph
@@ -128,7 +128,7 @@ def build(options: BuildOptions, inputs: list[Path] | None = None) -> Bundle:
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
     count = len({p for p in parts})
     header = (
-        f"# CodinGame bundle of {shown}: cgarena bundle {__version__}, {mode} mode, "
+        f"{HEADER_START}{shown}: cgarena bundle {__version__}, {mode} mode, "
         f"{count} module{'s' if count != 1 else ''}\n"
         f"{commit_line}"
         f"# content sha256 {digest}\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from .build import MODES, BuildOptions, Bundle, build
-from .errors import BundleError, SizeLimitError
+from .errors import BundleError, OutputError, SizeLimitError
 from .output import CLIPBOARD_TOOLS, copy_to_clipboard, write_atomic
 from .size import LIMIT, WARN_AT
 from .verify import DEFAULT_TIME_SCALE, bundle_spec, source_spec, verify
@@ -69,6 +69,8 @@ def _once(options: BuildOptions, settings: _Settings, inputs: list[Path]) -> Bun
         _say(f"warning: {bundle.size.total:,} characters, close to CodinGame's {LIMIT:,} limit "
              f"(warning above {WARN_AT:,})")
     if output is not None:
+        if output.resolve() in {p.resolve() for p in bundle.inputs}:
+            raise OutputError(f"{output}: is one of the bot's own source files; not overwriting it")
         write_atomic(output, bundle.text)
         _say(f"wrote {output} ({_describe(bundle)})")
     elif not (check or copy or verify_game):

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from .errors import BundleError
 from .graph import Graph, Module, parse_source, read_source, unshadowable
 
-__all__ = ["EmbeddedBundle", "embed", "string_literal"]
+__all__ = ["EmbeddedBundle", "embed", "string_literal", "HEADER_START"]
+
+HEADER_START = "# CodinGame bundle of "
+"""How every bundle begins."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,8 @@ def _extra_modules(graph: Graph) -> list[Module]:
                 tree = parse_source(source, str(path))
             except BundleError:
                 continue
+            if source.startswith(HEADER_START):
+                continue  # an earlier bundle, not a module of the bot
             extra.append(Module(name, path, source, tree, is_package,
                                 (path.parent,) if is_package else ()))
             known.add(str(path))

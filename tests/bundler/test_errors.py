@@ -108,3 +108,10 @@ def test_forced_flat_mode_that_is_not_safe(tmp_path):
 def test_not_a_python_file(tmp_path):
     (tmp_path / "bot.txt").write_text("print(1)\n")
     assert_one_line_error(bundle("bot.txt", cwd=tmp_path), "not a Python file")
+
+
+def test_output_over_a_source_file_is_refused(tmp_path):
+    (tmp_path / "main.py").write_text("import helper\n")
+    (tmp_path / "helper.py").write_text("X = 1\n")
+    assert_one_line_error(bundle("main.py", "-o", "helper.py", cwd=tmp_path), "helper.py", "source")
+    assert (tmp_path / "helper.py").read_text() == "X = 1\n"
