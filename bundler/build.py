@@ -123,7 +123,7 @@ def build(options: BuildOptions, inputs: list[Path] | None = None) -> Bundle:
             _check_parses(body)
         except SyntaxError as exc:
             raise BundleError(f"internal error: the bundle does not parse ({exc})") from None
-    unique_inputs = tuple(dict.fromkeys(p for p in files if p.is_file()))
+    unique_inputs = tuple(dict.fromkeys(p.resolve() for p in files if p.is_file()))
     shown, commit_line = _source_line(graph, list(unique_inputs))
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
     count = len({p for p in parts})

@@ -145,7 +145,8 @@ def _watch(options: BuildOptions, settings: _Settings) -> None:
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("entry", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
-              help="Write the bundle here (atomically). Default: standard output.")
+              help="Write the bundle here (atomically). Default: standard output, unless --check, "
+                   "--copy or --verify is given.")
 @click.option("--lib", "libs", multiple=True, type=click.Path(path_type=Path),
               help="A directory whose packages may be inlined (a shared library); repeatable.")
 @click.option("--mode", type=click.Choice(MODES), default=None,
