@@ -119,7 +119,7 @@ class _Target:
 
 
 class _Refusal(Exception):
-    pass
+    """Stops the ordering at the first reason that makes every later step meaningless."""
 
 
 class _Flattener:

@@ -14,7 +14,6 @@ import ast
 import functools
 import importlib.machinery
 import io
-import os
 import subprocess
 import sys
 import tempfile
@@ -604,9 +603,3 @@ def build_graph(entry: Path | str, libs: list[Path] | None = None, *,
         lib_dirs.append(lib.resolve())
     return _Builder(entry_point, lib_dirs, files, transform).build()
 
-
-def relative_display(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
