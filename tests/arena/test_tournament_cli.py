@@ -40,16 +40,18 @@ def comparison_figures(data: dict) -> list[dict]:
     return [{k: c.get(k) for k in keep} for c in data["comparisons"]]
 
 
-def bot_pids() -> set[int]:
-    """Processes running one of the shipped bots (to check that nothing is left behind)."""
+def bot_pids(cwd: Path) -> set[int]:
+    """Running processes of the shipped bots started in ``cwd`` (bots inherit the tournament's
+    working directory; other test runs on the machine are not counted)."""
     found = set()
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+                where = os.readlink(f"/proc/{entry}/cwd")
             except OSError:
                 continue
-            if b"bots/spring2021/" in cmdline and alive(int(entry)):
+            if b"bots/spring2021/" in cmdline and where == str(cwd) and alive(int(entry)):
                 found.add(int(entry))
     return found
 
@@ -60,7 +62,6 @@ COMMON = ["spring2021", "greedy", "random", "--games", GAMES, "--seed", "77", "-
 
 
 def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
-    before = bot_pids()
     reference = arena("tournament", *COMMON, "--db", "ref.sqlite", cwd=tmp_path)
     assert reference.returncode == 0, reference.stderr
     want = json.loads(reference.stdout.strip().splitlines()[-1])
@@ -90,13 +91,12 @@ def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
     assert got["leaderboard"] == want["leaderboard"]
     # orphaned bots of the killed workers see their input close and exit
     deadline = time.monotonic() + 5
-    while bot_pids() - before and time.monotonic() < deadline:
+    while bot_pids(tmp_path) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not bot_pids() - before
+    assert not bot_pids(tmp_path)
 
 
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
-    before = bot_pids()
     db = tmp_path / "int.sqlite"
     proc = subprocess.Popen([*ARENA, "tournament", *COMMON, "--games", "400", "--db", db.name],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -104,12 +104,15 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     deadline = time.monotonic() + 120
     while stored_games(db) < 2 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
+    while not bot_pids(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert bot_pids(tmp_path), "no bot seen running: the check below would prove nothing"
     os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "interrupted:" in err and "resume with: arena tournament" in err
     assert "Traceback" not in err
-    assert not bot_pids() - before, "bots left running after Ctrl-C"
+    assert not bot_pids(tmp_path), "bots left running after Ctrl-C"
     with sqlite3.connect(db) as con:
         status = con.execute("SELECT status FROM tournaments").fetchone()[0]
         assert status == "interrupted"
