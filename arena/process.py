@@ -93,6 +93,17 @@ def become_subreaper() -> bool:
         return _is_subreaper
 
 
+def _stat_fields(pid: int | str) -> list[bytes] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state, ppid, pgrp, session, ...),
+    or ``None`` if the process is gone. The name may contain spaces and parentheses."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2 :].split()
+
+
 def _proc_table() -> list[tuple[int, int, int]]:
     """(pid, ppid, session id) of every process, from one pass over /proc."""
     table = []
@@ -103,14 +114,8 @@ def _proc_table() -> list[tuple[int, int, int]]:
     for entry in entries:
         if not entry.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # pid (comm) state ppid pgrp session ...: comm may contain spaces and parentheses.
-        rest = stat[stat.rfind(b")") + 2 :].split()
-        if len(rest) >= 4:
+        rest = _stat_fields(entry)
+        if rest is not None and len(rest) >= 4:
             table.append((int(entry), int(rest[1]), int(rest[3])))
     return table
 
@@ -137,13 +142,8 @@ def _children(pid: int) -> list[int] | None:
 
 
 def _session_of(pid: int) -> int | None:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        return None
-    rest = stat[stat.rfind(b")") + 2 :].split()
-    return int(rest[3]) if len(rest) >= 4 else None
+    rest = _stat_fields(pid)
+    return int(rest[3]) if rest is not None and len(rest) >= 4 else None
 
 
 def _descendants(roots: list[int]) -> list[int] | None:
@@ -497,13 +497,10 @@ class BotProcess:
 
     @staticmethod
     def _alive(pid: int) -> bool:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
+        rest = _stat_fields(pid)
+        if not rest:
             return False
-        state = stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3]
-        if state == b"Z":
+        if rest[0] == b"Z":
             BotProcess._reap([pid])
             return False
         return True

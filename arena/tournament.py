@@ -22,7 +22,7 @@ import os
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
@@ -274,13 +274,10 @@ class WorkerPool:
                         f"a worker process died {self._failures[key]} times playing game "
                         f"{key} (seed {task.game.seed}); see the bots' stderr"
                     ) from None
-                self.submit(self._idle_one(), task)
+                self.submit(self.idle()[0], task)
                 continue
             worker.task = None
             yield task, record
-
-    def _idle_one(self) -> _Worker:
-        return self.idle()[0]
 
     def _replace(self, worker: _Worker) -> None:
         index = self._workers.index(worker)
@@ -372,8 +369,6 @@ class ComparisonTracker:
         order (the ones the test has seen)."""
         st = self.counted().stats(None)
         if self.sprt is not None:
-            from dataclasses import replace
-
             st = replace(st, sprt=self._prefix_stats.sprt(self.sprt))
         return st
 
