@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -48,6 +49,7 @@ class _Settings:
     seeds: list[int]
     opponent: str | None
     time_scale: float
+    bot_args: tuple[str, ...] = ()
 
 
 def _once(options: BuildOptions, settings: _Settings, inputs: list[Path]) -> Bundle:
@@ -84,15 +86,16 @@ def _once(options: BuildOptions, settings: _Settings, inputs: list[Path]) -> Bun
         else:
             _say(f"copied to the clipboard with {tool} ({_describe(bundle)})")
     if verify_game:
-        _verify(bundle, options, output, verify_game, seeds, opponent, time_scale)
+        _verify(bundle, options, output, verify_game, seeds, opponent, time_scale, settings.bot_args)
     return bundle
 
 
 def _verify(bundle: Bundle, options: BuildOptions, output: Path | None, game: str, seeds: list[int],
-            opponent: str | None, time_scale: float) -> None:
+            opponent: str | None, time_scale: float, bot_args: tuple[str, ...] = ()) -> None:
     from arena.botspec import BotSpecError, resolve
 
     source = source_spec(bundle.entry_point, options.libs)
+    source = replace(source, argv=source.argv + bot_args)
     try:
         rival = resolve(opponent, game) if opponent else None
     except BotSpecError as exc:
@@ -102,7 +105,9 @@ def _verify(bundle: Bundle, options: BuildOptions, output: Path | None, game: st
         if path is None:
             path = Path(tmp) / "bundle.py"
             write_atomic(path, bundle.text)
-        games = verify(game, source, bundle_spec(path, game), rival, seeds, time_scale)
+        bundled = bundle_spec(path, game)
+        bundled = replace(bundled, argv=bundled.argv + bot_args)
+        games = verify(game, source, bundled, rival, seeds, time_scale)
     answers = sum(g.answers for g in games)
     _say(f"verified on {game}: {len(games)} game{'s' if len(games) != 1 else ''} (seeds "
          f"{', '.join(str(g.seed) for g in games)}), {answers} answers identical to the source bot")
@@ -163,17 +168,27 @@ def _watch(options: BuildOptions, settings: _Settings) -> None:
               help="Games for --verify when --seeds is not given (seeds 1..N).")
 @click.option("--opponent", default=None, metavar="BOT",
               help="The opponent for --verify (default: the source bot itself).")
+@click.option("--bot-args", default="", metavar="ARGS",
+              help="Arguments for both the source bot and the bundle during --verify, e.g. "
+                   "'--budget 2000' for a bot that is deterministic only with a fixed budget.")
 @click.option("--time-scale", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIME_SCALE,
               show_default=True, help="Multiplies the time limits during --verify.")
 @click.option("--copy", is_flag=True, help="Put the bundle on the clipboard.")
 def main(entry: Path, output: Path | None, libs: tuple[Path, ...], mode: str | None,
          strip_comments: bool, strip_docstrings: bool, check: bool, watch: bool,
          verify_game: str | None, seeds: str | None, games: int, opponent: str | None,
-         time_scale: float, copy: bool) -> None:
+         bot_args: str, time_scale: float, copy: bool) -> None:
     """Turn the bot ENTRY (its main .py file, or its package directory) into the single file
     CodinGame accepts."""
     options = BuildOptions(entry, tuple(libs), mode, strip_comments, strip_docstrings)
-    settings = _Settings(output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale)
+    try:
+        args = tuple(shlex.split(bot_args))
+    except ValueError as exc:
+        raise click.BadParameter(f"{bot_args!r}: {exc}", param_hint="--bot-args") from None
+    if args and not verify_game:
+        raise click.UsageError("--bot-args is only used with --verify")
+    settings = _Settings(output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale,
+                         args)
     if watch and output is None:
         raise click.UsageError("--watch needs -o/--output")
     try:
