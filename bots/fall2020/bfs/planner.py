@@ -43,7 +43,7 @@ generic ``bots.lib.bfs``; :func:`best_plan` picks the plan the bot follows.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from ...lib.bfs import BfsResult, Dedupe, bfs
 from ...lib.timer import TurnLimit
@@ -272,50 +272,59 @@ def best_plan(
     problem: Problem,
     result: BfsResult[int, Move],
     prices: Sequence[float],
-    value: Callable[[int, int], float] | None = None,
+    final: Callable[[int, int, float], float] | None = None,
 ) -> Plan | None:
     """The kept state with the most rupees per turn of plan (``None`` if no kept state brews).
 
-    A state's gain is the sum of ``prices`` of the orders brewed on the way, or
-    ``value(brewed, inventory)`` when given (e.g. to refuse a game-ending brew that loses);
-    its rate is the gain over its depth. Ties go to the shallower plan, then to the richer ending
-    inventory (tier 0 counts 1, tier 3 counts 4), then to the first kept.
+    A state's gain is the sum of ``prices`` of the orders brewed on the way; for a state that
+    reached ``problem.max_brews`` brews (the game ends there) it is ``final(brewed, inventory
+    number, gain)`` when given (e.g. 0 to refuse a game-ending brew that loses). Its rate is the
+    gain over its depth. Ties go to the shallower plan, then to the richer ending inventory (tiers
+    weighted 1-4), then to the first kept. Only states whose gain can match the best rate so far
+    are looked at closely, so the scan costs little more than reading the states.
     """
+    n = problem.order_bits
     mask = problem.brewed_mask
     gains = [0.0] * (mask + 1)
+    ending = [False] * (mask + 1)
     for b in range(1, mask + 1):
-        gains[b] = sum(prices[o] for o in range(problem.order_bits) if b >> o & 1)
+        gains[b] = sum(prices[o] for o in range(n) if b >> o & 1)
+        ending[b] = final is not None and popcount(b) >= problem.max_brews
     states = result.states
-    best: tuple[float, int, int, int] | None = None
-    best_node = -1
+    best_rate, best_depth, best_worth, best_node, best_gain = 0.0, 0, -1, -1, 0.0
     for d in range(1, result.depth + 1):
+        need = best_rate * d
         for node in result.layer(d):
             s = states[node]
             brewed = (s >> INV_BITS) & mask
-            if not brewed:
+            gain = gains[brewed]
+            if gain < need or gain <= 0:
                 continue
-            inv = s & INV_MASK
-            gain = gains[brewed] if value is None else value(brewed, inv)
-            if gain <= 0:
-                continue
-            a, b, c, e = INVENTORIES[inv]
-            key = (gain / d, -d, a + 2 * b + 3 * c + 4 * e, -node)
-            if best is None or key > best:
-                best = key
-                best_node = node
-    if best is None:
+            if ending[brewed]:
+                gain = final(brewed, s & INV_MASK, gain)  # type: ignore[misc]
+                if gain < need or gain <= 0:
+                    continue
+            rate = gain / d
+            worth = _WORTH[s & INV_MASK]
+            if rate > best_rate or (
+                rate == best_rate and (d < best_depth or (d == best_depth and worth > best_worth))
+            ):
+                best_rate, best_depth, best_worth, best_node, best_gain = rate, d, worth, node, gain
+                need = gain
+    if best_node < 0:
         return None
-    s = states[best_node]
-    brewed = (s >> INV_BITS) & mask
-    gain = gains[brewed] if value is None else value(brewed, s & INV_MASK)
-    return Plan(best_node, -best[1], brewed, gain, best[0])
+    brewed = (states[best_node] >> INV_BITS) & mask
+    return Plan(best_node, best_depth, brewed, best_gain, best_rate)
 
 
-def richest(result: BfsResult[int, Move], weights: Iterable[int] = (1, 2, 3, 4)) -> int:
-    """The kept state with the most valuable inventory, the deepest on a tie (the fallback when no
-    plan brews): its number, or 0 (the start) when nothing was kept."""
-    w = tuple(weights)
-    values = [sum(x * y for x, y in zip(inv, w)) for inv in INVENTORIES]
+_WORTH = [a + 2 * b + 3 * c + 4 * d for a, b, c, d in INVENTORIES]
+"""Worth of each inventory, tiers weighted 1-4 (tie-breaks and the fallback)."""
+
+
+def richest(result: BfsResult[int, Move]) -> int:
+    """The kept state with the most valuable inventory (tiers weighted 1-4), the deepest on a tie
+    (the fallback when no plan brews): its number, or 0 (the start) when nothing was kept."""
+    values = _WORTH
     states = result.states
     best, best_node = -1, 0
     for node in range(len(states) - 1, 0, -1):

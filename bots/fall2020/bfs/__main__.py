@@ -1,0 +1,60 @@
+"""Fall Challenge 2020 bot: breadth-first search with perfect pruning (run ``python -m
+bots.fall2020.bfs`` from the repository root, or the bundled single file).
+
+Reads the official input, prints one command per turn, logs only to stderr. Options:
+
+* ``--budget N``: search ``N`` generated children per turn instead of watching the clock (the
+  same moves on every machine; tests and bundle checks use it). Without it, the environment
+  variable ``FALL_BFS_BUDGET`` is used when set (``bundle --verify`` passes no arguments), else
+  the contest clock: 1000 ms on the first turn, 50 ms after, 20 ms kept in reserve.
+* ``--learn-turns``, ``--max-learnt``, ``--max-tax``, ``--brew-now``, ``--max-depth``: the play
+  policy (``bot.py``); ``--verbose``: one line of search figures per turn on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+
+from .bot import BfsBot, Settings, make_limit
+
+
+def parse_args(argv: list[str]) -> tuple[int | None, Settings]:
+    d = Settings()
+    p = argparse.ArgumentParser(prog="bfs", description=__doc__.split("\n\n")[0])
+    p.add_argument("--budget", type=int, default=None, help="children generated per turn")
+    p.add_argument("--learn-turns", type=int, default=d.learn_turns)
+    p.add_argument("--max-learnt", type=int, default=d.max_learnt)
+    p.add_argument("--max-tax", type=int, default=d.max_tax)
+    p.add_argument("--brew-now", type=int, default=d.brew_now)
+    p.add_argument("--max-depth", type=int, default=d.max_depth)
+    p.add_argument("--verbose", action="store_true")
+    a = p.parse_args(argv)
+    budget = a.budget
+    if budget is None and os.environ.get("FALL_BFS_BUDGET"):
+        budget = int(os.environ["FALL_BFS_BUDGET"])
+    settings = Settings(a.learn_turns, a.max_learnt, a.max_tax, a.brew_now, a.max_depth,
+                        a.verbose)
+    return budget, settings
+
+
+def main() -> None:
+    budget, settings = parse_args(sys.argv[1:])
+    gc.disable()  # the search makes many small tuples and no cycles: no collector pauses
+    bot = BfsBot(make_limit(budget), settings)
+    while True:
+        try:
+            first = input()
+        except EOFError:
+            return
+        bot.limit.start()
+        count = int(first)
+        lines = [first] + [input() for _ in range(count + 2)]
+        print(bot.turn(lines), flush=True)
+        bot.release()
+
+
+if __name__ == "__main__":
+    main()
