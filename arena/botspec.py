@@ -2,7 +2,10 @@
 
 Resolution order for ``text``:
 
-1. a name from the bots file (``configs/bots.yaml``) for the game being played;
+1. a name from the shipped bots file (``bots/shipped.yaml``, installed with the package) for the
+   game being played: a module run as ``python -u -m MODULE`` from the directory that holds the
+   ``bots`` package (so a user's own ``bots/`` folder in the current directory cannot shadow it),
+   a path relative to that directory, or a command;
 2. an existing path: a ``.py`` file runs with this interpreter, unbuffered (``python -u``), as
    CodinGame runs Python bots; a directory with ``__main__.py`` runs as ``python -u DIR``; another
    file must be executable and runs as is;
@@ -22,10 +25,11 @@ from typing import Any, Mapping
 
 import yaml
 
-__all__ = ["BotSpec", "BotSpecError", "resolve", "shipped_bots", "REPO_ROOT", "BOTS_FILE"]
+__all__ = ["BotSpec", "BotSpecError", "resolve", "shipped_bots", "default_bots", "REPO_ROOT",
+           "BOTS_FILE"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-BOTS_FILE = REPO_ROOT / "configs" / "bots.yaml"
+BOTS_FILE = REPO_ROOT / "bots" / "shipped.yaml"
 
 
 class BotSpecError(ValueError):
@@ -66,6 +70,11 @@ def shipped_bots(game: str, bots_file: Path = BOTS_FILE) -> dict[str, dict[str, 
     return entries
 
 
+def default_bots(game: str, bots_file: Path = BOTS_FILE) -> tuple[str, ...]:
+    """The default match of ``game``: the first two shipped bots (fewer if fewer are shipped)."""
+    return tuple(shipped_bots(game, bots_file))[:2]
+
+
 def _python(path: Path) -> tuple[str, ...]:
     return (sys.executable, "-u", str(path))
 
@@ -90,14 +99,19 @@ def resolve(text: str, game: str, bots_file: Path = BOTS_FILE) -> BotSpec:
     shipped = shipped_bots(game, bots_file)
     if text in shipped:
         entry = shipped[text] or {}
-        if "path" in entry:
-            argv = _from_path(REPO_ROOT / entry["path"], tuple(str(a) for a in entry.get("args", [])))
+        args = tuple(str(a) for a in entry.get("args", []))
+        cwd = None
+        if "module" in entry:
+            argv = (sys.executable, "-u", "-m", str(entry["module"])) + args
+            cwd = str(REPO_ROOT)
+        elif "path" in entry:
+            argv = _from_path(REPO_ROOT / entry["path"], args)
         elif "command" in entry:
-            argv = tuple(shlex.split(entry["command"]))
+            argv = tuple(shlex.split(entry["command"])) + args
         else:
-            raise BotSpecError(f"{bots_file}: bot {text!r} needs a path or a command")
+            raise BotSpecError(f"{bots_file}: bot {text!r} needs a module, a path or a command")
         env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
-        return BotSpec(name=text, argv=argv, env=env)
+        return BotSpec(name=text, argv=argv, cwd=cwd, env=env)
     path = Path(text).expanduser()
     if path.exists():
         return BotSpec(name=path.name if path.name != "__main__.py" else path.parent.name,

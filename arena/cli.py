@@ -49,7 +49,6 @@ def games() -> None:
         click.echo(f"{name:12} {cls.title}" + (f"  (also: {', '.join(extra)})" if extra else ""))
 
 
-DEFAULT_BOTS = ("greedy", "random")
 
 
 def _params(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
@@ -60,6 +59,25 @@ def _params(ctx: click.Context, param: click.Parameter, values: tuple[str, ...])
             raise click.BadParameter(f"{item!r}: expected NAME=VALUE")
         out[key.strip()] = value.strip()
     return out
+
+
+@main.command("bots")
+@click.argument("game", required=False)
+def list_bots(game: str | None) -> None:
+    """List the shipped bots (of GAME, or of every game) and how each is run."""
+    if game is not None:
+        try:
+            names = [referee.get(game).name]
+        except referee.UnknownGame as exc:
+            raise click.UsageError(str(exc)) from None
+    else:
+        names = referee.names()
+    for name in names:
+        defaults = botspec.default_bots(name)
+        click.echo(f"{name} (default match: {' vs '.join(defaults) or 'none'})")
+        for bot in botspec.shipped_bots(name):
+            spec = botspec.resolve(bot, name)
+            click.echo(f"  {bot:8} {shlex.join(spec.argv[1:]) if spec.argv[0] == sys.executable else spec.command_line()}")
 
 
 @main.command()
@@ -93,17 +111,18 @@ def play(
     show_stderr: bool,
     verbose: bool,
 ) -> None:
-    """Play one match of GAME between BOT1 and BOT2 (default: spring2021, greedy vs random).
+    """Play one match of GAME between BOT1 and BOT2 (default: spring2021; default bots: the
+    game's first two shipped bots, beam against greedy).
 
     A BOT is a .py file, a directory with __main__.py, an executable, a command line in one
-    string, or a shipped bot name from configs/bots.yaml.
+    string, or a shipped bot name from bots/shipped.yaml (arena bots lists them).
     """
     try:
         cls = referee.get(game)
     except referee.UnknownGame as exc:
         raise click.UsageError(str(exc)) from None
     if not bots:
-        bots = DEFAULT_BOTS
+        bots = botspec.default_bots(cls.name)
     if len(bots) != cls.player_count:
         raise click.UsageError(f"{cls.name} is played by {cls.player_count} bots, got {len(bots)}")
     specs = []

@@ -76,19 +76,26 @@ def referee_version(game: str) -> str:
     return f"cgarena {pkg}, {game} referee {h.hexdigest()[:12]}"
 
 
-def _local_imports(path: Path) -> list[Path]:
-    """Files next to a Python file that it imports (``import x`` / ``from x import``/``from .x``)."""
+def _local_imports(path: Path, roots: Sequence[Path] = ()) -> list[Path]:
+    """Files next to a Python file that it imports (``import x`` / ``from x import``/``from .x``),
+    and the modules under ``roots`` (the directories a ``-m`` bot runs from) that it imports by
+    their absolute dotted names (``from bots.lib.timer import ...``)."""
     try:
         tree = ast.parse(path.read_bytes())
     except (SyntaxError, ValueError, OSError):
         return []
     names: set[str] = set()
+    dotted: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
+            dotted.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.module:
                 names.add(node.module.split(".")[0])
+                if not node.level:
+                    dotted.add(node.module)
+                    dotted.update(f"{node.module}.{alias.name}" for alias in node.names)
             elif node.level:
                 names.update(alias.name for alias in node.names)
     found = []
@@ -96,6 +103,24 @@ def _local_imports(path: Path) -> list[Path]:
         for candidate in (path.parent / f"{name}.py", path.parent / name):
             if candidate.exists():
                 found.append(candidate)
+    for root in roots:
+        for name in sorted(dotted):
+            found.extend(_module_files(root, name))
+    return found
+
+
+def _module_files(root: Path, module: str) -> list[Path]:
+    """The file of ``module`` under ``root`` and the ``__init__.py`` of its packages."""
+    parts = module.split(".")
+    found = []
+    for i in range(1, len(parts)):
+        init = root.joinpath(*parts[:i], "__init__.py")
+        if init.is_file():
+            found.append(init)
+    base = root.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py", base / "__main__.py"):
+        if candidate.is_file():
+            found.append(candidate)
     return found
 
 
@@ -115,6 +140,12 @@ def bot_sources(spec: BotSpec) -> list[Path]:
     interpreter = Path(sys.executable).resolve()
     found: dict[Path, None] = {}
     todo: list[Path] = []
+    roots: list[Path] = []
+    argv = list(spec.argv)
+    if "-m" in argv[1:-1]:  # python [-u] -m MODULE: the module's files, found from the cwd
+        root = Path(spec.cwd or ".").resolve()
+        roots.append(root)
+        todo.extend(_module_files(root, argv[argv.index("-m") + 1]))
     for i, arg in enumerate(spec.argv):
         path = Path(arg) if os.path.isabs(arg) or spec.cwd is None else Path(spec.cwd) / arg
         if not path.exists():
@@ -130,7 +161,7 @@ def bot_sources(spec: BotSpec) -> list[Path]:
                 continue
             found[f] = None
             if f.suffix == ".py":
-                todo.extend(p.resolve() for p in _local_imports(f))
+                todo.extend(p.resolve() for p in _local_imports(f, roots))
     return sorted(found)
 
 

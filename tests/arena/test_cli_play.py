@@ -19,9 +19,29 @@ from tests.arena.test_faults import FAULTY
 def test_play_with_no_arguments_plays_the_default_match():
     result = CliRunner().invoke(main, ["play", "--seed", "-5"])
     assert result.exit_code == 0, result.output
-    assert "greedy vs random, seed -5" in result.output
+    assert "beam vs greedy, seed -5" in result.output
     assert "result: " in result.output
-    assert "arena play spring2021 greedy random --seed -5" in result.output
+    assert "arena play spring2021 beam greedy --seed -5" in result.output
+
+
+def test_play_fall2020_with_no_bots_plays_its_default_match():
+    result = CliRunner().invoke(main, ["play", "fall2020", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "beam vs greedy, seed 3" in result.output
+    assert "result: " in result.output
+
+
+def test_shipped_names_run_from_any_directory_even_beside_a_users_bots_folder(tmp_path, monkeypatch):
+    """A shipped module bot runs from the directory that holds the toolkit's ``bots`` package, so
+    a ``bots/`` folder of the user's in the current directory cannot shadow it."""
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "__init__.py").write_text("raise SystemExit('the user folder was imported')\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["play", "spring2021", "wait", "beam", "--seed", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert [p["status"] for p in data["players"]] == ["ok", "ok"]
+    assert data["winner"] == 1
 
 
 def test_json_is_the_last_line_and_complete():

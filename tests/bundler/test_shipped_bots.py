@@ -1,44 +1,52 @@
-"""Acceptance 2: every bot under ``bots/`` bundles under the limit and passes ``--verify``."""
+"""Every shipped bot (``bots/shipped.yaml``) bundles under the limit and passes ``--verify``,
+search bots with their deterministic setting (a fixed budget instead of the clock)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
-import referee
 from bundler.cli import main
 from bundler.size import LIMIT, utf16_units
 
-BOTS = Path(__file__).resolve().parents[2] / "bots"
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "bots" / "shipped.yaml"
 
 
-def shipped_bots() -> list[tuple[str, Path]]:
-    """(game, entry) for each bot: a module with a ``__main__`` block directly in a game's folder,
-    or a package folder with ``__main__.py``."""
-    found: list[tuple[str, Path]] = []
-    for game_dir in sorted(p for p in BOTS.iterdir() if p.is_dir()):
-        if game_dir.name not in referee.names():
-            continue
-        for path in sorted(game_dir.iterdir()):
-            if path.is_dir() and (path / "__main__.py").is_file():
-                found.append((game_dir.name, path))
-            elif path.suffix == ".py" and not path.name.startswith("_") and \
-                    "__main__" in path.read_text(encoding="utf-8"):
-                found.append((game_dir.name, path))
+def shipped_bots() -> list[tuple[str, str, Path, list[str]]]:
+    """(game, name, entry, deterministic args) for each shipped bot that is Python source."""
+    found = []
+    for game, bots in yaml.safe_load(SHIPPED.read_text()).items():
+        for name, entry in bots.items():
+            if "module" in entry:
+                path = ROOT.joinpath(*entry["module"].split("."))
+            elif "path" in entry:
+                path = ROOT / entry["path"]
+            else:
+                continue
+            found.append((game, name, path, [str(a) for a in entry.get("deterministic", [])]))
     return found
 
 
-def test_the_shipped_bots_are_found():
-    names = {p.relative_to(BOTS).as_posix() for _, p in shipped_bots()}
-    assert {"spring2021/random_bot.py", "spring2021/greedy_bot.py", "fall2020/random_bot.py"} <= names
+def test_every_game_ships_the_bots_the_toolkit_documents():
+    names = {(game, name) for game, name, _, _ in shipped_bots()}
+    assert {("spring2021", n) for n in ("wait", "random", "greedy", "beam", "mcts")} <= names
+    assert {("fall2020", n) for n in ("random", "greedy", "beam", "bfs")} <= names
+    for _, _, path, _ in shipped_bots():
+        assert path.exists(), path
 
 
-@pytest.mark.parametrize("game,entry", shipped_bots(), ids=lambda x: x if isinstance(x, str) else x.name)
-def test_bot_bundles_and_verifies(game, entry, tmp_path):
+@pytest.mark.parametrize("game,name,entry,args", shipped_bots(),
+                         ids=[f"{g}-{n}" for g, n, _, _ in shipped_bots()])
+def test_bot_bundles_and_verifies(game, name, entry, args, tmp_path):
     out = tmp_path / "bundle.py"
-    result = CliRunner().invoke(main, [str(entry), "-o", str(out), "--verify", game, "--games", "2"])
+    command = [str(entry), "-o", str(out), "--verify", game, "--games", "2"]
+    if args:
+        command += ["--bot-args", " ".join(args)]
+    result = CliRunner().invoke(main, command)
     assert result.exit_code == 0, result.output + result.stderr
     assert utf16_units(out.read_text(encoding="utf-8")) < LIMIT
     assert f"verified on {game}: 2 games" in result.stderr
