@@ -4,9 +4,8 @@ bots.fall2020.bfs`` from the repository root, or the bundled single file).
 Reads the official input, prints one command per turn, logs only to stderr. Options:
 
 * ``--budget N``: search ``N`` generated children per turn instead of watching the clock (the
-  same moves on every machine; tests and bundle checks use it). Without it, the environment
-  variable ``FALL_BFS_BUDGET`` is used when set (``bundle --verify`` passes no arguments), else
-  the contest clock: 1000 ms on the first turn, 50 ms after, 20 ms kept in reserve.
+  same moves on every machine; tests and ``bundle --verify --bot-args '--budget N'`` use it).
+  Without it, the contest clock: 1000 ms on the first turn, 50 ms after, 20 ms kept in reserve.
 * ``--learn-turns``, ``--max-learnt``, ``--max-tax``, ``--brew-now``, ``--max-depth``: the play
   policy (``bot.py``); ``--verbose``: one line of search figures per turn on stderr.
 """
@@ -15,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
 
 from .bot import BfsBot, Settings, make_limit
@@ -23,7 +21,7 @@ from .bot import BfsBot, Settings, make_limit
 
 def parse_args(argv: list[str]) -> tuple[int | None, Settings]:
     d = Settings()
-    p = argparse.ArgumentParser(prog="bfs", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="bfs", description="Fall Challenge 2020 BFS bot")
     p.add_argument("--budget", type=int, default=None, help="children generated per turn")
     p.add_argument("--learn-turns", type=int, default=d.learn_turns)
     p.add_argument("--max-learnt", type=int, default=d.max_learnt)
@@ -32,12 +30,9 @@ def parse_args(argv: list[str]) -> tuple[int | None, Settings]:
     p.add_argument("--max-depth", type=int, default=d.max_depth)
     p.add_argument("--verbose", action="store_true")
     a = p.parse_args(argv)
-    budget = a.budget
-    if budget is None and os.environ.get("FALL_BFS_BUDGET"):
-        budget = int(os.environ["FALL_BFS_BUDGET"])
     settings = Settings(a.learn_turns, a.max_learnt, a.max_tax, a.brew_now, a.max_depth,
                         a.verbose)
-    return budget, settings
+    return a.budget, settings
 
 
 def main() -> None:
