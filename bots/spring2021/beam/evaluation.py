@@ -27,7 +27,8 @@ DECAY = 0.95
 class Weights:
     """Per-board tables that depend only on the day (built once per game)."""
 
-    __slots__ = ("board", "direction_weight", "days_weight", "steps", "seed_value", "soil")
+    __slots__ = ("board", "direction_weight", "days_weight", "steps", "seed_value", "soil",
+                 "seed_weight")
 
     def __init__(self, board: Board, seed_value: float = 1.0, soil: float = 0.05) -> None:
         self.board = board
@@ -44,44 +45,50 @@ class Weights:
                 w[later % 6] += DECAY ** k
             self.direction_weight.append(w)
             self.days_weight.append(sum(w))
+        # A seed is worth ``seed_value`` while it has time to grow (days left > 9), then less,
+        # and nothing in the last four days.
+        self.seed_weight = [seed_value * min(1.0, max(0.0, (MAX_DAYS - 1 - day - 3) / 6))
+                            for day in range(MAX_DAYS + 1)]
 
 
 def _harvest(s: State, board: Board, sun: float) -> tuple[float, float]:
-    """(points, sun left) from completing our tall trees at the end, richest first, while a
-    completion is worth its 4 sun (4/3 of a point)."""
+    """(points, sun left) from completing our tall trees at the end of the game, richest cells
+    first, as many as ``sun`` pays for (4 each), the nutrients lowered first by the opponent's
+    tall trees. Closed form: the ``k`` completions score ``N + (N-1) + ... `` (never below 0)
+    plus their cells' bonuses."""
     tall = s.tall & s.mine
-    if not tall:
+    if not tall or sun < 4:
         return 0.0, sun
-    opp_tall = (s.tall & ~s.mine).bit_count()
-    nutrients = s.nutrients - opp_tall
-    if nutrients < 0:
-        nutrients = 0
+    count = tall.bit_count()
+    k = int(sun) >> 2
+    if k > count:
+        k = count
+    nutrients = s.nutrients - (s.tall & ~s.mine).bit_count()
+    if nutrients <= 0:
+        points = 0
+    elif k <= nutrients:
+        points = k * nutrients - k * (k - 1) // 2
+    else:
+        points = nutrients * (nutrients + 1) // 2
     rich = board.rich
-    points = 0.0
-    for bonus, count in ((4, (tall & rich[3]).bit_count()), (2, (tall & rich[2]).bit_count()),
-                         (0, (tall & rich[1]).bit_count())):
-        for _ in range(count):
-            gain = nutrients + bonus
-            if gain * 3 <= 4 or sun < 4:
-                return points, sun
-            points += gain
-            sun -= 4
-            if nutrients > 0:
-                nutrients -= 1
-    return points, sun
+    lush = (tall & rich[3]).bit_count()
+    if k <= lush:
+        points += 4 * k
+    else:
+        ok = (tall & rich[2]).bit_count()
+        points += 4 * lush + 2 * (k - lush if k - lush < ok else ok)
+    return float(points), sun - 4 * k
 
 
 def _extras(s: State, weights: Weights) -> float:
-    """Seeds by sunlight, soil quality, and the tree count tie-break."""
+    """Seeds (worth less as the end nears), soil quality, and the tree count tie-break."""
     mine = s.mine
-    board = weights.board
-    days_left = MAX_DAYS - 1 - s.day
-    value = ((s.seeds | s.small | s.medium | s.tall) & mine).bit_count() / 100
+    rich = weights.board.rich
+    value = mine.bit_count() / 100 + weights.soil * (
+        (mine & rich[2]).bit_count() + 2 * (mine & rich[3]).bit_count())
     seeds = s.seeds & mine
-    if seeds and days_left > 3:
-        value += weights.seed_value * seeds.bit_count() * min(1.0, (days_left - 3) / 6)
-    rich = board.rich
-    value += weights.soil * ((mine & rich[2]).bit_count() + 2 * (mine & rich[3]).bit_count())
+    if seeds:
+        value += weights.seed_weight[s.day] * seeds.bit_count()
     return value
 
 
