@@ -158,8 +158,8 @@ def bfs(
     * ``max_depth``: no state deeper than this is generated;
     * ``leaf(state)``: true for states that are kept but never expanded (game over, goal reached).
 
-    Layers are plain lists walked in order (no queue, no recursion): a layer's children form the
-    next layer.
+    No queue and no recursion: the kept states sit in one list in the order they were kept, each
+    layer a slice of it; the search walks a layer's slice while appending the next one.
     """
     if prune is None:
         prune = Dedupe()
