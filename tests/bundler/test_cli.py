@@ -275,3 +275,26 @@ def test_verify_a_package_bot_with_a_lib(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert "verified on spring2021: 1 game (seeds 5)" in result.stderr
     assert "flat mode" in result.stderr
+
+
+def test_verify_passes_bot_args_to_the_source_and_the_bundle(tmp_path):
+    """A bot that plays at random unless given ``--seed``: verification fails as not
+    deterministic without ``--bot-args`` and passes with it (both runs receive the arguments)."""
+    bot = tmp_path / "seeded.py"
+    text = (BOTS / "fall2020" / "random_bot.py").read_text()
+    bot.write_text(text.replace("    seed = 0\n",
+                                "    seed = int.from_bytes(__import__('os').urandom(8), 'big')\n"))
+    common = [str(bot), "-o", str(tmp_path / "b.py"), "--verify", "fall2020", "--seeds", "4",
+              "--opponent", str(BOTS / "fall2020" / "random_bot.py")]
+    without = invoke(*common)
+    assert without.exit_code == 1 and "not deterministic" in without.stderr
+    with_args = invoke(*common, "--bot-args", "--seed 12")
+    assert with_args.exit_code == 0, with_args.stderr
+    assert "verified on fall2020: 1 game (seeds 4)" in with_args.stderr
+
+
+def test_bot_args_without_verify_is_refused(tmp_path):
+    result = invoke(str(BOTS / "spring2021" / "random_bot.py"), "-o", str(tmp_path / "b.py"),
+                    "--bot-args", "--seed 1")
+    assert result.exit_code == 2 and "--bot-args is only used with --verify" in result.output
+    assert not (tmp_path / "b.py").exists()
