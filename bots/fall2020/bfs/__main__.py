@@ -5,7 +5,8 @@ Reads the official input, prints one command per turn, logs only to stderr. Opti
 
 * ``--budget N``: search ``N`` generated children per turn instead of watching the clock (the
   same moves on every machine; tests and ``bundle --verify --bot-args '--budget N'`` use it).
-  Without it, the contest clock: 1000 ms on the first turn, 50 ms after, 20 ms kept in reserve.
+  Without it, the contest clock: 1000 ms on the first turn, 50 ms after, ``--margin`` ms (default
+  20) kept in reserve for reading, answering and the machine's hiccups.
 * ``--learn-turns``, ``--max-learnt``, ``--max-tax``, ``--brew-now``, ``--max-depth``: the play
   policy (``bot.py``); ``--verbose``: one line of search figures per turn on stderr.
 """
@@ -19,7 +20,7 @@ import sys
 from .bot import BfsBot, Settings, make_limit
 
 
-def parse_args(argv: list[str]) -> tuple[int | None, Settings]:
+def parse_args(argv: list[str]) -> tuple[int | None, float, Settings]:
     d = Settings()
     p = argparse.ArgumentParser(prog="bfs", description="Fall Challenge 2020 BFS bot")
     p.add_argument("--budget", type=int, default=None, help="children generated per turn")
@@ -28,17 +29,18 @@ def parse_args(argv: list[str]) -> tuple[int | None, Settings]:
     p.add_argument("--max-tax", type=int, default=d.max_tax)
     p.add_argument("--brew-now", type=int, default=d.brew_now)
     p.add_argument("--max-depth", type=int, default=d.max_depth)
+    p.add_argument("--margin", type=float, default=20.0, help="ms kept free each turn")
     p.add_argument("--verbose", action="store_true")
     a = p.parse_args(argv)
     settings = Settings(a.learn_turns, a.max_learnt, a.max_tax, a.brew_now, a.max_depth,
                         a.verbose)
-    return a.budget, settings
+    return a.budget, a.margin, settings
 
 
 def main() -> None:
-    budget, settings = parse_args(sys.argv[1:])
+    budget, margin, settings = parse_args(sys.argv[1:])
     gc.disable()  # the search makes many small tuples and no cycles: no collector pauses
-    bot = BfsBot(make_limit(budget), settings)
+    bot = BfsBot(make_limit(budget, margin), settings)
     while True:
         try:
             first = input()

@@ -208,6 +208,7 @@ class BfsBot:
         return "WAIT"
 
 
-def make_limit(budget: int | None) -> TurnTimer | NodeBudget:
-    """The contest clock (1000 ms first turn, 50 ms after, 20 ms margin) or a node budget."""
-    return limit_from_args(budget, 1000.0, 50.0, 20.0)
+def make_limit(budget: int | None, margin_ms: float = 20.0) -> TurnTimer | NodeBudget:
+    """The contest clock (1000 ms first turn, 50 ms after, ``margin_ms`` kept free) or a node
+    budget."""
+    return limit_from_args(budget, 1000.0, 50.0, margin_ms)
