@@ -7,8 +7,9 @@ Reads the official input, prints one command per turn, logs only to stderr. Opti
   same moves on every machine; tests and ``bundle --verify --bot-args '--budget N'`` use it).
   Without it, the contest clock: 1000 ms on the first turn, 50 ms after, ``--margin`` ms (default
   20) kept in reserve for reading, answering and the machine's hiccups.
-* ``--learn-turns``, ``--max-learnt``, ``--max-tax``, ``--brew-now``, ``--max-depth``: the play
-  policy (``bot.py``); ``--verbose``: one line of search figures per turn on stderr.
+* ``--learn-turns``, ``--max-learnt``, ``--max-tax``, ``--brew-now``, ``--max-depth``,
+  ``--keep``: the play policy (``bot.py``); ``--verbose``: one line of search figures per turn on
+  stderr.
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ def parse_args(argv: list[str]) -> tuple[int | None, float, Settings]:
     p.add_argument("--max-tax", type=int, default=d.max_tax)
     p.add_argument("--brew-now", type=int, default=d.brew_now)
     p.add_argument("--max-depth", type=int, default=d.max_depth)
+    p.add_argument("--keep", type=float, default=d.keep)
     p.add_argument("--margin", type=float, default=20.0, help="ms kept free each turn")
     p.add_argument("--verbose", action="store_true")
     a = p.parse_args(argv)
     settings = Settings(a.learn_turns, a.max_learnt, a.max_tax, a.brew_now, a.max_depth,
-                        a.verbose)
+                        a.keep, a.verbose)
     return a.budget, a.margin, settings
 
 

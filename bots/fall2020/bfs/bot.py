@@ -58,6 +58,8 @@ class Settings:
     """During the learning phase, an affordable order at least this valuable is brewed at once."""
     max_depth: int = 40
     """Longest plan searched."""
+    keep: float = 0.0
+    """Rupees per point of inventory worth (tiers 1-4) left at the end of a plan."""
     verbose: bool = False
     """Log each turn's search to stderr."""
 
@@ -159,7 +161,9 @@ class BfsBot:
         result = search(problem, start, self.limit, depth)
         self.last_nodes = result.generated
         self._garbage = result
-        plan = best_plan(problem, result, [c.price for c in orders], self._final(t))
+        plan = best_plan(
+            problem, result, [c.price for c in orders], self._final(t), self.settings.keep
+        )
         if plan is not None:
             move = result.first_move(plan.node)
             why = f"plan {plan.depth} turns, {plan.gain:g} rupees"

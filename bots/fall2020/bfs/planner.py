@@ -265,7 +265,7 @@ class Plan:
     gain: float
     """Rupees earned on the way."""
     rate: float
-    """``gain / depth``: rupees per turn, the plan's score."""
+    """Score per turn (the gain, plus the inventory left when asked, over ``depth``)."""
 
 
 def best_plan(
@@ -273,15 +273,18 @@ def best_plan(
     result: BfsResult[int, Move],
     prices: Sequence[float],
     final: Callable[[int, int, float], float] | None = None,
+    keep: float = 0.0,
 ) -> Plan | None:
     """The kept state with the most rupees per turn of plan (``None`` if no kept state brews).
 
     A state's gain is the sum of ``prices`` of the orders brewed on the way; for a state that
     reached ``problem.max_brews`` brews (the game ends there) it is ``final(brewed, inventory
-    number, gain)`` when given (e.g. 0 to refuse a game-ending brew that loses). Its rate is the
-    gain over its depth. Ties go to the shallower plan, then to the richer ending inventory (tiers
-    weighted 1-4), then to the first kept. Only states whose gain can match the best rate so far
-    are looked at closely, so the scan costs little more than reading the states.
+    number, gain)`` when given (e.g. 0 to refuse a game-ending brew that loses). Its score is the
+    gain plus ``keep`` times the worth of the inventory left (tiers weighted 1-4: ingredients kept
+    for the next brews), and its rate the score over its depth. Only states that brew count. Ties
+    go to the shallower plan, then to the richer ending inventory, then to the first kept. Only
+    states whose gain can match the best rate so far are looked at closely, so the scan costs
+    little more than reading the states.
     """
     n = problem.order_bits
     mask = problem.brewed_mask
@@ -290,6 +293,7 @@ def best_plan(
     for b in range(1, mask + 1):
         gains[b] = sum(prices[o] for o in range(n) if b >> o & 1)
         ending[b] = final is not None and popcount(b) >= problem.max_brews
+    top = keep * _MOST  # the most an inventory can add
     states = result.states
     best_rate, best_depth, best_worth, best_node, best_gain = 0.0, 0, -1, -1, 0.0
     for d in range(1, result.depth + 1):
@@ -298,19 +302,22 @@ def best_plan(
             s = states[node]
             brewed = (s >> INV_BITS) & mask
             gain = gains[brewed]
-            if gain < need or gain <= 0:
+            if gain <= 0 or gain + top < need:
                 continue
             if ending[brewed]:
                 gain = final(brewed, s & INV_MASK, gain)  # type: ignore[misc]
-                if gain < need or gain <= 0:
+                if gain <= 0:
                     continue
-            rate = gain / d
             worth = _WORTH[s & INV_MASK]
+            score = gain + keep * worth
+            if score < need:
+                continue
+            rate = score / d
             if rate > best_rate or (
                 rate == best_rate and (d < best_depth or (d == best_depth and worth > best_worth))
             ):
                 best_rate, best_depth, best_worth, best_node, best_gain = rate, d, worth, node, gain
-                need = gain
+                need = score
     if best_node < 0:
         return None
     brewed = (states[best_node] >> INV_BITS) & mask
@@ -319,6 +326,7 @@ def best_plan(
 
 _WORTH = [a + 2 * b + 3 * c + 4 * d for a, b, c, d in INVENTORIES]
 """Worth of each inventory, tiers weighted 1-4 (tie-breaks and the fallback)."""
+_MOST = max(_WORTH)
 
 
 def richest(result: BfsResult[int, Move]) -> int:

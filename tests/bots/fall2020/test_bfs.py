@@ -230,6 +230,18 @@ def test_best_plan_and_its_first_move() -> None:
     assert REST_MOVE not in result.path(plan.node)
 
 
+def test_best_plan_can_value_the_inventory_left() -> None:
+    # From (3,0,0,0): order 0 takes the 3 blue for 4 rupees, order 1 one blue for 3 rupees.
+    # Rupees only: 4/1 beats 3/1. With 1 rupee per point of inventory left (blue = 1): order 0
+    # scores 4 + 0, order 1 scores 3 + 2 = 5 (and both, in 3 turns, (4 + 3 + 1) / 3 < 5).
+    problem = Problem(STARTING, [(-3, 0, 0, 0), (-1, 0, 0, 0)])
+    result = search(problem, problem.pack((3, 0, 0, 0)), max_depth=6)
+    plan = best_plan(problem, result, [4, 3])
+    assert plan is not None and plan.brewed == 0b01 and plan.rate == 4
+    plan = best_plan(problem, result, [4, 3], keep=1.0)
+    assert plan is not None and plan.brewed == 0b10 and plan.rate == 5 and plan.gain == 3
+
+
 def test_pruning_rule_by_rule() -> None:
     problem = Problem(STARTING, [(-1, 0, 0, 0)])
     prune = PerfectPruning(problem)
