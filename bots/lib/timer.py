@@ -38,9 +38,14 @@ class TurnTimer:
     The margin covers what happens after the search stops (building the answer, printing it) and
     the interpreter's occasional pauses (garbage collection); the search should also check
     :meth:`done` often enough that one step between checks stays well under the margin.
+
+    On the first turn only ``first_share`` of ``first_ms`` is used: the referee's clock starts
+    when it sends the input, which can be while the interpreter is still starting and importing
+    (a few hundred milliseconds on a loaded machine), before the bot has read a line.
     """
 
-    __slots__ = ("first_ms", "turn_ms", "margin_ms", "turn", "_clock", "_deadline", "_started")
+    __slots__ = ("first_ms", "turn_ms", "margin_ms", "first_share", "turn", "_clock",
+                 "_deadline", "_started")
 
     def __init__(
         self,
@@ -48,9 +53,11 @@ class TurnTimer:
         turn_ms: float,
         margin_ms: float = 15.0,
         clock: Callable[[], float] = time.perf_counter,
+        first_share: float = 0.6,
     ) -> None:
         if margin_ms >= turn_ms:
             raise ValueError(f"safety margin {margin_ms} ms leaves no time in a {turn_ms} ms turn")
+        self.first_share = first_share
         self.first_ms = first_ms
         self.turn_ms = turn_ms
         self.margin_ms = margin_ms
@@ -61,7 +68,7 @@ class TurnTimer:
         self._deadline = 0.0
 
     def start(self) -> None:
-        limit = self.first_ms if self.turn == 0 else self.turn_ms
+        limit = self.first_ms * self.first_share if self.turn == 0 else self.turn_ms
         self.turn += 1
         self._started = self._clock()
         self._deadline = self._started + (limit - self.margin_ms) / 1000.0
@@ -82,7 +89,7 @@ class TurnTimer:
 
         It is already started; the parent timer is unchanged.
         """
-        sub = TurnTimer(self.first_ms, self.turn_ms, 0.0, self._clock)
+        sub = TurnTimer(self.first_ms, self.turn_ms, 0.0, self._clock, self.first_share)
         sub.turn = self.turn
         sub._started = self._clock()
         sub._deadline = sub._started + max(0.0, self._deadline - sub._started) * share
