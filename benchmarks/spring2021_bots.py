@@ -25,6 +25,8 @@ from bots.lib.timer import NodeBudget, TurnTimer  # noqa: E402
 from bots.spring2021.beam.evaluation import Weights  # noqa: E402
 from bots.spring2021.beam.search import Settings, search  # noqa: E402
 from bots.spring2021.game import io  # noqa: E402
+from bots.spring2021.mcts.policy import Policy  # noqa: E402
+from bots.spring2021.mcts.search import search as mcts_search  # noqa: E402
 
 MARGIN_MS = 20.0
 PHASES = (("days 0-7", 0, 7), ("days 8-15", 8, 15), ("days 16-23", 16, 23))
@@ -60,20 +62,26 @@ def positions(games: int) -> list[tuple[io.Board, io.State]]:
     return out
 
 
-def measure_beam(samples, turn_ms: float) -> dict[str, list[tuple[int, float]]]:
-    """(states, states per 100 ms of search) per position, by phase."""
+def measure(samples, turn_ms: float, bot: str) -> dict[str, list[tuple[int, float]]]:
+    """(states or playouts, the same per 100 ms of search) per position, by phase."""
     by_phase: dict[str, list[tuple[int, float]]] = {name: [] for name, _, _ in PHASES}
     weights_of: dict[int, Weights] = {}
+    policies: dict[int, Policy] = {}
     for board, state in samples:
         weights = weights_of.setdefault(id(board), Weights(board))
         timer = TurnTimer(turn_ms, turn_ms, MARGIN_MS)
+        timer.turn = 1  # not the first turn
         gc.collect()
         timer.start()
-        result = search(state, board, weights, timer, Settings())
+        if bot == "beam":
+            count = search(state, board, weights, timer, Settings()).nodes
+        else:
+            policy = policies.setdefault(id(board), Policy(board, weights))
+            count = mcts_search(state, policy, timer).playouts
         elapsed = max(timer.elapsed_ms(), 1e-3)
         for name, lo, hi in PHASES:
             if lo <= state.day <= hi:
-                by_phase[name].append((result.nodes, result.nodes * 100 / elapsed))
+                by_phase[name].append((count, count * 100 / elapsed))
     return by_phase
 
 
@@ -85,24 +93,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3, help="self-play games to take positions from")
     parser.add_argument("--turn-ms", type=float, default=100.0, help="time limit per turn")
+    parser.add_argument("--bots", default="beam,mcts", help="which searches to measure")
     args = parser.parse_args()
     samples = positions(args.games)
     search_ms = args.turn_ms - MARGIN_MS
     print(f"{len(samples)} positions from {args.games} games; search clock {search_ms:.0f} ms "
           f"({args.turn_ms:.0f} ms turn minus the bot's {MARGIN_MS:.0f} ms margin)")
-    by_phase = measure_beam(samples, args.turn_ms)
-    print("states generated per turn, and per 100 ms of search (a search that finishes its "
-          "horizon early stops before the clock)")
-    print(f"{'beam':6} {'phase':11} {'turns':>5} {'median':>8} {'p10':>8} {'/100ms med':>11} "
+    print("per turn, and per 100 ms of search (a beam search that finishes its horizon stops "
+          "before the clock); beam: states generated, mcts: playouts")
+    print(f"{'bot':6} {'phase':11} {'turns':>5} {'median':>8} {'p10':>8} {'/100ms med':>11} "
           f"{'/100ms p10':>11}")
-    rows = list(by_phase.items()) + [("all", [v for vs in by_phase.values() for v in vs])]
-    for name, values in rows:
-        if not values:
-            continue
-        counts = [n for n, _ in values]
-        rates = [r for _, r in values]
-        print(f"{'':6} {name:11} {len(values):5} {statistics.median(counts):8.0f} {p10(counts):8.0f} "
-              f"{statistics.median(rates):11.0f} {p10(rates):11.0f}")
+    for bot in args.bots.split(","):
+        by_phase = measure(samples, args.turn_ms, bot)
+        rows = list(by_phase.items()) + [("all", [v for vs in by_phase.values() for v in vs])]
+        for i, (name, values) in enumerate(rows):
+            if not values:
+                continue
+            counts = [n for n, _ in values]
+            rates = [r for _, r in values]
+            print(f"{bot if i == 0 else '':6} {name:11} {len(values):5} {statistics.median(counts):8.0f} "
+                  f"{p10(counts):8.0f} {statistics.median(rates):11.0f} {p10(rates):11.0f}")
 
 
 if __name__ == "__main__":
