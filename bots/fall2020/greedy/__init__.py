@@ -1,0 +1,1 @@
+"""Fall Challenge 2020 greedy bot (one ply, deterministic): see :mod:`.policy`."""
