@@ -29,6 +29,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--wait-chance", type=float, default=0.35,
                         help="probability that the playout policy waits")
     parser.add_argument("--scale", type=float, default=20.0, help="points per unit of reward")
+    parser.add_argument("--random-days", type=int, default=2,
+                        help="days of random moves before the waiting playout")
     parser.add_argument("--seed", type=int, default=0, help="seed of the playouts' random moves")
     parser.add_argument("--margin", type=float, default=20.0, help="ms kept free each turn")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
@@ -48,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
 
     board = read_board(read)
     policy = Policy(board, Weights(board), seed=args.seed, wait_chance=args.wait_chance,
-                    scale=args.scale)
+                    scale=args.scale, random_days=args.random_days)
     while True:
         try:
             first = read()

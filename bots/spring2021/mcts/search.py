@@ -31,7 +31,7 @@ class MctsResult:
 
 def search(root: State, policy: Policy, limit: TurnLimit, c: float = 0.7) -> MctsResult:
     policy.start(root)
-    result = uct_search(root, policy.moves, policy.playout, limit.done, c)
+    result = uct_search((root, False), policy.moves, policy.playout, limit.done, c)
     best = result.best
     if best is None:
         return MctsResult(WAIT, result.playouts, 0, 0.0, 1)
