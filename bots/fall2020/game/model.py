@@ -64,6 +64,7 @@ __all__ = [
     "owned",
     "legal_actions",
     "act",
+    "settle_table",
     "settle",
     "step",
     "is_over",
@@ -284,14 +285,12 @@ def act(table: Table, state: State, w: int, action: int) -> tuple[Witch, Effect 
     return witch, None, False
 
 
-def settle(table: Table, state: State, witches: tuple[Witch, Witch],
-           effects: Sequence[Effect | None]) -> State:
-    """The end of a turn: the witches as they acted, brewed orders and learnt spells removed,
-    bonus counters used and slid, the learning tax credited by position, next turn."""
-    orders = state.orders
-    bonus = state.bonus
-    tome = state.tome
-    stocks = state.stocks
+def settle_table(table: Table, orders: int, bonus: tuple[int, int, int, int], tome: int,
+                 stocks: tuple[int, ...], effects: Sequence[Effect | None]
+                 ) -> tuple[int, tuple[int, int, int, int], int, tuple[int, ...]]:
+    """The shared part of the end of a turn: ``(orders, bonus, tome, stocks)`` after removing
+    the brewed orders and learnt spells of ``effects``, using and sliding the bonus counters,
+    and crediting the learning tax to the spells by position."""
     gains: list[int] | None = None
     for effect in effects:
         if effect is None:
@@ -319,6 +318,15 @@ def settle(table: Table, state: State, witches: tuple[Witch, Witch],
                 new_stocks[j] += gains[i]
                 i += 1
         stocks = tuple(new_stocks)
+    return orders, bonus, tome, stocks
+
+
+def settle(table: Table, state: State, witches: tuple[Witch, Witch],
+           effects: Sequence[Effect | None]) -> State:
+    """The end of a turn: the witches as they acted, brewed orders and learnt spells removed,
+    bonus counters used and slid, the learning tax credited by position, next turn."""
+    orders, bonus, tome, stocks = settle_table(table, state.orders, state.bonus, state.tome,
+                                               state.stocks, effects)
     return State(state.turn + 1, witches, orders, bonus, tome, stocks)
 
 

@@ -1,0 +1,1 @@
+"""Fall Challenge 2020 beam search bot (Agade-style): see :mod:`.search` and :mod:`.evaluation`."""

@@ -1,0 +1,426 @@
+"""Beam search over our moves, against a predicted opponent line (Agade's Fall 2020 design).
+
+**Beam.** Layer ``d`` holds the best ``width`` states reachable in ``d`` turns. Every state of a
+layer is expanded into all its children (every BREW, every CAST with every repeat count, every
+LEARN, REST; WAIT only when nothing else is possible); children reached by different move orders
+are the same state (*transpositions*: cast A then B, or B then A) and share a Zobrist key, and
+only the better-scored copy is kept (:func:`bots.lib.beam.select`). Children are scored by the
+line score of :mod:`.evaluation`, computed incrementally from the parent's. The answer is the
+first move of the best state of the deepest *completed* layer, found by walking the parent
+links; when a layer's best state is a won game the search stops and plays toward it. A finished
+game is carried unchanged from layer to layer, so a short winning line keeps competing with longer
+ones.
+
+**Opponent.** The opponent brews orders and learns spells we may want, and her sixth potion ends
+the game. So we first run a short beam for *her* (``opp_share`` of the turn, depth at most
+``opp_depth``) while we rest, and take her best line as her plan. Our own beam then plays every
+turn against that plan, padded with REST; when a planned action is no longer possible (we took
+the order or the spell first) she rests instead.
+
+**Speed.** A node is a flat tuple; inventories are numbers and spells lookup tables
+(:mod:`bots.fall2020.game.inventory`), so the common child, a CAST, costs one list lookup, one
+multiplication, two XORs and one tuple. The Zobrist key is assembled from per-component keys:
+what a CAST does not touch (learnt spells, rupees, potions, the table, the opponent) is hashed
+once per parent. Only BREW and LEARN children, a few per parent, go through the exact rules
+(:func:`bots.fall2020.game.model.settle_table`); the opponent's move, one per parent, through
+:func:`~bots.fall2020.game.model.act`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from bots.fall2020.game.inventory import COUNT, END_BONUS, INVS, learn_table
+from bots.fall2020.game.model import (
+    BREW,
+    LEARN,
+    MAX_TURNS,
+    POTION_GOAL,
+    REST,
+    WAIT,
+    State,
+    Table,
+    Witch,
+    act,
+    cast,
+    legal_actions,
+    position,
+    price_at,
+    settle_table,
+)
+from bots.lib.beam import beam_search
+from bots.lib.timer import TurnLimit
+from bots.lib.zobrist import ZobristTable
+
+from .evaluation import (
+    Weights,
+    ingredient_values,
+    spell_values,
+    step_factors,
+    terminal_value,
+)
+
+__all__ = [
+    "Settings",
+    "Line",
+    "Decision",
+    "Searcher",
+    "decide",
+    "safe_action",
+    "VALUE", "INV", "CASTABLE", "LEARNED", "SCORE", "POTIONS", "SHARED", "OTHER", "DEPTH",
+    "PARENT", "ACTION", "END",
+    "GOING", "WON", "DRAWN", "LOST",
+]
+
+# A node: (value, inv, castable, learned, score, potions, shared, other, depth, parent, action,
+# end). ``shared`` is (orders, bonus, tome, stocks, key) - the table, shared by many nodes;
+# ``other`` is the opponent's model.Witch; ``action`` the move that led here from ``parent``.
+VALUE, INV, CASTABLE, LEARNED, SCORE, POTIONS, SHARED, OTHER, DEPTH, PARENT, ACTION, END = range(12)
+GOING, WON, DRAWN, LOST = 0, 1, 2, 3
+"""``END``: the game goes on, or it is over and we won / drew / lost."""
+
+Node = tuple
+
+
+@dataclass(frozen=True)
+class Settings:
+    width: int = 100
+    """States kept per layer of our beam."""
+    opp_width: int = 40
+    """States kept per layer of the opponent's beam."""
+    opp_depth: int = 15
+    """Turns searched for the opponent."""
+    opp_share: float = 0.2
+    """Share of the turn given to the opponent's beam (0: assume she rests)."""
+    max_depth: int = 60
+    """Turns searched for us, at most."""
+
+
+# -- Zobrist keys ---------------------------------------------------------------------------------
+
+_KEYS = ZobristTable(14, 1024, seed=0xFA112020)
+_INV_KEYS = _KEYS[0][:COUNT]
+_LEARNED_KEYS = _KEYS[2][:64]
+_SCORE_KEYS = _KEYS[3][:512]
+_POTION_KEYS = _KEYS[4][:16]
+_ORDER_KEYS = _KEYS[5][:32]
+_TOME_KEYS = _KEYS[6][:64]
+_OTHER_INV_KEYS = _KEYS[7][:COUNT]
+_OTHER_SCORE_KEYS = _KEYS[8][:512]
+_OTHER_POTION_KEYS = _KEYS[9][:16]
+_OTHER_LEARNED_KEYS = _KEYS[10][:64]
+_SLOT_KEYS = _KEYS[11][:64]
+_MASK_BYTES: list[list[int]] = []
+"""``_MASK_BYTES[b][x]``: key of the castable slots ``8b .. 8b+7`` given by the byte ``x``."""
+for _b in range(8):
+    _row = []
+    for _x in range(256):
+        _k = 0
+        for _i in range(8):
+            if _x >> _i & 1:
+                _k ^= _SLOT_KEYS[8 * _b + _i]
+        _row.append(_k)
+    _MASK_BYTES.append(_row)
+_M0, _M1, _M2, _M3, _M4, _M5, _M6, _M7 = _MASK_BYTES
+
+
+def mask_key(mask: int) -> int:
+    """Zobrist key of a castable-slots bitmask (XOR of its slots' keys)."""
+    k = _M0[mask & 255] ^ _M1[mask >> 8 & 255] ^ _M2[mask >> 16 & 255]
+    if mask >> 24:
+        k ^= _M3[mask >> 24 & 255] ^ _M4[mask >> 32 & 255] ^ _M5[mask >> 40 & 255] ^ \
+            _M6[mask >> 48 & 255] ^ _M7[mask >> 56 & 255]
+    return k
+
+
+def shared_of(orders: int, bonus: tuple, tome: int, stocks: tuple) -> tuple:
+    """The ``shared`` node component, with its key."""
+    return (orders, bonus, tome, stocks, _ORDER_KEYS[orders] ^ _TOME_KEYS[tome])
+
+
+def other_key(w: Witch) -> int:
+    return (_OTHER_INV_KEYS[w.inv] ^ _OTHER_SCORE_KEYS[w.score & 511]
+            ^ _OTHER_POTION_KEYS[w.potions & 15] ^ _OTHER_LEARNED_KEYS[w.learned])
+
+
+def node_key(node: Node) -> int:
+    """The full Zobrist key of a node (the search builds it piece by piece; tests compare)."""
+    return (_INV_KEYS[node[INV]] ^ mask_key(node[CASTABLE]) ^ _LEARNED_KEYS[node[LEARNED]]
+            ^ _SCORE_KEYS[node[SCORE] & 511] ^ _POTION_KEYS[node[POTIONS] & 15]
+            ^ node[SHARED][4] ^ other_key(node[OTHER]))
+
+
+# -- results --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Line:
+    """The outcome of one beam."""
+
+    actions: list[int] = field(default_factory=list)
+    """The best line found (empty when not even one layer was completed)."""
+    value: float = 0.0
+    end: int = GOING
+    depth: int = 0
+    """Layers completed."""
+    nodes: int = 0
+    """Children generated."""
+    best: Node | None = None
+
+
+@dataclass
+class Decision:
+    action: int
+    mine: Line
+    theirs: Line
+
+
+# -- the search -----------------------------------------------------------------------------------
+
+
+class Searcher:
+    """Beam search for witch ``me`` of a root position (one per turn and per witch)."""
+
+    def __init__(self, table: Table, root: State, me: int, weights: Weights = Weights()) -> None:
+        self.table = table
+        self.root = root
+        self.me = me
+        self.weights = weights
+        self.ing = ingredient_values(weights)
+        self.spells = spell_values(table, me, weights)
+        slots = len(table.casts[me])
+        self.slot_info = [
+            (1 << s, _SLOT_KEYS[s], table.casts[me][s],
+             tuple(cast(s, k) for k in range(1, 12)))
+            for s in range(slots)
+        ]
+        self.brew_info = [(j, 1 << j, table.brews[j], table.prices[j])
+                          for j in range(len(table.orders))]
+
+    def root_node(self) -> Node:
+        root = self.root
+        w = root.witches[self.me]
+        shared = shared_of(root.orders, root.bonus, root.tome, root.stocks)
+        return (0.0, w.inv, w.castable, w.learned, w.score, w.potions, shared,
+                root.witches[1 - self.me], 0, None, -1, GOING)
+
+    def expander(self, plan: Sequence[int]):
+        """The ``expand`` function of :func:`bots.lib.beam.beam_search` for an opponent playing
+        ``plan`` (then REST)."""
+        table = self.table
+        me = self.me
+        them = 1 - me
+        weights = self.weights
+        ing = self.ing
+        spv = self.spells
+        slot_info = self.slot_info
+        brew_info = self.brew_info
+        my_root = table.root_mask[me]
+        my_slots = table.slots[me]
+        their_root = table.root_mask[them]
+        their_slots = table.slots[them]
+        tome_count = len(table.tome)
+        last = MAX_TURNS - self.root.turn  # a child at depth > last is past turn 100
+        plan = list(plan)
+        plan_len = len(plan)
+        factors = [step_factors(d, weights) for d in range(MAX_TURNS + 2)]
+        inv_keys = _INV_KEYS
+        learned_keys = _LEARNED_KEYS
+        score_keys = _SCORE_KEYS
+        potion_keys = _POTION_KEYS
+        m0, m1, m2 = _M0, _M1, _M2
+        blue = [inv[0] for inv in INVS]
+        goal = POTION_GOAL
+
+        def end_value(value: float, g: float, e_parent: float, mine: int, other: Witch,
+                      ni: int) -> tuple[float, int]:
+            theirs = other.score + END_BONUS[other.inv]
+            final = mine + END_BONUS[ni]
+            end = WON if final > theirs else LOST if final < theirs else DRAWN
+            return value + g * (terminal_value(final, theirs, weights) - e_parent), end
+
+        def expand(node: Node) -> list:
+            (value, inv, castable, learned, score, potions, shared, other, depth, _, _,
+             end) = node
+            if end:
+                return [(id(node), value, node)]
+            orders, bonus, tome, stocks, shared_key = shared
+            # The opponent's move this turn (her plan, REST when it runs out or fails).
+            oa = plan[depth] if depth < plan_len else REST
+            oeff = None
+            if oa != REST:
+                state = State(0, (other, other), orders, bonus, tome, stocks)
+                new_other, oeff, ok = act(table, state, them, oa)
+                if not ok:
+                    oa = REST
+            if oa == REST:
+                own = their_root | other.learned << their_slots
+                new_other = other if other.castable == own else other._replace(castable=own)
+            if oeff is not None:
+                o2, b2, t2, s2 = settle_table(table, orders, bonus, tome, stocks, (oeff,))
+                shared_c = shared_of(o2, b2, t2, s2)
+            else:
+                shared_c = shared
+            ho = other_key(new_other)
+            hfix = (learned_keys[learned] ^ score_keys[score & 511] ^ potion_keys[potions]
+                    ^ shared_c[4] ^ ho)
+            ck = m0[castable & 255] ^ m1[castable >> 8 & 255] ^ m2[castable >> 16 & 255]
+            if castable >> 24:
+                ck = mask_key(castable)
+            g, wing = factors[depth]
+            depth1 = depth + 1
+            over = depth1 > last or new_other.potions >= goal
+            ing0 = ing[inv]
+            e_parent = score + spv[learned] + ing0
+            children: list = []
+            append = children.append
+            # CAST, every repeat count.
+            for bit, slot_key, tbl, codes in slot_info:
+                if castable & bit:
+                    reach = tbl[inv]
+                    if reach:
+                        nc = castable ^ bit
+                        kc = hfix ^ ck ^ slot_key
+                        if over:
+                            for k, ni in enumerate(reach):
+                                v, e = end_value(value, g, e_parent, score, new_other, ni)
+                                append((kc ^ inv_keys[ni], v, (v, ni, nc, learned, score, potions,
+                                        shared_c, new_other, depth1, node, codes[k], e)))
+                        else:
+                            for k, ni in enumerate(reach):
+                                v = value + wing * (ing[ni] - ing0)
+                                append((kc ^ inv_keys[ni], v, (v, ni, nc, learned, score, potions,
+                                        shared_c, new_other, depth1, node, codes[k], GOING)))
+            # REST.
+            own = my_root | learned << my_slots
+            if castable != own:
+                key = hfix ^ mask_key(own) ^ inv_keys[inv]
+                if over:
+                    v, e = end_value(value, g, e_parent, score, new_other, inv)
+                else:
+                    v, e = value, GOING
+                append((key, v, (v, inv, own, learned, score, potions, shared_c, new_other,
+                                 depth1, node, REST, e)))
+            # BREW.
+            for j, bit, tbl, price in brew_info:
+                if orders & bit:
+                    ni = tbl[inv]
+                    if ni >= 0:
+                        pos = position(orders, j)
+                        earned = price_at(price, pos, bonus)
+                        o2, b2, t2, s2 = settle_table(table, orders, bonus, tome, stocks,
+                                                      ((BREW, j, pos), oeff))
+                        sb = shared_of(o2, b2, t2, s2)
+                        sc = score + earned
+                        pt = potions + 1
+                        if over or pt >= goal:
+                            v, e = end_value(value, g, e_parent, sc, new_other, ni)
+                        else:
+                            v = value + g * earned + wing * (ing[ni] - ing0)
+                            e = GOING
+                        key = (learned_keys[learned] ^ score_keys[sc & 511] ^ potion_keys[pt]
+                               ^ sb[4] ^ ho ^ ck ^ inv_keys[ni])
+                        append((key, v, (v, ni, castable, learned, sc, pt, sb, new_other,
+                                         depth1, node, BREW | j << 3, e)))
+            # LEARN.
+            pos = 0
+            have = blue[inv]
+            for j in range(tome_count):
+                if tome >> j & 1:
+                    if pos > have:
+                        break
+                    ni = learn_table(pos, stocks[j])[inv]
+                    o2, b2, t2, s2 = settle_table(table, orders, bonus, tome, stocks,
+                                                  ((LEARN, j, pos), oeff))
+                    sl = shared_of(o2, b2, t2, s2)
+                    l2 = learned | 1 << j
+                    c2 = castable | 1 << (my_slots + j)
+                    if over:
+                        v, e = end_value(value, g, e_parent, score, new_other, ni)
+                    else:
+                        v = value + g * (spv[l2] - spv[learned]) + wing * (ing[ni] - ing0)
+                        e = GOING
+                    key = (learned_keys[l2] ^ score_keys[score & 511] ^ potion_keys[potions]
+                           ^ sl[4] ^ ho ^ mask_key(c2) ^ inv_keys[ni])
+                    append((key, v, (v, ni, c2, l2, score, potions, sl, new_other, depth1, node,
+                                     LEARN | j << 3, e)))
+                    pos += 1
+            # WAIT, only when nothing else is possible.
+            if not children:
+                if over:
+                    v, e = end_value(value, g, e_parent, score, new_other, inv)
+                else:
+                    v, e = value, GOING
+                append((hfix ^ ck ^ inv_keys[inv], v, (v, inv, castable, learned, score,
+                        potions, shared_c, new_other, depth1, node, WAIT, e)))
+            return children
+
+        return expand
+
+    def run(self, limit: TurnLimit, plan: Sequence[int] = (), width: int = 100,
+            max_depth: int = 60, spent: int = 0) -> Line:
+        """Beam search until ``limit`` says stop (``spent`` nodes already used this turn),
+        ``max_depth`` layers, a won game at the top of a layer, or only finished games left."""
+        max_depth = min(max_depth, MAX_TURNS + 1 - self.root.turn)
+        expand = self.expander(plan)
+        layer: list = [(0.0, self.root_node())]
+        nodes = 0
+        depth = 0
+        while depth < max_depth:
+            result = beam_search(layer, expand, width, limit, max_depth=1, spent=spent + nodes)
+            nodes += result.nodes
+            if result.depth < 1:
+                break  # out of time (the unfinished layer is dropped) or no children
+            layer = result.layers[1]
+            depth += 1
+            best = layer[0][1]
+            if best[END] == WON or all(n[END] for _, n in layer):
+                break
+        line = Line(depth=depth, nodes=nodes)
+        if depth:
+            best = layer[0][1]
+            line.best = best
+            line.value = best[VALUE]
+            line.end = best[END]
+            line.actions = line_of(best)
+        return line
+
+
+def line_of(node: Node) -> list[int]:
+    """The actions from the root to ``node`` (following the parent links)."""
+    actions = []
+    while node[PARENT] is not None:
+        actions.append(node[ACTION])
+        node = node[PARENT]
+    actions.reverse()
+    return actions
+
+
+def safe_action(table: Table, state: State) -> int:
+    """A sensible legal move without search: the best-paying brew, else REST when a spell is
+    exhausted, else the first castable spell, else WAIT."""
+    legal = legal_actions(table, state, 0)
+    brews = [a for a in legal if a & 7 == BREW]
+    if brews:
+        return max(brews, key=lambda a: (table.prices[a >> 3 & 63], -a))
+    if REST in legal:
+        return REST
+    for a in legal:
+        if a & 7 != LEARN and a not in (WAIT, REST):
+            return a
+    return WAIT
+
+
+def decide(table: Table, state: State, limit: TurnLimit, settings: Settings = Settings(),
+           weights: Weights = Weights()) -> Decision:
+    """Our move: the opponent's beam (while we rest), then ours against her line."""
+    theirs = Line()
+    if settings.opp_share > 0:
+        sub = limit.fraction(settings.opp_share)  # type: ignore[attr-defined]
+        theirs = Searcher(table, state, 1, weights).run(
+            sub, (), settings.opp_width, settings.opp_depth)
+    mine = Searcher(table, state, 0, weights).run(
+        limit, theirs.actions, settings.width, settings.max_depth, spent=theirs.nodes)
+    action = mine.actions[0] if mine.actions else safe_action(table, state)
+    return Decision(action, mine, theirs)
