@@ -74,7 +74,8 @@ __all__ = [
 ]
 
 # A node: (value, inv, castable, learned, score, potions, shared, other, depth, parent, action,
-# end). ``shared`` is (orders, bonus, tome, stocks, key) - the table, shared by many nodes;
+# end). ``shared`` is (orders, bonus, tome, stocks, key, id) - the table, interned and shared by
+# many nodes;
 # ``other`` is the opponent's model.Witch; ``action`` the move that led here from ``parent``.
 VALUE, INV, CASTABLE, LEARNED, SCORE, POTIONS, SHARED, OTHER, DEPTH, PARENT, ACTION, END = range(12)
 GOING, WON, DRAWN, LOST = 0, 1, 2, 3
@@ -134,11 +135,6 @@ def mask_key(mask: int) -> int:
     return k
 
 
-def shared_of(orders: int, bonus: tuple, tome: int, stocks: tuple) -> tuple:
-    """The ``shared`` node component, with its key."""
-    return (orders, bonus, tome, stocks, _ORDER_KEYS[orders] ^ _TOME_KEYS[tome])
-
-
 def other_key(w: Witch) -> int:
     return (_OTHER_INV_KEYS[w.inv] ^ _OTHER_SCORE_KEYS[w.score & 511]
             ^ _OTHER_POTION_KEYS[w.potions & 15] ^ _OTHER_LEARNED_KEYS[w.learned])
@@ -180,7 +176,13 @@ class Decision:
 
 
 class Searcher:
-    """Beam search for witch ``me`` of a root position (one per turn and per witch)."""
+    """Beam search for witch ``me`` of a root position (one per turn and per witch).
+
+    The table (orders, bonus, tome, stocks) changes only on BREW and LEARN, so its versions are
+    *interned*: each distinct one is a single ``shared`` tuple with an id, and what a BREW or a
+    LEARN does to it (given the opponent's move of the same turn) is computed once per search and
+    looked up afterwards (:meth:`table_moves`).
+    """
 
     def __init__(self, table: Table, root: State, me: int, weights: Weights = Weights()) -> None:
         self.table = table
@@ -195,13 +197,63 @@ class Searcher:
              tuple(cast(s, k) for k in range(1, 12)))
             for s in range(slots)
         ]
-        self.brew_info = [(j, 1 << j, table.brews[j], table.prices[j])
-                          for j in range(len(table.orders))]
+        self._interned: dict[tuple, tuple] = {}
+        self._moves: dict[tuple, tuple] = {}
+
+    def shared(self, orders: int, bonus: tuple, tome: int, stocks: tuple) -> tuple:
+        """The interned ``shared`` node component: ``(orders, bonus, tome, stocks, key, id)``."""
+        state = (orders, bonus, tome, stocks)
+        found = self._interned.get(state)
+        if found is None:
+            found = (orders, bonus, tome, stocks, _ORDER_KEYS[orders] ^ _TOME_KEYS[tome],
+                     len(self._interned))
+            self._interned[state] = found
+        return found
+
+    def table_moves(self, shared: tuple, oeff: tuple | None) -> tuple:
+        """What the table allows us this turn, the opponent's move having effect ``oeff``:
+        ``(table after her move alone, brews, learns)`` with
+
+        * brews: ``(brew table, rupees earned, table after, action)`` per order shown;
+        * learns: ``(learn table, table after, learnt bit, slot bit, slot key, action)`` per tome
+          spell, in tome order (the tax grows by one each).
+        """
+        memo_key = (shared[5], oeff)
+        found = self._moves.get(memo_key)
+        if found is not None:
+            return found
+        table = self.table
+        orders, bonus, tome, stocks = shared[:4]
+        if oeff is None:
+            after = shared
+        else:
+            after = self.shared(*settle_table(table, orders, bonus, tome, stocks, (oeff,)))
+        brews = []
+        for j, order in enumerate(table.orders):
+            if orders >> j & 1:
+                pos = position(orders, j)
+                brews.append((table.brews[j], price_at(order.price, pos, bonus),
+                              self.shared(*settle_table(table, orders, bonus, tome, stocks,
+                                                        ((BREW, j, pos), oeff))),
+                              BREW | j << 3))
+        learns = []
+        pos = 0
+        slots = table.slots[self.me]
+        for j in range(len(table.tome)):
+            if tome >> j & 1:
+                learns.append((learn_table(pos, stocks[j]),
+                               self.shared(*settle_table(table, orders, bonus, tome, stocks,
+                                                         ((LEARN, j, pos), oeff))),
+                               1 << j, 1 << (slots + j), _SLOT_KEYS[slots + j], LEARN | j << 3))
+                pos += 1
+        found = (after, brews, learns)
+        self._moves[memo_key] = found
+        return found
 
     def root_node(self) -> Node:
         root = self.root
         w = root.witches[self.me]
-        shared = shared_of(root.orders, root.bonus, root.tome, root.stocks)
+        shared = self.shared(root.orders, root.bonus, root.tome, root.stocks)
         return (0.0, w.inv, w.castable, w.learned, w.score, w.potions, shared,
                 root.witches[1 - self.me], 0, None, -1, GOING)
 
@@ -215,22 +267,21 @@ class Searcher:
         ing = self.ing
         spv = self.spells
         slot_info = self.slot_info
-        brew_info = self.brew_info
+        table_moves = self.table_moves
         my_root = table.root_mask[me]
         my_slots = table.slots[me]
         their_root = table.root_mask[them]
         their_slots = table.slots[them]
-        tome_count = len(table.tome)
         last = MAX_TURNS - self.root.turn  # a child at depth > last is past turn 100
         plan = list(plan)
         plan_len = len(plan)
         factors = [step_factors(d, weights) for d in range(MAX_TURNS + 2)]
+        scaled: dict[int, list[float]] = {}
         inv_keys = _INV_KEYS
         learned_keys = _LEARNED_KEYS
         score_keys = _SCORE_KEYS
         potion_keys = _POTION_KEYS
         m0, m1, m2 = _M0, _M1, _M2
-        blue = [inv[0] for inv in INVS]
         goal = POTION_GOAL
 
         def end_value(value: float, g: float, e_parent: float, mine: int, other: Witch,
@@ -240,39 +291,48 @@ class Searcher:
             end = WON if final > theirs else LOST if final < theirs else DRAWN
             return value + g * (terminal_value(final, theirs, weights) - e_parent), end
 
-        def expand(node: Node) -> list:
-            (value, inv, castable, learned, score, potions, shared, other, depth, _, _,
-             end) = node
-            if end:
-                return [(id(node), value, node)]
-            orders, bonus, tome, stocks, shared_key = shared
-            # The opponent's move this turn (her plan, REST when it runs out or fails).
-            oa = plan[depth] if depth < plan_len else REST
+        turn_memo: dict[tuple, tuple] = {}
+
+        def their_turn(other: Witch, oa: int, shared: tuple) -> tuple:
+            """``(her witch after, its key, table after her move, our brews, our learns)``."""
             oeff = None
             if oa != REST:
-                state = State(0, (other, other), orders, bonus, tome, stocks)
+                state = State(0, (other, other), shared[0], shared[1], shared[2], shared[3])
                 new_other, oeff, ok = act(table, state, them, oa)
                 if not ok:
                     oa = REST
             if oa == REST:
                 own = their_root | other.learned << their_slots
                 new_other = other if other.castable == own else other._replace(castable=own)
-            if oeff is not None:
-                o2, b2, t2, s2 = settle_table(table, orders, bonus, tome, stocks, (oeff,))
-                shared_c = shared_of(o2, b2, t2, s2)
-            else:
-                shared_c = shared
-            ho = other_key(new_other)
+            shared_c, brews, learns = table_moves(shared, oeff)
+            return new_other, other_key(new_other), shared_c, brews, learns
+
+        def expand(node: Node) -> list:
+            (value, inv, castable, learned, score, potions, shared, other, depth, _, _,
+             end) = node
+            if end:
+                return [(id(node), value, node)]
+            # The opponent's move this turn (her plan, REST when it runs out or fails), and what
+            # the table then lets us do: memoised, most nodes of a layer agree on both.
+            oa = plan[depth] if depth < plan_len else REST
+            memo_key = (other, oa, shared[5])
+            turn = turn_memo.get(memo_key)
+            if turn is None:
+                turn = turn_memo[memo_key] = their_turn(other, oa, shared)
+            new_other, ho, shared_c, brews, learns = turn
             hfix = (learned_keys[learned] ^ score_keys[score & 511] ^ potion_keys[potions]
                     ^ shared_c[4] ^ ho)
             ck = m0[castable & 255] ^ m1[castable >> 8 & 255] ^ m2[castable >> 16 & 255]
             if castable >> 24:
                 ck = mask_key(castable)
             g, wing = factors[depth]
+            ingw = scaled.get(depth)
+            if ingw is None:
+                ingw = scaled[depth] = [wing * x for x in ing]
             depth1 = depth + 1
             over = depth1 > last or new_other.potions >= goal
-            ing0 = ing[inv]
-            e_parent = score + spv[learned] + ing0
+            base = value - ingw[inv]
+            e_parent = score + spv[learned] + ing[inv]
             children: list = []
             append = children.append
             # CAST, every repeat count.
@@ -289,7 +349,7 @@ class Searcher:
                                         shared_c, new_other, depth1, node, codes[k], e)))
                         else:
                             for k, ni in enumerate(reach):
-                                v = value + wing * (ing[ni] - ing0)
+                                v = base + ingw[ni]
                                 append((kc ^ inv_keys[ni], v, (v, ni, nc, learned, score, potions,
                                         shared_c, new_other, depth1, node, codes[k], GOING)))
             # REST.
@@ -303,49 +363,38 @@ class Searcher:
                 append((key, v, (v, inv, own, learned, score, potions, shared_c, new_other,
                                  depth1, node, REST, e)))
             # BREW.
-            for j, bit, tbl, price in brew_info:
-                if orders & bit:
+            if brews:
+                hb = learned_keys[learned] ^ ho ^ ck
+                pt = potions + 1
+                for tbl, earned, sb, code in brews:
                     ni = tbl[inv]
                     if ni >= 0:
-                        pos = position(orders, j)
-                        earned = price_at(price, pos, bonus)
-                        o2, b2, t2, s2 = settle_table(table, orders, bonus, tome, stocks,
-                                                      ((BREW, j, pos), oeff))
-                        sb = shared_of(o2, b2, t2, s2)
                         sc = score + earned
-                        pt = potions + 1
                         if over or pt >= goal:
                             v, e = end_value(value, g, e_parent, sc, new_other, ni)
                         else:
-                            v = value + g * earned + wing * (ing[ni] - ing0)
+                            v = base + g * earned + ingw[ni]
                             e = GOING
-                        key = (learned_keys[learned] ^ score_keys[sc & 511] ^ potion_keys[pt]
-                               ^ sb[4] ^ ho ^ ck ^ inv_keys[ni])
+                        key = hb ^ score_keys[sc & 511] ^ potion_keys[pt] ^ sb[4] ^ inv_keys[ni]
                         append((key, v, (v, ni, castable, learned, sc, pt, sb, new_other,
-                                         depth1, node, BREW | j << 3, e)))
-            # LEARN.
-            pos = 0
-            have = blue[inv]
-            for j in range(tome_count):
-                if tome >> j & 1:
-                    if pos > have:
+                                         depth1, node, code, e)))
+            # LEARN (the tax grows along the tome: stop at the first one we cannot pay).
+            if learns:
+                hl = score_keys[score & 511] ^ potion_keys[potions] ^ ho ^ ck
+                s0 = spv[learned]
+                for tbl, sl, lbit, sbit, slot_key, code in learns:
+                    ni = tbl[inv]
+                    if ni < 0:
                         break
-                    ni = learn_table(pos, stocks[j])[inv]
-                    o2, b2, t2, s2 = settle_table(table, orders, bonus, tome, stocks,
-                                                  ((LEARN, j, pos), oeff))
-                    sl = shared_of(o2, b2, t2, s2)
-                    l2 = learned | 1 << j
-                    c2 = castable | 1 << (my_slots + j)
+                    l2 = learned | lbit
                     if over:
                         v, e = end_value(value, g, e_parent, score, new_other, ni)
                     else:
-                        v = value + g * (spv[l2] - spv[learned]) + wing * (ing[ni] - ing0)
+                        v = base + g * (spv[l2] - s0) + ingw[ni]
                         e = GOING
-                    key = (learned_keys[l2] ^ score_keys[score & 511] ^ potion_keys[potions]
-                           ^ sl[4] ^ ho ^ mask_key(c2) ^ inv_keys[ni])
-                    append((key, v, (v, ni, c2, l2, score, potions, sl, new_other, depth1, node,
-                                     LEARN | j << 3, e)))
-                    pos += 1
+                    key = hl ^ learned_keys[l2] ^ sl[4] ^ slot_key ^ inv_keys[ni]
+                    append((key, v, (v, ni, castable | sbit, l2, score, potions, sl, new_other,
+                                     depth1, node, code, e)))
             # WAIT, only when nothing else is possible.
             if not children:
                 if over:
