@@ -1,0 +1,1 @@
+"""Solutions to CodinGame puzzles that exercise the bots library."""
