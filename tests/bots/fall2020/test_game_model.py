@@ -1,6 +1,7 @@
 """The Fall Challenge 2020 bot model (``bots/fall2020/game``) against the referee.
 
-Games are driven in process through ``referee.create("fall2020", seed)``. At every position the
+Games are driven in process through ``referee.create("fall2020", seed)``, with random legal play
+(more or less eager to brew) and with the greedy bot's policy. At every position the
 bot's own reader parses the exact input lines; then:
 
 * the model's legal actions, as commands, must be exactly the referee's ``legal_actions``;
@@ -30,6 +31,7 @@ from referee.fall2020.state import FallState, Order, PlayerSpell, PlayerState, T
 from bots.fall2020.game import model
 from bots.fall2020.game.inventory import INVS
 from bots.fall2020.game.io import Tracker, parse_turn
+from bots.fall2020.greedy.policy import choose as greedy_choose
 
 
 def random_policy(rng: random.Random, brew_bias: float):
@@ -39,6 +41,12 @@ def random_policy(rng: random.Random, brew_bias: float):
         if brews and rng.random() < brew_bias:
             return rng.choice(brews)
         return rng.choice(actions)
+    return choose
+
+
+def greedy_policy():
+    def choose(ref, p, position):
+        return model.action_text(position.table, 0, greedy_choose(position.table, position.state))
     return choose
 
 
@@ -181,6 +189,16 @@ def test_random_games(seed: int) -> None:
     rng = random.Random(seed * 7919)
     bias = [0.0, 0.6, 0.9, 1.0][seed % 4]
     policies = [random_policy(rng, bias), random_policy(rng, 0.9)]
+    positions, checks = play_and_check(seed, policies, max_actions=8)
+    assert positions >= 20 and checks >= positions
+
+
+@pytest.mark.parametrize("seed", range(20, 24))
+def test_greedy_games(seed: int) -> None:
+    """Greedy play reaches the late game: sixth potions, slid bonuses, full inventories."""
+    rng = random.Random(seed)
+    policies = [greedy_policy(), random_policy(rng, 0.5)] if seed % 2 else [
+        greedy_policy(), greedy_policy()]
     positions, checks = play_and_check(seed, policies, max_actions=8)
     assert positions >= 20 and checks >= positions
 
