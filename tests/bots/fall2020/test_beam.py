@@ -336,7 +336,7 @@ def test_beam_on_the_clock_does_not_time_out() -> None:
 
 
 def test_greedy_plays_deterministic_full_games() -> None:
-    spec = bot("bots.fall2020.greedy")
+    spec = bot("bots.fall2020.greedy", "--budget", "500")  # accepted, ignored
     first = play_match("fall2020", 21, [RANDOM, spec], MatchOptions(record=True))
     check_clean_win(first, 1)
     second = play_match("fall2020", 21, [RANDOM, spec], MatchOptions(record=True))
