@@ -32,7 +32,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--random-days", type=int, default=2,
                         help="days of random moves before the waiting playout")
     parser.add_argument("--seed", type=int, default=0, help="seed of the playouts' random moves")
-    parser.add_argument("--margin", type=float, default=20.0, help="ms kept free each turn")
+    parser.add_argument("--margin", type=float, default=25.0, help="ms kept free each turn")
     parser.add_argument("--quiet", action="store_true", help="no summary on stderr")
     return parser.parse_args(argv)
 
