@@ -1,8 +1,7 @@
-"""Read the puzzle's input from stdin, print the chosen line."""
+"""Read the puzzle's input from stdin, print the chosen line of moves."""
 
 import sys
 
-from bots.puzzles.mcts_exercise.solver import parse, solve
+from bots.puzzles.mcts_exercise.solver import solve_text
 
-c, playouts = parse(line for line in sys.stdin.read().splitlines() if line.strip())
-print(solve(c, playouts))
+print(solve_text(sys.stdin.read()))
