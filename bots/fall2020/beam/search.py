@@ -3,12 +3,10 @@
 **Beam.** Layer ``d`` holds the best ``width`` states reachable in ``d`` turns. Every state of a
 layer is expanded into all its children (every BREW, every CAST with every repeat count, every
 LEARN, REST; WAIT only when nothing else is possible); children reached by different move orders
-are the same state (*transpositions*: cast A then B, or B then A) and share a Zobrist key, and
-only the better-scored copy is kept (:func:`bots.lib.beam.select`). The key covers our inventory,
-castable and learnt spells, rupees and potions, the orders and tome spells still shown, and the
-opponent's inventory, learnt spells, rupees and potions; the turn is implicit (a layer is one
-turn). Children are scored by the
-line score of :mod:`.evaluation`, computed incrementally from the parent's. The answer is the
+are the same state (*transpositions*: cast A then B, or B then A) and share a Zobrist key
+(:mod:`.hashing`; the turn is implicit, a layer being one turn), and only the better-scored copy
+is kept (:func:`bots.lib.beam.select`). Children are scored by the line score of
+:mod:`.evaluation`, computed incrementally from the parent's. The answer is the
 first move of the best state of the deepest *completed* layer, found by walking the parent
 links; when a layer's best state is a won game the search stops and plays toward it. A finished
 game is carried unchanged from layer to layer, so a short winning line keeps competing with longer
@@ -37,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from bots.fall2020.game.inventory import COUNT, END_BONUS, INVS, learn_table
+from bots.fall2020.game.inventory import END_BONUS, learn_table
 from bots.fall2020.game.model import (
     BREW,
     LEARN,
@@ -57,7 +55,6 @@ from bots.fall2020.game.model import (
 )
 from bots.lib.beam import beam_search
 from bots.lib.timer import TurnLimit
-from bots.lib.zobrist import ZobristTable
 
 from .evaluation import (
     Weights,
@@ -65,6 +62,18 @@ from .evaluation import (
     spell_values,
     step_factors,
     terminal_value,
+)
+from .hashing import (
+    INV_KEYS,
+    LEARNED_KEYS,
+    MASK_BYTES,
+    ORDER_KEYS,
+    POTION_KEYS,
+    SCORE_KEYS,
+    SLOT_KEYS,
+    TOME_KEYS,
+    mask_key,
+    other_key,
 )
 
 __all__ = [
@@ -80,9 +89,8 @@ __all__ = [
 ]
 
 # A node: (value, inv, castable, learned, score, potions, shared, other, depth, parent, action,
-# end). ``shared`` is (orders, bonus, tome, stocks, key, id) - the table, interned and shared by
-# many nodes;
-# ``other`` is the opponent's model.Witch; ``action`` the move that led here from ``parent``.
+# end). ``shared`` is (orders, bonus, tome, stocks, key, id): the table, interned and shared by
+# many nodes; ``other`` is the opponent's model.Witch; ``action`` the move from ``parent``.
 VALUE, INV, CASTABLE, LEARNED, SCORE, POTIONS, SHARED, OTHER, DEPTH, PARENT, ACTION, END = range(12)
 GOING, WON, DRAWN, LOST = 0, 1, 2, 3
 """``END``: the game goes on, or it is over and we won / drew / lost."""
@@ -102,55 +110,6 @@ class Settings:
     """Share of the turn given to the opponent's beam (0: assume she rests)."""
     max_depth: int = 60
     """Turns searched for us, at most."""
-
-
-# -- Zobrist keys ---------------------------------------------------------------------------------
-
-_KEYS = ZobristTable(14, 1024, seed=0xFA112020)
-_INV_KEYS = _KEYS[0][:COUNT]
-_LEARNED_KEYS = _KEYS[2][:64]
-_SCORE_KEYS = _KEYS[3][:512]
-_POTION_KEYS = _KEYS[4][:16]
-_ORDER_KEYS = _KEYS[5][:32]
-_TOME_KEYS = _KEYS[6][:64]
-_OTHER_INV_KEYS = _KEYS[7][:COUNT]
-_OTHER_SCORE_KEYS = _KEYS[8][:512]
-_OTHER_POTION_KEYS = _KEYS[9][:16]
-_OTHER_LEARNED_KEYS = _KEYS[10][:64]
-_SLOT_KEYS = _KEYS[11][:64]
-_MASK_BYTES: list[list[int]] = []
-"""``_MASK_BYTES[b][x]``: key of the castable slots ``8b .. 8b+7`` given by the byte ``x``."""
-for _b in range(8):
-    _row = []
-    for _x in range(256):
-        _k = 0
-        for _i in range(8):
-            if _x >> _i & 1:
-                _k ^= _SLOT_KEYS[8 * _b + _i]
-        _row.append(_k)
-    _MASK_BYTES.append(_row)
-_M0, _M1, _M2, _M3, _M4, _M5, _M6, _M7 = _MASK_BYTES
-
-
-def mask_key(mask: int) -> int:
-    """Zobrist key of a castable-slots bitmask (XOR of its slots' keys)."""
-    k = _M0[mask & 255] ^ _M1[mask >> 8 & 255] ^ _M2[mask >> 16 & 255]
-    if mask >> 24:
-        k ^= _M3[mask >> 24 & 255] ^ _M4[mask >> 32 & 255] ^ _M5[mask >> 40 & 255] ^ \
-            _M6[mask >> 48 & 255] ^ _M7[mask >> 56 & 255]
-    return k
-
-
-def other_key(w: Witch) -> int:
-    return (_OTHER_INV_KEYS[w.inv] ^ _OTHER_SCORE_KEYS[w.score & 511]
-            ^ _OTHER_POTION_KEYS[w.potions & 15] ^ _OTHER_LEARNED_KEYS[w.learned])
-
-
-def node_key(node: Node) -> int:
-    """The full Zobrist key of a node (the search builds it piece by piece; tests compare)."""
-    return (_INV_KEYS[node[INV]] ^ mask_key(node[CASTABLE]) ^ _LEARNED_KEYS[node[LEARNED]]
-            ^ _SCORE_KEYS[node[SCORE] & 511] ^ _POTION_KEYS[node[POTIONS] & 15]
-            ^ node[SHARED][4] ^ other_key(node[OTHER]))
 
 
 _SCALED: dict[Weights, dict[int, list[float]]] = {}
@@ -211,7 +170,7 @@ class Searcher:
         self.spells = spell_values(table, me, weights)
         slots = len(table.casts[me])
         self.slot_info = [
-            (1 << s, _SLOT_KEYS[s], table.casts[me][s],
+            (1 << s, SLOT_KEYS[s], table.casts[me][s],
              tuple(cast(s, k) for k in range(1, 12)))
             for s in range(slots)
         ]
@@ -223,7 +182,7 @@ class Searcher:
         state = (orders, bonus, tome, stocks)
         found = self._interned.get(state)
         if found is None:
-            found = (orders, bonus, tome, stocks, _ORDER_KEYS[orders] ^ _TOME_KEYS[tome],
+            found = (orders, bonus, tome, stocks, ORDER_KEYS[orders] ^ TOME_KEYS[tome],
                      len(self._interned))
             self._interned[state] = found
         return found
@@ -262,7 +221,7 @@ class Searcher:
                 learns.append((learn_table(pos, stocks[j]),
                                self.shared(*settle_table(table, orders, bonus, tome, stocks,
                                                          ((LEARN, j, pos), oeff))),
-                               1 << j, 1 << (slots + j), _SLOT_KEYS[slots + j], LEARN | j << 3))
+                               1 << j, 1 << (slots + j), SLOT_KEYS[slots + j], LEARN | j << 3))
                 pos += 1
         found = (after, brews, learns)
         self._moves[memo_key] = found
@@ -295,11 +254,11 @@ class Searcher:
         plan_len = len(plan)
         factors = [step_factors(d, weights) for d in range(MAX_TURNS + 2)]
         scaled = _scaled_ingredients(weights)
-        inv_keys = _INV_KEYS
-        learned_keys = _LEARNED_KEYS
-        score_keys = _SCORE_KEYS
-        potion_keys = _POTION_KEYS
-        m0, m1, m2 = _M0, _M1, _M2
+        inv_keys = INV_KEYS
+        learned_keys = LEARNED_KEYS
+        score_keys = SCORE_KEYS
+        potion_keys = POTION_KEYS
+        m0, m1, m2 = MASK_BYTES[0], MASK_BYTES[1], MASK_BYTES[2]
         goal = POTION_GOAL
 
         def end_value(value: float, g: float, e_parent: float, mine: int, other: Witch,
@@ -462,6 +421,13 @@ def line_of(node: Node) -> list[int]:
         node = node[PARENT]
     actions.reverse()
     return actions
+
+
+def node_key(node: Node) -> int:
+    """The full Zobrist key of a node (the search builds it piece by piece; tests compare)."""
+    return (INV_KEYS[node[INV]] ^ mask_key(node[CASTABLE]) ^ LEARNED_KEYS[node[LEARNED]]
+            ^ SCORE_KEYS[node[SCORE] & 511] ^ POTION_KEYS[node[POTIONS] & 15]
+            ^ node[SHARED][4] ^ other_key(node[OTHER]))
 
 
 def safe_action(table: Table, state: State) -> int:
