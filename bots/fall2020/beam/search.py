@@ -106,7 +106,7 @@ class Settings:
     """States kept per layer of the opponent's beam."""
     opp_depth: int = 15
     """Turns searched for the opponent."""
-    opp_share: float = 0.2
+    opp_share: float = 0.35
     """Share of the turn given to the opponent's beam (0: assume she rests)."""
     max_depth: int = 60
     """Turns searched for us, at most."""
