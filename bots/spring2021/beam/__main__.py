@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Callable
 
 from bots.lib.timer import limit_from_args
-from bots.spring2021.game.io import format_action, read_board, read_turn
+from bots.spring2021.game.board import Board
+from bots.spring2021.game.io import Turn, format_action, play
 
 from .evaluation import Weights
 from .search import Settings, search
@@ -36,30 +38,21 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     limit = limit_from_args(args.budget, FIRST_TURN_MS, TURN_MS, args.margin)
     settings = Settings(width=args.width, horizon=args.horizon)
-    readline = sys.stdin.readline
 
-    def read() -> str:
-        line = readline()
-        if not line:
-            raise EOFError
-        return line
+    def setup(board: Board) -> Callable[[Turn], str]:
+        weights = Weights(board, seed_value=args.seed_value)
 
-    board = read_board(read)
-    weights = Weights(board, seed_value=args.seed_value)
-    while True:
-        try:
-            first = read()
-        except EOFError:
-            return
-        limit.start()
-        lines = iter([first])
-        turn = read_turn(lambda: next(lines, None) or read(), board)
-        result = search(turn.state, board, weights, limit, settings)
-        answer = format_action(result.action, board)
-        print(answer, flush=True)
-        if not args.quiet:
-            print(f"day {turn.state.day} {answer}: value {result.value:.1f}, {result.nodes} states,"
-                  f" {result.days} days, {result.layers} layers", file=sys.stderr, flush=True)
+        def decide(turn: Turn) -> str:
+            result = search(turn.state, board, weights, limit, settings)
+            answer = format_action(result.action, board)
+            if not args.quiet:
+                print(f"day {turn.state.day} {answer}: value {result.value:.1f}, {result.nodes} "
+                      f"states, {result.days} days, {result.layers} layers", file=sys.stderr)
+            return answer
+
+        return decide
+
+    play(setup, limit.start, sys.stdin.readline)
 
 
 main()

@@ -15,7 +15,7 @@ from .board import Board
 from .hashing import tree_key
 from .state import COMPLETE, GROW, SEED, WAIT, State
 
-__all__ = ["Turn", "read_board", "read_turn", "parse_turn", "format_action", "parse_action"]
+__all__ = ["Turn", "read_board", "read_turn", "parse_turn", "format_action", "parse_action", "play"]
 
 
 @dataclass(frozen=True)
@@ -100,3 +100,28 @@ def parse_action(text: str, board: Board) -> int:
     if words[0] == "SEED":
         return SEED | bit_of[int(words[1])] << 2 | bit_of[int(words[2])] << 10
     raise ValueError(f"unknown action {text!r}")
+
+
+def play(setup: "Callable[[Board], Callable[[Turn], str]]", start_turn: Callable[[], None],
+         readline: Callable[[], str]) -> None:
+    """A bot's whole game: read the board, build the bot's turn function with ``setup(board)``,
+    then for each turn call ``start_turn()`` as soon as its first line arrives (the clock runs
+    from there), read the rest, print the answer. Returns at the end of the input."""
+
+    def read() -> str:
+        line = readline()
+        if not line:
+            raise EOFError
+        return line
+
+    board = read_board(read)
+    decide = setup(board)
+    while True:
+        try:
+            first = read()
+        except EOFError:
+            return
+        start_turn()
+        pending = [first]
+        turn = read_turn(lambda: pending.pop() if pending else read(), board)
+        print(decide(turn), flush=True)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Callable
 
 from bots.lib.timer import limit_from_args
 from bots.spring2021.beam.evaluation import Weights
-from bots.spring2021.game.io import format_action, read_board, read_turn
+from bots.spring2021.game.board import Board
+from bots.spring2021.game.io import Turn, format_action, play
 
 from .policy import Policy
 from .search import search
@@ -40,32 +42,23 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     limit = limit_from_args(args.budget, FIRST_TURN_MS, TURN_MS, args.margin)
-    readline = sys.stdin.readline
 
-    def read() -> str:
-        line = readline()
-        if not line:
-            raise EOFError
-        return line
+    def setup(board: Board) -> Callable[[Turn], str]:
+        policy = Policy(board, Weights(board), seed=args.seed, wait_chance=args.wait_chance,
+                        scale=args.scale, random_days=args.random_days)
 
-    board = read_board(read)
-    policy = Policy(board, Weights(board), seed=args.seed, wait_chance=args.wait_chance,
-                    scale=args.scale, random_days=args.random_days)
-    while True:
-        try:
-            first = read()
-        except EOFError:
-            return
-        limit.start()
-        lines = iter([first])
-        turn = read_turn(lambda: next(lines, None) or read(), board)
-        result = search(turn.state, policy, limit, args.exploration)
-        answer = format_action(result.action, board)
-        print(answer, flush=True)
-        if not args.quiet:
-            print(f"day {turn.state.day} {answer}: {result.playouts} playouts, best visited "
-                  f"{result.visits} times, mean reward {result.mean:+.3f}, tree {result.nodes} nodes",
-                  file=sys.stderr, flush=True)
+        def decide(turn: Turn) -> str:
+            result = search(turn.state, policy, limit, args.exploration)
+            answer = format_action(result.action, board)
+            if not args.quiet:
+                print(f"day {turn.state.day} {answer}: {result.playouts} playouts, best visited "
+                      f"{result.visits} times, mean reward {result.mean:+.3f}, tree {result.nodes} "
+                      f"nodes", file=sys.stderr)
+            return answer
+
+        return decide
+
+    play(setup, limit.start, sys.stdin.readline)
 
 
 main()
