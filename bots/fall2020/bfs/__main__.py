@@ -18,6 +18,7 @@ import argparse
 import gc
 import sys
 
+from ..game.io import read_lines
 from .bot import BfsBot, Settings, make_limit
 
 
@@ -45,12 +46,12 @@ def main() -> None:
     bot = BfsBot(make_limit(budget, margin), settings)
     while True:
         try:
-            first = input()
+            lines = read_lines(input)
         except EOFError:
             return
+        # The whole turn arrives in one write: reading it costs well under a millisecond, so the
+        # clock can start once it is read.
         bot.limit.start()
-        count = int(first)
-        lines = [first] + [input() for _ in range(count + 2)]
         print(bot.turn(lines), flush=True)
         bot.release()
 

@@ -6,7 +6,8 @@ a spell, possibly repeated; REST; BREW an order) takes one turn. The shortest wa
 order is then a shortest path in an unweighted graph, which breadth-first search finds exactly.
 A node of the graph is
 
-* the inventory, as its number among the 1001 legal inventories (``inventory.py``, 10 bits);
+* the inventory, as its number among the 1001 legal inventories (10 bits; the numbering and the
+  per-spell lookup tables are the shared ones of ``bots/fall2020/game/inventory.py``);
 * the set of orders already brewed (one bit per order);
 * the set of *exhausted* spells (one bit per spell: cast since the last REST).
 
@@ -47,7 +48,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from ...lib.bfs import BfsResult, Dedupe, bfs
 from ...lib.timer import TurnLimit
-from .inventory import COUNT, INVENTORIES, cast_tables, delta_table, index_of
+from ..game.inventory import COUNT, INVS, brew_table, cast_table, index_of
 
 __all__ = [
     "Move",
@@ -63,6 +64,8 @@ __all__ = [
 INV_BITS = 10
 """Bits of the inventory number (1001 < 1024)."""
 INV_MASK = (1 << INV_BITS) - 1
+MAX_REPEATS = 10
+"""No spell can be cast more than 10 times at once (a repeatable spell consumes something)."""
 
 
 class Move(NamedTuple):
@@ -112,26 +115,24 @@ class Problem:
         self.brewed_mask = (1 << n) - 1
         self.window = n if window is None else window
         self.max_brews = n if max_brews is None else max_brews
-        self.spell_tables = [cast_tables(d, r) for d, r in self.spells]
+        self.spell_tables = [cast_table(d, r) for d, r in self.spells]
+        """Per spell, per inventory: the inventories after 1, 2, ... casts (shared tables)."""
         self.cast_moves = [
-            [Move("CAST", i, k + 1) for k in range(len(tables))]
-            for i, tables in enumerate(self.spell_tables)
+            [Move("CAST", i, k + 1) for k in range(MAX_REPEATS if r else 1)]
+            for i, (_, r) in enumerate(self.spells)
         ]
-        self.order_tables = [delta_table(d) for d in self.orders]
+        self.order_tables = [brew_table((-d[0], -d[1], -d[2], -d[3])) for d in self.orders]
         self.brew_moves = [Move("BREW", o) for o in range(n)]
         self._visible: dict[int, tuple[tuple[Move, list[int], int], ...]] = {}
 
     def pack(self, inv: Sequence[int], brewed: int = 0, exhausted: int = 0) -> int:
         """The state of inventory ``inv`` (4 counts), brewed-order bits and exhausted-spell bits."""
-        index = index_of(inv)
-        if index < 0:
-            raise ValueError(f"not a legal inventory: {tuple(inv)}")
-        return index | brewed << INV_BITS | exhausted << self.ex_shift
+        return index_of(tuple(inv)) | brewed << INV_BITS | exhausted << self.ex_shift
 
     def unpack(self, state: int) -> tuple[tuple[int, int, int, int], int, int]:
         """``(inventory, brewed bits, exhausted bits)`` of a packed state."""
         return (
-            INVENTORIES[state & INV_MASK],
+            INVS[state & INV_MASK],
             (state >> INV_BITS) & self.brewed_mask,
             state >> self.ex_shift,
         )
@@ -185,11 +186,10 @@ class Problem:
                 if ex & bit:
                     continue
                 base = rest | ex_bit
-                for k, table in enumerate(tables):
-                    j = table[inv]
-                    if j < 0:
-                        break  # more repeats need more ingredients or more space
+                k = 0
+                for j in tables[inv]:  # after 1, 2, ... casts, as long as they are legal
                     add((moves[k], j | base))
+                    k += 1
             if ex:
                 add((REST_MOVE, state & pair_mask))
             return children
@@ -324,7 +324,7 @@ def best_plan(
     return Plan(best_node, best_depth, brewed, best_gain, best_rate)
 
 
-_WORTH = [a + 2 * b + 3 * c + 4 * d for a, b, c, d in INVENTORIES]
+_WORTH = [a + 2 * b + 3 * c + 4 * d for a, b, c, d in INVS]
 """Worth of each inventory, tiers weighted 1-4 (tie-breaks and the fallback)."""
 _MOST = max(_WORTH)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.fall2020.bfs import inventory as inv_mod
+from bots.fall2020.game import inventory as inv_mod
 from bots.fall2020.bfs.planner import (
     REST_MOVE,
     Move,
@@ -258,19 +258,27 @@ def test_pruning_rule_by_rule() -> None:
     assert not prune.admit(problem.pack((2, 1, 0, 0)), 2)  # rule 2 (duplicate fresh)
 
 
-# -- the inventory table -------------------------------------------------------------------------
+# -- the inventory table (the shared one of bots/fall2020/game, which the planner packs) --------
 
 
 def test_1001_inventories() -> None:
     everything = [inv for inv in product(range(11), repeat=4) if sum(inv) <= 10]
     assert inv_mod.COUNT == 1001 == len(everything)
-    assert sorted(inv_mod.INVENTORIES) == everything
-    for i, inv in enumerate(inv_mod.INVENTORIES):
+    assert sorted(inv_mod.INVS) == everything
+    for i, inv in enumerate(inv_mod.INVS):
         assert inv_mod.index_of(inv) == i
-        assert inv_mod.inventory(i) == inv
-    assert inv_mod.index_of((11, 0, 0, 0)) == -1
-    assert inv_mod.index_of((3, 3, 3, 2)) == -1
-    assert inv_mod.index_of((-1, 0, 0, 0)) == -1
+    for bad in ((11, 0, 0, 0), (3, 3, 3, 2), (-1, 0, 0, 0)):
+        with pytest.raises(ValueError):
+            inv_mod.index_of(bad)
+
+
+def test_packing_round_trip() -> None:
+    problem = Problem(STARTING, [(-1, 0, 0, 0)] * 3)
+    for i, inv in enumerate(inv_mod.INVS):
+        for brewed, exhausted in ((0, 0), (0b101, 0b1001), (0b111, 0b1111)):
+            state = problem.pack(inv, brewed, exhausted)
+            assert state & 1023 == i
+            assert problem.unpack(state) == (inv, brewed, exhausted)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -279,18 +287,20 @@ def test_transitions_add_deltas(seed: int) -> None:
     for _ in range(8):
         delta = tuple(rng.randint(-4, 4) for _ in range(4))
         repeatable = rng.random() < 0.7
-        tables = inv_mod.cast_tables(delta, repeatable)
-        assert len(tables) >= 1
-        if not repeatable:
-            assert len(tables) == 1
-        for i, inv in enumerate(inv_mod.INVENTORIES):
-            for k in range(1, 11):
+        table = inv_mod.cast_table(delta, repeatable)
+        for i, inv in enumerate(inv_mod.INVS):
+            expected = []
+            for k in range(1, 11 if repeatable else 2):
                 after = tuple(a + k * d for a, d in zip(inv, delta))
-                legal = min(after) >= 0 and sum(after) <= 10
-                got = tables[k - 1][i] if k <= len(tables) else -1
-                if k > 1 and not repeatable:
-                    continue
-                assert got == (inv_mod.index_of(after) if legal else -1), (delta, inv, k)
+                if min(after) < 0 or sum(after) > 10:
+                    break
+                expected.append(inv_mod.index_of(after))
+            assert list(table[i]) == expected, (delta, inv)
+        need = tuple(rng.randint(0, 3) for _ in range(4))
+        brews = inv_mod.brew_table(need)
+        for i, inv in enumerate(inv_mod.INVS):
+            after = tuple(a - n for a, n in zip(inv, need))
+            assert brews[i] == (inv_mod.index_of(after) if min(after) >= 0 else -1)
 
 
 # -- the bot -------------------------------------------------------------------------------------
