@@ -58,6 +58,8 @@ __all__ = [
     "search",
     "Plan",
     "best_plan",
+    "pair_distances",
+    "richest",
     "popcount",
 ]
 
