@@ -312,7 +312,7 @@ def tournament(args: tuple[str, ...], games: int | None, workers: int | None, se
     from .config import ConfigError, config_from_mapping, load_config
     from .standings import standings
     from .store import Store, StoreError
-    from .tournament import Decided, GameDone, Started, Tournament, TournamentError
+    from .tournament import Decided, GameDone, Started, Tournament, TournamentError, bot_spec
 
     sprt_values = {k: v for k, v in dict(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                                            model=sprt_model).items() if v is not None}
@@ -378,6 +378,11 @@ def tournament(args: tuple[str, ...], games: int | None, workers: int | None, se
             decided.append(text)
             (bar.write if bar is not None else out)(text)
 
+    try:
+        for entry in config.bots:  # a bot that names nothing fails before the database exists
+            bot_spec(entry, config.game)
+    except TournamentError as exc:
+        raise click.ClickException(str(exc)) from None
     try:
         try:
             store = Store(config.db)

@@ -163,7 +163,8 @@ def test_results_formats(tmp_path):
     assert csv_out[1].startswith("greedy,random,4,4,0,0")
 
 
-def test_bad_input_gets_one_line_and_no_results_file(tmp_path):
+def test_bad_input_gets_one_line_and_no_results_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where the default arena.sqlite would go
     cases = [
         (["tournament", str(tmp_path / "missing.yaml")], "no such config file"),
         (["tournament", "spring2021", "greedy"], "expected CONFIG.yaml, or GAME and at least two bots"),
