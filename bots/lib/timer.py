@@ -80,10 +80,6 @@ class TurnTimer:
         """Milliseconds since :meth:`start`."""
         return (self._clock() - self._started) * 1000.0
 
-    def remaining_ms(self) -> float:
-        """Milliseconds left before the deadline (negative once past it)."""
-        return (self._deadline - self._clock()) * 1000.0
-
     def fraction(self, share: float) -> "TurnTimer":
         """A timer for the first ``share`` of what is left of this turn (e.g. an opponent search).
 

@@ -34,16 +34,3 @@ class ZobristTable:
 
     def __getitem__(self, feature: int) -> list[int]:
         return self.table[feature]
-
-    def hash_of(self, pairs: "list[tuple[int, int]] | tuple[tuple[int, int], ...]") -> int:
-        """XOR of the keys of the ``(feature, value)`` pairs (a full computation, for checks)."""
-        h = 0
-        table = self.table
-        for feature, value in pairs:
-            h ^= table[feature][value]
-        return h
-
-    def mask_keys(self, feature_offset: int = 0, count: int | None = None) -> list[int]:
-        """The presence keys (value 0) of features ``feature_offset ..``: for hashing bitmasks."""
-        end = self.rows if count is None else feature_offset + count
-        return [self.table[f][0] for f in range(feature_offset, end)]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from bots.spring2021.game.board import Board
 from bots.spring2021.game.shadows import income
-from bots.spring2021.game.state import MAX_DAYS, State
+from bots.spring2021.game.state import MAX_DAYS, State, final_scores
 
 __all__ = ["DECAY", "Weights", "playout_value", "quick_value", "final_value"]
 
@@ -126,9 +126,5 @@ def quick_value(s: State, weights: Weights) -> float:
 def final_value(s: State) -> float:
     """A finished game: our score (already including ``sun // 3``), plus 1000 for a win and
     500 for a draw, so that winning lines beat merely high-scoring ones."""
-    ours, theirs = s.score, s.opp_score
-    if ours == theirs:
-        trees = s.seeds | s.small | s.medium | s.tall
-        ours += (trees & s.mine).bit_count()
-        theirs += (trees & ~s.mine).bit_count()
+    ours, theirs = final_scores(s)
     return ours + (1000.0 if ours > theirs else 500.0 if ours == theirs else 0.0)

@@ -15,9 +15,13 @@ GRID_BITS = 256
 """Enough grid bits for any board the game allows (up to 6 rings: 13 rows of 16 bits)."""
 
 TREE_KEYS: list[list[int]] = ZobristTable(GRID_BITS, 4, seed=2021).table
-DORMANT: list[int] = [row[0] for row in ZobristTable(GRID_BITS, 1, seed=2022).table]
-SUN_KEYS: list[int] = [row[0] for row in ZobristTable(1024, 1, seed=2023).table]
-SCORE_KEYS: list[int] = [row[0] for row in ZobristTable(512, 1, seed=2024).table]
+"""``TREE_KEYS[bit][size]``."""
+_KEYS = ZobristTable(3, 1024, seed=2022)
+DORMANT: list[int] = _KEYS[0][:GRID_BITS]
+SUN_KEYS: list[int] = _KEYS[1]
+"""Indexed by ``sun & 1023``."""
+SCORE_KEYS: list[int] = _KEYS[2][:512]
+"""Indexed by ``score & 511``."""
 
 
 def tree_key(seeds: int, small: int, medium: int, tall: int, dormant: int) -> int:

@@ -24,7 +24,7 @@ from .shadows import income
 
 __all__ = [
     "State", "MAX_DAYS", "GROW_BASE", "COMPLETE_COST", "WAIT", "GROW", "COMPLETE", "SEED",
-    "action", "action_kind", "grow", "complete", "seed", "end_day", "legal_actions", "apply",
+    "action", "grow", "complete", "seed", "end_day", "legal_actions", "apply",
     "final_scores", "dedupe_key",
 ]
 
@@ -39,10 +39,6 @@ WAIT, GROW, COMPLETE, SEED = 0, 1, 2, 3
 
 def action(kind: int, source: int = 0, target: int = 0) -> int:
     return kind | source << 2 | target << 10
-
-
-def action_kind(a: int) -> int:
-    return a & 3
 
 
 class State(NamedTuple):
