@@ -7,14 +7,16 @@ Each turn, in this order:
    spell with the best *gain* ``sum((tier + 1) * delta[tier]) + stock - tax``, if that gain is at
    least ``min_gain`` and the tax at most ``max_tax``. A tier-weighted gain rewards spells that
    make many or high-tier ingredients.
-3. **Cast** toward a target order. The *distance* from an inventory to an order counts the casts
-   of the starting spells still needed to afford it: walking down from tier 3, every missing
-   ingredient of tier ``t`` costs one conversion from tier ``t - 1`` (which in turn may be
-   missing), and missing tier-0 ingredients come two per cast. The target is the order with the
-   best ``price / (distance + 1)``; we play the cast (any repeat count) that lowers the distance
-   to the target the most, ties to the richer inventory (tier-weighted).
-4. **Rest** when no castable spell brings the target closer and a spell is exhausted;
-   otherwise cast whatever adds the most ingredient value, or wait.
+3. **Cast** toward a target order. From the current inventory a breadth-first search over the
+   1,001 possible inventories, with every owned spell as an edge (any repeat count) and
+   exhaustion ignored past the first move, gives the fewest casts to every inventory within
+   ``horizon`` casts; a first move with an exhausted spell costs one more (the REST before it).
+   An order's *distance* is the fewest casts to any inventory that affords it. The target is the
+   order with the best ``price / (distance + 1)``, ties to the earlier order; we play the first
+   move of its shortest path (REST when one of them starts with it: such a path really is that
+   short, while one that casts first may need a REST of its own later).
+4. Otherwise, with no order within ``horizon`` casts: rest when a spell is exhausted, else cast
+   whatever adds the most ingredient value, else wait.
 
 No randomness: the same position always gives the same action.
 """
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bots.fall2020.game.inventory import INVS, TOTAL
+from bots.fall2020.game.inventory import INVS
 from bots.fall2020.game.model import (
     BREW,
     CAST,
@@ -32,13 +34,15 @@ from bots.fall2020.game.model import (
     WAIT,
     State,
     Table,
+    Witch,
+    cast,
     legal_actions,
     owned,
     position,
     price_at,
 )
 
-__all__ = ["Settings", "distance", "spell_gain", "choose"]
+__all__ = ["Settings", "cast_distances", "spell_gain", "choose"]
 
 
 @dataclass(frozen=True)
@@ -51,23 +55,46 @@ class Settings:
     """Never pay more tax than this."""
     min_gain: int = 1
     """Smallest tier-weighted gain worth learning."""
+    horizon: int = 6
+    """Casts searched toward an order."""
 
 
-def distance(inv: tuple[int, int, int, int], need: tuple[int, int, int, int]) -> float:
-    """Starting-spell casts still needed to afford ``need`` from ``inv`` (see the module doc)."""
-    carry = 0
-    cost = 0.0
-    for tier in (3, 2, 1):
-        missing = need[tier] + carry - inv[tier]
-        if missing > 0:
-            cost += missing
-            carry = missing
-        else:
-            carry = 0
-    missing = need[0] + carry - inv[0]
-    if missing > 0:
-        cost += (missing + 1) // 2
-    return cost
+def cast_distances(table: Table, me: Witch, horizon: int) -> dict[int, tuple[int, int]]:
+    """``{inventory: (casts, first move)}`` for every inventory witch 0 reaches within
+    ``horizon`` casts of her owned spells (see the module doc; the REST a first move with an
+    exhausted spell needs counts as a cast, and its first move is then :data:`REST`)."""
+    casts = table.casts[0]
+    slots = [s for s in range(len(casts)) if owned(table, 0, me) >> s & 1]
+    best: dict[int, tuple[int, int]] = {me.inv: (0, WAIT)}
+    # The first move: castable spells cost 1, exhausted ones 2 (REST, then the cast). At equal
+    # cost a path starting with REST is preferred: it really is that short, while a path that
+    # casts first may use an exhausted spell later and need a REST of its own.
+    layers: list[list[int]] = [[] for _ in range(horizon + 1)]
+    for slot in slots:
+        ready = me.castable >> slot & 1
+        for times, after in enumerate(casts[slot][me.inv], 1):
+            if ready:
+                _improve(best, layers, after, 1, cast(slot, times))
+            elif horizon >= 2:
+                _improve(best, layers, after, 2, REST)
+    # Later moves: one cast each, exhaustion ignored.
+    for d in range(1, horizon):
+        for inv in dict.fromkeys(layers[d]):
+            dist, first = best[inv]
+            if dist != d:
+                continue  # reached again more cheaply
+            for slot in slots:
+                for after in casts[slot][inv]:
+                    _improve(best, layers, after, d + 1, first)
+    return best
+
+
+def _improve(best: dict[int, tuple[int, int]], layers: list[list[int]], inv: int, dist: int,
+             first: int) -> None:
+    old = best.get(inv)
+    if old is None or dist < old[0] or (dist == old[0] and first == REST != old[1]):
+        best[inv] = (dist, first)
+        layers[dist].append(inv)
 
 
 def spell_gain(delta: tuple[int, int, int, int], stock: int, tax: int) -> int:
@@ -109,31 +136,33 @@ def choose(table: Table, state: State, settings: Settings = Settings()) -> int:
         if best_learn >= 0:
             return best_learn
     # 3. Cast toward the target order.
-    inv = INVS[me.inv]
-    target = None
-    best_ratio = -1.0
-    for j, order in enumerate(table.orders):
+    reach = cast_distances(table, me, settings.horizon)
+    target: tuple[float, int] | None = None
+    for j, brew_table in enumerate(table.brews):
         if state.orders >> j & 1:
-            price = price_at(order.price, position(state.orders, j), state.bonus)
-            ratio = price / (distance(inv, order.need) + 1)
-            if ratio > best_ratio:
-                target, best_ratio = order.need, ratio
-    casts: list[tuple[float, int, int]] = []
-    for a in legal:
-        if a & 7 == CAST:
-            slot, times = a >> 3 & 63, a >> 9
-            after = INVS[table.casts[0][slot][me.inv][times - 1]]
-            d = distance(after, target) if target is not None else 0.0
-            casts.append((d, -_worth(after), a))
-    now = distance(inv, target) if target is not None else 0.0
-    casts.sort()
-    if casts and casts[0][0] < now:
-        return casts[0][2]
+            d = min((dist for inv, (dist, _) in reach.items() if brew_table[inv] >= 0),
+                    default=None)
+            if d is None:
+                continue
+            price = price_at(table.prices[j], position(state.orders, j), state.bonus)
+            ratio = price / (d + 1)
+            first = min((reach[inv][1] for inv in reach
+                         if reach[inv][0] == d and brew_table[inv] >= 0),
+                        key=lambda move: move != REST)
+            if target is None or ratio > target[0]:
+                target = (ratio, first)
+    if target is not None:
+        return target[1]
     # 4. Rest, else the richest cast, else wait.
     if REST in legal:
         return REST
-    if casts:
-        best = min(casts, key=lambda c: (c[1], c[2]))
-        if -best[1] > _worth(inv) and TOTAL[me.inv] < 10:
-            return best[2]
+    inv = me.inv
+    best_cast, best_worth = -1, _worth(INVS[inv])
+    for a in legal:
+        if a & 7 == CAST:
+            after = table.casts[0][a >> 3 & 63][inv][(a >> 9) - 1]
+            if _worth(INVS[after]) > best_worth:
+                best_cast, best_worth = a, _worth(INVS[after])
+    if best_cast >= 0:
+        return best_cast
     return WAIT
