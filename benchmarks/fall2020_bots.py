@@ -7,7 +7,9 @@ search with a small fixed budget, so the positions look like real ones). Every `
 player 0 is searched exactly as in a game, with the contest clock: 50 ms minus the bot's safety
 margin (default 15 ms), and separately the first turn at 1000 ms. Printed: children generated per
 turn (ours plus the opponent's beam), median and 10th percentile per game phase (turns 2-15,
-16-35, 36+), and the completed depth of our beam. One core, one search at a time.
+16-35, 36+), the same per 50 ms of search (a search that reaches the end of the game, or its
+depth limit on turn 1, stops before the clock), and the completed depth of our beam. One core,
+one search at a time, the collector off as in the bot.
 """
 
 from __future__ import annotations
@@ -66,15 +68,17 @@ def main() -> None:
     pos_list = positions(args.games, args.every, args.budget)
     gc.collect()
     gc.disable()
-    first: list[tuple[int, int]] = []
-    by_phase: dict[str, list[tuple[int, int]]] = {name: [] for name, _, _ in PHASES}
+    first: list[tuple[int, int, float]] = []
+    by_phase: dict[str, list[tuple[int, int, float]]] = {name: [] for name, _, _ in PHASES}
     for pos in pos_list:
         timer = TurnTimer(1000, 50, args.margin)
         if pos.state.turn != 1:
             timer.turn = 1  # a later turn: the 50 ms limit
         timer.start()
         d = decide(pos.table, pos.state, timer, settings)
-        record = (d.mine.nodes + d.theirs.nodes, d.mine.depth)
+        nodes = d.mine.nodes + d.theirs.nodes
+        rate = nodes * 50 / max(timer.elapsed_ms(), 1e-3)
+        record = (nodes, d.mine.depth, rate)
         if pos.state.turn == 1:
             first.append(record)
             continue
@@ -90,8 +94,10 @@ def main() -> None:
             continue
         nodes = [r[0] for r in records]
         depth = [r[1] for r in records]
+        rates = [r[2] for r in records]
         print(f"  {name:20s} n={len(records):3d}  median {statistics.median(nodes):8.0f}"
-              f"  p10 {pct(nodes, 0.1):8.0f}  depth median {statistics.median(depth):4.0f}")
+              f"  p10 {pct(nodes, 0.1):8.0f}  per 50 ms: median {statistics.median(rates):8.0f}"
+              f"  p10 {pct(rates, 0.1):8.0f}  depth median {statistics.median(depth):4.0f}")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,15 @@ from bots.spring2021.game import io  # noqa: E402
 from bots.spring2021.mcts.policy import Policy  # noqa: E402
 from bots.spring2021.mcts.search import search as mcts_search  # noqa: E402
 
-MARGIN_MS = 20.0
+
+def bot_margin(bot: str) -> float:
+    """The safety margin the bot's command line uses by default (ms)."""
+    if bot == "beam":
+        from bots.spring2021.beam.__main__ import parse_args
+    else:
+        from bots.spring2021.mcts.__main__ import parse_args
+    return parse_args([]).margin
+
 PHASES = (("days 0-7", 0, 7), ("days 8-15", 8, 15), ("days 16-23", 16, 23))
 
 
@@ -67,9 +75,10 @@ def measure(samples, turn_ms: float, bot: str) -> dict[str, list[tuple[int, floa
     by_phase: dict[str, list[tuple[int, float]]] = {name: [] for name, _, _ in PHASES}
     weights_of: dict[int, Weights] = {}
     policies: dict[int, Policy] = {}
+    margin = bot_margin(bot)
     for board, state in samples:
         weights = weights_of.setdefault(id(board), Weights(board))
-        timer = TurnTimer(turn_ms, turn_ms, MARGIN_MS)
+        timer = TurnTimer(turn_ms, turn_ms, margin)
         timer.turn = 1  # not the first turn
         gc.collect()
         timer.start()
@@ -96,9 +105,10 @@ def main() -> None:
     parser.add_argument("--bots", default="beam,mcts", help="which searches to measure")
     args = parser.parse_args()
     samples = positions(args.games)
-    search_ms = args.turn_ms - MARGIN_MS
-    print(f"{len(samples)} positions from {args.games} games; search clock {search_ms:.0f} ms "
-          f"({args.turn_ms:.0f} ms turn minus the bot's {MARGIN_MS:.0f} ms margin)")
+    clocks = ", ".join(f"{bot} {args.turn_ms - bot_margin(bot):.0f} ms"
+                       for bot in args.bots.split(","))
+    print(f"{len(samples)} positions from {args.games} games; search clock {clocks} "
+          f"(the {args.turn_ms:.0f} ms turn minus each bot's safety margin)")
     print("per turn, and per 100 ms of search (a beam search that finishes its horizon stops "
           "before the clock); beam: states generated, mcts: playouts")
     print(f"{'bot':6} {'phase':11} {'turns':>5} {'median':>8} {'p10':>8} {'/100ms med':>11} "

@@ -61,4 +61,5 @@ def main(argv: list[str] | None = None) -> None:
     play(setup, limit.start, sys.stdin.readline)
 
 
-main()
+if __name__ == "__main__":
+    main()
