@@ -23,13 +23,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--max-spells", type=int, default=d.max_spells)
     p.add_argument("--max-tax", type=int, default=d.max_tax)
     p.add_argument("--min-gain", type=int, default=d.min_gain)
+    p.add_argument("--horizon", type=int, default=d.horizon, help="casts searched toward an order")
     p.add_argument("--verbose", action="store_true", help="one line per turn on stderr")
     return p.parse_args(argv)
 
 
 def main() -> None:
     args = parse_args(sys.argv[1:])
-    settings = Settings(args.learn_turns, args.max_spells, args.max_tax, args.min_gain)
+    settings = Settings(args.learn_turns, args.max_spells, args.max_tax, args.min_gain, args.horizon)
     tracker = Tracker()
     while True:
         try:
