@@ -18,7 +18,14 @@ from typing import Any, Iterable, Sequence
 
 __all__ = ["StoreError", "Store", "TournamentRow", "BotRow", "GameRecord", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: cgarena 0.1.0. 2: ``bots.hash_scheme`` (how ``source_hash`` was computed)."""
+
+_MIGRATIONS: dict[int, str] = {
+    1: "ALTER TABLE bots ADD COLUMN hash_scheme INTEGER NOT NULL DEFAULT 1;",
+}
+"""``_MIGRATIONS[k]`` turns a database of schema version ``k`` into one of version ``k + 1``. A new
+database is created at version 1 and migrated like an old one, so both end the same."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -106,6 +113,9 @@ class BotRow:
     source_hash: str
     files: tuple[str, ...]
     """The files the hash covers."""
+    hash_scheme: int = 2
+    """1: cgarena 0.1.0's hash (absolute file names), 2: names relative to the files' shared
+    folder (see :mod:`arena.provenance`)."""
 
 
 @dataclass(frozen=True)
@@ -166,19 +176,38 @@ class Store:
 
     def _ensure_schema(self) -> None:
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if "meta" in tables:
-            row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            version = int(row[0]) if row else None
-            if version != SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self.path}: results database of schema version {version}, this arena reads "
-                    f"version {SCHEMA_VERSION} (use another --db)"
-                )
-            return
-        if tables:
-            raise StoreError(f"{self.path}: an SQLite file that is not an arena results database (use another --db)")
-        self._db.executescript("BEGIN;" + _SCHEMA +
-                               f"INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}');COMMIT;")
+        if "meta" not in tables:
+            if tables:
+                raise StoreError(f"{self.path}: an SQLite file that is not an arena results database "
+                                 "(use another --db)")
+            self._db.executescript("BEGIN;" + _SCHEMA +
+                                   "INSERT INTO meta VALUES ('schema_version', '1');COMMIT;")
+        version = self._schema_version()
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: written by a newer arena (results schema {version}, this "
+                             f"one reads up to {SCHEMA_VERSION}); upgrade cgarena or use another --db")
+        if version < SCHEMA_VERSION:
+            self._migrate()
+
+    def _schema_version(self) -> int:
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        try:
+            return int(row[0])
+        except (TypeError, ValueError):
+            raise StoreError(f"{self.path}: results database without a valid schema version "
+                             "(use another --db)") from None
+
+    def _migrate(self) -> None:
+        """Bring the database to :data:`SCHEMA_VERSION`, all steps in one transaction (another
+        process may be migrating it at the same moment: the version is read again inside)."""
+        with self._transaction():
+            version = self._schema_version()
+            while version < SCHEMA_VERSION:
+                for statement in _MIGRATIONS[version].split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                version += 1
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
 
     def _transaction(self) -> "_Transaction":
         return _Transaction(self._db)
@@ -212,9 +241,10 @@ class Store:
             )
             tid = int(cur.lastrowid)
             self._db.executemany(
-                "INSERT INTO bots VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO bots (tournament_id, name, command, env, source_hash, files, hash_scheme)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(tid, b.name, json.dumps(list(b.command)), json.dumps(b.env), b.source_hash,
-                  json.dumps(list(b.files))) for b in bots],
+                  json.dumps(list(b.files)), b.hash_scheme) for b in bots],
             )
             self._db.executemany(
                 "INSERT INTO comparisons (tournament_id, idx, bot_a, bot_b) VALUES (?, ?, ?, ?)",
@@ -263,9 +293,10 @@ class Store:
     def bots(self, tid: int) -> list[BotRow]:
         return [
             BotRow(name=r[0], command=tuple(json.loads(r[1])), env=json.loads(r[2]), source_hash=r[3],
-                   files=tuple(json.loads(r[4])))
+                   files=tuple(json.loads(r[4])), hash_scheme=r[5])
             for r in self._db.execute(
-                "SELECT name, command, env, source_hash, files FROM bots WHERE tournament_id = ? ORDER BY rowid",
+                "SELECT name, command, env, source_hash, files, hash_scheme FROM bots"
+                " WHERE tournament_id = ? ORDER BY rowid",
                 (tid,),
             )
         ]

@@ -13,25 +13,22 @@ same numbers as an uninterrupted one, as long as the bots themselves play determ
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import multiprocessing
 import multiprocessing.connection
 import os
 import signal
-import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
-
-import referee
+from typing import Any, Callable, Iterator
 
 from . import botspec
 from .botspec import BotSpec
 from .config import BotEntry, TournamentConfig
 from .match import MatchOptions, MatchResult, play_match
+from .provenance import bot_sources, legacy_source_hash, referee_version, same_rules, source_hash
 from .schedule import Schedule, ScheduledGame, make_schedule
 from .stats import Comparison, SprtParams, SprtState
 from .store import BotRow, GameRecord, Store, TournamentRow
@@ -42,8 +39,6 @@ __all__ = [
     "Started",
     "GameDone",
     "Decided",
-    "referee_version",
-    "bot_sources",
     "score_of_a",
     "ComparisonTracker",
     "bot_spec",
@@ -55,125 +50,6 @@ STDERR_KEEP = 4096
 
 class TournamentError(RuntimeError):
     """The tournament cannot run as asked (the message says why and what to do)."""
-
-
-# -- provenance ------------------------------------------------------------------------------------
-
-def referee_version(game: str) -> str:
-    """The package version and a hash of the referee's source files (engine and game package)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        pkg = version("cgarena")
-    except PackageNotFoundError:  # pragma: no cover - running from a plain checkout
-        pkg = "dev"
-    root = Path(referee.__file__).parent
-    package = Path(sys.modules[type(referee.create(game, 0)).__module__].__file__ or "").parent
-    files = sorted(set(root.glob("*.py")) | set(package.glob("*.py")))
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
-    return f"cgarena {pkg}, {game} referee {h.hexdigest()[:12]}"
-
-
-def _local_imports(path: Path, roots: Sequence[Path] = ()) -> list[Path]:
-    """Files next to a Python file that it imports (``import x`` / ``from x import``/``from .x``),
-    and the modules under ``roots`` (the directories a ``-m`` bot runs from) that it imports by
-    their absolute dotted names (``from bots.lib.timer import ...``)."""
-    try:
-        tree = ast.parse(path.read_bytes())
-    except (SyntaxError, ValueError, OSError):
-        return []
-    names: set[str] = set()
-    dotted: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-            dotted.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.module:
-                names.add(node.module.split(".")[0])
-                if not node.level:
-                    dotted.add(node.module)
-                    dotted.update(f"{node.module}.{alias.name}" for alias in node.names)
-            elif node.level:
-                names.update(alias.name for alias in node.names)
-    found = []
-    for name in sorted(names):
-        for candidate in (path.parent / f"{name}.py", path.parent / name):
-            if candidate.exists():
-                found.append(candidate)
-    for root in roots:
-        for name in sorted(dotted):
-            found.extend(_module_files(root, name))
-    return found
-
-
-def _module_files(root: Path, module: str) -> list[Path]:
-    """The file of ``module`` under ``root`` and the ``__init__.py`` of its packages."""
-    parts = module.split(".")
-    found = []
-    for i in range(1, len(parts)):
-        init = root.joinpath(*parts[:i], "__init__.py")
-        if init.is_file():
-            found.append(init)
-    base = root.joinpath(*parts)
-    for candidate in (base.with_suffix(".py"), base / "__init__.py", base / "__main__.py"):
-        if candidate.is_file():
-            found.append(candidate)
-    return found
-
-
-def _files_of(path: Path) -> list[Path]:
-    if path.is_dir():
-        return sorted(
-            p for p in path.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and ".git" not in p.parts
-            and p.suffix not in (".pyc", ".pyo")
-        )
-    return [path]
-
-
-def bot_sources(spec: BotSpec) -> list[Path]:
-    """The files a bot runs: every existing file or directory on its command line (not the Python
-    interpreter), and for a ``.py`` file the modules next to it that it imports, transitively."""
-    interpreter = Path(sys.executable).resolve()
-    found: dict[Path, None] = {}
-    todo: list[Path] = []
-    roots: list[Path] = []
-    argv = list(spec.argv)
-    if "-m" in argv[1:-1]:  # python [-u] -m MODULE: the module's files, found from the cwd
-        root = Path(spec.cwd or ".").resolve()
-        roots.append(root)
-        todo.extend(_module_files(root, argv[argv.index("-m") + 1]))
-    for i, arg in enumerate(spec.argv):
-        path = Path(arg) if os.path.isabs(arg) or spec.cwd is None else Path(spec.cwd) / arg
-        if not path.exists():
-            continue
-        resolved = path.resolve()
-        if resolved == interpreter or (i == 0 and path.name.startswith("python") and len(spec.argv) > 1):
-            continue
-        todo.append(resolved)
-    while todo:
-        path = todo.pop()
-        for f in _files_of(path):
-            if f in found:
-                continue
-            found[f] = None
-            if f.suffix == ".py":
-                todo.extend(p.resolve() for p in _local_imports(f, roots))
-    return sorted(found)
-
-
-def source_hash(files: Sequence[Path]) -> str:
-    h = hashlib.sha256()
-    for f in files:
-        try:
-            data = f.read_bytes()
-        except OSError:
-            data = b"<unreadable>"
-        h.update(str(f).encode() + b"\0" + hashlib.sha256(data).digest())
-    return h.hexdigest()[:16]
 
 
 # -- games in worker processes -------------------------------------------------------------------
@@ -457,6 +333,13 @@ def bot_spec(entry: BotEntry, game: str) -> BotSpec:
     return BotSpec(name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env)
 
 
+def _same_sources(old: BotRow, new: BotRow) -> bool:
+    """Whether a stored bot runs the same files as today's (by the formula it was stored with)."""
+    if old.hash_scheme == 1:
+        return legacy_source_hash(old.files, [Path(f) for f in new.files]) == old.source_hash
+    return old.source_hash == new.source_hash
+
+
 def settings_key(config: TournamentConfig) -> str:
     return hashlib.sha256(json.dumps(config.schedule_key(), sort_keys=True).encode()).hexdigest()[:16]
 
@@ -495,13 +378,13 @@ class Tournament:
             stored = {b.name: b for b in self.store.bots(existing.id)}
             for row in rows:
                 old = stored.get(row.name)
-                if old is not None and old.source_hash != row.source_hash:
+                if old is not None and not _same_sources(old, row):
                     raise TournamentError(
                         f"bot {row.name!r} changed since tournament {existing.id} started (source hash "
                         f"{old.source_hash} -> {row.source_hash}); restore it, or pass --new to start "
                         "a new tournament"
                     )
-            if existing.referee_version != self.referee_version:
+            if not same_rules(existing.referee_version, self.config.game):
                 raise TournamentError(
                     f"the {self.config.game} referee changed since tournament {existing.id} started "
                     f"({existing.referee_version} -> {self.referee_version}); pass --new to start a new one"

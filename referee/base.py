@@ -193,6 +193,9 @@ class Referee(ABC):
     player_count: ClassVar[int] = 2
     first_turn_time_ms: ClassVar[int] = 1000
     turn_time_ms: ClassVar[int]
+    rules_version: ClassVar[int] = 1
+    """Raised whenever a change could alter any game (a rule fix, a new default): stored results
+    are only extended with games played under the same rules version."""
 
     @property
     @abstractmethod

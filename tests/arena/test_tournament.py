@@ -14,7 +14,8 @@ from arena.config import ConfigError, config_from_mapping, load_config
 from arena.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
 from arena.stats import Comparison, SprtParams, SprtState
 from arena.store import BotRow, GameRecord, Store, StoreError
-from arena.tournament import ComparisonTracker, Tournament, TournamentError, bot_sources, score_of_a
+from arena.provenance import bot_sources
+from arena.tournament import ComparisonTracker, Tournament, TournamentError, score_of_a
 from arena.botspec import BotSpec, REPO_ROOT
 
 CONFIGS = REPO_ROOT / "configs"

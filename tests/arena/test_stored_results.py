@@ -1,0 +1,127 @@
+"""A results database written by an earlier release still opens, reports and resumes.
+
+``tests/fixtures/store_v1/`` was made with cgarena 0.1.0 (commit e7e08d0, schema version 1) by
+``arena tournament tournament.yaml`` in that folder: a round-robin of four small Fall 2020 bots
+(two random players, one that waits, one that exits after five turns), 24 games. Beside it are
+what that release's ``arena results`` printed in each format. Every later release must print the
+same from that file (the database is copied first: the fixture is never written) and extend it
+with more games without replaying or changing the stored ones.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "store_v1"
+OUTPUTS = {"table": "results.txt", "csv": "results.csv", "json": "results.json"}
+
+
+@pytest.fixture()
+def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    target = tmp_path / "store_v1"
+    shutil.copytree(FIXTURE, target)
+    monkeypatch.chdir(target)
+    return target
+
+
+def games(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "SELECT comparison, pair, leg, seed, seat0, seat1, score0, score1, winner, status0, "
+            "status1, end_reason, turns FROM games ORDER BY comparison, pair, leg").fetchall()
+
+
+@pytest.mark.parametrize("form", sorted(OUTPUTS))
+def test_reports_what_the_release_that_wrote_it_reported(copy: Path, form: str) -> None:
+    result = CliRunner().invoke(main, ["results", "--db", "results.sqlite", "--format", form])
+    assert result.exit_code == 0, result.output
+    assert result.output == (FIXTURE / OUTPUTS[form]).read_text()
+
+
+def test_resumes_and_extends_it(copy: Path) -> None:
+    fixture_bytes = (FIXTURE / "results.sqlite").read_bytes()
+    before = games(copy / "results.sqlite")
+    assert len(before) == 24
+    result = CliRunner().invoke(main, ["tournament", "tournament.yaml", "--games", "6",
+                                       "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "tournament 1 (resumed, 24 games already stored)" in result.output
+    after = games(copy / "results.sqlite")
+    assert len(after) == 36  # 6 comparisons, one more seed pair each
+    assert [g for g in after if g[1] < 2] == before  # the stored games are untouched
+    with sqlite3.connect(copy / "results.sqlite") as conn:
+        assert conn.execute("SELECT count(*) FROM tournaments").fetchone() == (1,)
+    assert (FIXTURE / "results.sqlite").read_bytes() == fixture_bytes
+
+
+
+def test_a_changed_bot_is_still_noticed_in_it(copy: Path) -> None:
+    with open(copy / "bots" / "random_bot.py", "a") as f:
+        f.write("# edited\n")
+    result = CliRunner().invoke(main, ["tournament", "tournament.yaml", "--games", "6",
+                                       "--no-progress"])
+    assert result.exit_code == 1
+    assert "bot 'random1' changed since tournament 1 started" in result.output
+    assert len(games(copy / "results.sqlite")) == 24
+
+
+def test_another_referee_is_still_noticed_in_it(copy: Path) -> None:
+    with sqlite3.connect(copy / "results.sqlite") as conn:
+        conn.execute("UPDATE tournaments SET referee_version = "
+                     "'cgarena 0.1.0, fall2020 referee 000000000000'")
+    result = CliRunner().invoke(main, ["tournament", "tournament.yaml", "--games", "6",
+                                       "--no-progress"])
+    assert result.exit_code == 1
+    assert "the fall2020 referee changed since tournament 1 started" in result.output
+
+
+def schema(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+
+
+def test_migrated_and_new_databases_have_one_schema(copy: Path, tmp_path: Path) -> None:
+    CliRunner().invoke(main, ["results", "--db", "results.sqlite"])  # opening migrates it
+    result = CliRunner().invoke(main, ["tournament", "fall2020", "bots/random_bot.py",
+                                       "bots/wait_bot.py", "--games", "2", "--no-progress",
+                                       "--db", str(tmp_path / "new.sqlite")])
+    assert result.exit_code == 0, result.output
+    assert schema(copy / "results.sqlite") == schema(tmp_path / "new.sqlite")
+    with sqlite3.connect(copy / "results.sqlite") as conn:
+        assert conn.execute("SELECT value FROM meta").fetchone() == ("2",)
+
+
+def test_a_database_from_a_newer_arena_is_refused(copy: Path) -> None:
+    with sqlite3.connect(copy / "results.sqlite") as conn:
+        conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    result = CliRunner().invoke(main, ["results", "--db", "results.sqlite"])
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1
+    assert "written by a newer arena (results schema 99" in result.output
+
+
+def test_a_moved_tournament_folder_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = tmp_path / "first"
+    (first / "bots").mkdir(parents=True)
+    shutil.copy(FIXTURE / "bots" / "wait_bot.py", first / "bots" / "a.py")
+    shutil.copy(FIXTURE / "bots" / "random_bot.py", first / "bots" / "b.py")
+    monkeypatch.chdir(first)
+    argv = ["tournament", "fall2020", "bots/b.py", "bots/a.py", "--no-progress", "--db", "r.sqlite"]
+    assert CliRunner().invoke(main, [*argv, "--games", "2"]).exit_code == 0
+    moved = tmp_path / "moved"
+    first.rename(moved)
+    monkeypatch.chdir(moved)
+    result = CliRunner().invoke(main, [*argv, "--games", "4"])
+    assert result.exit_code == 0, result.output
+    assert "resumed, 2 games already stored" in result.output
+    (moved / "bots" / "a.py").write_text((moved / "bots" / "a.py").read_text() + "# edited\n")
+    result = CliRunner().invoke(main, [*argv, "--games", "6"])
+    assert result.exit_code == 1
+    assert "changed since tournament 1 started" in result.output
