@@ -77,7 +77,8 @@ def list_bots(game: str | None) -> None:
         click.echo(f"{name} (default match: {' vs '.join(defaults) or 'none'})")
         for bot in botspec.shipped_bots(name):
             spec = botspec.resolve(bot, name)
-            click.echo(f"  {bot:8} {shlex.join(spec.argv[1:]) if spec.argv[0] == sys.executable else spec.command_line()}")
+            shown = shlex.join(spec.argv[1:]) if spec.argv[0] == sys.executable else spec.command_line()
+            click.echo(f"  {bot:8} {shown}")
 
 
 @main.command()
@@ -183,7 +184,8 @@ def play(
         out(f"result: {verdict}, scores {list(o.scores)}, {o.end_reason.value} after {o.turns} turns")
         for p in result.players:
             lat = p.latency_summary()
-            timing = f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None else "no answer"
+            timing = (f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None
+                      else "no answer")
             note = f" ({p.message})" if p.message else ""
             out(f"  player {p.index} {p.name}: {p.verdict.value}{note}; {timing}")
     again = " ".join(shlex.quote(b) for b in bots)
@@ -314,8 +316,8 @@ def tournament(args: tuple[str, ...], games: int | None, workers: int | None, se
     from .store import Store, StoreError
     from .tournament import Decided, GameDone, Started, Tournament, TournamentError, bot_spec
 
-    sprt_values = {k: v for k, v in dict(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
-                                           model=sprt_model).items() if v is not None}
+    sprt_values = {k: v for k, v in {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
+                                     "model": sprt_model}.items() if v is not None}
     overrides: dict = {
         "games": games, "workers": workers, "seed": seed, "format": fmt, "baseline": baseline,
         "time_scale": time_scale, "memory_limit_mb": memory_limit, "params": params or None, "db": db,

@@ -31,9 +31,10 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
@@ -75,7 +76,7 @@ class BotEntry:
     sweep_point: tuple[tuple[str, str], ...] = ()
     """For a sweep variant: the parameter values it was made with."""
 
-    def substituted(self, values: Mapping[str, str]) -> "BotEntry":
+    def substituted(self, values: Mapping[str, str]) -> BotEntry:
         """A copy with every ``{name}`` placeholder replaced by ``values[name]``."""
 
         def sub(text: str) -> str:

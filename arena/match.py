@@ -10,8 +10,9 @@ from __future__ import annotations
 import enum
 import statistics
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import referee
 from referee import DeactivationCause, FrameReport, Outcome

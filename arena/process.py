@@ -21,8 +21,8 @@ import subprocess
 import threading
 import time
 from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from .lines import DEFAULT_MAX_LINE_BYTES, LineSplitter
 
@@ -233,7 +233,7 @@ class BotProcess:
 
     # -- lifecycle -------------------------------------------------------------------------------
 
-    def start(self) -> "BotProcess":
+    def start(self) -> BotProcess:
         """Start the process in its own session. Raises :class:`BotStartError`."""
         become_subreaper()
         try:
@@ -514,7 +514,7 @@ class BotProcess:
             except (ChildProcessError, OSError):
                 pass
 
-    def __enter__(self) -> "BotProcess":
+    def __enter__(self) -> BotProcess:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -18,8 +18,8 @@ import hashlib
 import os
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path, PurePath
-from typing import Sequence
 
 import referee
 

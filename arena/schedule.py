@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
 __all__ = ["Comparison", "ScheduledGame", "Schedule", "GauntletSchedule", "RoundRobinSchedule",
            "make_schedule", "pair_seed"]

@@ -116,7 +116,7 @@ def standings(store: Store, row: TournamentRow) -> dict[str, Any]:
         points_of = {b["name"]: b.get("sweep_point") for b in settings.get("bots", [])}
         first_param = next(iter(sweep["grid"]))
         variants = []
-        for t, d in zip(trackers, comp_out):
+        for t, _ in zip(trackers, comp_out):
             point = points_of.get(t.bots[0])
             if not point:
                 continue

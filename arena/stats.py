@@ -60,9 +60,10 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -225,7 +226,7 @@ def estimate(counts: Sequence[float], model: str = "") -> EloEstimate | None:
         los = 0.5 if mu == 0.5 else (1.0 if mu > 0.5 else 0.0)
     return EloEstimate(
         model=model,
-        samples=int(round(total)),
+        samples=round(total),
         score=mu,
         variance=var,
         se=se,
@@ -452,7 +453,7 @@ def sprt_test(counts: Sequence[float], params: SprtParams) -> SprtResult:
         upper_bound=params.upper_bound,
         state=sprt_state(llr, params),
         params=params,
-        samples=int(round(sum(counts))),
+        samples=round(sum(counts)),
     )
 
 

@@ -12,9 +12,10 @@ import array
 import json
 import sqlite3
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 __all__ = ["StoreError", "Store", "TournamentRow", "BotRow", "GameRecord", "SCHEMA_VERSION"]
 
@@ -209,13 +210,13 @@ class Store:
                 version += 1
             self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
 
-    def _transaction(self) -> "_Transaction":
+    def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -20,9 +20,10 @@ import multiprocessing.connection
 import os
 import signal
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from . import botspec
 from .botspec import BotSpec
@@ -456,7 +457,7 @@ class Tournament:
                     pool.submit(worker, GameTask(game, self.config.game, specs, options, self.referee_version))
                 if exhausted and pool.busy() == 0:
                     break
-                for task, record in pool.results(timeout=1.0):
+                for _task, record in pool.results(timeout=1.0):
                     if record is None:
                         continue
                     if self.store.record_game(tid, record):

@@ -39,12 +39,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import referee  # noqa: E402
-from bots.fall2020 import random_bot  # noqa: E402
-from bots.fall2020.bfs.bot import BfsBot, make_limit  # noqa: E402
-from bots.fall2020.bfs.planner import Problem, popcount, search  # noqa: E402
-from referee.fall2020.deck import ORDER_RECIPES, STARTING_SPELLS, TOME_RECIPES  # noqa: E402
-from referee.fall2020.rules import STARTING_INVENTORY  # noqa: E402
+import referee
+from bots.fall2020 import random_bot
+from bots.fall2020.bfs.bot import BfsBot, make_limit
+from bots.fall2020.bfs.planner import Problem, popcount, search
+from referee.fall2020.deck import ORDER_RECIPES, STARTING_SPELLS, TOME_RECIPES
+from referee.fall2020.rules import STARTING_INVENTORY
 
 ORDERS = 11
 WINDOW = 5

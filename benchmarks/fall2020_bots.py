@@ -22,11 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import referee  # noqa: E402
-from bots.fall2020.beam.search import Settings, decide  # noqa: E402
-from bots.fall2020.game.io import Position, Tracker  # noqa: E402
-from bots.fall2020.game.model import action_text  # noqa: E402
-from bots.lib.timer import NodeBudget, TurnTimer  # noqa: E402
+import referee
+from bots.fall2020.beam.search import Settings, decide
+from bots.fall2020.game.io import Position, Tracker
+from bots.fall2020.game.model import action_text
+from bots.lib.timer import NodeBudget, TurnTimer
 
 PHASES = (("turns 2-15", 2, 15), ("turns 16-35", 16, 35), ("turns 36+", 36, 200))
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import referee  # noqa: E402
+import referee
 
 
 def run(game: str, games: int, seed0: int) -> tuple[float, float, int, float]:

@@ -20,13 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import referee  # noqa: E402
-from bots.lib.timer import NodeBudget, TurnTimer  # noqa: E402
-from bots.spring2021.beam.evaluation import Weights  # noqa: E402
-from bots.spring2021.beam.search import Settings, search  # noqa: E402
-from bots.spring2021.game import io  # noqa: E402
-from bots.spring2021.mcts.policy import Policy  # noqa: E402
-from bots.spring2021.mcts.search import search as mcts_search  # noqa: E402
+import referee
+from bots.lib.timer import NodeBudget, TurnTimer
+from bots.spring2021.beam.evaluation import Weights
+from bots.spring2021.beam.search import Settings, search
+from bots.spring2021.game import io
+from bots.spring2021.mcts.policy import Policy
+from bots.spring2021.mcts.search import search as mcts_search
 
 
 def bot_margin(bot: str) -> float:

@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from arena.config import config_from_mapping  # noqa: E402
 from arena.match import MatchOptions, play_match  # noqa: E402
-from arena.store import Store  # noqa: E402
 from arena.schedule import make_schedule  # noqa: E402
+from arena.store import Store  # noqa: E402
 from arena.tournament import Tournament, bot_spec  # noqa: E402
 
 

@@ -126,7 +126,7 @@ def build(options: BuildOptions, inputs: list[Path] | None = None) -> Bundle:
     unique_inputs = tuple(dict.fromkeys(p.resolve() for p in files if p.is_file()))
     shown, commit_line = _source_line(graph, list(unique_inputs))
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
-    count = len({p for p in parts})
+    count = len(set(parts))
     header = (
         f"{HEADER_START}{shown}: cgarena bundle {__version__}, {mode} mode, "
         f"{count} module{'s' if count != 1 else ''}\n"

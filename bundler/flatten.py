@@ -55,10 +55,7 @@ _DYNAMIC_ATTRS = {
     ("builtins", "__import__"): "dynamic import (builtins.__import__)",
 }
 _PURE_BUILTINS = frozenset(
-    "abs all any bool bytes callable chr classmethod complex dict divmod enumerate filter float "
-    "format frozenset getattr hasattr hash hex int isinstance issubclass iter len list map max min "
-    "next object oct ord pow property range repr reversed round set slice sorted staticmethod str "
-    "sum super tuple type zip".split()
+    ["abs", "all", "any", "bool", "bytes", "callable", "chr", "classmethod", "complex", "dict", "divmod", "enumerate", "filter", "float", "format", "frozenset", "getattr", "hasattr", "hash", "hex", "int", "isinstance", "issubclass", "iter", "len", "list", "map", "max", "min", "next", "object", "oct", "ord", "pow", "property", "range", "repr", "reversed", "round", "set", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type", "zip"]
 )
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -233,10 +230,10 @@ class _Flattener:
                 continue
             for node in ast.walk(m.tree):
                 evaluated = (
-                    (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                      and (node.returns is not None or any(
                          a.annotation is not None for a in node.args.args + node.args.posonlyargs
-                         + node.args.kwonlyargs + [x for x in (node.args.vararg, node.args.kwarg) if x])))
+                         + node.args.kwonlyargs + [x for x in (node.args.vararg, node.args.kwarg) if x]))
                 )
                 if evaluated:
                     self.refuse(m, node, "has annotations evaluated at definition time, but another "
@@ -383,7 +380,7 @@ class _Flattener:
         if len(stores) == 1 and not stores[0].in_loop and stores[0].kind == "store":
             return True
         if not stores:
-            for site, b in self.star_bindings[module]:
+            for _site, b in self.star_bindings[module]:
                 if b.name == attr and b.module:
                     return b.attr is None or self.stable(b.module, b.attr, seen)
             if m.is_package and f"{module}.{attr}" in self.modules:
@@ -584,7 +581,7 @@ class _Flattener:
             return None
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
             return None
-        if isinstance(stmt, ast.If) and (self.is_main_guard(stmt) and not m.is_entry
+        if isinstance(stmt, ast.If) and ((self.is_main_guard(stmt) and not m.is_entry)
                                          or _is_type_checking(stmt.test)):
             return None
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -690,7 +687,7 @@ class _Flattener:
     def function_aliases(self, m: Module) -> dict[tuple[int, str], Binding]:
         """Names bound by local imports inside functions: (scope id, name) -> binding."""
         out: dict[tuple[int, str], Binding] = {}
-        for alias_id, (site, b) in self.alias_binding[m.name].items():
+        for alias_id, (_site, b) in self.alias_binding[m.name].items():
             r = self.alias_refs[m.name].get(alias_id)
             if r is None or r.resolved is None or r.resolved.kind == "module" or b.module is None:
                 continue
@@ -903,9 +900,9 @@ class _Flattener:
         """Drop ``if TYPE_CHECKING:`` blocks, and ``if __name__ == "__main__":`` outside the entry."""
         pos = self.pos[m.name]
         for index, stmt in enumerate(m.tree.body):
-            if isinstance(stmt, ast.If) and not stmt.orelse:
-                if _is_type_checking(stmt.test) or (not m.is_entry and self.is_main_guard(stmt)):
-                    self.top_replacements[m.name][index] = ""
+            if isinstance(stmt, ast.If) and not stmt.orelse and (
+                    _is_type_checking(stmt.test) or (not m.is_entry and self.is_main_guard(stmt))):
+                self.top_replacements[m.name][index] = ""
         for node in ast.walk(m.tree):
             if not isinstance(node, ast.If) or not _is_type_checking(node.test):
                 continue

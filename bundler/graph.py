@@ -18,9 +18,9 @@ import subprocess
 import sys
 import tempfile
 import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from .errors import (
     EntryNotFoundError,

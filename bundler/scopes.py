@@ -145,7 +145,7 @@ class _Walker:
         for stmt in stmts:
             self.visit(stmt, ctx)
 
-    def visit(self, node: ast.AST, ctx: _Ctx) -> None:  # noqa: C901 - one dispatch
+    def visit(self, node: ast.AST, ctx: _Ctx) -> None:
         scope = ctx.scope
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for d in node.decorator_list:

@@ -11,7 +11,7 @@ The arena reaches games only through :func:`get` / :func:`create`, never by impo
 from __future__ import annotations
 
 import importlib
-from typing import Mapping
+from collections.abc import Mapping
 
 from .base import (
     Deactivation,

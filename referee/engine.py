@@ -12,7 +12,8 @@ active. :class:`EngineReferee` implements those once; a game implements three ho
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any, Callable, ClassVar, Mapping, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar
 
 from .base import (
     Deactivation,

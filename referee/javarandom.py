@@ -9,7 +9,8 @@ matter, so two seeds that are congruent modulo 2**48 give the same game.
 
 from __future__ import annotations
 
-from typing import MutableSequence, TypeVar
+from collections.abc import MutableSequence
+from typing import TypeVar
 
 __all__ = ["JavaRandom", "java_shuffle", "JAVA_LONG_MIN", "JAVA_LONG_MAX", "check_java_long"]
 

@@ -15,9 +15,10 @@ state with a link to its parent and the first move of its line).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Callable, Generic, Hashable, Iterable, Sequence, TypeVar
+from typing import Generic, TypeVar
 
 from .timer import TurnLimit
 

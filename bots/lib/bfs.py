@@ -30,8 +30,9 @@ function understands (a packed ``int`` is the fastest), moves any values it yiel
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Hashable, Iterable, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from .timer import TurnLimit
 

@@ -37,8 +37,9 @@ this module bundles into one file.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from random import Random
-from typing import Any, Callable, Generic, Sequence, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = [
     "Node",

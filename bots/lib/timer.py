@@ -17,7 +17,8 @@ it (``--budget N`` on the bots' command lines).
 from __future__ import annotations
 
 import time
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 __all__ = ["TurnLimit", "TurnTimer", "NodeBudget", "limit_from_args"]
 
@@ -80,7 +81,7 @@ class TurnTimer:
         """Milliseconds since :meth:`start`."""
         return (self._clock() - self._started) * 1000.0
 
-    def fraction(self, share: float) -> "TurnTimer":
+    def fraction(self, share: float) -> TurnTimer:
         """A timer for the first ``share`` of what is left of this turn (e.g. an opponent search).
 
         It is already started; the parent timer is unchanged.
@@ -109,7 +110,7 @@ class NodeBudget:
     def done(self, nodes: int = 0) -> bool:
         return nodes >= self.nodes
 
-    def fraction(self, share: float) -> "NodeBudget":
+    def fraction(self, share: float) -> NodeBudget:
         """A budget of ``share`` of this one (at least one node)."""
         sub = NodeBudget(max(1, int(self.nodes * share)))
         sub.turn = self.turn

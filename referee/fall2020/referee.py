@@ -8,7 +8,8 @@ player then scores one rupee per tier 1-3 ingredient.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..base import DeactivationCause, EndReason, ParameterError
 from ..engine import EngineReferee
@@ -43,7 +44,7 @@ class Fall2020Referee(EngineReferee):
         self.state: FallState = rules.new_game(self._seed)
 
     @classmethod
-    def from_state(cls, state: FallState, seed: int = 0) -> "Fall2020Referee":
+    def from_state(cls, state: FallState, seed: int = 0) -> Fall2020Referee:
         """A referee that starts (at turn 1) from a position built by hand."""
         ref = cls(seed)
         ref.state = state

@@ -12,7 +12,7 @@ enormous repeat count wraps around exactly as the official referee does.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..base import RuleViolation
 from .actions import BREW, CAST, LEARN, REST, WAIT, Action
@@ -333,12 +333,7 @@ def end_turn(state: FallState, log: TurnLog) -> None:
 
 def is_game_over(state: FallState, active: Sequence[bool]) -> bool:
     """After a turn: at most one active player, or a player has brewed its sixth potion."""
-    if sum(active) <= 1:
-        return True
-    for p in state.players:
-        if p.deliveries >= DELIVERY_GOAL:
-            return True
-    return False
+    return sum(active) <= 1 or any(p.deliveries >= DELIVERY_GOAL for p in state.players)
 
 
 def add_inventory_bonus(state: FallState, active: Sequence[bool]) -> None:

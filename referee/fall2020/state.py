@@ -11,8 +11,8 @@ official starting position from a seed.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 __all__ = [
     "Delta",
@@ -315,7 +315,7 @@ class FallState:
         scores: Sequence[int] = (0, 0),
         deliveries_count: Sequence[int] = (0, 0),
         next_id: int | None = None,
-    ) -> "FallState":
+    ) -> FallState:
         """A position set up by hand (for tests and analysis).
 
         * tome spells: ``TomeSpell`` or ``(id, delta[, stock])``;

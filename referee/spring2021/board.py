@@ -11,7 +11,7 @@ cells a tree can seed, in the official order) is computed once per board.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from ..javarandom import JavaRandom
 
@@ -135,7 +135,7 @@ class Geometry:
         return len(self.coords)
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(rings: int) -> Geometry:
     coords = spiral_coords(rings)
     index_of = {c: i for i, c in enumerate(coords)}
@@ -193,7 +193,7 @@ class Board:
         self.size = g.size
 
     @classmethod
-    def standard(cls, rings: int = 3, holes: tuple[int, ...] = ()) -> "Board":
+    def standard(cls, rings: int = 3, holes: tuple[int, ...] = ()) -> Board:
         """A board with the official ring richness and the given cells made holes."""
         g = geometry(rings)
         richness = [_ring_richness(r, rings) for r in g.ring_of]
@@ -202,7 +202,7 @@ class Board:
         return cls(rings, richness)
 
     @classmethod
-    def generate(cls, random: JavaRandom, rings: int = 3, max_empty_cells: int = 10) -> "Board":
+    def generate(cls, random: JavaRandom, rings: int = 3, max_empty_cells: int = 10) -> Board:
         """BoardGenerator.generate: ring richness, then random symmetric holes.
 
         Draws ``nextInt(max_empty_cells + 1)`` = holes wanted, then ``nextInt(#cells)`` per pick

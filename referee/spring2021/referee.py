@@ -7,7 +7,8 @@ player is asleep, then SUN_MOVE (next day), and so on for 24 days.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..base import EndReason, ParameterError
 from ..engine import EngineReferee

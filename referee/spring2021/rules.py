@@ -8,8 +8,8 @@ numbers (the referee shuffles the possible-action lists) and never format input 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from ..base import RuleViolation
 from .actions import Action, Complete, Grow, Seed
@@ -127,7 +127,7 @@ def possible_actions(state: SpringState, player: int) -> tuple[list[str], list[s
                 if size[t] == NO_TREE and richness[t] != RICHNESS_NULL:
                     seeds.append(texts[t])
         if s == TALL:
-            if LIFECYCLE_END_COST <= sun:
+            if sun >= LIFECYCLE_END_COST:
                 completes.append(_COMPLETE_TEXT[c])
         elif TREE_BASE_COST[s + 1] + counts[s + 1] <= sun:
             grows.append(_GROW_TEXT[c])

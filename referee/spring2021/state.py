@@ -6,9 +6,9 @@ fast and easy to set up by hand in tests (:meth:`SpringState.with_trees`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterator, Mapping
 
 from .board import Board
 
@@ -43,7 +43,7 @@ class SpringState:
     max_rounds: int = 24
 
     @classmethod
-    def empty(cls, board: Board) -> "SpringState":
+    def empty(cls, board: Board) -> SpringState:
         n = board.size
         return cls(board, [NO_TREE] * n, [-1] * n, [False] * n, shadows=[0] * n)
 
@@ -53,7 +53,7 @@ class SpringState:
         board: Board,
         trees: Mapping[int, tuple[int, int] | tuple[int, int, bool]],
         **fields: object,
-    ) -> "SpringState":
+    ) -> SpringState:
         """A state with ``trees[cell] = (size, owner[, dormant])``; other fields by keyword.
 
         Shadows are not computed: call :func:`rules.compute_shadows` if the test needs them.
@@ -67,7 +67,7 @@ class SpringState:
             setattr(state, name, value)
         return state
 
-    def copy(self) -> "SpringState":
+    def copy(self) -> SpringState:
         return SpringState(
             self.board,
             self.size[:],

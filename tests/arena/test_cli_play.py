@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -111,8 +112,9 @@ def test_ctrl_c_kills_the_bots_and_reports_a_partial_result(tmp_path):
         time.sleep(0.05)
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=10)
+    out, _err = proc.communicate(timeout=10)
     assert proc.returncode == 130
     assert "interrupted" in out
     pid = int(pids.read_text().split()[0])
-    assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split(") ")[1][0] == "Z"
+    stat = Path(f"/proc/{pid}/stat")
+    assert not stat.exists() or stat.read_text().split(") ")[1][0] == "Z"

@@ -100,7 +100,7 @@ def test_answer_just_before_the_limit_is_ok(tmp_path):
 
 
 def test_stderr_flood_neither_stalls_nor_exhausts_memory(tmp_path):
-    result, elapsed, pids = run(tmp_path, "flood", 1, time_scale=LOOSE)
+    result, _elapsed, pids = run(tmp_path, "flood", 1, time_scale=LOOSE)
     faulty = result.players[0]
     assert faulty.verdict is Verdict.OK
     assert faulty.stderr_bytes == 100 * (1 << 20)
@@ -109,7 +109,7 @@ def test_stderr_flood_neither_stalls_nor_exhausts_memory(tmp_path):
 
 
 def test_a_bot_ignoring_sigterm_is_killed(tmp_path):
-    result, elapsed, pids = run(tmp_path, "noterm", 10_000, time_scale=LOOSE)
+    result, _elapsed, pids = run(tmp_path, "noterm", 10_000, time_scale=LOOSE)
     assert result.players[0].verdict is Verdict.OK
     assert not [p for p in pids if alive(p)]
 
@@ -126,7 +126,7 @@ def test_two_lines_in_one_turn_feed_the_next_turn(tmp_path):
 
 def test_an_answer_near_the_limit_is_ok_and_counted(tmp_path):
     # limits x2: 200 ms per turn; the 3rd answer takes 170 ms (85%), the others are instant
-    result, _, pids = run(tmp_path, "sleep170", 3, time_scale=2.0)
+    result, _, _pids = run(tmp_path, "sleep170", 3, time_scale=2.0)
     faulty = result.players[0]
     assert faulty.verdict is Verdict.OK, faulty.message
     assert faulty.near_limit == 1

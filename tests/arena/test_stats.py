@@ -45,7 +45,7 @@ FT_PENTA = (10789, 19328, 33806, 19402, 10543)
 # --------------------------------------------------------------------------- basic functions
 
 def test_normal_functions():
-    assert Z95 == pytest.approx(1.959963984540054, abs=1e-12)
+    assert pytest.approx(1.959963984540054, abs=1e-12) == Z95
     assert normal_quantile(0.975) == pytest.approx(1.959963984540054, abs=1e-12)
     assert normal_cdf(0.0) == 0.5
     assert normal_cdf(1.959963984540054) == pytest.approx(0.975, abs=1e-12)

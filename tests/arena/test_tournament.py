@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from arena.botspec import REPO_ROOT, BotSpec
 from arena.config import ConfigError, config_from_mapping, load_config
+from arena.provenance import bot_sources
 from arena.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
 from arena.stats import Comparison, SprtParams, SprtState
 from arena.store import BotRow, GameRecord, Store, StoreError
-from arena.provenance import bot_sources
 from arena.tournament import ComparisonTracker, Tournament, TournamentError, score_of_a
-from arena.botspec import BotSpec, REPO_ROOT
 
 CONFIGS = REPO_ROOT / "configs"
 
@@ -39,7 +39,7 @@ def test_every_seed_is_played_twice_with_seats_swapped():
     by_pair: dict[tuple[int, int], list] = {}
     for g in games:
         by_pair.setdefault((g.comparison, g.pair), []).append(g)
-    for (comparison, pair), legs in by_pair.items():
+    for (_comparison, pair), legs in by_pair.items():
         assert [g.leg for g in legs] == [0, 1]
         assert legs[0].seed == legs[1].seed == pair_seed(3, pair)
         assert legs[0].seats == tuple(reversed(legs[1].seats))

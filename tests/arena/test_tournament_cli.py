@@ -108,7 +108,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
         time.sleep(0.01)
     assert bot_pids(tmp_path), "no bot seen running: the check below would prove nothing"
     os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
-    out, err = proc.communicate(timeout=30)
+    _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "interrupted:" in err and "resume with: arena tournament" in err
     assert "Traceback" not in err

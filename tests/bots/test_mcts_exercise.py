@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.puzzles.mcts_exercise.solver import build_tree, parse, solve, solve_text
+from bots.puzzles.mcts_exercise.solver import build_tree, parse, solve_text
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
@@ -182,8 +182,8 @@ def test_the_bundle_prints_the_same(tmp_path):
     assert made.returncode == 0 and bundle.exists(), made.stderr
     source = bundle.read_text()
     assert "import bots" not in source and "from bots" not in source
-    text, c, playouts = random_input(2)
-    for text, expected in [*CASES, (text, simple_solution(c, playouts))]:
+    random_text, c, playouts = random_input(2)
+    for text, expected in [*CASES, (random_text, simple_solution(c, playouts))]:
         got = subprocess.run([sys.executable, "-I", "-B", str(bundle)], input=text,
                              capture_output=True, text=True, cwd=tmp_path, timeout=60)
         assert got.returncode == 0 and got.stdout == expected + "\n", (text, got.stderr)

@@ -221,7 +221,7 @@ def test_watch_rebuilds_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
         assert "'changed'" in out.read_text()
     finally:
         proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=20)
+        _stdout, stderr = proc.communicate(timeout=20)
     assert proc.returncode == 0, stderr
     assert "Traceback" not in stderr
     assert "syntax error" in stderr and "stopped" in stderr

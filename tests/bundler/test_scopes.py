@@ -114,7 +114,7 @@ def test_class_body_reads():
 def test_class_body_read_after_binding_is_the_class_attribute():
     source = "v = 1\nclass C:\n    v = 2\n    w = v\n    if True:\n        u = 3\n    t = u\n"
     scopes = analyze(ast.parse(source))
-    w = [r for r in scopes.refs if r.name == "v" and r.kind == "load"][0]
+    w = next(r for r in scopes.refs if r.name == "v" and r.kind == "load")
     assert w.resolved is not scopes.module and not w.ambiguous
-    t = [r for r in scopes.refs if r.name == "u" and r.kind == "load"][0]
+    t = next(r for r in scopes.refs if r.name == "u" and r.kind == "load")
     assert t.ambiguous  # bound under an if: order alone cannot decide

@@ -57,7 +57,7 @@ def main() -> None:
             return
         limit.start()
         lines = iter([first])
-        position = tracker.position(read_lines(lambda: next(lines, None) or input()))
+        position = tracker.position(read_lines(lambda: next(lines, None) or input()))  # noqa: B023
         decision = decide(position.table, position.state, limit, settings)
         print(format_action(position, decision.action), flush=True)
         if not args.quiet:

@@ -32,8 +32,8 @@ included.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from bots.fall2020.game.inventory import END_BONUS, learn_table
 from bots.fall2020.game.model import (

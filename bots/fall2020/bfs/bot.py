@@ -3,7 +3,8 @@
 Every turn:
 
 1. **Learning phase** (turns ``1..learn_turns``, while the bot owns fewer than ``max_learnt``
-   spells besides the 4 it starts with): LEARN the best tome spell whose tax is at most ``max_tax`` (and payable). A spell's
+   spells besides the 4 it starts with): LEARN the best tome spell whose tax is at most
+   ``max_tax`` (and payable). A spell's
    worth is what one cast adds, tiers weighted 1-4 (``(-3, 0, 0, 1)`` is worth -3 + 4 = 1,
    ``(0, 0, 0, 1)`` 4), times 1.5 when it is repeatable, minus the tax, plus half of the taxed
    ingredients it brings (at most the free space). Spells worth less than 1 are never learnt.

@@ -43,8 +43,9 @@ generic ``bots.lib.bfs``; :func:`best_plan` picks the plan the bot follows.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, NamedTuple, Sequence
+from typing import NamedTuple
 
 from ...lib.bfs import BfsResult, Dedupe, bfs
 from ...lib.timer import TurnLimit
@@ -188,10 +189,8 @@ class Problem:
                 if ex & bit:
                     continue
                 base = rest | ex_bit
-                k = 0
-                for j in tables[inv]:  # after 1, 2, ... casts, as long as they are legal
+                for k, j in enumerate(tables[inv]):  # after 1, 2, ... casts, while legal
                     add((moves[k], j | base))
-                    k += 1
             if ex:
                 add((REST_MOVE, state & pair_mask))
             return children

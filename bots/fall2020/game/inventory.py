@@ -58,7 +58,7 @@ END_BONUS: tuple[int, ...] = tuple(b + c + d for _, b, c, d in INVS)
 """End-of-game rupees of each inventory: one per tier 1, 2 or 3 ingredient."""
 
 
-def index_of(inv: "tuple[int, ...] | list[int]") -> int:
+def index_of(inv: tuple[int, ...] | list[int]) -> int:
     """The number of an inventory given as 4 counts (``ValueError`` if it is not legal)."""
     number = _NUMBER.get(tuple(inv))  # type: ignore[arg-type]
     if number is None:
@@ -127,7 +127,7 @@ def learn_table(tax: int, stock: int) -> list[int]:
     return table
 
 
-def weighted_table(weights: "tuple[float, float, float, float]") -> list[float]:
+def weighted_table(weights: tuple[float, float, float, float]) -> list[float]:
     """``table[i]``: the sum of the counts of inventory ``i`` times ``weights`` (per tier)."""
     w0, w1, w2, w3 = weights
     return [a * w0 + b * w1 + c * w2 + d * w3 for a, b, c, d in INVS]

@@ -20,7 +20,8 @@ witches own (ids come from one counter, and owned spells are never lost).
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from .inventory import index_of
 from .model import Order, Spell, State, Table, Witch, action_text

@@ -36,7 +36,8 @@ to and from the referee's commands.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .inventory import END_BONUS, INVS, brew_table, cast_table, learn_table
 

@@ -11,7 +11,7 @@ the root with the given ``C``, ties going to the smaller letter, until a node ha
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from bots.lib.mcts import Node, principal_line
 

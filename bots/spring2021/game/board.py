@@ -17,7 +17,7 @@ turns "which cells are in the shadow of which trees" into a handful of shifts (`
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 __all__ = ["AXIAL", "RICHNESS_BONUS", "Board"]
 
@@ -121,7 +121,7 @@ class Board:
         cell_of = self.cell_of
         return sorted(cell_of[b] for b in self.bits(mask))
 
-    def mask_of(self, cells: "Sequence[int] | set[int]") -> int:
+    def mask_of(self, cells: Sequence[int] | set[int]) -> int:
         mask = 0
         for c in cells:
             mask |= 1 << self.bit_of[c]

@@ -8,8 +8,8 @@ line per action (the bots recompute their own, so these lines are read and only 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .board import Board
 from .hashing import tree_key
@@ -102,7 +102,7 @@ def parse_action(text: str, board: Board) -> int:
     raise ValueError(f"unknown action {text!r}")
 
 
-def play(setup: "Callable[[Board], Callable[[Turn], str]]", start_turn: Callable[[], None],
+def play(setup: Callable[[Board], Callable[[Turn], str]], start_turn: Callable[[], None],
          readline: Callable[[], str]) -> None:
     """A bot's whole game: read the board, build the bot's turn function with ``setup(board)``,
     then for each turn call ``start_turn()`` as soon as its first line arrives (the clock runs
@@ -123,5 +123,5 @@ def play(setup: "Callable[[Board], Callable[[Turn], str]]", start_turn: Callable
             return
         start_turn()
         pending = [first]
-        turn = read_turn(lambda: pending.pop() if pending else read(), board)
+        turn = read_turn(lambda: pending.pop() if pending else read(), board)  # noqa: B023 (called now)
         print(decide(turn), flush=True)

@@ -11,8 +11,7 @@ tree that seeds goes dormant, so using the smallest keeps the big ones free to g
 from __future__ import annotations
 
 from .board import Board
-from .state import (COMPLETE, COMPLETE_COST, GROW, GROW_BASE, SEED, State, complete, grow,
-                    seed)
+from .state import COMPLETE, COMPLETE_COST, GROW, GROW_BASE, SEED, State, complete, grow, seed
 
 __all__ = ["LAST_SEED_DAY", "children"]
 

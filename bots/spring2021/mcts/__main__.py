@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from bots.lib.timer import limit_from_args
 from bots.spring2021.beam.evaluation import Weights

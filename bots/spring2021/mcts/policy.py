@@ -64,9 +64,8 @@ class Policy:
         """Random moves for ``random_days`` days, then the waiting playout in closed form."""
         board = self.board
         s, new_day = node
-        if not new_day and s.day < MAX_DAYS:
-            if not self.random_days:
-                s = end_day(s, board)  # wait for the rest of today
+        if not new_day and s.day < MAX_DAYS and not self.random_days:
+            s = end_day(s, board)  # wait for the rest of today
         rng = self.rng
         random_ = rng.random
         stop_day = s.day + self.random_days

@@ -25,8 +25,24 @@ from arena.botspec import BotSpec
 from arena.match import MatchOptions, Verdict, play_match
 from bots.fall2020.beam.evaluation import Weights, spell_value, terminal_value
 from bots.fall2020.beam.search import (
-    ACTION, CASTABLE, DEPTH, END, GOING, INV, LEARNED, OTHER, POTIONS, SCORE, SHARED, VALUE,
-    WON, Searcher, Settings, decide, line_of, node_key,
+    ACTION,
+    CASTABLE,
+    DEPTH,
+    END,
+    GOING,
+    INV,
+    LEARNED,
+    OTHER,
+    POTIONS,
+    SCORE,
+    SHARED,
+    VALUE,
+    WON,
+    Searcher,
+    Settings,
+    decide,
+    line_of,
+    node_key,
 )
 from bots.fall2020.game import model
 from bots.fall2020.game.inventory import INVS
@@ -281,7 +297,7 @@ class Expired:
     def done(self, nodes: int = 0) -> bool:
         return True
 
-    def fraction(self, share: float) -> "Expired":
+    def fraction(self, share: float) -> Expired:
         return self
 
 

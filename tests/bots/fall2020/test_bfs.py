@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from bots.fall2020.game import inventory as inv_mod
+from arena.botspec import BotSpec
+from arena.match import MatchOptions, Verdict, play_match
+from bots.fall2020.bfs.bot import BfsBot, Settings
 from bots.fall2020.bfs.planner import (
     REST_MOVE,
     Move,
@@ -26,9 +28,7 @@ from bots.fall2020.bfs.planner import (
     pair_distances,
     search,
 )
-from arena.match import MatchOptions, Verdict, play_match
-from arena.botspec import BotSpec
-from bots.fall2020.bfs.bot import BfsBot, Settings
+from bots.fall2020.game import inventory as inv_mod
 from bots.lib.timer import NodeBudget
 
 STARTING = [((2, 0, 0, 0), False), ((-1, 1, 0, 0), False), ((0, -1, 1, 0), False),

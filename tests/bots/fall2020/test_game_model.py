@@ -23,15 +23,14 @@ from collections import deque
 import pytest
 
 import referee
-from referee.fall2020 import rules
-from referee.fall2020.actions import parse
-from referee.fall2020.referee import MAX_TURNS
-from referee.fall2020.state import FallState, Order, PlayerSpell, PlayerState, TomeSpell
-
 from bots.fall2020.game import model
 from bots.fall2020.game.inventory import INVS
 from bots.fall2020.game.io import Tracker, parse_turn
 from bots.fall2020.greedy.policy import choose as greedy_choose
+from referee.fall2020 import rules
+from referee.fall2020.actions import parse
+from referee.fall2020.referee import MAX_TURNS
+from referee.fall2020.state import FallState, Order, PlayerSpell, PlayerState, TomeSpell
 
 
 def random_policy(rng: random.Random, brew_bias: float):

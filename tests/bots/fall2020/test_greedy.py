@@ -85,7 +85,7 @@ def test_cast_distances_first_moves_start_a_shortest_path() -> None:
     which the target is one cast fewer (checked with the plain search)."""
     for seed in range(40):
         rng = random.Random(1000 + seed)
-        (table, state), inv, spells = random_position(rng)
+        (table, state), _inv, spells = random_position(rng)
         reach = cast_distances(table, state.witches[0], 5)
         for number, (d, first) in reach.items():
             if d == 0:

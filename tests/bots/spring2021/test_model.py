@@ -9,10 +9,11 @@ import random
 import pytest
 
 import referee
-from referee.spring2021 import rules
-from bots.spring2021.game import io, state as model
+from bots.spring2021.game import io
+from bots.spring2021.game import state as model
 from bots.spring2021.game.shadows import income
 from bots.spring2021.greedy_bot import choose as greedy_choose
+from referee.spring2021 import rules
 
 
 class Seat:

@@ -41,9 +41,9 @@ ORDER_DECK = [(47, (3, 0, 2, 0), 9), (48, (0, 2, 2, 0), 10), (49, (0, 5, 0, 0), 
 
 
 def make_state(**overrides: Any) -> FallState:
-    spec: dict[str, Any] = dict(
-        tome=TOME, tome_deck=TOME_DECK, deliveries=ORDERS, order_deck=ORDER_DECK, next_id=86
-    )
+    spec: dict[str, Any] = {
+        "tome": TOME, "tome_deck": TOME_DECK, "deliveries": ORDERS, "order_deck": ORDER_DECK, "next_id": 86
+    }
     spec.update(overrides)
     return FallState.build(**spec)
 
