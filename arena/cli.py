@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -140,7 +142,7 @@ def play(
         cls(seed, params)  # validate the parameters before starting any bot
     except referee.ParameterError as exc:
         raise click.UsageError(str(exc)) from None
-    out = click.echo if not as_json else (lambda *a, **k: click.echo(*a, err=True, **k))
+    out = click.echo if not as_json else functools.partial(click.echo, err=True)
     out(f"{cls.title}: {specs[0].name} vs {specs[1].name}, seed {seed}")
 
     def on_frame(frame: Frame) -> None:
@@ -215,7 +217,7 @@ def _fmt(x: float | None, spec: str, none: str = "-") -> str:
     return none if x is None else format(x, spec)
 
 
-def _comparison_line(c: dict) -> str:
+def _comparison_line(c: dict[str, Any]) -> str:
     a, b = c["bots"]
     score = _fmt(None if c["score"] is None else 100 * c["score"], ".1f") + "%"
     elo = _fmt(c["elo"], "+.1f", none={1.0: "+inf", 0.0: "-inf"}.get(c["score"], "-"))
@@ -231,7 +233,7 @@ def _comparison_line(c: dict) -> str:
     return line
 
 
-def _print_standings(data: dict) -> None:
+def _print_standings(data: dict[str, Any]) -> None:
     t = data["tournament"]
     click.echo(f"tournament {t['id']} ({t['status']}): {t['game']}, {t['format']}, "
                f"{t['games_stored']} games stored")
@@ -318,7 +320,7 @@ def tournament(args: tuple[str, ...], games: int | None, workers: int | None, se
 
     sprt_values = {k: v for k, v in {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
                                      "model": sprt_model}.items() if v is not None}
-    overrides: dict = {
+    overrides: dict[str, Any] = {
         "games": games, "workers": workers, "seed": seed, "format": fmt, "baseline": baseline,
         "time_scale": time_scale, "memory_limit_mb": memory_limit, "params": params or None, "db": db,
     }
@@ -348,7 +350,7 @@ def tournament(args: tuple[str, ...], games: int | None, workers: int | None, se
     previous = _signal.signal(_signal.SIGTERM, on_term)
     bar = None
     decided: list[str] = []
-    out = click.echo if not as_json else (lambda *a, **k: click.echo(*a, err=True, **k))
+    out = click.echo if not as_json else functools.partial(click.echo, err=True)
 
     def on_event(event: object) -> None:
         nonlocal bar

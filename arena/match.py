@@ -170,7 +170,7 @@ def play_match(
     eof_seen = [False] * len(bots)
     try:
         for i, spec in enumerate(bots):
-            proc = BotProcess(
+            process = BotProcess(
                 spec.argv,
                 cwd=spec.cwd,
                 env=spec.full_env(),
@@ -178,7 +178,7 @@ def play_match(
                 name=f"{i}-{spec.name}",
             )
             try:
-                procs.append(proc.start())
+                procs.append(process.start())
             except BotStartError as exc:
                 procs.append(None)
                 players[i].verdict = Verdict.CRASH

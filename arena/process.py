@@ -106,7 +106,7 @@ def _stat_fields(pid: int | str) -> list[bytes] | None:
 
 def _proc_table() -> list[tuple[int, int, int]]:
     """(pid, ppid, session id) of every process, from one pass over /proc."""
-    table = []
+    table: list[tuple[int, int, int]] = []
     try:
         entries = os.listdir("/proc")
     except OSError:

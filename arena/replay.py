@@ -81,7 +81,7 @@ def write_replay(path: Path, document: Mapping[str, Any]) -> None:
 
 
 def read_replay(path: Path) -> dict[str, Any]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
     if data.get("format") != FORMAT:
         raise ValueError(f"{path}: not a {FORMAT} replay file")
     return data

@@ -41,26 +41,26 @@ def _sprt(settings: dict[str, Any]) -> SprtParams | None:
 
 def _bot_health(name: str, games: list[GameRecord], source_hash: str) -> dict[str, Any]:
     latencies: list[float] = []
-    out = {"name": name, "games": 0, "wins": 0, "draws": 0, "losses": 0, "timeouts": 0,
-           "crashes": 0, "invalid": 0, "near_limit": 0, "answers": 0}
+    counts = {"games": 0, "wins": 0, "draws": 0, "losses": 0, "timeouts": 0,
+              "crashes": 0, "invalid": 0, "near_limit": 0}
     for g in games:
         for seat in (0, 1):
             if g.seats[seat] != name:
                 continue
-            out["games"] += 1
+            counts["games"] += 1
             if g.winner is None:
-                out["draws"] += 1
+                counts["draws"] += 1
             elif g.winner == seat:
-                out["wins"] += 1
+                counts["wins"] += 1
             else:
-                out["losses"] += 1
+                counts["losses"] += 1
             status = g.statuses[seat]
-            out["timeouts"] += status == "timeout"
-            out["crashes"] += status == "crash"
-            out["invalid"] += status == "invalid"
-            out["near_limit"] += g.near_limit[seat]
+            counts["timeouts"] += status == "timeout"
+            counts["crashes"] += status == "crash"
+            counts["invalid"] += status == "invalid"
+            counts["near_limit"] += g.near_limit[seat]
             latencies += g.latencies_ms[seat]
-    out["answers"] = len(latencies)
+    out: dict[str, Any] = {"name": name, **counts, "answers": len(latencies)}
     if latencies:
         arr = np.asarray(latencies, dtype=float)
         out["latency_ms"] = {

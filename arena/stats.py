@@ -132,7 +132,8 @@ def expected_score(elo: float) -> float:
     x = -elo / 400.0
     if x > 300:  # 10**x would overflow
         return 0.0
-    return 1.0 / (1.0 + 10.0 ** x)
+    power: float = 10.0 ** x  # a positive base: always a float (typeshed types float ** float as Any)
+    return 1.0 / (1.0 + power)
 
 
 def elo_from_score(mu: float) -> float:

@@ -240,7 +240,8 @@ class Store:
                 " VALUES (?, ?, 'running', ?, ?, ?, ?)",
                 (key, json.dumps(settings), games_target, referee_version, now, now),
             )
-            tid = int(cur.lastrowid)
+            assert cur.lastrowid is not None  # set by the INSERT just executed
+            tid = cur.lastrowid
             self._db.executemany(
                 "INSERT INTO bots (tournament_id, name, command, env, source_hash, files, hash_scheme)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -255,7 +256,8 @@ class Store:
 
     def update_tournament(self, tid: int, *, status: str | None = None, games_target: int | None = None,
                           settings: dict[str, Any] | None = None) -> None:
-        sets, values = ["updated = ?"], [time.time()]
+        sets: list[str] = ["updated = ?"]
+        values: list[float | str] = [time.time()]
         if status is not None:
             sets.append("status = ?")
             values.append(status)
@@ -333,7 +335,7 @@ class Store:
             return cur.rowcount == 1
 
     def game_keys(self, tid: int) -> set[tuple[int, int, int]]:
-        return {tuple(r) for r in self._db.execute(  # type: ignore[misc]
+        return {tuple(r) for r in self._db.execute(
             "SELECT comparison, pair, leg FROM games WHERE tournament_id = ?", (tid,))}
 
     def count_games(self, tid: int) -> int:

@@ -17,6 +17,7 @@ import hashlib
 import json
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.context
 import os
 import signal
 import time
@@ -80,7 +81,7 @@ def _on_stop_signal(signum: int, frame: Any) -> None:
     os._exit(0)  # idle: nothing to clean up
 
 
-def _worker_main(conn: multiprocessing.connection.Connection) -> None:
+def _worker_main(conn: multiprocessing.connection.Connection[GameRecord | None, GameTask | None]) -> None:
     """A worker: play each task received, send back its :class:`GameRecord` (None if stopped)."""
     global _in_match
     signal.signal(signal.SIGINT, _on_stop_signal)
@@ -134,7 +135,8 @@ def _record(task: GameTask, result: MatchResult) -> GameRecord:
 
 
 class _Worker:
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: multiprocessing.context.SpawnContext) -> None:
+        self.conn: multiprocessing.connection.Connection[GameTask | None, GameRecord | None]
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=_worker_main, args=(child,), daemon=True)
         self.process.start()
@@ -168,11 +170,12 @@ class WorkerPool:
         if not busy:
             return
         for conn in multiprocessing.connection.wait(list(busy), timeout):
-            worker = busy[conn]  # type: ignore[index]
+            assert isinstance(conn, multiprocessing.connection.Connection)  # one of the pipes given
+            worker = busy[conn]
             task = worker.task
             assert task is not None
             try:
-                record = conn.recv()  # type: ignore[union-attr]
+                record = conn.recv()
             except (EOFError, OSError):
                 self._replace(worker)
                 key = (task.game.comparison, task.game.pair, task.game.leg)
@@ -201,7 +204,9 @@ class WorkerPool:
         for w in self._workers:
             if w.process.is_alive():
                 if interrupt and w.task is not None:
-                    os.kill(w.process.pid, signal.SIGTERM)
+                    pid = w.process.pid
+                    assert pid is not None  # started in _Worker.__init__
+                    os.kill(pid, signal.SIGTERM)
                 elif w.task is None:
                     try:
                         w.conn.send(None)
@@ -397,9 +402,9 @@ class Tournament:
         tid = self.store.create_tournament(
             key, self.config.to_dict(), self.config.games, self.referee_version, rows, comparisons
         )
-        row = self.store.tournament(tid)
-        assert row is not None
-        return row, False
+        created = self.store.tournament(tid)
+        assert created is not None
+        return created, False
 
     def warnings(self) -> list[str]:
         cores = os.cpu_count() or 1

@@ -322,7 +322,7 @@ class _Flattener:
                 elif r.kind == "decl" and r.scope.kind != "module":
                     declared.add(r.name)
             aliases: dict[str, Binding] = {}
-            own: dict[str, tuple] = {}
+            own: dict[str, NameKey] = {}
             for name, sites in stores.items():
                 binding = self.single_local_alias(m, sites, declared)
                 if binding is not None:
@@ -392,14 +392,15 @@ class _Flattener:
         global across modules; any other name belongs to its module."""
         if len(stores) == 1 and name not in declared and isinstance(stores[0].node, ast.alias):
             entry = self.alias_binding[m.name].get(id(stores[0].node))
-            if entry is not None and entry[0].top_level and entry[1].external:
+            if entry is not None:
                 site, b = entry
-                if isinstance(site.node, ast.Import):
-                    alias = b.alias
-                    assert alias is not None
-                    target = alias.name if alias.asname else alias.name.split(".")[0]
-                    return ("stdlib", target)
-                return ("stdlib", b.external)
+                if site.top_level and b.external:
+                    if isinstance(site.node, ast.Import):
+                        alias = b.alias
+                        assert alias is not None
+                        target = alias.name if alias.asname else alias.name.split(".")[0]
+                        return ("stdlib", target)
+                    return ("stdlib", b.external)
         return ("module", m.name, name)
 
     def assign_names(self, order: list[str]) -> None:
@@ -463,7 +464,9 @@ class _Flattener:
                         self.duplicates.add(id(b.alias))
                     seen.add(item)
 
-    def target(self, module: str, attr: str | None, seen: frozenset = frozenset()) -> _Target | None:
+    def target(
+        self, module: str, attr: str | None, seen: frozenset[tuple[str, str]] = frozenset()
+    ) -> _Target | None:
         """Where ``module.attr`` (or the module itself) lives in the flat namespace."""
         if attr is None:
             return _Target(module=module)
@@ -1029,7 +1032,7 @@ class _Flattener:
 
 
 def _first_line(stmt: ast.stmt) -> int:
-    decorators = getattr(stmt, "decorator_list", None)
+    decorators: list[ast.expr] | None = getattr(stmt, "decorator_list", None)
     if decorators:
         return min(d.lineno for d in decorators)
     return stmt.lineno

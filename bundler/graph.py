@@ -380,12 +380,12 @@ def _collect_imports(tree: ast.Module, is_entry: bool) -> list[ImportSite]:
             for child in node.body:
                 walk(child, index, False, in_function, tc, True)
             for part in (node.handlers, node.orelse, node.finalbody):
-                for child in part:
-                    walk(child, index, False, in_function, tc, guarded)
+                for item in part:
+                    walk(item, index, False, in_function, tc, guarded)
             return
         func = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-        for child in ast.iter_child_nodes(node):
-            walk(child, index, False, in_function or func, tc, guarded)
+        for sub in ast.iter_child_nodes(node):
+            walk(sub, index, False, in_function or func, tc, guarded)
 
     for index, stmt in enumerate(tree.body):
         if not is_entry and is_main_guard(stmt) and isinstance(stmt, ast.If) and not stmt.orelse:

@@ -228,8 +228,8 @@ class _Walker:
             if node.name:
                 self.ref(ctx, node.name, node, "store")
         elif isinstance(node, ast.MatchMapping):
-            for k in node.keys:
-                self.visit(k, ctx)
+            for key in node.keys:
+                self.visit(key, ctx)
             for p in node.patterns:
                 self.visit(p, ctx)
             if node.rest:
@@ -254,15 +254,15 @@ class _Walker:
                 for t in node.targets:
                     self.visit(t, ctx)
         elif isinstance(node, _COMPOUND):
-            inner = _Ctx(scope, ctx.top_index, True, ctx.in_loop or isinstance(node, _LOOPS),
-                         ctx.class_index, ctx.in_value)
+            inner_ctx = _Ctx(scope, ctx.top_index, True, ctx.in_loop or isinstance(node, _LOOPS),
+                             ctx.class_index, ctx.in_value)
             if scope.kind == "class":
                 before = set(scope.first_binding)
-                self.generic(node, inner)
+                self.generic(node, inner_ctx)
                 for name in set(scope.first_binding) - before:
                     scope.first_binding[name] = (scope.first_binding[name][0], False)
             else:
-                self.generic(node, inner)
+                self.generic(node, inner_ctx)
         else:
             self.generic(node, ctx)
 
@@ -276,9 +276,9 @@ class _Walker:
     def visit_arguments_outer(self, args: ast.arguments, ctx: _Ctx) -> None:
         for d in args.defaults:
             self.visit(d, ctx)
-        for d in args.kw_defaults:
-            if d is not None:
-                self.visit(d, ctx)
+        for kd in args.kw_defaults:
+            if kd is not None:
+                self.visit(kd, ctx)
         for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
             if a is not None and a.annotation is not None:
                 self.visit(a.annotation, ctx)

@@ -88,7 +88,8 @@ def get(name: str) -> type[Referee]:
     """The referee class registered under ``name`` or one of its aliases (case-insensitive)."""
     module_name, class_name = _GAMES[canonical_name(name)]
     module = importlib.import_module(module_name)
-    return getattr(module, class_name)
+    cls: type[Referee] = getattr(module, class_name)
+    return cls
 
 
 def create(name: str, seed: int, params: Mapping[str, str] | None = None) -> Referee:

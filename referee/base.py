@@ -23,7 +23,7 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 __all__ = [
     "EndReason",
@@ -197,6 +197,11 @@ class Referee(ABC):
     rules_version: ClassVar[int] = 1
     """Raised whenever a change could alter any game (a rule fix, a new default): stored results
     are only extended with games played under the same rules version."""
+
+    if TYPE_CHECKING:
+        # The registry builds every game as ``cls(seed, params)`` (:func:`referee.create`); each
+        # game defines that constructor itself, so it is declared for the type checker only.
+        def __init__(self, seed: int, params: Mapping[str, str] | None = None) -> None: ...
 
     @property
     @abstractmethod

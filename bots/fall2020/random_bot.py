@@ -7,6 +7,7 @@ picks one of them uniformly (BREW first when one is possible).
 
 import random
 import sys
+from collections.abc import Sequence
 
 
 def main() -> None:
@@ -25,8 +26,10 @@ def main() -> None:
         print(choose(rows, inv, rng), flush=True)
 
 
-def choose(rows, inv, rng):
-    brews, moves, exhausted = [], [], False
+def choose(rows: Sequence[Sequence[str]], inv: Sequence[int], rng: random.Random) -> str:
+    brews: list[str] = []
+    moves: list[str] = []
+    exhausted = False
     for r in rows:
         action_id, kind = int(r[0]), r[1]
         delta = [int(x) for x in r[2:6]]

@@ -54,7 +54,7 @@ class Pruner(Protocol[S_contra]):
         """
 
 
-class Dedupe:
+class Dedupe(Generic[S]):
     """Plain BFS: keep each state the first time it is reached (states must be hashable).
 
     ``key`` maps a state to what identifies it (default: the state itself).

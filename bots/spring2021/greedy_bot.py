@@ -11,11 +11,12 @@ or starts applying.
 """
 
 import sys
+from collections.abc import Iterable, Mapping
 
 OPTIONS = {"complete-day": 12, "tall-trees": 3, "grow-until": 22, "seed-until": 18}
 
 
-def parse_options(argv):
+def parse_options(argv: Iterable[str]) -> dict[str, int]:
     options = dict(OPTIONS)
     args = list(argv)
     while args:
@@ -29,7 +30,7 @@ def parse_options(argv):
 
 def main() -> None:
     options = parse_options(sys.argv[1:])
-    richness = {}
+    richness: dict[int, int] = {}
     for _ in range(int(input())):
         fields = input().split()
         richness[int(fields[0])] = int(fields[1])
@@ -41,7 +42,7 @@ def main() -> None:
         input()  # nutrients
         input()  # my sun and score
         input()  # opponent
-        trees = {}
+        trees: dict[int, tuple[int, bool, bool]] = {}
         for _ in range(int(input())):
             cell, size, mine, dormant = map(int, input().split())
             trees[cell] = (size, mine == 1, dormant == 1)
@@ -49,14 +50,21 @@ def main() -> None:
         print(choose(day, richness, trees, actions, options), flush=True)
 
 
-def choose(day, richness, trees, actions, options=OPTIONS):
+def choose(
+    day: int,
+    richness: Mapping[int, int],
+    trees: Mapping[int, tuple[int, bool, bool]],
+    actions: Iterable[str],
+    options: Mapping[str, int] = OPTIONS,
+) -> str:
     tall = sum(1 for size, mine, _ in trees.values() if mine and size == 3)
     my_seeds = sum(1 for size, mine, _ in trees.values() if mine and size == 0)
-    best = None
-    best_key = None
+    best: str | None = None
+    best_key: tuple[int, ...] | None = None
     for action in actions:
         words = action.split()
         kind = words[0]
+        key: tuple[int, ...]
         if kind == "COMPLETE" and (day >= options["complete-day"] or tall >= options["tall-trees"]):
             key = (0, -richness[int(words[1])])
         elif kind == "GROW" and day < options["grow-until"]:

@@ -273,11 +273,12 @@ def _play(state: FallState, player: int, action: Action, log: TurnLog) -> None:
         raise RuleViolation(
             f"Command does not match action, expected '{expected}' but got '{kind}'"
         )
-    if kind == CAST:
+    # ``kind`` is the command of the card's type (checked above): dispatch on the type itself.
+    if type(card) is PlayerSpell:
         cast(state, player, card, 1 if action.repeats is None else action.repeats, log)
-    elif kind == BREW:
+    elif type(card) is Order:
         brew(state, player, card, log)
-    else:
+    elif type(card) is TomeSpell:
         learn(state, player, card, log)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 __all__ = [
     "Delta",
@@ -44,7 +45,10 @@ _RECIPE_KINDS: dict[Delta, int] = {}
 # Text memos shared by all games (the same cards come back game after game).
 _TOME_TEXTS: dict[tuple[int, Delta], tuple[bool, str, str, str]] = {}
 _ORDER_TEXTS: dict[tuple[int, Delta], tuple[str, str]] = {}
-_SPELL_TEXTS: dict[tuple[int, Delta, bool], tuple] = {}
+_SPELL_TEXTS: dict[
+    tuple[int, Delta, bool],
+    tuple[int, tuple[tuple[int, int], ...], int, str, tuple[str, str, str, str]],
+] = {}
 
 
 def _kind_of(delta: Delta) -> int:
@@ -73,7 +77,8 @@ class TomeSpell:
     _cache: tuple[int, int, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.delta = delta = tuple(self.delta)
+        # Callers may give any sequence of 4 counts: stored as a tuple.
+        self.delta = delta = cast(Delta, tuple(self.delta))
         key = (self.id, delta)
         texts = _TOME_TEXTS.get(key)
         if texts is None:
@@ -108,7 +113,8 @@ class Order:
     _cache: tuple[int, int, int, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.delta = delta = tuple(self.delta)
+        # Callers may give any sequence of 4 counts: stored as a tuple.
+        self.delta = delta = cast(Delta, tuple(self.delta))
         key = (self.id, delta)
         texts = _ORDER_TEXTS.get(key)
         if texts is None:
@@ -150,7 +156,7 @@ class PlayerSpell:
         self, id: int, delta: Delta, owner: int, repeatable: bool = False, castable: bool = True
     ) -> None:
         self.id = id
-        self.delta = delta = tuple(delta)
+        self.delta = delta = cast(Delta, tuple(delta))
         self.owner = owner
         self.repeatable = repeatable
         key = (id, delta, repeatable)
@@ -307,7 +313,14 @@ class FallState:
         tome: Iterable[TomeSpell | tuple[int, Delta] | tuple[int, Delta, int]] = (),
         deliveries: Iterable[Order | tuple[int, Delta, int]] = (),
         inventories: Sequence[Sequence[int]] = ((3, 0, 0, 0), (3, 0, 0, 0)),
-        spells: Sequence[Iterable[PlayerSpell | tuple]] | None = None,
+        spells: Sequence[
+            Iterable[
+                PlayerSpell
+                | tuple[int, Delta]
+                | tuple[int, Delta, bool]
+                | tuple[int, Delta, bool, bool]
+            ]
+        ] | None = None,
         tome_deck: Iterable[TomeSpell | tuple[int, Delta] | tuple[int, Delta, int]] = (),
         order_deck: Iterable[Order | tuple[int, Delta, int]] = (),
         bonus: Sequence[int] = (4, 4),
@@ -326,12 +339,12 @@ class FallState:
         * ``next_id``: id of the next learnt spell (default: one more than the largest id).
         """
 
-        def tome_spell(spec: TomeSpell | tuple) -> TomeSpell:
+        def tome_spell(spec: TomeSpell | tuple[int, Delta] | tuple[int, Delta, int]) -> TomeSpell:
             if isinstance(spec, TomeSpell):
                 return spec
-            return TomeSpell(spec[0], tuple(spec[1]), spec[2] if len(spec) > 2 else 0)
+            return TomeSpell(spec[0], spec[1], spec[2] if len(spec) > 2 else 0)
 
-        def order(spec: Order | tuple) -> Order:
+        def order(spec: Order | tuple[int, Delta, int]) -> Order:
             if isinstance(spec, Order):
                 return spec
             need = spec[1]
@@ -356,7 +369,7 @@ class FallState:
                 if isinstance(spec, PlayerSpell):
                     spell = spec
                 else:
-                    delta = tuple(spec[1])
+                    delta = spec[1]
                     castable = spec[2] if len(spec) > 2 else True
                     repeatable = spec[3] if len(spec) > 3 else any(x < 0 for x in delta)
                     spell = PlayerSpell(spec[0], delta, p, repeatable, castable)

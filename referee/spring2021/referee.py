@@ -173,12 +173,13 @@ class Spring2021Referee(EngineReferee):
 
     def _report_actions(self, result: rules.ActionsResult) -> None:
         for event in result.events:
-            kind, p = event[0], event[1]
-            if kind == "grow":
+            # Tested on ``event[0]`` itself, so that the type checker narrows ``event``.
+            p = event[1]
+            if event[0] == "grow":
                 self._say(f"${p} is growing a tree on cell {event[2]}")
-            elif kind == "seed":
+            elif event[0] == "seed":
                 self._say(f"${p} is planting a seed on cell {event[2]} from cell {event[3]}")
-            elif kind == "wait":
+            elif event[0] == "wait":
                 self._say(f"${p} is waiting")
             else:
                 self._say(f"${p}: {event[2]}")

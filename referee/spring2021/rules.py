@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..base import RuleViolation
 from .actions import Action, Complete, Grow, Seed
@@ -134,11 +135,20 @@ def possible_actions(state: SpringState, player: int) -> tuple[list[str], list[s
     return completes, grows, seeds
 
 
+Event = (
+    tuple[Literal["grow"], int, int]
+    | tuple[Literal["seed"], int, int, int]
+    | tuple[Literal["wait"], int]
+    | tuple[Literal["error"], int, str]
+)
+"""One event of an ACTIONS frame (see :attr:`ActionsResult.events`)."""
+
+
 @dataclass(slots=True)
 class ActionsResult:
     """What one ACTIONS frame did, in the official order of events."""
 
-    events: list[tuple] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     """("grow", p, cell) | ("seed", p, target, source) | ("wait", p) | ("error", p, message)."""
     errors: list[tuple[int, str]] = field(default_factory=list)
     conflict: int | None = None

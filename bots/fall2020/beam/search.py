@@ -32,8 +32,9 @@ included.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from bots.fall2020.game.inventory import END_BONUS, learn_table
 from bots.fall2020.game.model import (
@@ -43,6 +44,7 @@ from bots.fall2020.game.model import (
     POTION_GOAL,
     REST,
     WAIT,
+    Effect,
     State,
     Table,
     Witch,
@@ -91,11 +93,36 @@ __all__ = [
 # A node: (value, inv, castable, learned, score, potions, shared, other, depth, parent, action,
 # end). ``shared`` is (orders, bonus, tome, stocks, key, id): the table, interned and shared by
 # many nodes; ``other`` is the opponent's model.Witch; ``action`` the move from ``parent``.
-VALUE, INV, CASTABLE, LEARNED, SCORE, POTIONS, SHARED, OTHER, DEPTH, PARENT, ACTION, END = range(12)
+# (Final, so that the type checker knows which field ``node[VALUE]`` etc. is.)
+VALUE: Final = 0
+INV: Final = 1
+CASTABLE: Final = 2
+LEARNED: Final = 3
+SCORE: Final = 4
+POTIONS: Final = 5
+SHARED: Final = 6
+OTHER: Final = 7
+DEPTH: Final = 8
+PARENT: Final = 9
+ACTION: Final = 10
+END: Final = 11
 GOING, WON, DRAWN, LOST = 0, 1, 2, 3
 """``END``: the game goes on, or it is over and we won / drew / lost."""
 
-Node = tuple
+Bonus = tuple[int, int, int, int]
+TableState = tuple[int, Bonus, int, tuple[int, ...]]
+"""``(orders, bonus, tome, stocks)``: a version of the table."""
+Shared = tuple[int, Bonus, int, tuple[int, ...], int, int]
+"""``(orders, bonus, tome, stocks, key, id)``: an interned version of the table."""
+Node = tuple[float, int, int, int, int, int, Shared, Witch, int, "Node | None", int, int]
+Brews = list[tuple[list[int], int, Shared, int]]
+"""Per order shown: ``(brew table, rupees earned, table after, action)``."""
+Learns = list[tuple[list[int], Shared, int, int, int, int]]
+"""Per tome spell shown: ``(learn table, table after, learnt bit, slot bit, slot key, action)``."""
+TableMoves = tuple[Shared, Brews, Learns]
+"""What :meth:`Searcher.table_moves` returns."""
+NodeChild = tuple[int, float, Node]
+"""``(Zobrist key, score, node)``: a child as ``expand`` yields it."""
 
 
 @dataclass(frozen=True)
@@ -174,10 +201,10 @@ class Searcher:
              tuple(cast(s, k) for k in range(1, 12)))
             for s in range(slots)
         ]
-        self._interned: dict[tuple, tuple] = {}
-        self._moves: dict[tuple, tuple] = {}
+        self._interned: dict[TableState, Shared] = {}
+        self._moves: dict[tuple[int, Effect | None], TableMoves] = {}
 
-    def shared(self, orders: int, bonus: tuple, tome: int, stocks: tuple) -> tuple:
+    def shared(self, orders: int, bonus: Bonus, tome: int, stocks: tuple[int, ...]) -> Shared:
         """The interned ``shared`` node component: ``(orders, bonus, tome, stocks, key, id)``."""
         state = (orders, bonus, tome, stocks)
         found = self._interned.get(state)
@@ -187,7 +214,7 @@ class Searcher:
             self._interned[state] = found
         return found
 
-    def table_moves(self, shared: tuple, oeff: tuple | None) -> tuple:
+    def table_moves(self, shared: Shared, oeff: Effect | None) -> TableMoves:
         """What the table allows us this turn, the opponent's move having effect ``oeff``:
         ``(table after her move alone, brews, learns)`` with
 
@@ -205,7 +232,7 @@ class Searcher:
             after = shared
         else:
             after = self.shared(*settle_table(table, orders, bonus, tome, stocks, (oeff,)))
-        brews = []
+        brews: Brews = []
         for j, order in enumerate(table.orders):
             if orders >> j & 1:
                 pos = position(orders, j)
@@ -213,7 +240,7 @@ class Searcher:
                               self.shared(*settle_table(table, orders, bonus, tome, stocks,
                                                         ((BREW, j, pos), oeff))),
                               BREW | j << 3))
-        learns = []
+        learns: Learns = []
         pos = 0
         slots = table.slots[self.me]
         for j in range(len(table.tome)):
@@ -234,7 +261,7 @@ class Searcher:
         return (0.0, w.inv, w.castable, w.learned, w.score, w.potions, shared,
                 root.witches[1 - self.me], 0, None, -1, GOING)
 
-    def expander(self, plan: Sequence[int]):
+    def expander(self, plan: Sequence[int]) -> Callable[[Node], list[NodeChild]]:
         """The ``expand`` function of :func:`bots.lib.beam.beam_search` for an opponent playing
         ``plan`` (then REST)."""
         table = self.table
@@ -268,9 +295,10 @@ class Searcher:
             end = WON if final > theirs else LOST if final < theirs else DRAWN
             return value + g * (terminal_value(final, theirs, weights) - e_parent), end
 
-        turn_memo: dict[tuple, tuple] = {}
+        turn_memo: dict[tuple[Witch, int, int], tuple[Witch, int, Shared, Brews, Learns]] = {}
 
-        def their_turn(other: Witch, oa: int, shared: tuple) -> tuple:
+        def their_turn(other: Witch, oa: int, shared: Shared
+                       ) -> tuple[Witch, int, Shared, Brews, Learns]:
             """``(her witch after, its key, table after her move, our brews, our learns)``."""
             oeff = None
             if oa != REST:
@@ -284,7 +312,7 @@ class Searcher:
             shared_c, brews, learns = table_moves(shared, oeff)
             return new_other, other_key(new_other), shared_c, brews, learns
 
-        def expand(node: Node) -> list:
+        def expand(node: Node) -> list[NodeChild]:
             (value, inv, castable, learned, score, potions, shared, other, depth, _, _,
              end) = node
             if end:
@@ -310,12 +338,12 @@ class Searcher:
             over = depth1 > last or new_other.potions >= goal
             base = value - ingw[inv]
             e_parent = score + spv[learned] + ing[inv]
-            children: list = []
+            children: list[NodeChild] = []
             append = children.append
             # CAST, every repeat count.
-            for bit, slot_key, tbl, codes in slot_info:
+            for bit, slot_key, ctbl, codes in slot_info:
                 if castable & bit:
-                    reach = tbl[inv]
+                    reach = ctbl[inv]
                     if reach:
                         nc = castable ^ bit
                         kc = hfix ^ ck ^ slot_key
@@ -390,7 +418,7 @@ class Searcher:
         ``max_depth`` layers, a won game at the top of a layer, or only finished games left."""
         max_depth = min(max_depth, MAX_TURNS + 1 - self.root.turn)
         expand = self.expander(plan)
-        layer: list = [(0.0, self.root_node())]
+        layer: list[tuple[float, Node]] = [(0.0, self.root_node())]
         nodes = 0
         depth = 0
         while depth < max_depth:
@@ -415,7 +443,7 @@ class Searcher:
 
 def line_of(node: Node) -> list[int]:
     """The actions from the root to ``node`` (following the parent links)."""
-    actions = []
+    actions: list[int] = []
     while node[PARENT] is not None:
         actions.append(node[ACTION])
         node = node[PARENT]

@@ -33,6 +33,7 @@ Input parsing, the turn and potion counts, and the command text come from the sh
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...lib.timer import NodeBudget, TurnLimit, TurnTimer, limit_from_args
@@ -178,7 +179,7 @@ class BfsBot:
         return self._action(move)
 
     @staticmethod
-    def _final(pos: Position):
+    def _final(pos: Position) -> Callable[[int, int, float], float]:
         """The gain of a plan that ends the game, with the rule of the module docstring."""
         me, foe = pos.state.witches
         mine = me.score

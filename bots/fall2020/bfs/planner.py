@@ -47,7 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ...lib.bfs import BfsResult, Dedupe, bfs
+from ...lib.bfs import BfsResult, Dedupe, Pruner, bfs
 from ...lib.timer import TurnLimit
 from ..game.inventory import COUNT, INVS, brew_table, cast_table, index_of
 
@@ -77,7 +77,9 @@ class Move(NamedTuple):
     lists, not game ids."""
 
     kind: str
-    index: int = -1
+    # The field shadows ``tuple.index``, which mypy reports as an incompatible override; the name
+    # is the planner's public API (``move.index``), so the override is deliberate.
+    index: int = -1  # type: ignore[assignment]
     times: int = 1
 
 
@@ -107,7 +109,7 @@ class Problem:
         window: int | None = None,
         max_brews: int | None = None,
     ) -> None:
-        self.spells = [(tuple(d), bool(r)) for d, r in spells]
+        self.spells = [((d[0], d[1], d[2], d[3]), bool(r)) for d, r in spells]
         self.orders = [tuple(d) for d in orders]
         n = len(self.orders)
         self.order_bits = n
@@ -145,7 +147,7 @@ class Problem:
         into place)`` for the first ``window`` orders not brewed (memoised per set)."""
         found = self._visible.get(brewed)
         if found is None:
-            out = []
+            out: list[tuple[Move, list[int], int]] = []
             if popcount(brewed) < self.max_brews:
                 for o in range(self.order_bits):
                     if len(out) == self.window:
@@ -179,7 +181,7 @@ class Problem:
                 return []
             ex = state >> ex_shift
             rest = state & ~INV_MASK
-            children = []
+            children: list[tuple[Move, int]] = []
             add = children.append
             for move, table, brewed_bits in visible(brewed):
                 j = table[inv]
@@ -238,7 +240,7 @@ def search(
 ) -> BfsResult[int, Move]:
     """Breadth-first search from the packed ``start`` with the three rules (``pruning=False``:
     duplicates only, for comparison)."""
-    prune = PerfectPruning(problem) if pruning else Dedupe()
+    prune: Pruner[int] = PerfectPruning(problem) if pruning else Dedupe()
     return bfs(start, problem.expander(), prune, limit, max_depth)
 
 

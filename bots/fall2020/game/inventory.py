@@ -42,14 +42,17 @@ MAX_SPACE = 10
 """Ingredients a witch can hold, all tiers together."""
 
 INVS: tuple[Inventory, ...] = tuple(
-    inv for inv in product(range(MAX_SPACE + 1), repeat=4) if sum(inv) <= MAX_SPACE
+    (a, b, c, d)
+    for a, b, c, d in product(range(MAX_SPACE + 1), repeat=4)
+    if a + b + c + d <= MAX_SPACE
 )
 """Every legal inventory, numbered in lexicographic order."""
 
 COUNT = len(INVS)
 """1001 inventories."""
 
-_NUMBER: dict[Inventory, int] = {inv: i for i, inv in enumerate(INVS)}
+_NUMBER: dict[tuple[int, ...], int] = {inv: i for i, inv in enumerate(INVS)}
+"""Inventory number by counts (keyed by any tuple, so that a lookup needs no length check)."""
 
 TOTAL: tuple[int, ...] = tuple(sum(inv) for inv in INVS)
 """Ingredients held in each inventory."""
@@ -60,7 +63,7 @@ END_BONUS: tuple[int, ...] = tuple(b + c + d for _, b, c, d in INVS)
 
 def index_of(inv: tuple[int, ...] | list[int]) -> int:
     """The number of an inventory given as 4 counts (``ValueError`` if it is not legal)."""
-    number = _NUMBER.get(tuple(inv))  # type: ignore[arg-type]
+    number = _NUMBER.get(tuple(inv))
     if number is None:
         raise ValueError(f"not a legal inventory: {inv!r}")
     return number

@@ -71,10 +71,10 @@ def search(root: State, board: Board, weights: Weights, limit: TurnLimit,
     for _ in range(settings.horizon):
         if pool[0][1][0].day >= MAX_DAYS:
             break
-        ended: list = []
+        ended: list[tuple[int, float, tuple[State, int]]] = []
         layer = pool
         while layer:
-            next_layer: list = []
+            next_layer: list[tuple[int, float, tuple[State, int]]] = []
             for _, (s, first) in layer:
                 if done(nodes):
                     timed_out = True

@@ -35,4 +35,5 @@ def search(root: State, policy: Policy, limit: TurnLimit, c: float = 0.7) -> Mct
     best = result.best
     if best is None:
         return MctsResult(WAIT, result.playouts, 0, 0.0, 1)
+    assert best.move is not None  # only the root has no move, and ``best`` is one of its children
     return MctsResult(best.move, result.playouts, best.visits, best.mean, result.root.size())
