@@ -15,7 +15,7 @@ import numpy as np
 from .leaderboard import GameResult, leaderboard
 from .stats import SprtParams, rank_sweep, sweep_points
 from .store import GameRecord, Store, StoreError, TournamentRow
-from .tournament import ComparisonTracker
+from .tracker import ComparisonTracker
 
 __all__ = ["standings", "find_tournament"]
 

@@ -16,7 +16,8 @@ from arena.provenance import bot_sources
 from arena.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
 from arena.stats import Comparison, SprtParams, SprtState
 from arena.store import BotRow, GameRecord, Store, StoreError
-from arena.tournament import ComparisonTracker, Tournament, TournamentError, score_of_a
+from arena.tournament import Tournament, TournamentError
+from arena.tracker import ComparisonTracker, score_of_a
 
 CONFIGS = REPO_ROOT / "configs"
 

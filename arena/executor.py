@@ -1,0 +1,192 @@
+"""Executors: where tournament games are played. The tournament asks an executor how many games
+it can start now, submits that many :class:`arena.task.GameTask` s, and collects results as they
+complete; it never touches processes itself.
+
+:class:`Executor` is the seam for other backends (a cluster later); :class:`LocalExecutor` runs
+worker processes on this machine. A worker plays one game at a time with :func:`arena.task.play_task`.
+Ctrl-C reaches the whole process group: each worker then stops its game (killing its bots) and
+reports nothing for it, so the game is played again on resume.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import multiprocessing.context
+import os
+import signal
+import time
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from .store import GameRecord
+from .task import GameTask, play_task
+
+__all__ = ["Executor", "ExecutorError", "LocalExecutor"]
+
+
+class ExecutorError(RuntimeError):
+    """An executor cannot go on (the message says why)."""
+
+
+class Executor(Protocol):
+    """What a tournament needs from a place to play games."""
+
+    def free_slots(self) -> int:
+        """How many more games can start now."""
+
+    def running(self) -> int:
+        """Games submitted whose results have not been collected."""
+
+    def submit(self, task: GameTask) -> None:
+        """Start a game (at most :meth:`free_slots` at a time)."""
+
+    def results(self, timeout: float | None) -> Iterator[tuple[GameTask, GameRecord | None]]:
+        """Games finished since the last call, as they complete (waits up to ``timeout`` for
+        the first); ``None`` for a game that was interrupted."""
+
+    def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
+        """Release the resources; with ``interrupt``, cancel the games in progress."""
+
+
+_in_match = False
+_stopping = False
+
+
+def _on_stop_signal(signum: int, frame: Any) -> None:
+    """SIGINT (Ctrl-C reaches the whole process group) or SIGTERM (from the main process): stop
+    the game in progress once; later signals must not interrupt the bots' clean-up."""
+    global _stopping
+    if _stopping:
+        return
+    _stopping = True
+    if _in_match:
+        raise KeyboardInterrupt
+    os._exit(0)  # idle: nothing to clean up
+
+
+def _worker_main(conn: multiprocessing.connection.Connection[GameRecord | None, GameTask | None]) -> None:
+    """A worker: play each task received, send back its :class:`GameRecord` (None if stopped)."""
+    global _in_match
+    signal.signal(signal.SIGINT, _on_stop_signal)
+    signal.signal(signal.SIGTERM, _on_stop_signal)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        _in_match = True
+        try:
+            record = play_task(task)
+        except KeyboardInterrupt:  # stopped before the match had started its bots
+            return
+        finally:
+            _in_match = False
+        try:
+            conn.send(record)
+        except (BrokenPipeError, OSError):
+            return
+        if record is None:  # interrupted
+            return
+
+
+class _Worker:
+    def __init__(self, ctx: multiprocessing.context.SpawnContext) -> None:
+        self.conn: multiprocessing.connection.Connection[GameTask | None, GameRecord | None]
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        self.process.start()
+        child.close()
+        self.task: GameTask | None = None
+
+
+class LocalExecutor:
+    """``size`` worker processes on this machine, one game each at a time; a worker that dies is
+    replaced and its game played again (at most ``retries`` times, then :class:`ExecutorError`)."""
+
+    def __init__(self, size: int, retries: int = 2) -> None:
+        self._ctx = multiprocessing.get_context("spawn")
+        self._workers = [_Worker(self._ctx) for _ in range(size)]
+        self._retries = retries
+        self._failures: dict[tuple[int, int, int], int] = {}
+
+    def _idle(self) -> list[_Worker]:
+        return [w for w in self._workers if w.task is None]
+
+    def free_slots(self) -> int:
+        return len(self._idle())
+
+    def running(self) -> int:
+        return sum(1 for w in self._workers if w.task is not None)
+
+    def submit(self, task: GameTask) -> None:
+        idle = self._idle()
+        if not idle:
+            raise ExecutorError("no free worker: submit only as many tasks as free_slots()")
+        self._send(idle[0], task)
+
+    @staticmethod
+    def _send(worker: _Worker, task: GameTask) -> None:
+        worker.task = task
+        worker.conn.send(task)
+
+    def results(self, timeout: float | None) -> Iterator[tuple[GameTask, GameRecord | None]]:
+        """Finished games (blocks up to ``timeout`` for the first one)."""
+        busy = {w.conn: w for w in self._workers if w.task is not None}
+        if not busy:
+            return
+        for conn in multiprocessing.connection.wait(list(busy), timeout):
+            assert isinstance(conn, multiprocessing.connection.Connection)  # one of the pipes given
+            worker = busy[conn]
+            task = worker.task
+            assert task is not None
+            try:
+                record = conn.recv()
+            except (EOFError, OSError):
+                self._replace(worker)
+                key = (task.game.comparison, task.game.pair, task.game.leg)
+                self._failures[key] = self._failures.get(key, 0) + 1
+                if self._failures[key] > self._retries:
+                    raise ExecutorError(
+                        f"a worker process died {self._failures[key]} times playing game "
+                        f"{key} (seed {task.game.seed}); see the bots' stderr"
+                    ) from None
+                self._send(self._idle()[0], task)
+                continue
+            worker.task = None
+            yield task, record
+
+    def _replace(self, worker: _Worker) -> None:
+        index = self._workers.index(worker)
+        try:
+            worker.conn.close()
+        except OSError:
+            pass
+        worker.process.join(1)
+        self._workers[index] = _Worker(self._ctx)
+
+    def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
+        """Stop every worker; with ``interrupt``, games in progress are stopped (bots killed),
+        else the workers finish their games first."""
+        for w in self._workers:
+            if w.process.is_alive():
+                if interrupt and w.task is not None:
+                    pid = w.process.pid
+                    assert pid is not None  # started in _Worker.__init__
+                    os.kill(pid, signal.SIGTERM)
+                elif w.task is None:
+                    try:
+                        w.conn.send(None)
+                    except (BrokenPipeError, OSError):
+                        pass
+        end = time.monotonic() + timeout
+        for w in self._workers:
+            w.process.join(max(0.0, end - time.monotonic()))
+            if w.process.is_alive():
+                w.process.kill()
+                w.process.join(1)
+            w.conn.close()
+
+

@@ -1,0 +1,72 @@
+"""One tournament game as plain data: what to play (:class:`GameTask`) and how it went
+(:class:`arena.store.GameRecord`), with :func:`play_task` between them.
+
+A task is frozen and picklable (scheduled game, game name, both bots' specs, match options,
+referee version), so any executor can ship it to another process or machine; :func:`play_task` is
+the one function an executor runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .botspec import BotSpec
+from .match import MatchOptions, MatchResult, PlayerResult, Verdict, play_match
+from .schedule import ScheduledGame
+from .store import GameRecord
+
+__all__ = ["GameTask", "play_task", "record_of", "STDERR_KEEP"]
+
+STDERR_KEEP = 4096
+"""Bytes of stderr kept per failed bot per game."""
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything needed to play one scheduled game, anywhere."""
+
+    game: ScheduledGame
+    game_name: str
+    specs: tuple[BotSpec, BotSpec]
+    """The bots in seat order."""
+    options: MatchOptions
+    referee_version: str
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """(comparison, pair, leg): the game's place in the tournament."""
+        return (self.game.comparison, self.game.pair, self.game.leg)
+
+
+def play_task(task: GameTask) -> GameRecord | None:
+    """Play the task's game; ``None`` when it was interrupted (Ctrl-C, a stop signal)."""
+    result = play_match(task.game_name, task.game.seed, list(task.specs), task.options)
+    return None if result.interrupted else record_of(task, result)
+
+
+def record_of(task: GameTask, result: MatchResult) -> GameRecord:
+    """The stored form of a finished match (two players)."""
+    assert result.outcome is not None
+    players = result.players
+    return GameRecord(
+        comparison=task.game.comparison,
+        pair=task.game.pair,
+        leg=task.game.leg,
+        seed=task.game.seed,
+        seats=task.game.seats,
+        scores=(int(result.outcome.scores[0]), int(result.outcome.scores[1])),
+        winner=result.outcome.winner,
+        statuses=(players[0].verdict.value, players[1].verdict.value),
+        messages=(players[0].message, players[1].message),
+        end_reason=result.outcome.end_reason.value,
+        turns=result.outcome.turns,
+        duration_s=round(result.wall_s, 4),
+        latencies_ms=(players[0].latencies_ms, players[1].latencies_ms),
+        near_limit=(players[0].near_limit, players[1].near_limit),
+        stderr=(_kept_stderr(players[0]), _kept_stderr(players[1])),
+        referee_version=task.referee_version,
+    )
+
+
+def _kept_stderr(player: PlayerResult) -> str:
+    return player.stderr_tail[-STDERR_KEEP:] if player.verdict is not Verdict.OK else ""
