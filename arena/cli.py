@@ -16,9 +16,12 @@ import click
 import referee
 
 from . import botspec
+from .config import DEFAULT_DB
 from .match import Frame, MatchOptions, play_match
 from .process import DEFAULT_MEMORY_LIMIT_MB
 from .replay import replay_document, write_replay
+from .schedule import Format
+from .sprt import SprtModel, SprtState
 
 DEFAULT_GAME = "spring2021"
 
@@ -227,7 +230,8 @@ def _comparison_line(c: dict[str, Any]) -> str:
             f"{score:>7} {elo:>8} ±{ci:<6} LOS {los:>6}  penta {c['penta']}")
     sprt = c.get("sprt")
     if sprt:
-        state = {"continue": "running", "H0": "H0 accepted", "H1": "H1 accepted"}[sprt["state"]]
+        sprt_state = SprtState(sprt["state"])
+        state = sprt_state.describe() if sprt_state.decided else "running"
         line += (f"  SPRT {state}: LLR {_fmt(sprt['llr'], '.2f')} "
                  f"[{sprt['lower_bound']:.2f}, {sprt['upper_bound']:.2f}]")
     return line
@@ -278,14 +282,14 @@ def _sweep_plot_path(db: str, tid: int) -> Path:
 @click.option("--games", type=click.IntRange(min=1), help="Games per comparison (pairs of seat-swapped games).")
 @click.option("--workers", type=click.IntRange(min=1), help="Games played at once (default: the number of cores).")
 @click.option("--seed", callback=_java_long, help="Master seed: the whole schedule follows from it.")
-@click.option("--format", "fmt", type=click.Choice(["gauntlet", "round-robin"]), help="Pairing.")
+@click.option("--format", "fmt", type=click.Choice([f.value for f in Format]), help="Pairing.")
 @click.option("--baseline", help="Gauntlet: the bot the others are measured against (default: the last).")
 @click.option("--sprt", is_flag=True, help="Stop each comparison when the SPRT decides.")
 @click.option("--elo0", type=float, help="SPRT H0 Elo (default 0).")
 @click.option("--elo1", type=float, help="SPRT H1 Elo (default 5).")
 @click.option("--alpha", type=float, help="SPRT false-positive rate (default 0.05).")
 @click.option("--beta", type=float, help="SPRT false-negative rate (default 0.05).")
-@click.option("--sprt-model", type=click.Choice(["pentanomial", "trinomial"]), help="SPRT model.")
+@click.option("--sprt-model", type=click.Choice([m.value for m in SprtModel]), help="SPRT model.")
 @click.option("--time-scale", type=click.FloatRange(min=0, min_open=True), help="Multiply every time limit.")
 @click.option("--memory-limit", type=click.IntRange(min=16), help="Memory limit of each bot, in MB.")
 @click.option("--param", "params", multiple=True, callback=_params, metavar="NAME=VALUE",
@@ -427,7 +431,7 @@ def tournament(args: tuple[str, ...], games: int | None, workers: int | None, se
 
 
 @main.command()
-@click.option("--db", default="arena.sqlite", show_default=True, help="SQLite results file.")
+@click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 @click.option("--tournament", "tid", type=int, help="Tournament id (default: the latest).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True)

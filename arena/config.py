@@ -41,7 +41,8 @@ import yaml
 import referee
 
 from .process import DEFAULT_MEMORY_LIMIT_MB
-from .stats import SprtParams
+from .schedule import Format
+from .sprt import SprtModel, SprtParams
 
 __all__ = [
     "ConfigError",
@@ -50,13 +51,11 @@ __all__ = [
     "TournamentConfig",
     "load_config",
     "config_from_mapping",
-    "FORMATS",
     "DEFAULT_DB",
 ]
 
-FORMATS = ("gauntlet", "round-robin")
 DEFAULT_DB = "arena.sqlite"
-SPRT_MODELS = ("pentanomial", "trinomial")
+"""The results file used when no ``db`` / ``--db`` is given."""
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -126,7 +125,7 @@ class TournamentConfig:
 
     game: str
     bots: tuple[BotEntry, ...]
-    format: str = "gauntlet"
+    format: str = Format.GAUNTLET.value
     baseline: str | None = None
     games: int = 100
     seed: int = 0
@@ -227,9 +226,9 @@ def config_from_mapping(data: Mapping[str, Any]) -> TournamentConfig:
     cls = referee.get(game)
 
     bots = _bots(data.get("bots"))
-    fmt = str(data.get("format", "gauntlet"))
-    if fmt not in FORMATS:
-        raise ConfigError(f"format {fmt!r} is not one of: {', '.join(FORMATS)}")
+    fmt = str(data.get("format", Format.GAUNTLET.value))
+    if fmt not in tuple(Format):
+        raise ConfigError(f"format {fmt!r} is not one of: {', '.join(f.value for f in Format)}")
     if "games" in data and "pairs" in data:
         raise ConfigError("give 'games' or 'pairs', not both")
     if "pairs" in data:
@@ -264,20 +263,20 @@ def config_from_mapping(data: Mapping[str, Any]) -> TournamentConfig:
         others = [b for b in bots if b.name != sweep.bot]
         if not others:
             raise ConfigError(f"sweep: add a baseline bot to compare the variants of {sweep.bot!r} with")
-        if fmt != "gauntlet":
+        if fmt != Format.GAUNTLET:
             raise ConfigError("sweep: variants are compared with the baseline, use format: gauntlet")
         bots = others + variants
         if baseline is None:
             baseline = others[0].name
     if baseline is not None:
         baseline = str(baseline)
-        if fmt != "gauntlet":
+        if fmt != Format.GAUNTLET:
             raise ConfigError("baseline: only a gauntlet has a baseline")
         if baseline not in {b.name for b in bots}:
             raise ConfigError(f"baseline {baseline!r} is not one of the bots ({', '.join(b.name for b in bots)})")
         if sweep is not None and baseline == sweep.bot:
             raise ConfigError("baseline: the swept bot cannot be the baseline")
-    elif fmt == "gauntlet":
+    elif fmt == Format.GAUNTLET:
         baseline = bots[-1].name  # `arena tournament GAME NEW OLD`: NEW is measured against OLD
     if len(bots) < cls.player_count:
         raise ConfigError(f"{game} needs at least {cls.player_count} bots, got {len(bots)}")
@@ -345,14 +344,14 @@ def _sprt(raw: Any) -> SprtParams | None:
         raise ConfigError(f"sprt: unknown key {unknown[0]!r} (known: elo0, elo1, alpha, beta, model)")
     elo0, elo1 = _float(raw, "elo0", 0.0, "sprt."), _float(raw, "elo1", 5.0, "sprt.")
     alpha, beta = _float(raw, "alpha", 0.05, "sprt."), _float(raw, "beta", 0.05, "sprt.")
-    model = str(raw.get("model", "pentanomial"))
+    model = str(raw.get("model", SprtModel.PENTANOMIAL.value))
     if elo1 <= elo0:
         raise ConfigError(f"sprt: elo1 ({elo1}) must be greater than elo0 ({elo0})")
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not 0 < value < 0.5:
             raise ConfigError(f"sprt: {name} must be between 0 and 0.5")
-    if model not in SPRT_MODELS:
-        raise ConfigError(f"sprt: model {model!r} is not one of: {', '.join(SPRT_MODELS)}")
+    if model not in tuple(SprtModel):
+        raise ConfigError(f"sprt: model {model!r} is not one of: {', '.join(m.value for m in SprtModel)}")
     return SprtParams(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model)
 
 

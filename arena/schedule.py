@@ -11,13 +11,23 @@ Pairing is a few overridable methods (:meth:`Schedule.comparisons`, :meth:`Sched
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Comparison", "ScheduledGame", "Schedule", "GauntletSchedule", "RoundRobinSchedule",
+__all__ = ["Format", "Comparison", "ScheduledGame", "Schedule", "GauntletSchedule", "RoundRobinSchedule",
            "make_schedule", "pair_seed"]
+
+
+class Format(str, enum.Enum):
+    """How a tournament pairs its bots (the value is what configs, flags and storage use)."""
+
+    GAUNTLET = "gauntlet"
+    """Every bot against one baseline."""
+    ROUND_ROBIN = "round-robin"
+    """Every bot against every other bot."""
 
 
 @dataclass(frozen=True)
@@ -96,8 +106,8 @@ class RoundRobinSchedule(Schedule):
 
 def make_schedule(fmt: str, bots: Sequence[str], master_seed: int, pairs: int,
                   baseline: str | None = None) -> Schedule:
-    if fmt == "gauntlet":
+    if fmt == Format.GAUNTLET:
         return GauntletSchedule(bots, master_seed, pairs, baseline or bots[-1])
-    if fmt == "round-robin":
+    if fmt == Format.ROUND_ROBIN:
         return RoundRobinSchedule(bots, master_seed, pairs)
     raise ValueError(f"unknown format {fmt!r}")

@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from .leaderboard import GameResult, leaderboard
-from .stats import SprtParams, rank_sweep, sweep_points
+from .match import Verdict
+from .sprt import SprtModel, SprtParams
+from .stats import rank_sweep, sweep_points
 from .store import GameRecord, Store, StoreError, TournamentRow
 from .tracker import ComparisonTracker
 
@@ -36,7 +38,7 @@ def _sprt(settings: dict[str, Any]) -> SprtParams | None:
     if not s:
         return None
     return SprtParams(float(s["elo0"]), float(s["elo1"]), float(s["alpha"]), float(s["beta"]),
-                      str(s.get("model", "pentanomial")))
+                      str(s.get("model", SprtModel.PENTANOMIAL.value)))
 
 
 def _bot_health(name: str, games: list[GameRecord], source_hash: str) -> dict[str, Any]:
@@ -55,9 +57,9 @@ def _bot_health(name: str, games: list[GameRecord], source_hash: str) -> dict[st
             else:
                 counts["losses"] += 1
             status = g.statuses[seat]
-            counts["timeouts"] += status == "timeout"
-            counts["crashes"] += status == "crash"
-            counts["invalid"] += status == "invalid"
+            counts["timeouts"] += status == Verdict.TIMEOUT
+            counts["crashes"] += status == Verdict.CRASH
+            counts["invalid"] += status == Verdict.INVALID
             counts["near_limit"] += g.near_limit[seat]
             latencies += g.latencies_ms[seat]
     out: dict[str, Any] = {"name": name, **counts, "answers": len(latencies)}

@@ -58,16 +58,18 @@ SPRT (generalized SPRT with the logistic Elo model, as in fishtest)
 
 from __future__ import annotations
 
-import enum
 import math
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
+from .sprt import SprtModel, SprtParams, SprtResult, SprtState, sprt_state
+
 __all__ = [
+    "SprtModel",
     "Z95",
     "PAIR_BINS",
     "normal_cdf",
@@ -89,12 +91,11 @@ __all__ = [
     "sprt_test",
     "ComparisonStats",
     "Comparison",
-    "GameRecord",
-    "comparisons_from_games",
     "SweepPoint",
     "sweep_points",
     "rank_sweep",
 ]
+
 
 _NORMAL = NormalDist()
 
@@ -202,7 +203,7 @@ def estimate(counts: Sequence[float], model: str = "") -> EloEstimate | None:
     """
     n = _float_counts(counts)
     if not model:
-        model = {3: "trinomial", 5: "pentanomial"}.get(len(n), f"{len(n)}-nomial")
+        model = {3: SprtModel.TRINOMIAL.value, 5: SprtModel.PENTANOMIAL.value}.get(len(n), f"{len(n)}-nomial")
     total = sum(n)
     if total <= 0:
         return None
@@ -243,7 +244,7 @@ def estimate(counts: Sequence[float], model: str = "") -> EloEstimate | None:
 
 def elo_trinomial(wins: int, draws: int, losses: int) -> EloEstimate | None:
     """Per-game (trinomial) estimate; ``None`` with no games."""
-    return estimate((losses, draws, wins), "trinomial")
+    return estimate((losses, draws, wins), SprtModel.TRINOMIAL.value)
 
 
 def elo_pentanomial(penta: Sequence[int]) -> EloEstimate | None:
@@ -251,7 +252,7 @@ def elo_pentanomial(penta: Sequence[int]) -> EloEstimate | None:
     pairs."""
     if len(penta) != 5:
         raise ValueError(f"pentanomial counts have 5 bins, got {len(penta)}")
-    return estimate(penta, "pentanomial")
+    return estimate(penta, SprtModel.PENTANOMIAL.value)
 
 
 # --------------------------------------------------------------------------- GSPRT log-likelihood ratio
@@ -349,102 +350,12 @@ def llr_pentanomial(penta: Sequence[int], elo0: float, elo1: float) -> float:
 
 # --------------------------------------------------------------------------- SPRT
 
-class SprtState(str, enum.Enum):
-    """Where a sequential test stands."""
-
-    CONTINUE = "continue"
-    H0 = "H0"
-    """H0 accepted (Elo = elo0 more likely: the change is not the hoped-for gain)."""
-    H1 = "H1"
-    """H1 accepted (Elo = elo1 more likely)."""
-
-    @property
-    def decided(self) -> bool:
-        return self is not SprtState.CONTINUE
-
-    def describe(self) -> str:
-        return {"continue": "continue", "H0": "H0 accepted", "H1": "H1 accepted"}[self.value]
-
-
-@dataclass(frozen=True)
-class SprtParams:
-    """Settings of a sequential probability ratio test (H0: Elo = elo0, H1: Elo = elo1)."""
-
-    elo0: float = 0.0
-    elo1: float = 5.0
-    alpha: float = 0.05
-    """Probability of accepting H1 when Elo = elo0 (false positive)."""
-    beta: float = 0.05
-    """Probability of accepting H0 when Elo = elo1 (false negative)."""
-    model: str = "pentanomial"
-    """``"pentanomial"`` (pairs; the default) or ``"trinomial"`` (games)."""
-
-    def __post_init__(self) -> None:
-        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)) or self.elo0 >= self.elo1:
-            raise ValueError(f"SPRT needs finite elo0 < elo1, got {self.elo0} and {self.elo1}")
-        for name in ("alpha", "beta"):
-            value = getattr(self, name)
-            if not 0.0 < value < 1.0:
-                raise ValueError(f"SPRT {name} must lie in (0, 1), got {value}")
-        if self.alpha + self.beta >= 1.0:
-            raise ValueError("SPRT needs alpha + beta < 1")
-        if self.model not in ("pentanomial", "trinomial"):
-            raise ValueError(f"SPRT model is 'pentanomial' or 'trinomial', not {self.model!r}")
-
-    @property
-    def lower_bound(self) -> float:
-        """ln(beta / (1 - alpha)): at or below it H0 is accepted."""
-        return math.log(self.beta / (1.0 - self.alpha))
-
-    @property
-    def upper_bound(self) -> float:
-        """ln((1 - beta) / alpha): at or above it H1 is accepted."""
-        return math.log((1.0 - self.beta) / self.alpha)
-
-
-@dataclass(frozen=True)
-class SprtResult:
-    """The LLR of some counts and the test's state."""
-
-    llr: float
-    lower_bound: float
-    upper_bound: float
-    state: SprtState
-    params: SprtParams
-    samples: int
-    """Games or pairs the LLR was computed from."""
-
-    def to_dict(self) -> dict[str, Any]:
-        p = self.params
-        return {
-            "llr": self.llr,
-            "lower_bound": self.lower_bound,
-            "upper_bound": self.upper_bound,
-            "state": self.state.value,
-            "elo0": p.elo0,
-            "elo1": p.elo1,
-            "alpha": p.alpha,
-            "beta": p.beta,
-            "model": p.model,
-            "samples": self.samples,
-        }
-
-
-def sprt_state(llr: float, params: SprtParams) -> SprtState:
-    """H1 when ``llr >= upper_bound``, H0 when ``llr <= lower_bound``, else continue."""
-    if llr >= params.upper_bound:
-        return SprtState.H1
-    if llr <= params.lower_bound:
-        return SprtState.H0
-    return SprtState.CONTINUE
-
-
 def sprt_test(counts: Sequence[float], params: SprtParams) -> SprtResult:
     """Run the SPRT on ``counts`` in ascending score order: (L, D, W) or the five pair bins.
 
     The counts' length must match ``params.model`` (3 for trinomial, 5 for pentanomial).
     """
-    expected = 5 if params.model == "pentanomial" else 3
+    expected = 5 if params.model == SprtModel.PENTANOMIAL else 3
     if len(counts) != expected:
         raise ValueError(f"{params.model} SPRT needs {expected} counts, got {len(counts)}")
     llr = llr_logistic(counts, params.elo0, params.elo1)
@@ -510,7 +421,7 @@ class ComparisonStats:
     @property
     def estimate(self) -> EloEstimate | None:
         """The estimate the headline figures come from."""
-        return self.pentanomial if self.model == "pentanomial" else self.trinomial
+        return self.pentanomial if self.model == SprtModel.PENTANOMIAL else self.trinomial
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (non-finite floats such as an infinite Elo become ``None``)."""
@@ -605,7 +516,7 @@ class Comparison:
 
     def sprt(self, params: SprtParams) -> SprtResult:
         """The SPRT on the pair counts or the game counts, as ``params.model`` says."""
-        counts: Sequence[int] = self.penta if params.model == "pentanomial" else self.trinomial_counts
+        counts: Sequence[int] = self.penta if params.model == SprtModel.PENTANOMIAL else self.trinomial_counts
         return sprt_test(counts, params)
 
     def stats(self, sprt: SprtParams | None = None) -> ComparisonStats:
@@ -642,60 +553,6 @@ class Comparison:
             pentanomial=pen,
             sprt=None if sprt is None else self.sprt(sprt),
         )
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One finished game as the statistics need it."""
-
-    pair_id: Hashable
-    """Identifies the seed pair (e.g. the game seed or the pair's index); the two seat-swapped
-    games of a pair share it."""
-    bot_a: str
-    bot_b: str
-    score_a: float
-    """``bot_a``'s score: 1 win, 0.5 draw, 0 loss (whatever seat it played)."""
-
-
-def comparisons_from_games(
-    records: Iterable[GameRecord],
-    orientation: Iterable[tuple[str, str]] = (),
-) -> dict[tuple[str, str], Comparison]:
-    """Group games into comparisons and their pairs.
-
-    Games of the same two bots with the same ``pair_id`` form a pair (two games) or a single (one
-    game); three or more raise ``ValueError``. A comparison's direction is the one listed in
-    ``orientation`` if any (e.g. ``("candidate", "baseline")``), else the first game's
-    ``(bot_a, bot_b)``; scores are turned to that side. Keys follow the order in which
-    comparisons first appear (``orientation`` first).
-    """
-    directions: dict[frozenset[str], tuple[str, str]] = {}
-    for a, b in orientation:
-        directions.setdefault(frozenset((a, b)), (a, b))
-    groups: dict[tuple[frozenset[str], Hashable], list[float]] = {}
-    for rec in records:
-        if rec.bot_a == rec.bot_b:
-            raise ValueError(f"a comparison needs two different bots, got {rec.bot_a!r} twice")
-        key = frozenset((rec.bot_a, rec.bot_b))
-        direction = directions.setdefault(key, (rec.bot_a, rec.bot_b))
-        score = float(rec.score_a)
-        _half_points(score)
-        if direction[0] != rec.bot_a:
-            score = 1.0 - score
-        games = groups.setdefault((key, rec.pair_id), [])
-        if len(games) == 2:
-            raise ValueError(f"more than two games of {direction} share pair_id {rec.pair_id!r}")
-        games.append(score)
-    result: dict[tuple[str, str], Comparison] = {}
-    for direction in directions.values():
-        result[direction] = Comparison(*direction)
-    for (key, _), scores in groups.items():
-        comp = result[directions[key]]
-        if len(scores) == 2:
-            comp.add_pair(scores[0], scores[1])
-        else:
-            comp.add_single(scores[0])
-    return result
 
 
 # --------------------------------------------------------------------------- sweeps

@@ -9,6 +9,7 @@ holds a half-written or duplicated game. The database runs in WAL mode: readers
 from __future__ import annotations
 
 import array
+import enum
 import json
 import sqlite3
 import time
@@ -17,7 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["StoreError", "Store", "TournamentRow", "BotRow", "GameRecord", "SCHEMA_VERSION"]
+__all__ = ["TournamentStatus", "StoreError", "Store", "TournamentRow", "BotRow", "GameRecord", "SCHEMA_VERSION"]
+
+class TournamentStatus(str, enum.Enum):
+    """A stored tournament's state (the value is what the database holds)."""
+
+    RUNNING = "running"
+    FINISHED = "finished"
+    INTERRUPTED = "interrupted"
+
 
 SCHEMA_VERSION = 2
 """1: cgarena 0.1.0. 2: ``bots.hash_scheme`` (how ``source_hash`` was computed)."""
@@ -237,8 +246,9 @@ class Store:
         with self._transaction():
             cur = self._db.execute(
                 "INSERT INTO tournaments (key, settings, status, games_target, referee_version, created, updated)"
-                " VALUES (?, ?, 'running', ?, ?, ?, ?)",
-                (key, json.dumps(settings), games_target, referee_version, now, now),
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (key, json.dumps(settings), TournamentStatus.RUNNING.value, games_target, referee_version,
+                 now, now),
             )
             assert cur.lastrowid is not None  # set by the INSERT just executed
             tid = cur.lastrowid
@@ -254,13 +264,13 @@ class Store:
             )
         return tid
 
-    def update_tournament(self, tid: int, *, status: str | None = None, games_target: int | None = None,
+    def update_tournament(self, tid: int, *, status: TournamentStatus | None = None, games_target: int | None = None,
                           settings: dict[str, Any] | None = None) -> None:
         sets: list[str] = ["updated = ?"]
         values: list[float | str] = [time.time()]
         if status is not None:
             sets.append("status = ?")
-            values.append(status)
+            values.append(status.value)
         if games_target is not None:
             sets.append("games_target = ?")
             values.append(games_target)

@@ -31,8 +31,8 @@ from .executor import Executor, ExecutorError, LocalExecutor
 from .match import MatchOptions
 from .provenance import bot_sources, legacy_source_hash, referee_version, same_rules, source_hash
 from .schedule import Schedule, ScheduledGame, make_schedule
-from .stats import SprtState
-from .store import BotRow, GameRecord, Store, TournamentRow
+from .sprt import SprtState
+from .store import BotRow, GameRecord, Store, TournamentRow, TournamentStatus
 from .task import GameTask
 from .tracker import ComparisonTracker
 
@@ -162,7 +162,7 @@ class Tournament:
                     f"the {self.config.game} referee changed since tournament {existing.id} started "
                     f"({existing.referee_version} -> {self.referee_version}); pass --new to start a new one"
                 )
-            self.store.update_tournament(existing.id, status="running", games_target=self.config.games,
+            self.store.update_tournament(existing.id, status=TournamentStatus.RUNNING, games_target=self.config.games,
                                          settings=self.config.to_dict())
             return self.store.tournament(existing.id) or existing, True
         comparisons = [(c.index, c.a, c.b) for c in self.schedule.comparisons()]
@@ -245,7 +245,7 @@ class Tournament:
                     leader = max(trackers, key=lambda t: len(t.legs)).stats()
                     total = max(total, done)
                     self.on_event(GameDone(record, done, total, leader))
-            self.store.update_tournament(tid, status="finished")
+            self.store.update_tournament(tid, status=TournamentStatus.FINISHED)
         except ExecutorError as exc:
             raise TournamentError(str(exc)) from None
         except KeyboardInterrupt:
@@ -253,7 +253,7 @@ class Tournament:
             if pool is not None:
                 pool.stop(interrupt=True)
                 pool = None
-            self.store.update_tournament(tid, status="interrupted")
+            self.store.update_tournament(tid, status=TournamentStatus.INTERRUPTED)
         finally:
             if pool is not None:
                 pool.stop(interrupt=True)

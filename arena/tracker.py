@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .stats import Comparison, ComparisonStats, SprtParams, SprtState
+from .sprt import SprtParams, SprtState
+from .stats import Comparison, ComparisonStats
 from .store import GameRecord
 
 __all__ = ["score_of_a", "ComparisonTracker"]

@@ -17,10 +17,8 @@ from arena.stats import (
     Z95,
     Comparison,
     ComparisonStats,
-    GameRecord,
     SprtParams,
     SprtState,
-    comparisons_from_games,
     elo_from_score,
     elo_pentanomial,
     elo_trinomial,
@@ -406,35 +404,6 @@ def test_comparison_stats_trinomial_without_pairs_and_empty():
     assert d["elo"] is None and d["elo_ci95"] is None
     json.dumps(d, allow_nan=False)
 
-
-def test_comparisons_from_games():
-    records = [
-        GameRecord(0, "a", "b", 1),      # pair 0, first game: a wins
-        GameRecord(1, "b", "a", 0.5),    # pair 1: draw
-        GameRecord(0, "b", "a", 1),      # pair 0, second game (seen from b): b wins -> a 0
-        GameRecord(1, "a", "b", 1),      # pair 1: a wins
-        GameRecord(2, "a", "b", 0),      # pair 2 incomplete: a loses
-        GameRecord(0, "c", "a", 0),      # another comparison: c loses to a
-        GameRecord(0, "a", "c", 0.5),
-    ]
-    comps = comparisons_from_games(records, orientation=[("c", "a")])
-    assert list(comps) == [("c", "a"), ("a", "b")]
-    ab = comps[("a", "b")]
-    assert ab.penta == (0, 0, 1, 1, 0)     # pair 0: W+L; pair 1: D+W
-    assert ab.singles == 1
-    assert (ab.wins, ab.draws, ab.losses) == (2, 1, 2)
-    ca = comps[("c", "a")]
-    assert ca.bots == ("c", "a")
-    assert ca.penta == (0, 1, 0, 0, 0)     # c: loss + draw
-    with pytest.raises(ValueError):
-        comparisons_from_games([GameRecord(0, "a", "b", 1)] * 3)
-    with pytest.raises(ValueError):
-        comparisons_from_games([GameRecord(0, "a", "a", 1)])
-    with pytest.raises(ValueError):
-        comparisons_from_games([GameRecord(0, "a", "b", 0.7)])
-
-
-# --------------------------------------------------------------------------- sweeps
 
 def test_sweep_points_and_ranking():
     def comp(pairs: list[tuple[float, float]]) -> ComparisonStats:
