@@ -2,3 +2,7 @@
 
 It reaches games only through the referee registry (:mod:`referee`).
 """
+
+from .api import ArenaError, Bot, Seat, play_recorded
+
+__all__ = ["ArenaError", "Bot", "Seat", "play_recorded"]

@@ -6,7 +6,7 @@ import shlex
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -15,7 +15,7 @@ from .build import MODES, BuildOptions, Bundle, build
 from .errors import BundleError, OutputError, SizeLimitError
 from .output import CLIPBOARD_TOOLS, copy_to_clipboard, write_atomic
 from .size import LIMIT, WARN_AT
-from .verify import DEFAULT_TIME_SCALE, bundle_spec, source_spec, verify
+from .verify import DEFAULT_TIME_SCALE, bundle_bot, source_bot, verify
 
 POLL_SECONDS = 0.3
 
@@ -92,22 +92,14 @@ def _once(options: BuildOptions, settings: _Settings, inputs: list[Path]) -> Bun
 
 def _verify(bundle: Bundle, options: BuildOptions, output: Path | None, game: str, seeds: list[int],
             opponent: str | None, time_scale: float, bot_args: tuple[str, ...] = ()) -> None:
-    from arena.botspec import BotSpecError, resolve
-
-    source = source_spec(bundle.entry_point, options.libs)
-    source = replace(source, argv=source.argv + bot_args)
-    try:
-        rival = resolve(opponent, game) if opponent else None
-    except BotSpecError as exc:
-        raise BundleError(f"--opponent: {exc}") from None
+    source = source_bot(bundle.entry_point, options.libs, bot_args)
     with tempfile.TemporaryDirectory(prefix="bundle-verify-") as tmp:
         path = output
         if path is None:
             path = Path(tmp) / "bundle.py"
             write_atomic(path, bundle.text)
-        bundled = bundle_spec(path, game)
-        bundled = replace(bundled, argv=bundled.argv + bot_args)
-        games = verify(game, source, bundled, rival, seeds, time_scale)
+        bundled = bundle_bot(path, bot_args)
+        games = verify(game, source, bundled, opponent, seeds, time_scale)
     answers = sum(g.answers for g in games)
     _say(f"verified on {game}: {len(games)} game{'s' if len(games) != 1 else ''} (seeds "
          f"{', '.join(str(g.seed) for g in games)}), {answers} answers identical to the source bot")

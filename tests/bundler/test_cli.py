@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from arena.botspec import BotSpec
+from arena import Bot
 from bundler import __version__
 from bundler.build import BuildOptions, build
 from bundler.cli import main
@@ -230,8 +230,8 @@ def test_watch_rebuilds_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
 # -- verification -------------------------------------------------------------------------------
 
 
-def _script(path: Path) -> BotSpec:
-    return BotSpec(name=path.stem, argv=(sys.executable, "-u", str(path)))
+def _script(path: Path) -> Bot:
+    return Bot(argv=(sys.executable, "-u", str(path)), name=path.stem)
 
 
 def test_verify_catches_a_different_bot():

@@ -1,0 +1,87 @@
+"""The arena's API for other tools: play one recorded match and get each seat's answers.
+
+This is the one entry point the bundler (``bundle --verify``) uses, and the stable one for
+scripts: everything else in :mod:`arena` may change shape between releases.
+
+>>> from arena import Bot, play_recorded
+>>> seats = play_recorded("spring2021", 1, ["greedy", Bot(("python3", "-u", "my_bot.py"))])
+>>> seats[1].answers[:2]  # (engine turn, answer line or None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import referee
+
+from .botspec import BotSpec, BotSpecError, resolve
+from .match import MatchOptions, MatchResult, play_match
+
+__all__ = ["Bot", "Seat", "ArenaError", "play_recorded"]
+
+
+class ArenaError(ValueError):
+    """A bot that cannot be resolved or a game that cannot be played as asked (one-line message)."""
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A bot given by its exact command: ``argv`` run in ``cwd`` with ``env`` added."""
+
+    argv: tuple[str, ...]
+    cwd: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """How one seat's bot played a match."""
+
+    name: str
+    answers: tuple[tuple[int, str | None], ...]
+    """``(engine turn, answer)`` for every turn it was asked for an answer (``None``: none came)."""
+    status: str
+    """``ok``, ``timeout``, ``crash`` or ``invalid``."""
+    message: str
+    turns: int
+    """Engine turns the match lasted."""
+
+
+def play_recorded(game: str, seed: int, bots: Sequence[str | Bot], *,
+                  time_scale: float = 1.0) -> list[Seat]:
+    """Play one match of ``game`` with ``bots`` in seat order (a string is a BOT as ``arena play``
+    takes it: a file, a folder, a command or a shipped name) and return every seat's answers.
+
+    Raises :class:`ArenaError` before playing when a bot cannot be resolved, the game is unknown
+    or the number of bots is wrong; ``KeyboardInterrupt`` when the match was interrupted.
+    """
+    try:
+        rules = referee.get(game)
+    except referee.UnknownGame as exc:
+        raise ArenaError(str(exc)) from None
+    if len(bots) != rules.player_count:
+        raise ArenaError(f"{rules.name} is played by {rules.player_count} bots, got {len(bots)}")
+    specs = [_spec(bot, game, i) for i, bot in enumerate(bots)]
+    result = play_match(game, seed, specs, MatchOptions(record=True, time_scale=time_scale))
+    if result.interrupted:
+        raise KeyboardInterrupt
+    return [_seat(result, i) for i in range(len(specs))]
+
+
+def _spec(bot: str | Bot, game: str, seat: int) -> BotSpec:
+    if isinstance(bot, Bot):
+        return BotSpec(name=bot.name or f"seat{seat}", argv=bot.argv, cwd=bot.cwd, env=dict(bot.env))
+    try:
+        return resolve(bot, game)
+    except BotSpecError as exc:
+        raise ArenaError(str(exc)) from None
+
+
+def _seat(result: MatchResult, seat: int) -> Seat:
+    player = result.players[seat]
+    answers = tuple((frame.turn, e.output) for frame in result.frames for e in frame.executions
+                    if e.player == seat and e.expected_lines)
+    return Seat(name=player.name, answers=answers, status=player.verdict.value, message=player.message,
+                turns=result.outcome.turns if result.outcome else result.turns)
