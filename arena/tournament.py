@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,8 @@ from .config import BotEntry, TournamentConfig
 from .executor import Executor, ExecutorError, LocalExecutor
 from .match import MatchOptions
 from .provenance import bot_sources, legacy_source_hash, referee_version, same_rules, source_hash
-from .schedule import Schedule, ScheduledGame, make_schedule
+from .schedule import Schedule, make_schedule
+from .scheduler import Scheduler
 from .sprt import SprtState
 from .store import BotRow, GameRecord, Store, TournamentRow, TournamentStatus
 from .task import GameTask
@@ -198,30 +199,19 @@ class Tournament:
         for t in trackers:
             if t.decision is not None:
                 self.store.set_decision(tid, t.index, t.decision.value, t.decided_at or 0)
-        done_keys = self.store.game_keys(tid)
-
-        def pending() -> Iterator[ScheduledGame]:
-            for g in self.schedule.games():
-                if (g.comparison, g.pair, g.leg) in done_keys:
-                    continue
-                tracker = trackers[g.comparison]
-                if tracker.decided_at is not None and g.pair >= tracker.decided_at:
-                    continue
-                yield g
-
-        done = len(done_keys)
-        total = done + sum(1 for _ in pending())
+        scheduler = Scheduler(self.schedule, trackers, self.store.game_keys(tid))
+        done = len(scheduler.done)
+        total = done + scheduler.remaining()
         self.on_event(Started(tid, resumed, done, total, tuple(self.warnings())))
         run = TournamentRun(tournament_id=tid, interrupted=False, played=0, trackers=trackers)
         options = MatchOptions(time_scale=self.config.time_scale, memory_limit_mb=self.config.memory_limit_mb,
                                params=dict(self.config.params) or None)
-        queue = pending()
         exhausted = False
         pool = self.executor(min(self.config.workers, max(1, total - done))) if total > done else None
         try:
             while pool is not None:
                 for _ in range(pool.free_slots()):
-                    game = self._next(queue, trackers)
+                    game = scheduler.next_game()
                     if game is None:
                         exhausted = True
                         break
@@ -235,13 +225,12 @@ class Tournament:
                     if self.store.record_game(tid, record):
                         run.played += 1
                         done += 1
-                    done_keys.add(record.key)
-                    tracker = trackers[record.comparison]
-                    if tracker.add(record):
-                        assert tracker.decision is not None and tracker.decided_at is not None
-                        self.store.set_decision(tid, tracker.index, tracker.decision.value, tracker.decided_at)
-                        self.on_event(Decided(tracker.index, tracker.bots, tracker.decision, tracker.decided_at))
-                        total = max(done, done + sum(1 for _ in pending()))
+                    decided = scheduler.finished(record)
+                    if decided is not None:
+                        assert decided.decision is not None and decided.decided_at is not None
+                        self.store.set_decision(tid, decided.index, decided.decision.value, decided.decided_at)
+                        self.on_event(Decided(decided.index, decided.bots, decided.decision, decided.decided_at))
+                        total = max(done, done + scheduler.remaining())
                     leader = max(trackers, key=lambda t: len(t.legs)).stats()
                     total = max(total, done)
                     self.on_event(GameDone(record, done, total, leader))
@@ -258,12 +247,3 @@ class Tournament:
             if pool is not None:
                 pool.stop(interrupt=True)
         return run
-
-    @staticmethod
-    def _next(queue: Iterator[ScheduledGame], trackers: list[ComparisonTracker]) -> ScheduledGame | None:
-        for game in queue:
-            tracker = trackers[game.comparison]
-            if tracker.decided_at is not None and game.pair >= tracker.decided_at:
-                continue  # decided while earlier games were playing
-            return game
-        return None

@@ -1,0 +1,55 @@
+"""What to play next: the pull side of a tournament.
+
+The tournament asks :meth:`Scheduler.next_game` whenever its executor has a free slot, and tells
+:meth:`Scheduler.finished` about every result; the scheduler answers from the fixed schedule
+(:mod:`arena.schedule`: seeds, seats and pairings) and the results so far, so adaptive formats
+fit here: SPRT stopping is the one today (a comparison decided at pair ``k`` plays no pair from
+``k`` on), and a format such as knockout or Swiss would be another scheduler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .schedule import Schedule, ScheduledGame
+from .store import GameRecord
+from .tracker import ComparisonTracker
+
+__all__ = ["Scheduler"]
+
+
+class Scheduler:
+    """The schedule's games in order, less those stored (``done``) and those past an SPRT
+    decision; ``trackers`` (one per comparison, already fed the stored games) are updated here."""
+
+    def __init__(self, schedule: Schedule, trackers: list[ComparisonTracker],
+                 done: set[tuple[int, int, int]]) -> None:
+        self.schedule = schedule
+        self.trackers = trackers
+        self.done = done
+        self._queue = self._wanted()
+
+    def _skip(self, game: ScheduledGame) -> bool:
+        tracker = self.trackers[game.comparison]
+        return ((game.comparison, game.pair, game.leg) in self.done
+                or (tracker.decided_at is not None and game.pair >= tracker.decided_at))
+
+    def _wanted(self) -> Iterator[ScheduledGame]:
+        return (g for g in self.schedule.games() if not self._skip(g))
+
+    def next_game(self) -> ScheduledGame | None:
+        """The next game to start, or ``None`` when every wanted game has been handed out."""
+        for game in self._queue:
+            if not self._skip(game):  # a decision may have come while it waited
+                return game
+        return None
+
+    def finished(self, record: GameRecord) -> ComparisonTracker | None:
+        """Count a finished game; returns its comparison's tracker when this game decided it."""
+        self.done.add(record.key)
+        tracker = self.trackers[record.comparison]
+        return tracker if tracker.add(record) else None
+
+    def remaining(self) -> int:
+        """Games still wanted, counting those being played."""
+        return sum(1 for _ in self._wanted())
