@@ -99,7 +99,7 @@ def _improve(best: dict[int, tuple[int, int]], layers: list[list[int]], inv: int
 
 def spell_gain(delta: tuple[int, int, int, int], stock: int, tax: int) -> int:
     """Tier-weighted ingredients made by one cast, plus the stock received, minus the tax."""
-    return delta[0] + 2 * delta[1] + 3 * delta[2] + 4 * delta[3] + stock - tax
+    return _worth(delta) + stock - tax
 
 
 def _worth(inv: tuple[int, int, int, int]) -> int:
@@ -140,17 +140,15 @@ def choose(table: Table, state: State, settings: Settings = Settings()) -> int:
     target: tuple[float, int] | None = None
     for j, brew_table in enumerate(table.brews):
         if state.orders >> j & 1:
-            d = min((dist for inv, (dist, _) in reach.items() if brew_table[inv] >= 0),
-                    default=None)
-            if d is None:
+            # The nearest affording inventory, one reached by a path starting with REST first.
+            nearest = min((way for inv, way in reach.items() if brew_table[inv] >= 0),
+                          key=lambda way: (way[0], way[1] != REST), default=None)
+            if nearest is None:
                 continue
             price = price_at(table.prices[j], position(state.orders, j), state.bonus)
-            ratio = price / (d + 1)
-            first = min((reach[inv][1] for inv in reach
-                         if reach[inv][0] == d and brew_table[inv] >= 0),
-                        key=lambda move: move != REST)
+            ratio = price / (nearest[0] + 1)
             if target is None or ratio > target[0]:
-                target = (ratio, first)
+                target = (ratio, nearest[1])
     if target is not None:
         return target[1]
     # 4. Rest, else the richest cast, else wait.
