@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import referee
 
 from .botspec import BotSpec, BotSpecError, resolve
-from .match import MatchOptions, MatchResult, play_match
+from .match import MatchOptions, MatchResult, Verdict, play_match
 
 __all__ = ["Bot", "Seat", "ArenaError", "play_recorded"]
 
@@ -47,6 +47,11 @@ class Seat:
     message: str
     turns: int
     """Engine turns the match lasted."""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the bot played the whole match (no timeout, crash or invalid answer)."""
+        return self.status == Verdict.OK
 
 
 def play_recorded(game: str, seed: int, bots: Sequence[str | Bot], *,

@@ -24,8 +24,9 @@ from pathlib import Path, PurePath
 import referee
 
 from .botspec import BotSpec
+from .store import BotRow
 
-__all__ = ["referee_version", "same_rules", "bot_sources", "source_hash", "legacy_source_hash"]
+__all__ = ["referee_version", "same_rules", "bot_sources", "source_hash", "legacy_source_hash", "same_sources"]
 
 _LEGACY_REFEREES = {"spring2021": {"6fda0e051df8"}, "fall2020": {"bf0123950709"}}
 """Referee source hashes of cgarena 0.1.0, by game: all play rules version 1."""
@@ -174,3 +175,10 @@ def legacy_source_hash(stored_files: Sequence[str], files: Sequence[Path]) -> st
     if [o.relative_to(old_root) for o in old] != [n.relative_to(new_root) for n in new]:
         return None
     return _digest([str(o) for o in old], new)
+
+
+def same_sources(stored: BotRow, today: BotRow) -> bool:
+    """Whether a stored bot runs the same files as today's, by the formula it was stored with."""
+    if stored.hash_scheme == 1:
+        return legacy_source_hash(stored.files, [Path(f) for f in today.files]) == stored.source_hash
+    return stored.source_hash == today.source_hash

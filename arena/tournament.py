@@ -21,7 +21,6 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from . import botspec
@@ -29,7 +28,7 @@ from .botspec import BotSpec
 from .config import BotEntry, TournamentConfig
 from .executor import Executor, ExecutorError, LocalExecutor
 from .match import MatchOptions
-from .provenance import bot_sources, legacy_source_hash, referee_version, same_rules, source_hash
+from .provenance import bot_sources, referee_version, same_rules, same_sources, source_hash
 from .schedule import Schedule, make_schedule
 from .scheduler import Scheduler
 from .sprt import SprtState
@@ -103,13 +102,6 @@ def bot_spec(entry: BotEntry, game: str) -> BotSpec:
     return BotSpec(name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env)
 
 
-def _same_sources(old: BotRow, new: BotRow) -> bool:
-    """Whether a stored bot runs the same files as today's (by the formula it was stored with)."""
-    if old.hash_scheme == 1:
-        return legacy_source_hash(old.files, [Path(f) for f in new.files]) == old.source_hash
-    return old.source_hash == new.source_hash
-
-
 def settings_key(config: TournamentConfig) -> str:
     return hashlib.sha256(json.dumps(config.schedule_key(), sort_keys=True).encode()).hexdigest()[:16]
 
@@ -152,7 +144,7 @@ class Tournament:
             stored = {b.name: b for b in self.store.bots(existing.id)}
             for row in rows:
                 old = stored.get(row.name)
-                if old is not None and not _same_sources(old, row):
+                if old is not None and not same_sources(old, row):
                     raise TournamentError(
                         f"bot {row.name!r} changed since tournament {existing.id} started (source hash "
                         f"{old.source_hash} -> {row.source_hash}); restore it, or pass --new to start "

@@ -92,7 +92,7 @@ def verify(
         seat = i % 2
         original = _play(game, seed, seat, source, opponent, time_scale)
         mine = original[seat]
-        if mine.status != "ok":
+        if not mine.ok:
             raise VerifyError(f"seed {seed}: the source bot itself failed ({mine.status}: "
                               f"{mine.message})")
         bundled = _play(game, seed, seat, bundle, opponent, time_scale)

@@ -22,6 +22,7 @@ def test_every_seat_gets_its_answers() -> None:
     assert quit_.status == "crash" and "exited with code 3" in quit_.message
     assert wait.answers == tuple((turn, "WAIT") for turn in range(1, 7))
     assert wait.status == "ok" and wait.name == "w" and wait.turns == quit_.turns == 6
+    assert wait.ok and not quit_.ok
 
 
 def test_shipped_names_are_accepted() -> None:
