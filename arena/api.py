@@ -5,7 +5,7 @@ scripts: everything else in :mod:`arena` may change shape between releases.
 
 >>> from arena import Bot, play_recorded
 >>> seats = play_recorded("spring2021", 1, ["greedy", Bot(("python3", "-u", "my_bot.py"))])
->>> seats[1].answers[:2]  # (engine turn, answer line or None)
+>>> seats[1].answers[:2]  # (engine turn, answer lines or None)
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ class Seat:
     """How one seat's bot played a match."""
 
     name: str
-    answers: tuple[tuple[int, str | None], ...]
-    """``(engine turn, answer)`` for every turn it was asked for an answer (``None``: none came)."""
+    answers: tuple[tuple[int, tuple[str, ...] | None], ...]
+    """``(engine turn, answer lines)`` for every turn it was asked for an answer (``None``: they
+    did not all come in time)."""
     status: str
     """``ok``, ``timeout``, ``crash`` or ``invalid``."""
     message: str

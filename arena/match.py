@@ -56,8 +56,10 @@ class Execution:
     input: tuple[str, ...]
     expected_lines: int
     time_limit_ms: int
-    output: str | None
+    output: tuple[str, ...] | None
+    """The ``expected_lines`` lines read, or ``None`` when they did not all come in time."""
     time_ms: float | None
+    """From the end of the input's write to the arrival of the last expected line."""
     status: str
     stderr: str = ""
 
@@ -185,11 +187,11 @@ def play_match(
                 players[i].message = f"failed to start: {exc}"
         while not ref.is_over:
             executions = []
-            outputs: dict[int, str | None] = {}
+            outputs: dict[int, tuple[str, ...] | None] = {}
             for req in ref.requests():
                 proc = procs[req.player]
                 limit_s = None if options.no_timeout else req.time_limit_ms * options.time_scale / 1000
-                answer: str | None = None
+                answer: tuple[str, ...] | None = None
                 elapsed: float | None = None
                 status = "sent"
                 if proc is None:
@@ -198,15 +200,13 @@ def play_match(
                     status = "input refused"
                     eof_seen[req.player] = True
                 elif req.expected_lines:
-                    read = proc.read_line(limit_s)
-                    elapsed = read.elapsed_ms
-                    status = read.status.value
-                    if read.status is ReadStatus.LINE:
-                        answer = read.line
-                        players[req.player].latencies_ms.append(read.elapsed_ms)
-                        if read.elapsed_ms > NEAR_LIMIT * req.time_limit_ms * options.time_scale:
+                    answer, elapsed, got = _read_answer(proc, req.expected_lines, limit_s)
+                    status = got.value
+                    if answer is not None and elapsed is not None:
+                        players[req.player].latencies_ms.append(elapsed)
+                        if elapsed > NEAR_LIMIT * req.time_limit_ms * options.time_scale:
                             players[req.player].near_limit += 1
-                    elif read.status is ReadStatus.EOF:
+                    elif got is ReadStatus.EOF:
                         eof_seen[req.player] = True
                 if req.expected_lines:
                     outputs[req.player] = answer
@@ -253,6 +253,22 @@ def play_match(
                 players[i].stderr_bytes = proc.stderr_bytes
         result.wall_s = time.monotonic() - started
     return result
+
+
+def _read_answer(proc: BotProcess, count: int, limit_s: float | None
+                 ) -> tuple[tuple[str, ...] | None, float | None, ReadStatus]:
+    """Read ``count`` lines, all within the one deadline of this execution (the engine's rule:
+    the time limit covers every expected line). Returns (lines or None, elapsed ms, status)."""
+    lines: list[str] = []
+    elapsed = None
+    for _ in range(count):
+        read = proc.read_line(limit_s)  # the deadline counts from the end of the last write
+        elapsed = read.elapsed_ms
+        if read.status is not ReadStatus.LINE:
+            return None, elapsed, read.status
+        assert read.line is not None
+        lines.append(read.line)
+    return tuple(lines), elapsed, ReadStatus.LINE
 
 
 def _last_stderr_line(proc: BotProcess) -> str:

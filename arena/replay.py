@@ -6,7 +6,7 @@ Layout (``format: cgarena-replay-v1``)::
      initial: <snapshot before the first turn>,
      frames: [{turn, phase, summary, errors, messages, deactivations,
                executions: [{player, input, expected_lines, time_limit_ms, output, time_ms,
-                             status, stderr}],
+                             status, stderr}],   # output: the expected lines joined by "\n"
                snapshot}],
      stderr_tail: [<last bytes of each bot's stderr>]}
 
@@ -46,7 +46,9 @@ def replay_document(result: MatchResult, params: Mapping[str, str] | None = None
                     for d in r.deactivations
                 ],
                 "executions": [
-                    {**asdict(e), "input": list(e.input)} for e in f.executions
+                    {**asdict(e), "input": list(e.input),
+                     "output": None if e.output is None else "\n".join(e.output)}
+                    for e in f.executions
                 ],
                 "snapshot": f.snapshot,
             }

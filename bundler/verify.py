@@ -55,11 +55,15 @@ def bundle_bot(path: Path, args: Sequence[str] = ()) -> Bot:
     return Bot(argv=(sys.executable, "-u", str(Path(path).resolve()), *args), name=f"bundle:{Path(path).name}")
 
 
+def _shown(answer: tuple[str, ...] | None) -> str:
+    return "no answer" if answer is None else repr("\n".join(answer))
+
+
 def _first_difference(a: Seat, b: Seat) -> str | None:
     """Where two recordings of the same seat part (answers first, then the end), or None."""
     for (turn, x), (_, y) in zip(a.answers, b.answers):
         if x != y:
-            return f"turn {turn}: {x!r} against {y!r}"
+            return f"turn {turn}: {_shown(x)} against {_shown(y)}"
     if len(a.answers) != len(b.answers):
         return f"{len(a.answers)} answers against {len(b.answers)}"
     if a.status != b.status:

@@ -3,9 +3,27 @@
 A referee is a pure game model. It never starts a process, reads a clock or prints. Each engine
 turn it lists the *executions* the official engine would perform (which player, which input lines,
 how many output lines to read, under which time limit); the caller runs them however it likes
-(subprocesses, in-process bots, a recorded trace) and hands back one output line per player, or
-``None`` when the player gave no answer in time or died. The referee then resolves the turn and,
-once the game is over, reports an :class:`Outcome`.
+(subprocesses, in-process bots, a recorded trace) and hands back, per player, the lines it read
+(exactly ``expected_lines`` of them), or ``None`` when the player did not give them all in time or
+died. The referee then resolves the turn and, once the game is over, reports an :class:`Outcome`.
+
+This module is the whole protocol between a game and the arena:
+
+* **construction**: ``cls(seed, params)``; ``seed`` is any Java long and fixes everything random
+  (the map, the deck...); ``params`` are the game's named parameters as strings (a league level is
+  one of them, e.g. ``league=2``, when the game has leagues); a bad one raises
+  :class:`ParameterError` before any work;
+* **class facts**: :attr:`Referee.name`, ``aliases``, ``title``, ``player_count`` (2 to 4),
+  ``first_turn_time_ms``/``turn_time_ms`` and ``rules_version`` (stored with tournament results);
+* **frames**: :meth:`Referee.requests` lists the turn's :class:`Request` objects (player, input
+  lines, expected output lines, time limit), :meth:`Referee.apply` takes the answers and returns a
+  :class:`FrameReport`;
+* **replays**: :meth:`Referee.snapshot` is a JSON picture of the visible state after each frame;
+* **outcome**: :meth:`Referee.outcome` is ``None`` while the game runs, then an :class:`Outcome`
+  with one score and one rank per player.
+
+:class:`referee.engine.EngineReferee` implements the official engine's turn loop on top of this,
+so a game only writes its rules (see ``docs/adding-a-game.md``).
 
 Typical loop::
 
@@ -13,7 +31,7 @@ Typical loop::
     while not ref.is_over:
         requests = ref.requests()
         outputs = {r.player: bot_answer(r) for r in requests if r.expected_lines}
-        ref.apply(outputs)
+        ref.apply(outputs)          # {player: ("line 1", ...) or None}
     print(ref.outcome())
 """
 
@@ -21,11 +39,13 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 __all__ = [
+    "Answer",
+    "Outputs",
     "EndReason",
     "DeactivationCause",
     "Request",
@@ -39,6 +59,15 @@ __all__ = [
     "ParameterError",
     "Referee",
 ]
+
+
+Answer = str | Sequence[str] | None
+"""A player's answer to one execution: its ``expected_lines`` lines in order (a single line may be
+given as a plain ``str``), or ``None`` when it did not give them all in time, crashed or closed its
+output."""
+
+Outputs = Mapping[int, Answer]
+"""The answers of one turn, by player index: exactly the players whose request expects lines."""
 
 
 class EndReason(str, enum.Enum):
@@ -192,6 +221,7 @@ class Referee(ABC):
     aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str] = ""
     player_count: ClassVar[int] = 2
+    """Seats in every game (2 to 4 on CodinGame)."""
     first_turn_time_ms: ClassVar[int] = 1000
     turn_time_ms: ClassVar[int]
     rules_version: ClassVar[int] = 1
@@ -221,9 +251,10 @@ class Referee(ABC):
         """
 
     @abstractmethod
-    def apply(self, outputs: Mapping[int, str | None]) -> FrameReport:
-        """Resolve the current turn with one output line per player that must answer
-        (``None`` = no answer: timeout, crash or closed output)."""
+    def apply(self, outputs: Outputs) -> FrameReport:
+        """Resolve the current turn with the answer (see :data:`Answer`) of every player whose
+        request expects lines; raises :class:`ProtocolError` for missing or extra players, or an
+        answer with the wrong number of lines."""
 
     @abstractmethod
     def outcome(self) -> Outcome | None:

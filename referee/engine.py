@@ -12,7 +12,7 @@ active. :class:`EngineReferee` implements those once; a game implements three ho
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from .base import (
@@ -22,6 +22,7 @@ from .base import (
     FrameReport,
     InvalidCommand,
     Outcome,
+    Outputs,
     ParameterError,
     ProtocolError,
     Referee,
@@ -44,6 +45,8 @@ class EngineReferee(Referee):
 
     * :meth:`_begin_turn` - reset per-turn data, queue input with :meth:`_send` and return the
       players to execute (in execution order);
+    * :meth:`_expected_lines` - how many lines a player answers this turn (default 1; a game
+      with one line per unit returns the player's unit count);
     * :meth:`_resolve` - parse the outputs and update the game, using :meth:`_deactivate`,
       :meth:`_end_game`, :meth:`_error`, :meth:`_say`;
     * :meth:`_on_end` - final scoring (not called when the engine aborts the game).
@@ -95,16 +98,17 @@ class EngineReferee(Referee):
             self._requests = self._build_requests()
         return self._requests
 
-    def apply(self, outputs: Mapping[int, str | None]) -> FrameReport:
+    def apply(self, outputs: Outputs) -> FrameReport:
         if self._outcome is not None:
             raise ProtocolError("the game is over")
         requests = self.requests()
-        expected = {r.player for r in requests if r.expected_lines > 0}
-        if set(outputs) != expected:
+        expected = {r.player: r.expected_lines for r in requests if r.expected_lines > 0}
+        if set(outputs) != set(expected):
             raise ProtocolError(
                 f"turn {self._turn}: expected outputs for players {sorted(expected)}, "
                 f"got {sorted(outputs)}"
             )
+        answers = {p: _lines(p, outputs[p], expected[p], self._turn) for p in sorted(outputs)}
         for r in requests:
             self._pending[r.player] = []
             if r.expected_lines > 0:
@@ -117,7 +121,7 @@ class EngineReferee(Referee):
                 message=f"Total game duration too long (>{self.hard_quota_ms}ms)",
             )
         else:
-            self._resolve(dict(outputs))
+            self._resolve(answers)
             self._turn += 1
             if self._game_end_reason is not None:
                 self._finish(self._game_end_reason)
@@ -159,8 +163,13 @@ class EngineReferee(Referee):
         """Start engine turn ``self.turn``: queue inputs, return the players to execute."""
 
     @abstractmethod
-    def _resolve(self, outputs: dict[int, str | None]) -> None:
-        """Resolve the turn from the outputs of the players returned by :meth:`_begin_turn`."""
+    def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
+        """Resolve the turn from the answers (all expected lines, or ``None``) of the players
+        returned by :meth:`_begin_turn`."""
+
+    def _expected_lines(self, player: int) -> int:
+        """Output lines ``player`` must give this turn (called after :meth:`_begin_turn`)."""
+        return 1
 
     def _on_end(self) -> None:
         """Final scoring, called once when the game ends normally."""
@@ -180,21 +189,28 @@ class EngineReferee(Referee):
         """``player.sendInputLine`` for each line: buffered until the player's next execution."""
         self._pending[player].extend(lines)
 
-    def _parse_outputs(self, outputs: Mapping[int, str | None], parse: Callable[[str], A]) -> list[A | None]:
+    def _parse_outputs(self, outputs: dict[int, tuple[str, ...] | None],
+                       parse: Callable[[str], A]) -> list[A | None]:
+        """:meth:`_parse_answers` for a game whose players answer one line a turn."""
+        return self._parse_answers(outputs, lambda lines: parse(lines[0]))
+
+    def _parse_answers(self, outputs: dict[int, tuple[str, ...] | None],
+                       parse: Callable[[tuple[str, ...]], A]) -> list[A | None]:
         """The official ``handlePlayerCommands``: per player in index order, no answer ->
-        disqualified (``Timeout!``); a line that does not parse -> disqualified with the official
-        tooltip (where ``&lt;``/``&gt;`` are turned back into ``<``/``>``, as the referees do).
-        Returns each player's action (``None`` when it has none)."""
+        disqualified (``Timeout!``); lines that do not parse (``parse`` raises
+        :class:`InvalidCommand`) -> disqualified with the official tooltip (where ``&lt;``/``&gt;``
+        are turned back into ``<``/``>``, as the referees do). Returns each player's action
+        (``None`` when it has none); an action's ``message`` attribute, if any, is reported."""
         actions: list[A | None] = [None] * self.player_count
         for p in sorted(outputs):
-            line = outputs[p]
-            if line is None:
+            lines = outputs[p]
+            if lines is None:
                 self._deactivate(p, DeactivationCause.TIMEOUT, "Timeout!")
                 self._say(f"¤RED¤${p} {self.timeout_summary}§RED§")
                 self._say(f"${p} was disqualified.")
                 continue
             try:
-                action = parse(line)
+                action = parse(lines)
             except InvalidCommand as exc:
                 reason = str(exc).replace("&lt;", "<").replace("&gt;", ">")
                 self._deactivate(p, DeactivationCause.INVALID_INPUT, reason)
@@ -243,7 +259,7 @@ class EngineReferee(Referee):
                 # The engine throws while executing this player: the game is aborted.
                 self._abort_pending = True
                 break
-            requests.append(Request(p, tuple(self._pending[p]), 1, self._time_limit(p)))
+            requests.append(Request(p, tuple(self._pending[p]), self._expected_lines(p), self._time_limit(p)))
         if not players:
             requests.append(Request(0, tuple(self._pending[0]), 0, self._time_limit(0)))
         return tuple(requests)
@@ -259,3 +275,13 @@ class EngineReferee(Referee):
             texts=self._end_texts(),
             message=message,
         )
+
+
+def _lines(player: int, answer: str | Sequence[str] | None, expected: int, turn: int) -> tuple[str, ...] | None:
+    """An answer as a tuple of exactly ``expected`` lines (``None`` stays ``None``)."""
+    if answer is None:
+        return None
+    lines = (answer,) if isinstance(answer, str) else tuple(answer)
+    if len(lines) != expected or not all(isinstance(line, str) for line in lines):
+        raise ProtocolError(f"turn {turn}: player {player} must answer {expected} line(s), got {answer!r}")
+    return lines

@@ -70,7 +70,7 @@ class Fall2020Referee(EngineReferee):
             self._send(p, rules.input_lines(state, p, shared))
         return players
 
-    def _resolve(self, outputs: dict[int, str | None]) -> None:
+    def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         actions = self._parse_outputs(outputs, parse)
         log = rules.resolve_turn(self.state, actions)
         self._summary.extend(log.summary)

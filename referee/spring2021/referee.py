@@ -140,7 +140,7 @@ class Spring2021Referee(EngineReferee):
             self._send(p, self._frame_lines(p))
         return players
 
-    def _resolve(self, outputs: dict[int, str | None]) -> None:
+    def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
         actions = self._parse_outputs(outputs, parse)
 

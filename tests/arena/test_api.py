@@ -18,16 +18,16 @@ def test_every_seat_gets_its_answers() -> None:
                                           str(quitter)])
     wait, quit_ = seats
     # The quitter answers WAIT five times, then exits: disqualified on turn 6, game over.
-    assert quit_.answers == tuple((turn, "WAIT") for turn in range(1, 6)) + ((6, None),)
+    assert quit_.answers == tuple((turn, ("WAIT",)) for turn in range(1, 6)) + ((6, None),)
     assert quit_.status == "crash" and "exited with code 3" in quit_.message
-    assert wait.answers == tuple((turn, "WAIT") for turn in range(1, 7))
+    assert wait.answers == tuple((turn, ("WAIT",)) for turn in range(1, 7))
     assert wait.status == "ok" and wait.name == "w" and wait.turns == quit_.turns == 6
     assert wait.ok and not quit_.ok
 
 
 def test_shipped_names_are_accepted() -> None:
     seats = play_recorded("spring2021", 3, ["wait", "wait"])
-    assert {answer for seat in seats for _, answer in seat.answers} == {"WAIT"}
+    assert {answer for seat in seats for _, answer in seat.answers} == {("WAIT",)}
     assert [s.status for s in seats] == ["ok", "ok"]
 
 

@@ -118,8 +118,8 @@ def test_two_lines_in_one_turn_feed_the_next_turn(tmp_path):
     result, _, pids = run(tmp_path, "twolines", 2, record=True, time_scale=LOOSE)
     answers = [e.output for f in result.frames for e in f.executions
                if e.player == 0 and e.expected_lines]
-    assert answers[1] == "WAIT first"
-    assert answers[2] == "WAIT second"
+    assert answers[1] == ("WAIT first",)
+    assert answers[2] == ("WAIT second",)
     assert result.players[0].verdict is Verdict.OK
     assert not [p for p in pids if alive(p)]
 

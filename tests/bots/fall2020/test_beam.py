@@ -321,7 +321,7 @@ RANDOM = BotSpec("random", (sys.executable, "-u", "bots/fall2020/random_bot.py",
                  cwd=str(REPO_ROOT))
 
 
-def answers(result, player: int) -> list[str]:
+def answers(result, player: int) -> list[tuple[str, ...] | None]:
     return [e.output for f in result.frames for e in f.executions
             if e.player == player and e.expected_lines]
 
