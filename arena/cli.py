@@ -117,8 +117,8 @@ def play(
     show_stderr: bool,
     verbose: bool,
 ) -> None:
-    """Play one match of GAME between BOT1 and BOT2 (default: spring2021; default bots: the
-    game's first two shipped bots, beam against greedy).
+    """Play one match of GAME between its BOTs, one per seat in seat order (default:
+    spring2021; default bots: the game's first two shipped bots, beam against greedy).
 
     A BOT is a .py file, a directory with __main__.py, an executable, a command line in one
     string, or a shipped bot name from bots/shipped.yaml (arena bots lists them).
@@ -129,6 +129,8 @@ def play(
         raise click.UsageError(str(exc)) from None
     if not bots:
         bots = botspec.default_bots(cls.name)
+    if not bots:
+        raise click.UsageError(f"{cls.name} has no shipped bots: give its {cls.player_count} BOTs")
     if len(bots) != cls.player_count:
         raise click.UsageError(f"{cls.name} is played by {cls.player_count} bots, got {len(bots)}")
     specs = []
@@ -146,7 +148,7 @@ def play(
     except referee.ParameterError as exc:
         raise click.UsageError(str(exc)) from None
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
-    out(f"{cls.title}: {specs[0].name} vs {specs[1].name}, seed {seed}")
+    out(f"{cls.title}: {' vs '.join(s.name for s in specs)}, seed {seed}")
 
     def on_frame(frame: Frame) -> None:
         report = frame.report
@@ -157,8 +159,8 @@ def play(
             for p, message in report.errors:
                 out(f"  turn {report.turn:3}  player {p} ({specs[p].name}): {message}")
             for d in report.deactivations:
-                out(f"  turn {report.turn:3}  player {d.player} ({specs[d.player].name}) "
-                    f"disqualified: {d.reason}")
+                how = "eliminated" if d.cause is referee.DeactivationCause.ELIMINATED else "disqualified"
+                out(f"  turn {report.turn:3}  player {d.player} ({specs[d.player].name}) {how}: {d.reason}")
             marker = cls.progress(frame.snapshot) if frame.snapshot else None
             if marker:
                 out(f"  turn {report.turn:3}  {marker}")
@@ -186,7 +188,8 @@ def play(
     else:
         o = result.outcome
         verdict = "draw" if o.winner is None else f"player {o.winner} ({specs[o.winner].name}) wins"
-        out(f"result: {verdict}, scores {list(o.scores)}, {o.end_reason.value} after {o.turns} turns")
+        ranks = f", ranks {[r + 1 for r in o.ranks]}" if len(o.scores) > 2 else ""
+        out(f"result: {verdict}, scores {list(o.scores)}{ranks}, {o.end_reason.value} after {o.turns} turns")
         for p in result.players:
             lat = p.latency_summary()
             timing = (f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None
@@ -374,7 +377,7 @@ def tournament(args: tuple[str, ...], games: int | None, workers: int | None, se
                 bar.total = event.total
                 bar.update(event.done - bar.n)
                 st = event.leader
-                if st.score is not None:
+                if st is not None and st.score is not None:
                     a, b = st.bots
                     finite = st.elo is not None and math.isfinite(st.elo)
                     ci = f"±{st.elo_ci95:.0f}" if st.elo_ci95 is not None and math.isfinite(st.elo_ci95) else ""

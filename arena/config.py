@@ -137,10 +137,14 @@ class TournamentConfig:
     sweep: SweepSettings | None = None
     db: str = DEFAULT_DB
 
+    players: int = 2
+    """Seats per game (from the game; not a setting of its own, so not stored)."""
+
     @property
     def pairs(self) -> int:
-        """Seed pairs per comparison (a pair is two games, seats swapped)."""
-        return (self.games + 1) // 2
+        """Seeds per comparison, each played once per seat (two players: a pair of games, seats
+        swapped)."""
+        return -(-self.games // self.players)
 
     def bot(self, name: str) -> BotEntry:
         for b in self.bots:
@@ -221,18 +225,20 @@ def config_from_mapping(data: Mapping[str, Any]) -> TournamentConfig:
         raise ConfigError("missing setting 'game' (e.g. game: spring2021)")
     try:
         game = referee.canonical_name(str(data["game"]))
+        cls = referee.get(game)
     except referee.UnknownGame as exc:
         raise ConfigError(str(exc)) from None
-    cls = referee.get(game)
 
     bots = _bots(data.get("bots"))
-    fmt = str(data.get("format", Format.GAUNTLET.value))
+    players = cls.player_count
+    default_format = Format.GAUNTLET if players == 2 else Format.ROUND_ROBIN
+    fmt = str(data.get("format", default_format.value))
     if fmt not in tuple(Format):
         raise ConfigError(f"format {fmt!r} is not one of: {', '.join(f.value for f in Format)}")
     if "games" in data and "pairs" in data:
         raise ConfigError("give 'games' or 'pairs', not both")
     if "pairs" in data:
-        games = 2 * _int(data, "pairs", minimum=1)
+        games = players * _int(data, "pairs", minimum=1)
     else:
         games = _int(data, "games", default=100, minimum=1)
     seed = _int(data, "seed", default=0)
@@ -278,14 +284,18 @@ def config_from_mapping(data: Mapping[str, Any]) -> TournamentConfig:
             raise ConfigError("baseline: the swept bot cannot be the baseline")
     elif fmt == Format.GAUNTLET:
         baseline = bots[-1].name  # `arena tournament GAME NEW OLD`: NEW is measured against OLD
-    if len(bots) < cls.player_count:
-        raise ConfigError(f"{game} needs at least {cls.player_count} bots, got {len(bots)}")
-    if cls.player_count != 2:
-        raise ConfigError(f"{game}: tournaments support two-player games only")
+    if len(bots) < players:
+        raise ConfigError(f"{game} needs at least {players} bots, got {len(bots)}")
+    if players != 2:
+        for what, given in (("format: gauntlet", fmt == Format.GAUNTLET), ("sprt", sprt is not None),
+                            ("sweep", sweep is not None)):
+            if given:
+                raise ConfigError(f"{what} compares two bots head to head: {game} is a {players}-player game, "
+                                  "use format: round-robin (rated with openskill)")
     return TournamentConfig(
         game=game, bots=tuple(bots), format=fmt, baseline=baseline, games=games, seed=seed,
         workers=workers, time_scale=time_scale, memory_limit_mb=memory, params=params,
-        sprt=sprt, sweep=sweep, db=db,
+        sprt=sprt, sweep=sweep, db=db, players=players,
     )
 
 

@@ -36,6 +36,8 @@ class Verdict(str, enum.Enum):
     """Failed to start, exited or closed its output before answering."""
     INVALID = "invalid"
     """Answered a line that does not parse."""
+    ELIMINATED = "eliminated"
+    """Put out of the game by its rules (not a fault of the bot)."""
 
 
 @dataclass(frozen=True)
@@ -287,8 +289,8 @@ def _judge(
     proc: BotProcess | None,
     eof: bool,
 ) -> None:
-    if cause is DeactivationCause.INVALID_INPUT:
-        player.verdict = Verdict.INVALID
+    if cause is DeactivationCause.INVALID_INPUT or cause is DeactivationCause.ELIMINATED:
+        player.verdict = Verdict.INVALID if cause is DeactivationCause.INVALID_INPUT else Verdict.ELIMINATED
         player.message = reason
         return
     if proc is None:

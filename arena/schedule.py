@@ -1,9 +1,12 @@
-"""Which games a tournament plays: comparisons (pairs of bots), seed pairs, seats.
+"""Which games a tournament plays: comparisons (groups of bots), seed pairs, seats.
 
-Everything follows from the master seed. Pair ``k`` uses the same game seed in every comparison,
-so all bots meet the same maps; each seed is played twice with the seats swapped (``leg`` 0: the
-comparison's first bot is player 0; leg 1: it is player 1). Games are listed pair by pair,
-comparisons interleaved, so that partial results are balanced across comparisons.
+Everything follows from the master seed. A comparison is as many bots as the game has seats: two
+bots compared head to head, or a table of N bots in an N-player game. Pair ``k`` uses the same
+game seed in every comparison, so all bots meet the same maps; each seed is played once per seat
+with the bots rotated (``leg`` ``j``: the comparison's first bot is player ``j``, the others
+follow in order), so every bot sits in every seat once per seed. In a two-player game that is the
+classic pair of games with the seats swapped. Games are listed pair by pair, comparisons
+interleaved, so that partial results are balanced across comparisons.
 
 Pairing is a few overridable methods (:meth:`Schedule.comparisons`, :meth:`Schedule.seed`,
 :meth:`Schedule.games`), as in cutechess's tournament classes.
@@ -27,16 +30,29 @@ class Format(str, enum.Enum):
     GAUNTLET = "gauntlet"
     """Every bot against one baseline."""
     ROUND_ROBIN = "round-robin"
-    """Every bot against every other bot."""
+    """Every bot against every other bot (every group of N bots in an N-player game)."""
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """Two bots compared with each other, from ``a``'s side."""
+    """Bots that play each other on the same seeds: two compared from ``a``'s side, or the N of
+    a table in an N-player game."""
 
     index: int
-    a: str
-    b: str
+    bots: tuple[str, ...]
+
+    @property
+    def a(self) -> str:
+        return self.bots[0]
+
+    @property
+    def b(self) -> str:
+        return self.bots[1]
+
+    def seats(self, leg: int) -> tuple[str, ...]:
+        """Who sits where in leg ``leg``: the first bot is player ``leg``, the others follow."""
+        n = len(self.bots)
+        return tuple(self.bots[(seat - leg) % n] for seat in range(n))
 
 
 @dataclass(frozen=True)
@@ -44,9 +60,9 @@ class ScheduledGame:
     comparison: int
     pair: int
     leg: int
-    """0: the comparison's first bot sits as player 0; 1: seats swapped."""
+    """The seat of the comparison's first bot (two players: 0, or 1 with the seats swapped)."""
     seed: int
-    seats: tuple[str, str]
+    seats: tuple[str, ...]
 
 
 def pair_seed(master_seed: int, pair: int) -> int:
@@ -59,10 +75,16 @@ def pair_seed(master_seed: int, pair: int) -> int:
 class Schedule:
     """Base schedule: subclasses say which comparisons are played."""
 
-    def __init__(self, bots: Sequence[str], master_seed: int, pairs: int) -> None:
+    def __init__(self, bots: Sequence[str], master_seed: int, pairs: int, players: int = 2) -> None:
+        if players < 2:
+            raise ValueError(f"a game needs at least 2 players, not {players}")
+        if len(bots) < players:
+            raise ValueError(f"{players}-player games need at least {players} bots, got {len(bots)}")
         self.bots = list(bots)
         self.master_seed = master_seed
         self.pairs = pairs
+        """Seeds per comparison (each played once per seat: a pair of games with two players)."""
+        self.players = players
 
     def comparisons(self) -> list[Comparison]:
         raise NotImplementedError
@@ -76,38 +98,44 @@ class Schedule:
         for pair in range(first_pair, self.pairs):
             seed = self.seed(pair)
             for c in comparisons:
-                yield ScheduledGame(c.index, pair, 0, seed, (c.a, c.b))
-                yield ScheduledGame(c.index, pair, 1, seed, (c.b, c.a))
+                for leg in range(self.players):
+                    yield ScheduledGame(c.index, pair, leg, seed, c.seats(leg))
 
     def total_games(self) -> int:
-        return 2 * self.pairs * len(self.comparisons())
+        return self.players * self.pairs * len(self.comparisons())
 
 
 class GauntletSchedule(Schedule):
     """Every other bot against the baseline (from the other bot's side: the candidate is ``a``)."""
 
-    def __init__(self, bots: Sequence[str], master_seed: int, pairs: int, baseline: str) -> None:
-        super().__init__(bots, master_seed, pairs)
+    def __init__(self, bots: Sequence[str], master_seed: int, pairs: int, baseline: str,
+                 players: int = 2) -> None:
+        if players != 2:
+            raise ValueError("a gauntlet compares two bots at a time: use round-robin for "
+                             f"{players}-player games")
+        super().__init__(bots, master_seed, pairs, players)
         if baseline not in self.bots:
             raise ValueError(f"baseline {baseline!r} is not one of the bots")
         self.baseline = baseline
 
     def comparisons(self) -> list[Comparison]:
         others = [b for b in self.bots if b != self.baseline]
-        return [Comparison(i, b, self.baseline) for i, b in enumerate(others)]
+        return [Comparison(i, (b, self.baseline)) for i, b in enumerate(others)]
 
 
 class RoundRobinSchedule(Schedule):
-    """Every bot against every other bot once per pair."""
+    """Every group of ``players`` bots (every two bots in a two-player game) once per pair, in
+    the order of :func:`itertools.combinations`."""
 
     def comparisons(self) -> list[Comparison]:
-        return [Comparison(i, a, b) for i, (a, b) in enumerate(itertools.combinations(self.bots, 2))]
+        groups = itertools.combinations(self.bots, self.players)
+        return [Comparison(i, group) for i, group in enumerate(groups)]
 
 
 def make_schedule(fmt: str, bots: Sequence[str], master_seed: int, pairs: int,
-                  baseline: str | None = None) -> Schedule:
+                  baseline: str | None = None, players: int = 2) -> Schedule:
     if fmt == Format.GAUNTLET:
-        return GauntletSchedule(bots, master_seed, pairs, baseline or bots[-1])
+        return GauntletSchedule(bots, master_seed, pairs, baseline or bots[-1], players)
     if fmt == Format.ROUND_ROBIN:
-        return RoundRobinSchedule(bots, master_seed, pairs)
+        return RoundRobinSchedule(bots, master_seed, pairs, players)
     raise ValueError(f"unknown format {fmt!r}")

@@ -9,11 +9,11 @@ fit here: SPRT stopping is the one today (a comparison decided at pair ``k`` pla
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from .schedule import Schedule, ScheduledGame
 from .store import GameRecord
-from .tracker import ComparisonTracker
+from .tracker import Tracker
 
 __all__ = ["Scheduler"]
 
@@ -22,7 +22,7 @@ class Scheduler:
     """The schedule's games in order, less those stored (``done``) and those past an SPRT
     decision; ``trackers`` (one per comparison, already fed the stored games) are updated here."""
 
-    def __init__(self, schedule: Schedule, trackers: list[ComparisonTracker],
+    def __init__(self, schedule: Schedule, trackers: Sequence[Tracker],
                  done: set[tuple[int, int, int]]) -> None:
         self.schedule = schedule
         self.trackers = trackers
@@ -44,7 +44,7 @@ class Scheduler:
                 return game
         return None
 
-    def finished(self, record: GameRecord) -> ComparisonTracker | None:
+    def finished(self, record: GameRecord) -> Tracker | None:
         """Count a finished game; returns its comparison's tracker when this game decided it."""
         self.done.add(record.key)
         tracker = self.trackers[record.comparison]

@@ -1,7 +1,8 @@
 """The standings of a tournament, from its database alone (finished or still running).
 
 :func:`standings` gives one JSON-ready dict: the settings, per comparison the statistics (from
-the first bot's side, with the SPRT state), per bot its health (timeouts, crashes, answers near
+the first bot's side, with the SPRT state; for the tables of an N-player game each bot's first
+places and mean rank), per bot its health (timeouts, crashes, answers near
 the time limit, latency percentiles) so a weak bot can be told from a starved one, an openskill
 leaderboard, and for sweeps the variants ranked with their intervals.
 """
@@ -17,7 +18,7 @@ from .match import Verdict
 from .sprt import SprtModel, SprtParams
 from .stats import rank_sweep, sweep_points
 from .store import GameRecord, Store, StoreError, TournamentRow
-from .tracker import ComparisonTracker
+from .tracker import ComparisonTracker, TableTracker, make_tracker
 
 __all__ = ["standings", "find_tournament"]
 
@@ -41,28 +42,36 @@ def _sprt(settings: dict[str, Any]) -> SprtParams | None:
                       str(s.get("model", SprtModel.PENTANOMIAL.value)))
 
 
-def _bot_health(name: str, games: list[GameRecord], source_hash: str) -> dict[str, Any]:
+def _bot_health(name: str, games: list[GameRecord], source_hash: str, players: int) -> dict[str, Any]:
     latencies: list[float] = []
     counts = {"games": 0, "wins": 0, "draws": 0, "losses": 0, "timeouts": 0,
               "crashes": 0, "invalid": 0, "near_limit": 0}
+    if players > 2:
+        counts["eliminated"] = 0
+    ranks: list[int] = []
     for g in games:
-        for seat in (0, 1):
-            if g.seats[seat] != name:
+        for p in g.players:
+            if p.bot != name:
                 continue
             counts["games"] += 1
-            if g.winner is None:
-                counts["draws"] += 1
-            elif g.winner == seat:
-                counts["wins"] += 1
-            else:
+            shared = sum(1 for other in g.players if other.rank == p.rank)
+            if p.rank > 0:
                 counts["losses"] += 1
-            status = g.statuses[seat]
-            counts["timeouts"] += status == Verdict.TIMEOUT
-            counts["crashes"] += status == Verdict.CRASH
-            counts["invalid"] += status == Verdict.INVALID
-            counts["near_limit"] += g.near_limit[seat]
-            latencies += g.latencies_ms[seat]
+            elif shared > 1:
+                counts["draws"] += 1
+            else:
+                counts["wins"] += 1
+            counts["timeouts"] += p.status == Verdict.TIMEOUT
+            counts["crashes"] += p.status == Verdict.CRASH
+            counts["invalid"] += p.status == Verdict.INVALID
+            if players > 2:
+                counts["eliminated"] += p.status == Verdict.ELIMINATED
+            counts["near_limit"] += p.near_limit
+            latencies += p.latencies_ms
+            ranks.append(p.rank + 1)
     out: dict[str, Any] = {"name": name, **counts, "answers": len(latencies)}
+    if players > 2:
+        out["mean_rank"] = round(sum(ranks) / len(ranks), 4) if ranks else None
     if latencies:
         arr = np.asarray(latencies, dtype=float)
         out["latency_ms"] = {
@@ -76,26 +85,34 @@ def _bot_health(name: str, games: list[GameRecord], source_hash: str) -> dict[st
     return out
 
 
+def _comparison(t: ComparisonTracker | TableTracker) -> dict[str, Any]:
+    if isinstance(t, TableTracker):
+        return {"index": t.index, "bots": list(t.bots), "games_stored": len(t.games),
+                "standings": [
+                    {"bot": s.bot, "games": s.games, "firsts": s.firsts,
+                     "mean_rank": None if s.mean_rank is None else round(s.mean_rank, 4),
+                     "mean_score": None if s.mean_score is None else round(s.mean_score, 4)}
+                    for s in t.standings()]}
+    d = t.stats().to_dict()
+    d["index"] = t.index
+    d["decision"] = t.decision.value if t.decision is not None else None
+    d["decided_at_pair"] = t.decided_at
+    d["games_stored"] = sum(len(legs) for legs in t.legs.values())
+    return d
+
+
 def standings(store: Store, row: TournamentRow) -> dict[str, Any]:
     settings = row.settings
     sprt = _sprt(settings)
     games = store.games(row.id)
-    comparisons = store.comparisons(row.id)
-    trackers = [ComparisonTracker(idx, a, b, sprt) for idx, a, b, _, _ in comparisons]
+    trackers = [make_tracker(c.index, c.bots, sprt) for c in store.comparisons(row.id)]
     for g in games:
         if g.comparison < len(trackers):
             trackers[g.comparison].add(g)
-    comp_out = []
-    for t in trackers:
-        st = t.stats()
-        d = st.to_dict()
-        d["index"] = t.index
-        d["decision"] = t.decision.value if t.decision is not None else None
-        d["decided_at_pair"] = t.decided_at
-        d["games_stored"] = sum(len(legs) for legs in t.legs.values())
-        comp_out.append(d)
+    comp_out = [_comparison(t) for t in trackers]
+    players = max((len(t.bots) for t in trackers), default=2)
     bot_rows = store.bots(row.id)
-    bots = [_bot_health(b.name, games, b.source_hash) for b in bot_rows]
+    bots = [_bot_health(b.name, games, b.source_hash, players) for b in bot_rows]
     out: dict[str, Any] = {
         "tournament": {
             "id": row.id,
@@ -113,14 +130,16 @@ def standings(store: Store, row: TournamentRow) -> dict[str, Any]:
         "bots": bots,
         "leaderboard": _leaderboard([g for g in games if _counted(g, trackers)]),
     }
+    if players > 2:
+        out["tournament"]["players"] = players
     sweep = settings.get("sweep")
     if sweep:
         points_of = {b["name"]: b.get("sweep_point") for b in settings.get("bots", [])}
         first_param = next(iter(sweep["grid"]))
         variants = []
-        for t, _ in zip(trackers, comp_out):
+        for t in trackers:
             point = points_of.get(t.bots[0])
-            if not point:
+            if not point or not isinstance(t, ComparisonTracker):
                 continue
             variants.append((t.bots[0], _number(point[first_param]), t.stats()))
         ranked = rank_sweep(sweep_points(variants))
@@ -149,7 +168,7 @@ def _number(text: Any) -> Any:
     return int(value) if value.is_integer() and "." not in str(text) else value
 
 
-def _counted(g: GameRecord, trackers: list[ComparisonTracker]) -> bool:
+def _counted(g: GameRecord, trackers: list[ComparisonTracker | TableTracker]) -> bool:
     """Whether the comparison's figures count this game (not past its SPRT decision)."""
     if g.comparison >= len(trackers):
         return False

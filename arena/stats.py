@@ -90,7 +90,7 @@ __all__ = [
     "sprt_state",
     "sprt_test",
     "ComparisonStats",
-    "Comparison",
+    "HeadToHead",
     "SweepPoint",
     "sweep_points",
     "rank_sweep",
@@ -458,7 +458,7 @@ def _half_points(score: float) -> int:
         raise ValueError(f"a game score is 0, 0.5 or 1, not {score!r}") from None
 
 
-class Comparison:
+class HeadToHead:
     """Accumulates the games of one comparison (``bots[0]`` against ``bots[1]``, scores from
     ``bots[0]``'s side) and summarises them with :meth:`stats`."""
 

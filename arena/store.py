@@ -1,4 +1,6 @@
-"""Tournament results in one SQLite file: tournaments, bots, comparisons and games.
+"""Tournament results in one SQLite file: tournaments, bots, comparisons and games, with one row
+per player of each game (``game_players``: seat, bot, score, rank, status, timings) and one per bot
+of each comparison (``comparison_bots``), so games of any number of players fit.
 
 Each finished game is written in its own transaction (``INSERT OR IGNORE`` on its key: comparison,
 pair, leg), so a tournament killed at any moment loses at most the games in progress and never
@@ -18,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["TournamentStatus", "StoreError", "Store", "TournamentRow", "BotRow", "GameRecord", "SCHEMA_VERSION"]
+__all__ = ["TournamentStatus", "StoreError", "Store", "TournamentRow", "BotRow", "ComparisonRow", "PlayerRecord",
+           "GameRecord", "SCHEMA_VERSION"]
 
 class TournamentStatus(str, enum.Enum):
     """A stored tournament's state (the value is what the database holds)."""
@@ -28,11 +31,84 @@ class TournamentStatus(str, enum.Enum):
     INTERRUPTED = "interrupted"
 
 
-SCHEMA_VERSION = 2
-"""1: cgarena 0.1.0. 2: ``bots.hash_scheme`` (how ``source_hash`` was computed)."""
+SCHEMA_VERSION = 3
+"""1: cgarena 0.1.0. 2: ``bots.hash_scheme`` (how ``source_hash`` was computed). 3: players in
+``game_players`` and comparison bots in ``comparison_bots`` instead of two fixed columns."""
+
+_TO_3 = """
+CREATE TABLE games_v3 (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    comparison INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    leg INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    winner INTEGER,
+    end_reason TEXT NOT NULL,
+    turns INTEGER NOT NULL,
+    duration_s REAL NOT NULL,
+    referee_version TEXT NOT NULL,
+    finished REAL NOT NULL,
+    PRIMARY KEY (tournament_id, comparison, pair, leg)
+);
+INSERT INTO games_v3 SELECT tournament_id, comparison, pair, leg, seed, winner, end_reason, turns,
+    duration_s, referee_version, finished FROM games;
+CREATE TABLE players_v3 AS
+    SELECT tournament_id, comparison, pair, leg, 0 AS seat, seat0 AS bot, score0 AS score,
+           (score1 > score0) AS rank, status0 AS status, message0 AS message, latency0 AS latency,
+           near_limit0 AS near_limit, stderr0 AS stderr FROM games
+    UNION ALL
+    SELECT tournament_id, comparison, pair, leg, 1, seat1, score1, (score0 > score1), status1,
+           message1, latency1, near_limit1, stderr1 FROM games;
+DROP TABLE games;
+ALTER TABLE games_v3 RENAME TO games;
+CREATE TABLE game_players (
+    tournament_id INTEGER NOT NULL,
+    comparison INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    leg INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    message TEXT NOT NULL,
+    latency BLOB NOT NULL,
+    near_limit INTEGER NOT NULL,
+    stderr TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, comparison, pair, leg, seat),
+    FOREIGN KEY (tournament_id, comparison, pair, leg)
+        REFERENCES games (tournament_id, comparison, pair, leg)
+);
+INSERT INTO game_players SELECT * FROM players_v3 ORDER BY tournament_id, comparison, pair, leg, seat;
+DROP TABLE players_v3;
+CREATE TABLE comparisons_v3 (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    idx INTEGER NOT NULL,
+    decision TEXT,
+    decided_at_pair INTEGER,
+    PRIMARY KEY (tournament_id, idx)
+);
+INSERT INTO comparisons_v3 SELECT tournament_id, idx, decision, decided_at_pair FROM comparisons;
+CREATE TABLE comparison_bots_v3 AS
+    SELECT tournament_id, idx, 0 AS position, bot_a AS bot FROM comparisons
+    UNION ALL SELECT tournament_id, idx, 1, bot_b FROM comparisons;
+DROP TABLE comparisons;
+ALTER TABLE comparisons_v3 RENAME TO comparisons;
+CREATE TABLE comparison_bots (
+    tournament_id INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, idx, position),
+    FOREIGN KEY (tournament_id, idx) REFERENCES comparisons (tournament_id, idx)
+);
+INSERT INTO comparison_bots SELECT * FROM comparison_bots_v3 ORDER BY tournament_id, idx, position;
+DROP TABLE comparison_bots_v3;
+"""
 
 _MIGRATIONS: dict[int, str] = {
     1: "ALTER TABLE bots ADD COLUMN hash_scheme INTEGER NOT NULL DEFAULT 1;",
+    2: _TO_3,
 }
 """``_MIGRATIONS[k]`` turns a database of schema version ``k`` into one of version ``k + 1``. A new
 database is created at version 1 and migrated like an old one, so both end the same."""
@@ -129,31 +205,68 @@ class BotRow:
 
 
 @dataclass(frozen=True)
+class ComparisonRow:
+    """A stored comparison: its bots in order and its SPRT decision, if any."""
+
+    index: int
+    bots: tuple[str, ...]
+    decision: str | None = None
+    decided_at_pair: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """One player of a finished game, as stored."""
+
+    seat: int
+    bot: str
+    score: int
+    rank: int
+    """0 = first; equal scores share a rank."""
+    status: str
+    """How the bot's match went (:class:`arena.match.Verdict` value)."""
+    message: str = ""
+    latencies_ms: Sequence[float] = ()
+    near_limit: int = 0
+    stderr: str = ""
+    """A bounded stderr tail when the bot failed (empty for a bot that played normally)."""
+
+
+@dataclass(frozen=True)
 class GameRecord:
-    """One finished game, as stored. Seat ``i`` fields describe player ``i``."""
+    """One finished game, as stored; ``players[i]`` is player ``i``."""
 
     comparison: int
     pair: int
     leg: int
     seed: int
-    seats: tuple[str, str]
-    scores: tuple[int, int]
+    players: tuple[PlayerRecord, ...]
     winner: int | None
-    statuses: tuple[str, str]
-    messages: tuple[str, str]
     end_reason: str
     turns: int
     duration_s: float
-    latencies_ms: tuple[Sequence[float], Sequence[float]]
-    near_limit: tuple[int, int]
-    stderr: tuple[str, str] = ("", "")
-    """A bounded stderr tail of each bot that failed (empty for bots that played normally)."""
     referee_version: str = ""
     finished: float = field(default_factory=time.time)
 
     @property
     def key(self) -> tuple[int, int, int]:
         return (self.comparison, self.pair, self.leg)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(p.bot for p in self.players)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(p.score for p in self.players)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return tuple(p.rank for p in self.players)
+
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        return tuple(p.status for p in self.players)
 
 
 def _blob(values: Sequence[float]) -> bytes:
@@ -240,7 +353,7 @@ class Store:
         games_target: int,
         referee_version: str,
         bots: Iterable[BotRow],
-        comparisons: Iterable[tuple[int, str, str]],
+        comparisons: Iterable[tuple[int, Sequence[str]]],
     ) -> int:
         now = time.time()
         with self._transaction():
@@ -258,9 +371,12 @@ class Store:
                 [(tid, b.name, json.dumps(list(b.command)), json.dumps(b.env), b.source_hash,
                   json.dumps(list(b.files)), b.hash_scheme) for b in bots],
             )
+            comparisons = list(comparisons)
+            self._db.executemany("INSERT INTO comparisons (tournament_id, idx) VALUES (?, ?)",
+                                 [(tid, i) for i, _ in comparisons])
             self._db.executemany(
-                "INSERT INTO comparisons (tournament_id, idx, bot_a, bot_b) VALUES (?, ?, ?, ?)",
-                [(tid, i, a, b) for i, a, b in comparisons],
+                "INSERT INTO comparison_bots (tournament_id, idx, position, bot) VALUES (?, ?, ?, ?)",
+                [(tid, i, position, bot) for i, group in comparisons for position, bot in enumerate(group)],
             )
         return tid
 
@@ -314,11 +430,15 @@ class Store:
             )
         ]
 
-    def comparisons(self, tid: int) -> list[tuple[int, str, str, str | None, int | None]]:
-        return list(self._db.execute(
-            "SELECT idx, bot_a, bot_b, decision, decided_at_pair FROM comparisons"
-            " WHERE tournament_id = ? ORDER BY idx", (tid,),
-        ))
+    def comparisons(self, tid: int) -> list[ComparisonRow]:
+        bots: dict[int, list[str]] = {}
+        for idx, bot in self._db.execute(
+                "SELECT idx, bot FROM comparison_bots WHERE tournament_id = ? ORDER BY idx, position", (tid,)):
+            bots.setdefault(idx, []).append(bot)
+        return [ComparisonRow(idx, tuple(bots.get(idx, ())), decision, at)
+                for idx, decision, at in self._db.execute(
+                    "SELECT idx, decision, decided_at_pair FROM comparisons WHERE tournament_id = ? ORDER BY idx",
+                    (tid,))]
 
     def set_decision(self, tid: int, comparison: int, decision: str, at_pair: int) -> None:
         with self._transaction():
@@ -333,16 +453,18 @@ class Store:
         """Store one finished game in its own transaction. Returns False if it was already there."""
         with self._transaction():
             cur = self._db.execute(
-                "INSERT OR IGNORE INTO games VALUES (" + ", ".join("?" * 25) + ")",
-                (
-                    tid, g.comparison, g.pair, g.leg, g.seed, g.seats[0], g.seats[1],
-                    g.scores[0], g.scores[1], g.winner, g.statuses[0], g.statuses[1],
-                    g.messages[0], g.messages[1], g.end_reason, g.turns, g.duration_s,
-                    _blob(g.latencies_ms[0]), _blob(g.latencies_ms[1]), g.near_limit[0],
-                    g.near_limit[1], g.stderr[0], g.stderr[1], g.referee_version, g.finished,
-                ),
+                "INSERT OR IGNORE INTO games VALUES (" + ", ".join("?" * 11) + ")",
+                (tid, g.comparison, g.pair, g.leg, g.seed, g.winner, g.end_reason, g.turns, g.duration_s,
+                 g.referee_version, g.finished),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            self._db.executemany(
+                "INSERT INTO game_players VALUES (" + ", ".join("?" * 13) + ")",
+                [(tid, g.comparison, g.pair, g.leg, p.seat, p.bot, p.score, p.rank, p.status, p.message,
+                  _blob(p.latencies_ms), p.near_limit, p.stderr) for p in g.players],
+            )
+            return True
 
     def game_keys(self, tid: int) -> set[tuple[int, int, int]]:
         return {tuple(r) for r in self._db.execute(
@@ -352,16 +474,22 @@ class Store:
         return int(self._db.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?", (tid,)).fetchone()[0])
 
     def games(self, tid: int) -> list[GameRecord]:
+        players: dict[tuple[int, int, int], list[PlayerRecord]] = {}
+        for r in self._db.execute(
+            "SELECT comparison, pair, leg, seat, bot, score, rank, status, message, latency, near_limit, stderr"
+            " FROM game_players WHERE tournament_id = ? ORDER BY comparison, pair, leg, seat", (tid,)
+        ):
+            players.setdefault((r[0], r[1], r[2]), []).append(PlayerRecord(
+                seat=r[3], bot=r[4], score=r[5], rank=r[6], status=r[7], message=r[8],
+                latencies_ms=_floats(r[9]), near_limit=r[10], stderr=r[11]))
         rows = self._db.execute(
-            "SELECT * FROM games WHERE tournament_id = ? ORDER BY comparison, pair, leg", (tid,)
+            "SELECT comparison, pair, leg, seed, winner, end_reason, turns, duration_s, referee_version, finished"
+            " FROM games WHERE tournament_id = ? ORDER BY comparison, pair, leg", (tid,)
         )
         return [
-            GameRecord(
-                comparison=r[1], pair=r[2], leg=r[3], seed=r[4], seats=(r[5], r[6]), scores=(r[7], r[8]),
-                winner=r[9], statuses=(r[10], r[11]), messages=(r[12], r[13]), end_reason=r[14],
-                turns=r[15], duration_s=r[16], latencies_ms=(_floats(r[17]), _floats(r[18])),
-                near_limit=(r[19], r[20]), stderr=(r[21], r[22]), referee_version=r[23], finished=r[24],
-            )
+            GameRecord(comparison=r[0], pair=r[1], leg=r[2], seed=r[3], players=tuple(players.get(r[:3], ())),
+                       winner=r[4], end_reason=r[5], turns=r[6], duration_s=r[7], referee_version=r[8],
+                       finished=r[9])
             for r in rows
         ]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .botspec import BotSpec
 from .match import MatchOptions, MatchResult, PlayerResult, Verdict, play_match
 from .schedule import ScheduledGame
-from .store import GameRecord
+from .store import GameRecord, PlayerRecord
 
 __all__ = ["GameTask", "play_task", "record_of", "STDERR_KEEP"]
 
@@ -27,7 +27,7 @@ class GameTask:
 
     game: ScheduledGame
     game_name: str
-    specs: tuple[BotSpec, BotSpec]
+    specs: tuple[BotSpec, ...]
     """The bots in seat order."""
     options: MatchOptions
     referee_version: str
@@ -45,25 +45,27 @@ def play_task(task: GameTask) -> GameRecord | None:
 
 
 def record_of(task: GameTask, result: MatchResult) -> GameRecord:
-    """The stored form of a finished match (two players)."""
-    assert result.outcome is not None
-    players = result.players
+    """The stored form of a finished match."""
+    outcome = result.outcome
+    assert outcome is not None
+    players = tuple(
+        PlayerRecord(
+            seat=p.index, bot=task.game.seats[p.index], score=int(outcome.scores[p.index]),
+            rank=outcome.ranks[p.index], status=p.verdict.value, message=p.message,
+            latencies_ms=p.latencies_ms, near_limit=p.near_limit, stderr=_kept_stderr(p),
+        )
+        for p in result.players
+    )
     return GameRecord(
         comparison=task.game.comparison,
         pair=task.game.pair,
         leg=task.game.leg,
         seed=task.game.seed,
-        seats=task.game.seats,
-        scores=(int(result.outcome.scores[0]), int(result.outcome.scores[1])),
-        winner=result.outcome.winner,
-        statuses=(players[0].verdict.value, players[1].verdict.value),
-        messages=(players[0].message, players[1].message),
-        end_reason=result.outcome.end_reason.value,
-        turns=result.outcome.turns,
+        players=players,
+        winner=outcome.winner,
+        end_reason=outcome.end_reason.value,
+        turns=outcome.turns,
         duration_s=round(result.wall_s, 4),
-        latencies_ms=(players[0].latencies_ms, players[1].latencies_ms),
-        near_limit=(players[0].near_limit, players[1].near_limit),
-        stderr=(_kept_stderr(players[0]), _kept_stderr(players[1])),
         referee_version=task.referee_version,
     )
 

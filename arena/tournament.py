@@ -21,7 +21,6 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from . import botspec
 from .botspec import BotSpec
@@ -32,9 +31,10 @@ from .provenance import bot_sources, referee_version, same_rules, same_sources, 
 from .schedule import Schedule, make_schedule
 from .scheduler import Scheduler
 from .sprt import SprtState
+from .stats import ComparisonStats
 from .store import BotRow, GameRecord, Store, TournamentRow, TournamentStatus
 from .task import GameTask
-from .tracker import ComparisonTracker
+from .tracker import ComparisonTracker, TableTracker, make_tracker
 
 __all__ = [
     "TournamentError",
@@ -67,14 +67,15 @@ class GameDone:
     record: GameRecord
     done: int
     total: int
-    leader: Any
-    """Stats of the comparison with the most games (for the progress bar)."""
+    leader: ComparisonStats | None
+    """Stats of the two-bot comparison with the most games (for the progress bar); ``None`` in
+    an N-player game."""
 
 
 @dataclass(frozen=True)
 class Decided:
     comparison: int
-    bots: tuple[str, str]
+    bots: tuple[str, ...]
     state: SprtState
     pairs: int
 
@@ -87,7 +88,12 @@ class TournamentRun:
     interrupted: bool
     played: int
     """Games played and stored by this run."""
-    trackers: list[ComparisonTracker] = field(default_factory=list)
+    trackers: list[ComparisonTracker | TableTracker] = field(default_factory=list)
+
+
+def _leader(trackers: list[ComparisonTracker | TableTracker]) -> ComparisonStats | None:
+    pairs = [t for t in trackers if isinstance(t, ComparisonTracker)]
+    return max(pairs, key=lambda t: len(t.legs)).stats() if pairs else None
 
 
 def bot_spec(entry: BotEntry, game: str) -> BotSpec:
@@ -122,7 +128,8 @@ class Tournament:
         self.on_event = on_event or (lambda event: None)
         self.specs = {b.name: bot_spec(b, config.game) for b in config.bots}
         self.schedule: Schedule = make_schedule(
-            config.format, [b.name for b in config.bots], config.seed, config.pairs, config.baseline
+            config.format, [b.name for b in config.bots], config.seed, config.pairs, config.baseline,
+            config.players,
         )
         self.sprt = config.sprt
         self.referee_version = referee_version(config.game)
@@ -158,7 +165,7 @@ class Tournament:
             self.store.update_tournament(existing.id, status=TournamentStatus.RUNNING, games_target=self.config.games,
                                          settings=self.config.to_dict())
             return self.store.tournament(existing.id) or existing, True
-        comparisons = [(c.index, c.a, c.b) for c in self.schedule.comparisons()]
+        comparisons = [(c.index, c.bots) for c in self.schedule.comparisons()]
         tid = self.store.create_tournament(
             key, self.config.to_dict(), self.config.games, self.referee_version, rows, comparisons
         )
@@ -177,8 +184,8 @@ class Tournament:
             )
         return out
 
-    def trackers(self, tid: int) -> list[ComparisonTracker]:
-        trackers = [ComparisonTracker(c.index, c.a, c.b, self.sprt) for c in self.schedule.comparisons()]
+    def trackers(self, tid: int) -> list[ComparisonTracker | TableTracker]:
+        trackers = [make_tracker(c.index, c.bots, self.sprt) for c in self.schedule.comparisons()]
         for record in self.store.games(tid):
             if record.comparison < len(trackers):
                 trackers[record.comparison].add(record)
@@ -207,7 +214,7 @@ class Tournament:
                     if game is None:
                         exhausted = True
                         break
-                    specs = (self.specs[game.seats[0]], self.specs[game.seats[1]])
+                    specs = tuple(self.specs[name] for name in game.seats)
                     pool.submit(GameTask(game, self.config.game, specs, options, self.referee_version))
                 if exhausted and pool.running() == 0:
                     break
@@ -223,7 +230,7 @@ class Tournament:
                         self.store.set_decision(tid, decided.index, decided.decision.value, decided.decided_at)
                         self.on_event(Decided(decided.index, decided.bots, decided.decision, decided.decided_at))
                         total = max(done, done + scheduler.remaining())
-                    leader = max(trackers, key=lambda t: len(t.legs)).stats()
+                    leader = _leader(trackers)
                     total = max(total, done)
                     self.on_event(GameDone(record, done, total, leader))
             self.store.update_tournament(tid, status=TournamentStatus.FINISHED)

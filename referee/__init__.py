@@ -6,20 +6,25 @@
 ['fall2020', 'spring2021']
 
 The arena reaches games only through :func:`get` / :func:`create`, never by importing a game.
+Other packages add games through the entry-point group ``cgarena.games`` (see
+``docs/adding-a-game.md``); they are found at each look-up, so installing one needs no restart.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from importlib.metadata import EntryPoint, entry_points
 
 from .base import (
+    Answer,
     Deactivation,
     DeactivationCause,
     EndReason,
     FrameReport,
     InvalidCommand,
     Outcome,
+    Outputs,
     ParameterError,
     ProtocolError,
     Referee,
@@ -34,8 +39,13 @@ __all__ = [
     "names",
     "aliases",
     "UnknownGame",
+    "PluginError",
+    "ENTRY_POINT_GROUP",
+    "canonical_name",
     "Referee",
     "Request",
+    "Answer",
+    "Outputs",
     "FrameReport",
     "Outcome",
     "EndReason",
@@ -48,7 +58,11 @@ __all__ = [
     "ParameterError",
 ]
 
-# Game name -> (module, class). Modules are imported on first use.
+ENTRY_POINT_GROUP = "cgarena.games"
+"""Python entry-point group through which other packages add games: an entry point named after
+the game, pointing at its :class:`Referee` subclass (``threeway = mypkg.referee:ThreeWay``)."""
+
+# The games shipped here: name -> (module, class). Modules are imported on first use.
 _GAMES: dict[str, tuple[str, str]] = {
     "spring2021": ("referee.spring2021.referee", "Spring2021Referee"),
     "fall2020": ("referee.fall2020.referee", "Fall2020Referee"),
@@ -65,31 +79,79 @@ class UnknownGame(LookupError):
     """No referee is registered under that name."""
 
 
+class PluginError(UnknownGame):
+    """A game plugin (entry point of group ``cgarena.games``) cannot be used."""
+
+
+def _plugins() -> dict[str, EntryPoint]:
+    """The installed game plugins by game name (shipped games keep their name)."""
+    found: dict[str, EntryPoint] = {}
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        key = ep.name.strip().lower()
+        if key not in _GAMES and key not in _ALIASES:
+            found.setdefault(key, ep)
+    return found
+
+
+def _load(ep: EntryPoint) -> type[Referee]:
+    where = f"game plugin {ep.name!r} ({ep.value}"
+    where += f", from {ep.dist.name})" if ep.dist is not None else ")"
+    try:
+        cls = ep.load()
+    except Exception as exc:
+        raise PluginError(f"{where} failed to load: {type(exc).__name__}: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Referee)):
+        raise PluginError(f"{where} is not a referee.Referee subclass")
+    if getattr(cls, "name", None) != ep.name.strip().lower():
+        raise PluginError(f"{where}: its class names the game {getattr(cls, 'name', None)!r}; "
+                          "the entry point's name and Referee.name must be the same (lower case)")
+    if not 2 <= cls.player_count <= 8:
+        raise PluginError(f"{where}: player_count must be 2 to 8, not {cls.player_count}")
+    return cls
+
+
 def names() -> list[str]:
-    """The registered game names (without aliases)."""
-    return list(_GAMES)
+    """The registered game names (without aliases): the shipped games, then the plugins."""
+    return [*_GAMES, *_plugins()]
 
 
 def aliases() -> dict[str, str]:
-    """Alias -> game name."""
-    return dict(_ALIASES)
+    """Alias -> game name (a plugin's aliases are its class's ``aliases``)."""
+    out = dict(_ALIASES)
+    for name, ep in _plugins().items():
+        try:
+            cls = _load(ep)
+        except PluginError:
+            continue
+        for alias in cls.aliases:
+            out.setdefault(alias.lower(), name)
+    return out
 
 
 def canonical_name(name: str) -> str:
     key = name.strip().lower()
     key = _ALIASES.get(key, key)
-    if key not in _GAMES:
-        known = ", ".join(sorted([*_GAMES, *_ALIASES]))
-        raise UnknownGame(f"unknown game {name!r}; known games: {known}")
-    return key
+    if key in _GAMES or key in _plugins():
+        return key
+    every = aliases()
+    if key in every:
+        return every[key]
+    known = ", ".join(sorted([*names(), *every]))
+    raise UnknownGame(f"unknown game {name!r}; known games: {known}")
 
 
 def get(name: str) -> type[Referee]:
-    """The referee class registered under ``name`` or one of its aliases (case-insensitive)."""
-    module_name, class_name = _GAMES[canonical_name(name)]
-    module = importlib.import_module(module_name)
-    cls: type[Referee] = getattr(module, class_name)
-    return cls
+    """The referee class registered under ``name`` or one of its aliases (case-insensitive).
+
+    Raises :class:`UnknownGame` for a name nobody registered, :class:`PluginError` for a plugin
+    that cannot be loaded."""
+    key = canonical_name(name)
+    if key in _GAMES:
+        module_name, class_name = _GAMES[key]
+        module = importlib.import_module(module_name)
+        cls: type[Referee] = getattr(module, class_name)
+        return cls
+    return _load(_plugins()[key])
 
 
 def create(name: str, seed: int, params: Mapping[str, str] | None = None) -> Referee:

@@ -92,6 +92,8 @@ class DeactivationCause(str, enum.Enum):
     """Its output line did not parse (see :class:`InvalidCommand`)."""
     TIMEOUT = "timeout"
     """It gave no answer in time (or exited, or crashed)."""
+    ELIMINATED = "eliminated"
+    """The game's rules put it out (it played correctly but lost its place in the game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +131,7 @@ class FrameReport:
     errors: tuple[tuple[int, str], ...] = ()
     """Rule violations (player, official message): the action was refused, the game went on."""
     deactivations: tuple[Deactivation, ...] = ()
-    """Players disqualified during this turn."""
+    """Players disqualified or eliminated during this turn."""
     messages: tuple[tuple[int, str], ...] = ()
     """Free-text messages the players appended to their action (trimmed as the viewer does)."""
     phase: str | None = None

@@ -225,7 +225,8 @@ class EngineReferee(Referee):
         return actions
 
     def _deactivate(self, player: int, cause: DeactivationCause, reason: str) -> None:
-        """Disqualify ``player``: inactive, score -1 (both official referees do this)."""
+        """Take ``player`` out of the game: inactive, never executed again, score -1 (both official
+        referees do this on disqualification; a game may set another score afterwards)."""
         self.active[player] = False
         self.scores[player] = -1
         d = Deactivation(player=player, turn=self._turn, cause=cause, reason=reason)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from arena.schedule import GauntletSchedule
 from arena.scheduler import Scheduler
 from arena.sprt import SprtParams
-from arena.store import GameRecord
+from arena.store import GameRecord, PlayerRecord
 from arena.tracker import ComparisonTracker
 
 SPRT = SprtParams(elo0=0, elo1=400, alpha=0.3, beta=0.3)  # decides after a couple of pairs
@@ -30,10 +30,10 @@ def keys(scheduler: Scheduler) -> list[tuple[int, int, int]]:
 
 def win(comparison: int, pair: int, leg: int) -> GameRecord:
     """A game the comparison's first bot won (it sits in seat ``leg``)."""
-    return GameRecord(comparison=comparison, pair=pair, leg=leg, seed=0, seats=("x", "y"),
-                      scores=(1, 0) if leg == 0 else (0, 1), winner=leg, statuses=("ok", "ok"),
-                      messages=("", ""), end_reason="max_rounds", turns=1, duration_s=0.0,
-                      latencies_ms=((), ()), near_limit=(0, 0))
+    players = (PlayerRecord(0, "x", int(leg == 0), int(leg != 0), "ok"),
+               PlayerRecord(1, "y", int(leg == 1), int(leg != 1), "ok"))
+    return GameRecord(comparison=comparison, pair=pair, leg=leg, seed=0, players=players, winner=leg,
+                      end_reason="max_rounds", turns=1, duration_s=0.0)
 
 
 def test_games_come_in_schedule_order_without_the_stored_ones() -> None:

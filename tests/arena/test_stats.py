@@ -15,8 +15,8 @@ import pytest
 from arena.stats import (
     PAIR_BINS,
     Z95,
-    Comparison,
     ComparisonStats,
+    HeadToHead,
     SprtParams,
     SprtState,
     elo_from_score,
@@ -329,7 +329,7 @@ def test_sprt_states():
 
 def test_pair_bins():
     assert PAIR_BINS == ("LL", "LD", "WL+DD", "WD", "WW")
-    c = Comparison("a", "b")
+    c = HeadToHead("a", "b")
     c.add_pair(0, 0)       # LL
     c.add_pair(0, 0.5)     # LD
     c.add_pair(0.5, 0)     # DL
@@ -347,7 +347,7 @@ def test_pair_bins():
 
 
 def test_comparison_stats_pentanomial_when_paired():
-    c = Comparison("new", "old")
+    c = HeadToHead("new", "old")
     # penta (1, 2, 3, 4, 5) as in the hand case above, plus one unpaired win.
     for first, second, n in ((0, 0, 1), (0, 0.5, 2), (1, 0, 3), (1, 0.5, 4), (1, 1, 5)):
         for _ in range(n):
@@ -382,7 +382,7 @@ def test_comparison_stats_pentanomial_when_paired():
 
 
 def test_comparison_stats_trinomial_without_pairs_and_empty():
-    c = Comparison("a", "b")
+    c = HeadToHead("a", "b")
     st = c.stats(SprtParams())
     assert st.games == 0 and st.model is None
     assert st.score is None and st.draw_ratio is None and st.elo is None and st.elo_ci95 is None
@@ -396,7 +396,7 @@ def test_comparison_stats_trinomial_without_pairs_and_empty():
     assert st.elo == pytest.approx(147.19071, abs=1e-4)   # the hand W=6 D=2 L=2 case
     assert st.elo_ci95 == pytest.approx(268.71632, abs=1e-4)
     # All wins: infinite Elo, which the JSON form turns into null.
-    w = Comparison("a", "b")
+    w = HeadToHead("a", "b")
     w.add_pair(1, 1)
     st = w.stats()
     assert st.elo == math.inf
@@ -407,7 +407,7 @@ def test_comparison_stats_trinomial_without_pairs_and_empty():
 
 def test_sweep_points_and_ranking():
     def comp(pairs: list[tuple[float, float]]) -> ComparisonStats:
-        c = Comparison("variant", "base")
+        c = HeadToHead("variant", "base")
         for first, second in pairs:
             c.add_pair(first, second)
         return c.stats(SprtParams())
@@ -415,7 +415,7 @@ def test_sweep_points_and_ranking():
     strong = comp([(1, 1)] * 6 + [(1, 0)] * 2 + [(0.5, 0)] * 2)
     even = comp([(1, 0)] * 8 + [(0.5, 0.5)] * 2)
     weak = comp([(0, 0)] * 5 + [(1, 0)] * 5)
-    empty = Comparison("variant", "base").stats()
+    empty = HeadToHead("variant", "base").stats()
     points = sweep_points([("x=1", 1, even), ("x=2", 2, strong), ("x=3", 3, empty), ("x=4", 4, weak)])
     assert [p.value for p in points] == [1, 2, 3, 4]
     p = points[1]

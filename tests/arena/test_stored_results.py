@@ -32,10 +32,21 @@ def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def games(db: Path) -> list[tuple]:
+    """Every game as (comparison, pair, leg, seed, seat0, seat1, score0, score1, winner, status0,
+    status1, end_reason, turns), read with plain SQL from either schema: 0.1.0's two fixed
+    columns per field, or one ``game_players`` row per player."""
     with sqlite3.connect(db) as conn:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+        if "seat0" in columns:
+            return conn.execute(
+                "SELECT comparison, pair, leg, seed, seat0, seat1, score0, score1, winner, status0, "
+                "status1, end_reason, turns FROM games ORDER BY comparison, pair, leg").fetchall()
         return conn.execute(
-            "SELECT comparison, pair, leg, seed, seat0, seat1, score0, score1, winner, status0, "
-            "status1, end_reason, turns FROM games ORDER BY comparison, pair, leg").fetchall()
+            "SELECT g.comparison, g.pair, g.leg, g.seed, p0.bot, p1.bot, p0.score, p1.score, g.winner, "
+            "p0.status, p1.status, g.end_reason, g.turns FROM games g "
+            "JOIN game_players p0 USING (tournament_id, comparison, pair, leg) "
+            "JOIN game_players p1 USING (tournament_id, comparison, pair, leg) "
+            "WHERE p0.seat = 0 AND p1.seat = 1 ORDER BY g.comparison, g.pair, g.leg").fetchall()
 
 
 @pytest.mark.parametrize("form", sorted(OUTPUTS))
@@ -56,6 +67,12 @@ def test_resumes_and_extends_it(copy: Path) -> None:
     after = games(copy / "results.sqlite")
     assert len(after) == 36  # 6 comparisons, one more seed pair each
     assert [g for g in after if g[1] < 2] == before  # the stored games are untouched
+    with sqlite3.connect(copy / "results.sqlite") as conn:
+        players = conn.execute("SELECT comparison, pair, leg, seat, score, rank FROM game_players").fetchall()
+    assert len(players) == 72
+    scores = {(c, p, leg, seat): score for c, p, leg, seat, score, _ in players}
+    for c, p, leg, seat, score, rank in players:  # rank 0 unless the other player scored more
+        assert rank == int(scores[(c, p, leg, 1 - seat)] > score)
     with sqlite3.connect(copy / "results.sqlite") as conn:
         assert conn.execute("SELECT count(*) FROM tournaments").fetchone() == (1,)
     assert (FIXTURE / "results.sqlite").read_bytes() == fixture_bytes
@@ -95,7 +112,7 @@ def test_migrated_and_new_databases_have_one_schema(copy: Path, tmp_path: Path) 
     assert result.exit_code == 0, result.output
     assert schema(copy / "results.sqlite") == schema(tmp_path / "new.sqlite")
     with sqlite3.connect(copy / "results.sqlite") as conn:
-        assert conn.execute("SELECT value FROM meta").fetchone() == ("2",)
+        assert conn.execute("SELECT value FROM meta").fetchone() == ("3",)
 
 
 def test_a_database_from_a_newer_arena_is_refused(copy: Path) -> None:

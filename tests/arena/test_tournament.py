@@ -14,8 +14,8 @@ from arena.botspec import REPO_ROOT, BotSpec
 from arena.config import ConfigError, config_from_mapping, load_config
 from arena.provenance import bot_sources
 from arena.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
-from arena.stats import Comparison, SprtParams, SprtState
-from arena.store import BotRow, GameRecord, Store, StoreError
+from arena.stats import HeadToHead, SprtParams, SprtState
+from arena.store import BotRow, GameRecord, PlayerRecord, Store, StoreError
 from arena.tournament import Tournament, TournamentError
 from arena.tracker import ComparisonTracker, score_of_a
 
@@ -146,22 +146,25 @@ def test_bad_config_files(tmp_path, text, message):
 # -- store ---------------------------------------------------------------------------------------
 
 def _record(comparison=0, pair=0, leg=0, winner=0, seats=("a", "b")) -> GameRecord:
-    return GameRecord(
-        comparison=comparison, pair=pair, leg=leg, seed=pair_seed(0, pair), seats=seats,
-        scores=(5, 3) if winner == 0 else (3, 5) if winner == 1 else (4, 4), winner=winner,
-        statuses=("ok", "ok"), messages=("", ""), end_reason="max_rounds", turns=100, duration_s=0.1,
-        latencies_ms=([1.0, 2.5], [0.5]), near_limit=(0, 1),
+    scores = (5, 3) if winner == 0 else (3, 5) if winner == 1 else (4, 4)
+    ranks = (0, 1) if winner == 0 else (1, 0) if winner == 1 else (0, 0)
+    players = (
+        PlayerRecord(0, seats[0], scores[0], ranks[0], "ok", latencies_ms=[1.0, 2.5], near_limit=0),
+        PlayerRecord(1, seats[1], scores[1], ranks[1], "ok", latencies_ms=[0.5], near_limit=1),
     )
+    return GameRecord(comparison=comparison, pair=pair, leg=leg, seed=pair_seed(0, pair), players=players,
+                      winner=winner, end_reason="max_rounds", turns=100, duration_s=0.1)
 
 
 def test_store_keeps_each_game_once_and_round_trips_it(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        tid = store.create_tournament("k", {"x": 1}, 4, "v1", [BotRow("a", ("a",), {}, "h", ())], [(0, "a", "b")])
+        tid = store.create_tournament("k", {"x": 1}, 4, "v1", [BotRow("a", ("a",), {}, "h", ())], [(0, ("a", "b"))])
         assert store.record_game(tid, _record())
         assert not store.record_game(tid, _record())  # the same game again: ignored
         assert store.count_games(tid) == 1
         (back,) = store.games(tid)
-        assert back.latencies_ms == ([1.0, 2.5], [0.5]) and back.near_limit == (0, 1)
+        assert [p.latencies_ms for p in back.players] == [[1.0, 2.5], [0.5]]
+        assert [p.near_limit for p in back.players] == [0, 1] and back.ranks == (0, 1)
         assert back.seed == pair_seed(0, 0) and back.seats == ("a", "b")
 
 
@@ -227,7 +230,7 @@ def test_tracker_decides_at_the_first_pair_where_the_sequential_test_crosses_a_b
     k = tracker.decided_at
     assert k is not None and 0 < k < 200
     # recompute by hand: the test over pairs 0..j-1 first crosses at j == k
-    comp = Comparison("a", "b")
+    comp = HeadToHead("a", "b")
     crossed_at = None
     for j in range(200):
         legs = {g.leg: score_of_a(g) for g in games if g.pair == j}

@@ -1,0 +1,1 @@
+"""A three-player test game for the arena's plugin interface (see ../README.md)."""
