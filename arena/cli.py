@@ -187,7 +187,12 @@ def play(
         out(f"interrupted after {result.turns} turns: bots stopped, no result")
     else:
         o = result.outcome
-        verdict = "draw" if o.winner is None else f"player {o.winner} ({specs[o.winner].name}) wins"
+        if o.winner is not None:
+            verdict = f"player {o.winner} ({specs[o.winner].name}) wins"
+        elif len(o.scores) == 2:
+            verdict = "draw"
+        else:
+            verdict = "tie for first between players " + ", ".join(str(i) for i, r in enumerate(o.ranks) if r == 0)
         ranks = f", ranks {[r + 1 for r in o.ranks]}" if len(o.scores) > 2 else ""
         out(f"result: {verdict}, scores {list(o.scores)}{ranks}, {o.end_reason.value} after {o.turns} turns")
         for p in result.players:
@@ -240,20 +245,35 @@ def _comparison_line(c: dict[str, Any]) -> str:
     return line
 
 
+def _print_tables(data: dict[str, Any]) -> None:
+    """The tables of an N-player tournament: each bot's games, first places and mean rank."""
+    for c in data["comparisons"]:
+        click.echo(f"table {c['index']}: {', '.join(c['bots'])} ({c['games_stored']} games)")
+        for s in c["standings"]:
+            click.echo(f"  {s['bot']:28} {s['games']:6d} games  {s['firsts']:4d} first  "
+                       f"mean rank {_fmt(s['mean_rank'], '.2f')}  mean score {_fmt(s['mean_score'], '.1f')}")
+
+
 def _print_standings(data: dict[str, Any]) -> None:
     t = data["tournament"]
+    players = t.get("players", 2)
     click.echo(f"tournament {t['id']} ({t['status']}): {t['game']}, {t['format']}, "
                f"{t['games_stored']} games stored")
-    click.echo(f"{'comparison':32} {'games':>6}  {'W-D-L':11} {'score':>7} {'Elo':>8} {'95%':7} {'':10}")
-    for c in data["comparisons"]:
-        click.echo(_comparison_line(c))
+    if players == 2:
+        click.echo(f"{'comparison':32} {'games':>6}  {'W-D-L':11} {'score':>7} {'Elo':>8} {'95%':7} {'':10}")
+        for c in data["comparisons"]:
+            click.echo(_comparison_line(c))
+    else:
+        _print_tables(data)
     click.echo("")
+    extra = f" {'elim.':>5} {'mean rank':>9}" if players > 2 else ""
     click.echo(f"{'bot':28} {'games':>6} {'timeouts':>8} {'crashes':>7} {'invalid':>7} {'>80% limit':>10}"
-               f"  latency ms median / p99 / max")
+               f"{extra}  latency ms median / p99 / max")
     for b in data["bots"]:
         lat = b["latency_ms"]
+        extra = f" {b['eliminated']:5d} {_fmt(b['mean_rank'], '9.2f')}" if players > 2 else ""
         click.echo(f"{b['name']:28} {b['games']:6d} {b['timeouts']:8d} {b['crashes']:7d} {b['invalid']:7d} "
-                   f"{b['near_limit']:10d}  {_fmt(lat['median'], '.1f')} / {_fmt(lat['p99'], '.1f')} / "
+                   f"{b['near_limit']:10d}{extra}  {_fmt(lat['median'], '.1f')} / {_fmt(lat['p99'], '.1f')} / "
                    f"{_fmt(lat['max'], '.1f')}")
     if data.get("leaderboard"):
         click.echo("")
@@ -463,6 +483,15 @@ def results(db: str, tid: int | None, fmt: str, plot_path: str | None) -> None:
         data["sweep"]["plot"] = plot_path
     if fmt == "json":
         click.echo(json.dumps(data))
+    elif fmt == "csv" and data["tournament"].get("players", 2) > 2:
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["table", "bot", "games", "firsts", "mean_rank", "mean_score"])
+        for c in data["comparisons"]:
+            for st in c["standings"]:
+                writer.writerow([c["index"], st["bot"], st["games"], st["firsts"], st["mean_rank"],
+                                 st["mean_score"]])
     elif fmt == "csv":
         import csv
 
