@@ -225,3 +225,9 @@ def test_two_bot_statistics_are_refused_for_three_players(fields_installed: dict
                                     *flags, "--db", str(tmp_path / "x.sqlite")])
     assert run.exit_code == 2 and message in run.output and "Traceback" not in run.output
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_the_plugin_passes_the_generic_game_checks(fields_installed: dict[str, str]) -> None:
+    from tests.referee.game_checks import check_game
+
+    check_game("fields")
