@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import referee
 
-from .botspec import BotSpec, BotSpecError, resolve
-from .match import MatchOptions, MatchResult, Verdict, play_match
+from .match.botspec import BotSpec, BotSpecError, resolve
+from .match.loop import MatchOptions, MatchResult, Verdict, play_match
 
 __all__ = ["Bot", "Seat", "ArenaError", "play_recorded"]
 

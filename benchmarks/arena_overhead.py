@@ -28,8 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.botspec import BotSpec  # noqa: E402
 from arena.match import MatchOptions, play_match  # noqa: E402
+from arena.match.botspec import BotSpec  # noqa: E402
 
 PARITY = ROOT.parent / "shared" / "parity"
 OFFICIAL_WALL_S = {"spring2021": 1.0, "fall2020": 1.1}

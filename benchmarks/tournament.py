@@ -28,11 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.config import config_from_mapping  # noqa: E402
 from arena.match import MatchOptions, play_match  # noqa: E402
-from arena.schedule import make_schedule  # noqa: E402
-from arena.store import Store  # noqa: E402
 from arena.tournament import Tournament, bot_spec  # noqa: E402
+from arena.tournament.config import config_from_mapping  # noqa: E402
+from arena.tournament.schedule import make_schedule  # noqa: E402
+from arena.tournament.store import Store  # noqa: E402
 
 
 def cpu_self() -> float:

@@ -13,7 +13,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.replay import read_replay
+from arena.match.replay import read_replay
 from tests.arena.test_faults import FAULTY
 
 

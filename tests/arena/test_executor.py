@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.config import config_from_mapping
-from arena.store import GameRecord, Store
-from arena.task import GameTask, play_task
 from arena.tournament import Tournament
+from arena.tournament.config import config_from_mapping
+from arena.tournament.store import GameRecord, Store
+from arena.tournament.task import GameTask, play_task
 
 FIXTURE_BOTS = Path(__file__).resolve().parents[1] / "fixtures" / "store_v1" / "bots"
 

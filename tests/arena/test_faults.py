@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.botspec import REPO_ROOT, BotSpec
 from arena.match import MatchOptions, Verdict, play_match
+from arena.match.botspec import REPO_ROOT, BotSpec
 
 FAULTY = Path(__file__).with_name("fault_bots") / "faulty.py"
 GREEDY = REPO_ROOT / "bots" / "spring2021" / "greedy_bot.py"

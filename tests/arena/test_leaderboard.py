@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from arena.leaderboard import GameResult, LeaderboardEntry, leaderboard, make_model
+from arena.stats.leaderboard import GameResult, LeaderboardEntry, leaderboard, make_model
 
 
 def round_robin(rounds: int) -> list[GameResult]:

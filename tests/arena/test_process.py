@@ -7,8 +7,8 @@ from __future__ import annotations
 import sys
 import time
 
-from arena import process
-from arena.process import BotProcess
+from arena.match import process
+from arena.match.process import BotProcess
 
 # Starts a child (same session) that starts a grandchild in a new session, and a second child
 # that exits at once leaving its own child (an orphan, re-parented to us, still in the session).

@@ -6,11 +6,11 @@ pair each comparison's leg 0 then leg 1).
 
 from __future__ import annotations
 
-from arena.schedule import GauntletSchedule
-from arena.scheduler import Scheduler
-from arena.sprt import SprtParams
-from arena.store import GameRecord, PlayerRecord
-from arena.tracker import ComparisonTracker
+from arena.stats.sprt import SprtParams
+from arena.tournament.schedule import GauntletSchedule
+from arena.tournament.scheduler import Scheduler
+from arena.tournament.store import GameRecord, PlayerRecord
+from arena.tournament.tracker import ComparisonTracker
 
 SPRT = SprtParams(elo0=0, elo1=400, alpha=0.3, beta=0.3)  # decides after a couple of pairs
 

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from arena.botspec import REPO_ROOT, BotSpec
-from arena.config import ConfigError, config_from_mapping, load_config
-from arena.provenance import bot_sources
-from arena.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
+from arena.match.botspec import REPO_ROOT, BotSpec
 from arena.stats import HeadToHead, SprtParams, SprtState
-from arena.store import BotRow, GameRecord, PlayerRecord, Store, StoreError
 from arena.tournament import Tournament, TournamentError
-from arena.tracker import ComparisonTracker, score_of_a
+from arena.tournament.config import ConfigError, config_from_mapping, load_config
+from arena.tournament.provenance import bot_sources
+from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
+from arena.tournament.store import BotRow, GameRecord, PlayerRecord, Store, StoreError
+from arena.tournament.tracker import ComparisonTracker, score_of_a
 
 CONFIGS = REPO_ROOT / "configs"
 

@@ -18,10 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 import referee
-from arena.botspec import BotSpec
 from arena.cli import main
 from arena.match import MatchOptions, Verdict, play_match
-from arena.replay import read_replay
+from arena.match.botspec import BotSpec
+from arena.match.replay import read_replay
 from referee.javarandom import JavaRandom
 
 from .conftest import bot, write_distribution

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.botspec import BotSpec
 from arena.match import MatchOptions, Verdict, play_match
+from arena.match.botspec import BotSpec
 from bots.fall2020.bfs.bot import BfsBot, Settings
 from bots.fall2020.bfs.planner import (
     REST_MOVE,

@@ -23,7 +23,7 @@ from pathlib import Path, PurePath
 
 import referee
 
-from .botspec import BotSpec
+from ..match.botspec import BotSpec
 from .store import BotRow
 
 __all__ = ["referee_version", "same_rules", "bot_sources", "source_hash", "legacy_source_hash", "same_sources"]

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from .sprt import SprtParams, SprtState
-from .stats import ComparisonStats, HeadToHead
+from ..stats import ComparisonStats, HeadToHead
+from ..stats.sprt import SprtParams, SprtState
 from .store import GameRecord
 
 __all__ = ["score_of_a", "Tracker", "ComparisonTracker", "TableTracker", "make_tracker"]

@@ -1,9 +1,9 @@
 """Executors: where tournament games are played. The tournament asks an executor how many games
-it can start now, submits that many :class:`arena.task.GameTask` s, and collects results as they
+it can start now, submits that many :class:`arena.tournament.task.GameTask` s, and collects results as they
 complete; it never touches processes itself.
 
 :class:`Executor` is the seam for other backends (a cluster later); :class:`LocalExecutor` runs
-worker processes on this machine. A worker plays one game at a time with :func:`arena.task.play_task`.
+worker processes on this machine. A worker plays one game at a time with :func:`arena.tournament.task.play_task`.
 Ctrl-C reaches the whole process group: each worker then stops its game (killing its bots) and
 reports nothing for it, so the game is played again on resume.
 """

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .schema import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION
+
 __all__ = ["TournamentStatus", "StoreError", "Store", "TournamentRow", "BotRow", "ComparisonRow", "PlayerRecord",
            "GameRecord", "SCHEMA_VERSION"]
 
@@ -31,148 +33,6 @@ class TournamentStatus(str, enum.Enum):
     INTERRUPTED = "interrupted"
 
 
-SCHEMA_VERSION = 3
-"""1: cgarena 0.1.0. 2: ``bots.hash_scheme`` (how ``source_hash`` was computed). 3: players in
-``game_players`` and comparison bots in ``comparison_bots`` instead of two fixed columns."""
-
-_TO_3 = """
-CREATE TABLE games_v3 (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    comparison INTEGER NOT NULL,
-    pair INTEGER NOT NULL,
-    leg INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    winner INTEGER,
-    end_reason TEXT NOT NULL,
-    turns INTEGER NOT NULL,
-    duration_s REAL NOT NULL,
-    referee_version TEXT NOT NULL,
-    finished REAL NOT NULL,
-    PRIMARY KEY (tournament_id, comparison, pair, leg)
-);
-INSERT INTO games_v3 SELECT tournament_id, comparison, pair, leg, seed, winner, end_reason, turns,
-    duration_s, referee_version, finished FROM games;
-CREATE TABLE players_v3 AS
-    SELECT tournament_id, comparison, pair, leg, 0 AS seat, seat0 AS bot, score0 AS score,
-           (score1 > score0) AS rank, status0 AS status, message0 AS message, latency0 AS latency,
-           near_limit0 AS near_limit, stderr0 AS stderr FROM games
-    UNION ALL
-    SELECT tournament_id, comparison, pair, leg, 1, seat1, score1, (score0 > score1), status1,
-           message1, latency1, near_limit1, stderr1 FROM games;
-DROP TABLE games;
-ALTER TABLE games_v3 RENAME TO games;
-CREATE TABLE game_players (
-    tournament_id INTEGER NOT NULL,
-    comparison INTEGER NOT NULL,
-    pair INTEGER NOT NULL,
-    leg INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    bot TEXT NOT NULL,
-    score INTEGER NOT NULL,
-    rank INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    message TEXT NOT NULL,
-    latency BLOB NOT NULL,
-    near_limit INTEGER NOT NULL,
-    stderr TEXT NOT NULL,
-    PRIMARY KEY (tournament_id, comparison, pair, leg, seat),
-    FOREIGN KEY (tournament_id, comparison, pair, leg)
-        REFERENCES games (tournament_id, comparison, pair, leg)
-);
-INSERT INTO game_players SELECT * FROM players_v3 ORDER BY tournament_id, comparison, pair, leg, seat;
-DROP TABLE players_v3;
-CREATE TABLE comparisons_v3 (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    idx INTEGER NOT NULL,
-    decision TEXT,
-    decided_at_pair INTEGER,
-    PRIMARY KEY (tournament_id, idx)
-);
-INSERT INTO comparisons_v3 SELECT tournament_id, idx, decision, decided_at_pair FROM comparisons;
-CREATE TABLE comparison_bots_v3 AS
-    SELECT tournament_id, idx, 0 AS position, bot_a AS bot FROM comparisons
-    UNION ALL SELECT tournament_id, idx, 1, bot_b FROM comparisons;
-DROP TABLE comparisons;
-ALTER TABLE comparisons_v3 RENAME TO comparisons;
-CREATE TABLE comparison_bots (
-    tournament_id INTEGER NOT NULL,
-    idx INTEGER NOT NULL,
-    position INTEGER NOT NULL,
-    bot TEXT NOT NULL,
-    PRIMARY KEY (tournament_id, idx, position),
-    FOREIGN KEY (tournament_id, idx) REFERENCES comparisons (tournament_id, idx)
-);
-INSERT INTO comparison_bots SELECT * FROM comparison_bots_v3 ORDER BY tournament_id, idx, position;
-DROP TABLE comparison_bots_v3;
-"""
-
-_MIGRATIONS: dict[int, str] = {
-    1: "ALTER TABLE bots ADD COLUMN hash_scheme INTEGER NOT NULL DEFAULT 1;",
-    2: _TO_3,
-}
-"""``_MIGRATIONS[k]`` turns a database of schema version ``k`` into one of version ``k + 1``. A new
-database is created at version 1 and migrated like an old one, so both end the same."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tournaments (
-    id INTEGER PRIMARY KEY,
-    key TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    status TEXT NOT NULL,
-    games_target INTEGER NOT NULL,
-    referee_version TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tournaments_key ON tournaments (key);
-CREATE TABLE IF NOT EXISTS bots (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    name TEXT NOT NULL,
-    command TEXT NOT NULL,
-    env TEXT NOT NULL,
-    source_hash TEXT NOT NULL,
-    files TEXT NOT NULL,
-    PRIMARY KEY (tournament_id, name)
-);
-CREATE TABLE IF NOT EXISTS comparisons (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    idx INTEGER NOT NULL,
-    bot_a TEXT NOT NULL,
-    bot_b TEXT NOT NULL,
-    decision TEXT,
-    decided_at_pair INTEGER,
-    PRIMARY KEY (tournament_id, idx)
-);
-CREATE TABLE IF NOT EXISTS games (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    comparison INTEGER NOT NULL,
-    pair INTEGER NOT NULL,
-    leg INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    seat0 TEXT NOT NULL,
-    seat1 TEXT NOT NULL,
-    score0 INTEGER NOT NULL,
-    score1 INTEGER NOT NULL,
-    winner INTEGER,
-    status0 TEXT NOT NULL,
-    status1 TEXT NOT NULL,
-    message0 TEXT NOT NULL,
-    message1 TEXT NOT NULL,
-    end_reason TEXT NOT NULL,
-    turns INTEGER NOT NULL,
-    duration_s REAL NOT NULL,
-    latency0 BLOB NOT NULL,
-    latency1 BLOB NOT NULL,
-    near_limit0 INTEGER NOT NULL,
-    near_limit1 INTEGER NOT NULL,
-    stderr0 TEXT NOT NULL,
-    stderr1 TEXT NOT NULL,
-    referee_version TEXT NOT NULL,
-    finished REAL NOT NULL,
-    PRIMARY KEY (tournament_id, comparison, pair, leg)
-);
-"""
 
 
 class StoreError(RuntimeError):
@@ -201,7 +61,7 @@ class BotRow:
     """The files the hash covers."""
     hash_scheme: int = 2
     """1: cgarena 0.1.0's hash (absolute file names), 2: names relative to the files' shared
-    folder (see :mod:`arena.provenance`)."""
+    folder (see :mod:`arena.tournament.provenance`)."""
 
 
 @dataclass(frozen=True)
@@ -303,7 +163,7 @@ class Store:
             if tables:
                 raise StoreError(f"{self.path}: an SQLite file that is not an arena results database "
                                  "(use another --db)")
-            self._db.executescript("BEGIN;" + _SCHEMA +
+            self._db.executescript("BEGIN;" + SCHEMA_V1 +
                                    "INSERT INTO meta VALUES ('schema_version', '1');COMMIT;")
         version = self._schema_version()
         if version > SCHEMA_VERSION:
@@ -326,7 +186,7 @@ class Store:
         with self._transaction():
             version = self._schema_version()
             while version < SCHEMA_VERSION:
-                for statement in _MIGRATIONS[version].split(";"):
+                for statement in MIGRATIONS[version].split(";"):
                     if statement.strip():
                         self._db.execute(statement)
                 version += 1

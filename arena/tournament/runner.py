@@ -2,9 +2,9 @@
 
 :class:`Tournament` never prints: it reports through an ``on_event`` callback (the CLI draws the
 progress bar). It pulls the next game to play from the schedule and the results so far, hands
-it to an executor (:mod:`arena.executor`: worker processes by default) as a plain
-:class:`arena.task.GameTask`, stores each result (:mod:`arena.store`) and counts it
-(:mod:`arena.tracker`); provenance checks are in :mod:`arena.provenance`.
+it to an executor (:mod:`arena.tournament.executor`: worker processes by default) as a plain
+:class:`arena.tournament.task.GameTask`, stores each result (:mod:`arena.tournament.store`) and counts it
+(:mod:`arena.tournament.tracker`); provenance checks are in :mod:`arena.tournament.provenance`.
 
 Determinism. Game ``(comparison, pair, leg)`` always gets the same seed and seats, and the
 statistics never depend on the order in which games finished: a comparison's SPRT is run on its
@@ -22,16 +22,16 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import botspec
-from .botspec import BotSpec
+from ..match import botspec
+from ..match.botspec import BotSpec
+from ..match.loop import MatchOptions
+from ..stats import ComparisonStats
+from ..stats.sprt import SprtState
 from .config import BotEntry, TournamentConfig
 from .executor import Executor, ExecutorError, LocalExecutor
-from .match import MatchOptions
 from .provenance import bot_sources, referee_version, same_rules, same_sources, source_hash
 from .schedule import Schedule, make_schedule
 from .scheduler import Scheduler
-from .sprt import SprtState
-from .stats import ComparisonStats
 from .store import BotRow, GameRecord, Store, TournamentRow, TournamentStatus
 from .task import GameTask
 from .tracker import ComparisonTracker, TableTracker, make_tracker
@@ -116,7 +116,7 @@ class Tournament:
     """Plays ``config`` into ``store``. ``new=True`` starts a fresh tournament even when one with
     the same settings exists; otherwise that one is resumed (or extended to more games).
     ``executor`` makes the place where games are played, given the number of games to play at
-    once (default: :class:`arena.executor.LocalExecutor`, worker processes on this machine)."""
+    once (default: :class:`arena.tournament.executor.LocalExecutor`, worker processes on this machine)."""
 
     def __init__(self, config: TournamentConfig, store: Store, *, new: bool = False,
                  on_event: Callable[[object], None] | None = None,

@@ -1,7 +1,7 @@
 """One bot as a child process: its own session, bounded reads, deadlines, and a clean kill.
 
 Nothing here knows about games. A :class:`BotProcess` writes input lines, reads answer lines
-before a deadline (following the engine's line rules, see :mod:`arena.lines`), keeps a bounded
+before a deadline (following the engine's line rules, see :mod:`arena.match.lines`), keeps a bounded
 tail of stderr (per bot and per turn), and on :meth:`BotProcess.kill_tree` terminates the whole
 process tree (TERM, then KILL after a grace period) and reaps it, even when the bot spawned
 children, started new sessions or ignores SIGTERM.

@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from .leaderboard import GameResult, leaderboard
-from .match import Verdict
-from .sprt import SprtModel, SprtParams
-from .stats import rank_sweep, sweep_points
+from ..match.loop import Verdict
+from ..stats import rank_sweep, sweep_points
+from ..stats.leaderboard import GameResult, leaderboard
+from ..stats.sprt import SprtModel, SprtParams
 from .store import GameRecord, Store, StoreError, TournamentRow
 from .tracker import ComparisonTracker, TableTracker, make_tracker
 

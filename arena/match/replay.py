@@ -23,7 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from .match import MatchResult
+from .loop import MatchResult
 
 __all__ = ["FORMAT", "replay_document", "write_replay", "read_replay"]
 

@@ -1,5 +1,5 @@
 """One tournament game as plain data: what to play (:class:`GameTask`) and how it went
-(:class:`arena.store.GameRecord`), with :func:`play_task` between them.
+(:class:`arena.tournament.store.GameRecord`), with :func:`play_task` between them.
 
 A task is frozen and picklable (scheduled game, game name, both bots' specs, match options,
 referee version), so any executor can ship it to another process or machine; :func:`play_task` is
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .botspec import BotSpec
-from .match import MatchOptions, MatchResult, PlayerResult, Verdict, play_match
+from ..match.botspec import BotSpec
+from ..match.loop import MatchOptions, MatchResult, PlayerResult, Verdict, play_match
 from .schedule import ScheduledGame
 from .store import GameRecord, PlayerRecord
 

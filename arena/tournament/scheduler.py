@@ -2,7 +2,7 @@
 
 The tournament asks :meth:`Scheduler.next_game` whenever its executor has a free slot, and tells
 :meth:`Scheduler.finished` about every result; the scheduler answers from the fixed schedule
-(:mod:`arena.schedule`: seeds, seats and pairings) and the results so far, so adaptive formats
+(:mod:`arena.tournament.schedule`: seeds, seats and pairings) and the results so far, so adaptive formats
 fit here: SPRT stopping is the one today (a comparison decided at pair ``k`` plays no pair from
 ``k`` on), and a format such as knockout or Swiss would be another scheduler.
 """

@@ -29,7 +29,7 @@ import yaml
 __all__ = ["BotSpec", "BotSpecError", "resolve", "shipped_bots", "default_bots", "REPO_ROOT",
            "BOTS_FILE"]
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 BOTS_FILE = REPO_ROOT / "bots" / "shipped.yaml"
 
 

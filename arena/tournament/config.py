@@ -40,9 +40,9 @@ import yaml
 
 import referee
 
-from .process import DEFAULT_MEMORY_LIMIT_MB
+from ..match.process import DEFAULT_MEMORY_LIMIT_MB
+from ..stats.sprt import SprtModel, SprtParams
 from .schedule import Format
-from .sprt import SprtModel, SprtParams
 
 __all__ = [
     "ConfigError",

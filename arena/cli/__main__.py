@@ -1,0 +1,5 @@
+"""``python -m arena.cli``."""
+
+from .main import main
+
+main()

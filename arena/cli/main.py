@@ -1,0 +1,77 @@
+"""The ``arena`` command group, the options its commands share, and the small commands (games,
+bots). The command line is the only part of the arena that prints."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+import referee
+
+from ..match import botspec
+
+DEFAULT_GAME = "spring2021"
+
+
+def java_long(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        seed = int(value, 0)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an integer (any Java long is accepted)") from None
+    if not -(2**63) <= seed < 2**63:
+        raise click.BadParameter(f"{seed} is outside the Java long range [-2^63, 2^63-1]")
+    return seed
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cgarena")
+def main() -> None:
+    """Play CodinGame contest games locally, under the official rules."""
+
+
+@main.command()
+def games() -> None:
+    """List the games (and their aliases)."""
+    aliases = referee.aliases()
+    for name in referee.names():
+        cls = referee.get(name)
+        extra = [a for a, target in aliases.items() if target == name]
+        click.echo(f"{name:12} {cls.title}" + (f"  (also: {', '.join(extra)})" if extra else ""))
+
+
+
+
+def game_params(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{item!r}: expected NAME=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@main.command("bots")
+@click.argument("game", required=False)
+def list_bots(game: str | None) -> None:
+    """List the shipped bots (of GAME, or of every game) and how each is run."""
+    if game is not None:
+        try:
+            names = [referee.get(game).name]
+        except referee.UnknownGame as exc:
+            raise click.UsageError(str(exc)) from None
+    else:
+        names = referee.names()
+    for name in names:
+        defaults = botspec.default_bots(name)
+        click.echo(f"{name} (default match: {' vs '.join(defaults) or 'none'})")
+        for bot in botspec.shipped_bots(name):
+            spec = botspec.resolve(bot, name)
+            shown = shlex.join(spec.argv[1:]) if spec.argv[0] == sys.executable else spec.command_line()
+            click.echo(f"  {bot:8} {shown}")
+
+

@@ -1,0 +1,146 @@
+"""``arena play``: one match, printed as it goes, with its replay file."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+import referee
+
+from ..match import botspec
+from ..match.loop import Frame, MatchOptions, play_match
+from ..match.process import DEFAULT_MEMORY_LIMIT_MB
+from ..match.replay import replay_document, write_replay
+from .main import DEFAULT_GAME, game_params, java_long, main
+
+
+@main.command()
+@click.argument("game", required=False, default=DEFAULT_GAME)
+@click.argument("bots", nargs=-1)
+@click.option("--seed", callback=java_long, help="Game seed, any Java long (random if omitted).")
+@click.option("--swap", is_flag=True, help="Swap the seats: BOT2 plays as player 0.")
+@click.option("--json", "as_json", is_flag=True, help="End with one JSON line describing the match.")
+@click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the full replay (inputs, outputs, timings, snapshots) to this JSON file.")
+@click.option("--time-scale", type=click.FloatRange(min=0, min_open=True), default=1.0,
+              show_default=True, help="Multiply every time limit.")
+@click.option("--no-timeout", is_flag=True, help="Wait for every answer forever (debugging).")
+@click.option("--memory-limit", type=click.IntRange(min=16), default=DEFAULT_MEMORY_LIMIT_MB,
+              show_default=True, help="Memory limit of each bot, in MB.")
+@click.option("--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE",
+              help="Game parameter (repeatable).")
+@click.option("--show-stderr", is_flag=True, help="Print each bot's stderr as it plays.")
+@click.option("-v", "--verbose", is_flag=True, help="Print every frame's summary.")
+def play(
+    game: str,
+    bots: tuple[str, ...],
+    seed: int | None,
+    swap: bool,
+    as_json: bool,
+    replay_path: str | None,
+    time_scale: float,
+    no_timeout: bool,
+    memory_limit: int,
+    params: dict[str, str],
+    show_stderr: bool,
+    verbose: bool,
+) -> None:
+    """Play one match of GAME between its BOTs, one per seat in seat order (default:
+    spring2021; default bots: the game's first two shipped bots, beam against greedy).
+
+    A BOT is a .py file, a directory with __main__.py, an executable, a command line in one
+    string, or a shipped bot name from bots/shipped.yaml (arena bots lists them).
+    """
+    try:
+        cls = referee.get(game)
+    except referee.UnknownGame as exc:
+        raise click.UsageError(str(exc)) from None
+    if not bots:
+        bots = botspec.default_bots(cls.name)
+    if not bots:
+        raise click.UsageError(f"{cls.name} has no shipped bots: give its {cls.player_count} BOTs")
+    if len(bots) != cls.player_count:
+        raise click.UsageError(f"{cls.name} is played by {cls.player_count} bots, got {len(bots)}")
+    specs = []
+    for text in bots:
+        try:
+            specs.append(botspec.resolve(text, cls.name))
+        except botspec.BotSpecError as exc:
+            raise click.UsageError(f"bot {text!r}: {exc}") from None
+    if swap:
+        specs.reverse()
+    if seed is None:
+        seed = random.SystemRandom().randrange(-(2**63), 2**63)
+    try:
+        cls(seed, params)  # validate the parameters before starting any bot
+    except referee.ParameterError as exc:
+        raise click.UsageError(str(exc)) from None
+    out = click.echo if not as_json else functools.partial(click.echo, err=True)
+    out(f"{cls.title}: {' vs '.join(s.name for s in specs)}, seed {seed}")
+
+    def on_frame(frame: Frame) -> None:
+        report = frame.report
+        if verbose:
+            for line in report.summary:
+                out(f"  [{report.turn:3}] {line}")
+        else:
+            for p, message in report.errors:
+                out(f"  turn {report.turn:3}  player {p} ({specs[p].name}): {message}")
+            for d in report.deactivations:
+                how = "eliminated" if d.cause is referee.DeactivationCause.ELIMINATED else "disqualified"
+                out(f"  turn {report.turn:3}  player {d.player} ({specs[d.player].name}) {how}: {d.reason}")
+            marker = cls.progress(frame.snapshot) if frame.snapshot else None
+            if marker:
+                out(f"  turn {report.turn:3}  {marker}")
+        if show_stderr:
+            for e in frame.executions:
+                if e.stderr:
+                    for line in e.stderr.rstrip("\n").split("\n"):
+                        out(f"  [{report.turn:3}] stderr {e.player}: {line}")
+
+    options = MatchOptions(
+        time_scale=time_scale,
+        no_timeout=no_timeout,
+        memory_limit_mb=memory_limit,
+        params=params or None,
+        record=bool(replay_path) or show_stderr,
+    )
+    result = play_match(cls.name, seed, specs, options, on_frame=on_frame)
+    for p in result.players:
+        if p.message.startswith("failed to start"):
+            click.echo(f"error: bot {p.index} ({p.name}): {p.message}", err=True)
+    if replay_path:
+        write_replay(Path(replay_path), replay_document(result, params))
+    if result.outcome is None:
+        out(f"interrupted after {result.turns} turns: bots stopped, no result")
+    else:
+        o = result.outcome
+        if o.winner is not None:
+            verdict = f"player {o.winner} ({specs[o.winner].name}) wins"
+        elif len(o.scores) == 2:
+            verdict = "draw"
+        else:
+            verdict = "tie for first between players " + ", ".join(str(i) for i, r in enumerate(o.ranks) if r == 0)
+        ranks = f", ranks {[r + 1 for r in o.ranks]}" if len(o.scores) > 2 else ""
+        out(f"result: {verdict}, scores {list(o.scores)}{ranks}, {o.end_reason.value} after {o.turns} turns")
+        for p in result.players:
+            lat = p.latency_summary()
+            timing = (f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None
+                      else "no answer")
+            note = f" ({p.message})" if p.message else ""
+            out(f"  player {p.index} {p.name}: {p.verdict.value}{note}; {timing}")
+    again = " ".join(shlex.quote(b) for b in bots)
+    out(f"replay this match with: arena play {cls.name} {again} --seed {seed}" + (" --swap" if swap else ""))
+    if replay_path:
+        out(f"replay file: {replay_path}")
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    if result.interrupted:
+        sys.exit(130)
+

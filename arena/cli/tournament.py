@@ -1,0 +1,184 @@
+"""``arena tournament``: many games in parallel, stored and resumable, with a progress bar."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import shlex
+import sys
+from typing import Any
+
+import click
+
+from ..stats.sprt import SprtModel
+from ..tournament.schedule import Format
+from .main import game_params, java_long, main
+from .report import print_standings, sweep_plot_path
+
+
+def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for item in values:
+        key, sep, rest = item.partition("=")
+        items = [v.strip() for v in rest.split(",") if v.strip()]
+        if not sep or not key.strip() or not items:
+            raise click.BadParameter(f"{item!r}: expected NAME=V1,V2,...")
+        out[key.strip()] = items
+    return out
+
+
+
+@main.command()
+@click.argument("args", nargs=-1)
+@click.option("--games", type=click.IntRange(min=1), help="Games per comparison (pairs of seat-swapped games).")
+@click.option("--workers", type=click.IntRange(min=1), help="Games played at once (default: the number of cores).")
+@click.option("--seed", callback=java_long, help="Master seed: the whole schedule follows from it.")
+@click.option("--format", "fmt", type=click.Choice([f.value for f in Format]), help="Pairing.")
+@click.option("--baseline", help="Gauntlet: the bot the others are measured against (default: the last).")
+@click.option("--sprt", is_flag=True, help="Stop each comparison when the SPRT decides.")
+@click.option("--elo0", type=float, help="SPRT H0 Elo (default 0).")
+@click.option("--elo1", type=float, help="SPRT H1 Elo (default 5).")
+@click.option("--alpha", type=float, help="SPRT false-positive rate (default 0.05).")
+@click.option("--beta", type=float, help="SPRT false-negative rate (default 0.05).")
+@click.option("--sprt-model", type=click.Choice([m.value for m in SprtModel]), help="SPRT model.")
+@click.option("--time-scale", type=click.FloatRange(min=0, min_open=True), help="Multiply every time limit.")
+@click.option("--memory-limit", type=click.IntRange(min=16), help="Memory limit of each bot, in MB.")
+@click.option("--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE",
+              help="Game parameter (repeatable).")
+@click.option("--sweep-bot", help="Sweep: the bot whose {NAME} placeholders take the grid's values.")
+@click.option("--grid", multiple=True, callback=grid_option, metavar="NAME=V1,V2,...",
+              help="Sweep grid (repeatable).")
+@click.option("--db", help="SQLite results file (default: arena.sqlite in the working directory).")
+@click.option("--new", is_flag=True, help="Start a new tournament even if this one can be resumed.")
+@click.option("--json", "as_json", is_flag=True, help="End with one JSON line: the standings.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def tournament(args: tuple[str, ...], games: int | None, workers: int | None, seed: int | None,
+               fmt: str | None, baseline: str | None, sprt: bool, elo0: float | None, elo1: float | None,
+               alpha: float | None, beta: float | None, sprt_model: str | None, time_scale: float | None,
+               memory_limit: int | None, params: dict[str, str], sweep_bot: str | None,
+               grid: dict[str, list[str]], db: str | None, new: bool, as_json: bool,
+               no_progress: bool) -> None:
+    """Self-play: arena tournament CONFIG.yaml | GAME BOT BOT... [options].
+
+    Every seed is played twice with the seats swapped; results go to SQLite game by game. Run the
+    same command again to resume (finished games are kept), or with a larger --games to extend.
+    With two bots, the first is measured against the second.
+    """
+    import signal as _signal
+
+    from tqdm import tqdm
+
+    from ..tournament.config import ConfigError, config_from_mapping, load_config
+    from ..tournament.runner import Decided, GameDone, Started, Tournament, TournamentError, bot_spec
+    from ..tournament.standings import standings
+    from ..tournament.store import Store, StoreError
+
+    sprt_values = {k: v for k, v in {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
+                                     "model": sprt_model}.items() if v is not None}
+    overrides: dict[str, Any] = {
+        "games": games, "workers": workers, "seed": seed, "format": fmt, "baseline": baseline,
+        "time_scale": time_scale, "memory_limit_mb": memory_limit, "params": params or None, "db": db,
+    }
+    if sprt or sprt_values:
+        overrides["sprt"] = sprt_values or True
+    if grid:
+        overrides["sweep"] = {"grid": grid, **({"bot": sweep_bot} if sweep_bot else {})}
+    elif sweep_bot:
+        raise click.UsageError("--sweep-bot needs --grid NAME=V1,V2,...")
+    try:
+        if args and args[0].endswith((".yaml", ".yml")):
+            if len(args) > 1:
+                raise click.UsageError("give a config file or GAME BOT BOT..., not both")
+            config = load_config(args[0], overrides)
+        else:
+            if len(args) < 3:
+                raise click.UsageError("expected CONFIG.yaml, or GAME and at least two bots")
+            mapping = {"game": args[0], "bots": list(args[1:])}
+            mapping.update({k: v for k, v in overrides.items() if v is not None})
+            config = config_from_mapping(mapping)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+
+    def on_term(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = _signal.signal(_signal.SIGTERM, on_term)
+    bar = None
+    decided: list[str] = []
+    out = click.echo if not as_json else functools.partial(click.echo, err=True)
+
+    def on_event(event: object) -> None:
+        nonlocal bar
+        if isinstance(event, Started):
+            for w in event.warnings:
+                click.echo(f"warning: {w}", err=True)
+            state = f"resumed, {event.done} games already stored" if event.resumed else "new"
+            n = len(config.bots)
+            out(f"tournament {event.tournament_id} ({state}): {config.game}, {config.format}, {n} bots, "
+                f"{config.games} games per comparison, {config.workers} workers, seed {config.seed}, "
+                f"db {config.db}")
+            if not no_progress:
+                bar = tqdm(total=event.total, initial=event.done, unit="game", dynamic_ncols=True,
+                           file=sys.stderr)
+        elif isinstance(event, GameDone):
+            if bar is not None:
+                bar.total = event.total
+                bar.update(event.done - bar.n)
+                st = event.leader
+                if st is not None and st.score is not None:
+                    a, b = st.bots
+                    finite = st.elo is not None and math.isfinite(st.elo)
+                    ci = f"±{st.elo_ci95:.0f}" if st.elo_ci95 is not None and math.isfinite(st.elo_ci95) else ""
+                    elo = f" Elo {st.elo:+.0f}{ci}" if finite else ""
+                    bar.set_postfix_str(f"{a} vs {b}: {100 * st.score:.1f}%{elo}", refresh=False)
+        elif isinstance(event, Decided):
+            text = (f"{event.bots[0]} vs {event.bots[1]}: SPRT {event.state.describe()} after "
+                    f"{event.pairs} pairs")
+            decided.append(text)
+            (bar.write if bar is not None else out)(text)
+
+    try:
+        for entry in config.bots:  # a bot that names nothing fails before the database exists
+            bot_spec(entry, config.game)
+    except TournamentError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        try:
+            store = Store(config.db)
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from None
+        with store:
+            try:
+                runner = Tournament(config, store, new=new, on_event=on_event)
+                result = runner.run()
+            except TournamentError as exc:
+                raise click.ClickException(str(exc)) from None
+            finally:
+                if bar is not None:
+                    bar.close()
+            row = store.tournament(result.tournament_id)
+            assert row is not None
+            data = standings(store, row)
+    finally:
+        _signal.signal(_signal.SIGTERM, previous)
+    if result.interrupted:
+        again = " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "tournament ..."
+        out(f"interrupted: {data['tournament']['games_stored']} games are stored in {config.db}; "
+            f"resume with: arena {again}")
+        if as_json:
+            click.echo(json.dumps(data))
+        sys.exit(130)
+    if not as_json:
+        print_standings(data)
+    if data.get("sweep"):
+        from .plot import plot_sweep
+
+        path = plot_sweep(data["sweep"], sweep_plot_path(config.db, result.tournament_id),
+                          title=f"{config.game}: sweep of {data['sweep']['bot']}")
+        data["sweep"]["plot"] = str(path)
+        out(f"sweep plot: {path}")
+    if as_json:
+        click.echo(json.dumps(data))
+
+

@@ -1,0 +1,7 @@
+"""Running one match: what a BOT argument means (:mod:`.botspec`), the engine's line rules
+(:mod:`.lines`), one bot process (:mod:`.process`), the game loop (:mod:`.loop`) and the replay
+file (:mod:`.replay`)."""
+
+from .loop import Execution, Frame, MatchOptions, MatchResult, PlayerResult, Verdict, play_match
+
+__all__ = ["Verdict", "MatchOptions", "Execution", "Frame", "PlayerResult", "MatchResult", "play_match"]
