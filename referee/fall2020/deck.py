@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..javarandom import JavaRandom, java_shuffle
-from .state import Delta, Order, TomeSpell
+from .state import FIRST_PLAYER_SPELL_ID, STARTING_SPELLS, Delta, Order, TomeSpell
 
 __all__ = [
     "TOME_RECIPES",
@@ -49,11 +49,7 @@ ORDER_RECIPES: tuple[tuple[Delta, int], ...] = (
 )
 """The 36 potion orders in the official order: (ingredients needed, price)."""
 
-STARTING_SPELLS: tuple[Delta, ...] = ((2, 0, 0, 0), (-1, 1, 0, 0), (0, -1, 1, 0), (0, 0, -1, 1))
-"""Every player's four starting spells (castable, not repeatable)."""
-
 FIRST_ORDER_ID = len(TOME_RECIPES)  # 42
-FIRST_PLAYER_SPELL_ID = FIRST_ORDER_ID + len(ORDER_RECIPES)  # 78
 FIRST_LEARNT_SPELL_ID = FIRST_PLAYER_SPELL_ID + 2 * len(STARTING_SPELLS)  # 86
 
 

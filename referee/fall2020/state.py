@@ -21,6 +21,8 @@ __all__ = [
     "TOME_SIZE",
     "COUNTER_SIZE",
     "DELIVERY_GOAL",
+    "STARTING_SPELLS",
+    "FIRST_PLAYER_SPELL_ID",
     "TomeSpell",
     "Order",
     "PlayerSpell",
@@ -39,6 +41,11 @@ COUNTER_SIZE = 5
 """Potion orders on display."""
 DELIVERY_GOAL = 6
 """The game ends after the turn in which a player brews its sixth potion."""
+STARTING_SPELLS: tuple[Delta, ...] = ((2, 0, 0, 0), (-1, 1, 0, 0), (0, -1, 1, 0), (0, 0, -1, 1))
+"""Every player's four starting spells (castable, not repeatable)."""
+FIRST_PLAYER_SPELL_ID = 78
+"""Id of player 0's first starting spell: the ids before it are the 42 tome spells and the 36
+orders of :mod:`.deck`; player 1's start at 82."""
 
 
 _RECIPE_KINDS: dict[Delta, int] = {}
@@ -351,8 +358,6 @@ class FallState:
             return Order(spec[0], (-need[0], -need[1], -need[2], -need[3]), spec[2])
 
         if spells is None:
-            from .deck import FIRST_PLAYER_SPELL_ID, STARTING_SPELLS
-
             n = len(STARTING_SPELLS)
             spells = [
                 [

@@ -592,3 +592,11 @@ def test_snapshot_is_json() -> None:
     assert snap["players"][0]["score"] == 9 and snap["players"][0]["deliveries"] == 1
     assert snap["players"][1]["spells"][-1] == {"id": 86, "delta": [3, -1, 0, 0],
                                                 "repeatable": True, "castable": True}
+
+
+def test_starting_spell_ids_follow_the_catalogues() -> None:
+    from referee.fall2020 import deck, state
+
+    # Deck.java numbers the 42 tome spells, then the 36 orders, then the players' spells.
+    assert (len(deck.TOME_RECIPES), len(deck.ORDER_RECIPES)) == (42, 36)
+    assert deck.FIRST_ORDER_ID + len(deck.ORDER_RECIPES) == state.FIRST_PLAYER_SPELL_ID
