@@ -1,13 +1,14 @@
-"""BotProcess: the fast process-tree lookup (kernel ``children`` lists) finds what a full scan of
-/proc finds, including a grandchild in a new session and an orphan re-parented to us; writes to a
-bot that does not read give up at their deadline."""
+"""BotProcess: kill_tree leaves nothing of a bot's process tree alive (a grandchild in a new
+session, an orphan re-parented to us); writes to a bot that does not read give up at their
+deadline."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+from pathlib import Path
 
-from arena.match import process
 from arena.match.process import BotProcess
 
 # Starts a child (same session) that starts a grandchild in a new session, and a second child
@@ -24,21 +25,48 @@ time.sleep(60)
 """
 
 
-def test_fast_tree_matches_a_full_scan_and_kill_leaves_nothing():
+def _stat(pid: int) -> tuple[int, int, str] | None:
+    """(parent, session, state) of a process from /proc, or None once it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2:].split()
+    return int(fields[1]), int(fields[3]), fields[0]
+
+
+def _tree(root: int) -> set[int]:
+    """Every live process descending from ``root`` or in its session (a plain /proc scan)."""
+    table = {int(d): st for d in os.listdir("/proc") if d.isdigit() and (st := _stat(int(d))) is not None}
+    found = {pid for pid, (_, sid, _) in table.items() if sid == root and pid != root}
+    frontier = [root, *found]
+    while frontier:
+        parent = frontier.pop()
+        for pid, (ppid, _, _) in table.items():
+            if ppid == parent and pid not in found:
+                found.add(pid)
+                frontier.append(pid)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    st = _stat(pid)
+    return st is not None and st[2] != "Z"
+
+
+def test_kill_tree_leaves_nothing_of_the_tree():
     bot = BotProcess([sys.executable, "-c", SPAWNER], name="spawner").start()
     try:
         assert bot.read_line(10).line == "ready"
         pid = bot.pid
         deadline = time.monotonic() + 5
-        while len(process._tree_by_scan(pid)) < 4 and time.monotonic() < deadline:
+        while len(_tree(pid)) < 4 and time.monotonic() < deadline:
             time.sleep(0.02)  # the setsid grandchild may still be starting
-        fast = sorted(process._tree_of(pid))
-        scan = sorted(process._tree_by_scan(pid))
-        assert len(scan) >= 4, scan  # sleep 60, the middle python, its setsid sleep, orphan sleep 61
-        assert fast == scan
+        tree = _tree(pid) | {pid}
+        assert len(tree) >= 5, tree  # the bot, sleep 60, the middle python, its setsid sleep, sleep 61
     finally:
         bot.kill_tree()
-    assert not [p for p in fast if BotProcess._alive(p)]
+    assert not [p for p in tree if _alive(p)]
 
 
 def test_send_to_a_bot_that_never_reads_gives_up_at_the_deadline():
