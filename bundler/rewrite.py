@@ -1,0 +1,352 @@
+"""Flattening, pass 6: the edits that turn one module's text into its part of the flat file.
+
+Takes the graph, one module's :class:`~bundler.collect.ModuleFacts` and the
+:class:`~bundler.naming.NamePlan`; returns the module's :class:`ModuleEdits`: text edits located
+by syntax-tree positions (renamed globals, uses of imported names rewritten to what they name,
+``__name__`` replaced by the module's name, imports inside blocks rewritten or removed, nested
+``if TYPE_CHECKING:`` blocks replaced by ``pass``), the new text of the top-level statements that
+change whole (imports, ``if TYPE_CHECKING:`` and other modules' ``if __name__ == "__main__":``
+blocks), and the reasons found why the module cannot be flattened.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .classify import ModuleNames
+from .collect import ModuleFacts, is_type_checking
+from .graph import Binding, Graph, ImportSite, is_main_guard
+from .naming import NamePlan, Target
+from .refusals import Refusals
+from .scopes import Ref, Scope
+from .textedit import Edit
+
+__all__ = ["ModuleEdits", "rewrite"]
+
+
+@dataclass(frozen=True)
+class ModuleEdits:
+    """What :func:`rewrite` returns for one module."""
+
+    edits: tuple[Edit, ...]
+    """Edits of the module's text (in the order made: :func:`~bundler.textedit.apply_edits`
+    sorts them by position, keeping that order between equals)."""
+    top_replacements: Mapping[int, str]
+    """Top-level statement index -> the text that replaces the whole statement ("" removes it)."""
+    reasons: tuple[str, ...]
+
+
+def _clause(node: ast.Import | ast.ImportFrom, a: ast.alias) -> str:
+    text = f"{a.name} as {a.asname}" if a.asname else a.name
+    if isinstance(node, ast.Import):
+        return f"import {text}"
+    return f"from {'.' * node.level}{node.module or ''} import {text}"
+
+
+def enclosing_reaches_module(scope: Scope, name: str) -> bool:
+    """Would ``name``, free in ``scope``, resolve to the module namespace?"""
+    s = scope.parent
+    while s is not None and s.kind != "module":
+        if s.kind != "class":
+            if name in s.globals:
+                return True
+            if name in s.bindings or name in s.nonlocals:
+                return False
+        s = s.parent
+    return True
+
+
+def resolves_global(scope: Scope, name: str, original: str) -> bool:
+    """Would a read of ``name``, put where ``original`` was read (and found global) in
+    ``scope``, reach the module namespace?"""
+    if scope.kind == "module":
+        return True
+    if scope.kind == "class":
+        if name != original and name in scope.bindings:
+            return False
+        return enclosing_reaches_module(scope, name)
+    if name in scope.globals:
+        return True
+    if name in scope.bindings or name in scope.nonlocals:
+        return False
+    return enclosing_reaches_module(scope, name)
+
+
+class _ModuleRewrite:
+    """The edits of one module, made once by :func:`rewrite`."""
+
+    def __init__(self, graph: Graph, facts: ModuleFacts, plan: NamePlan) -> None:
+        self.m = facts.module
+        self.facts = facts
+        self.pos = facts.positions
+        self.parents = facts.parents
+        self.plan = plan
+        self.names: ModuleNames = plan.names[self.m.name]
+        self.final: Mapping[str, str] = plan.final[self.m.name]
+        self.edits: list[Edit] = []
+        self.top: dict[int, str] = {}
+        self.found = Refusals(graph)
+
+    def refuse(self, node: ast.AST | None, why: str) -> None:
+        self.found.refuse(self.m, node, why)
+
+    def binding_target(self, b: Binding) -> Target | None:
+        return self.plan.target(b.module, b.attr) if b.module else None
+
+    def run(self) -> ModuleEdits:
+        m, pos, final, aliases = self.m, self.pos, self.final, self.names.aliases
+        module_scope = m.scopes.module
+        local_aliases = self.function_aliases()
+        global_decls: dict[int, ast.Global] = {}
+        for r in self.facts.live_refs:
+            if isinstance(r.node, ast.alias):
+                continue  # import statements are rewritten whole
+            if r.resolved is module_scope:
+                name = r.name
+                if r.kind == "decl":
+                    if name in final and final[name] != name:
+                        assert isinstance(r.node, ast.Global)
+                        global_decls[id(r.node)] = r.node
+                    continue
+                if name in aliases:
+                    self.use_target(r, self.binding_target(aliases[name]))
+                elif name in final:
+                    new = final[name]
+                    if new != name:
+                        if r.ambiguous:
+                            self.refuse(r.node, f"class body reads {name!r} before or after binding it")
+                        self.rename(r, new)
+                elif name in self.names.type_checking:
+                    self.annotation_use(r, self.names.type_checking[name])
+                elif name == "__name__" and not m.is_entry and r.kind == "load":
+                    self.edits.append(Edit(*pos.span(r.node), repr(m.name)))
+            elif r.resolved is not None and (r.resolved.kind != "module") and r.kind == "load":
+                key = (id(r.resolved), r.name)
+                if key in local_aliases:
+                    b = local_aliases[key]
+                    if b.attr is None:
+                        self.use_target(r, Target(module=b.module))
+        for node in global_decls.values():
+            names = [final.get(n, n) for n in node.names]
+            self.edits.append(Edit(*pos.span(node), "global " + ", ".join(names)))
+        self.rewrite_imports()
+        self.rewrite_blocks()
+        return ModuleEdits(tuple(self.edits), dict(self.top), self.found.found())
+
+    def function_aliases(self) -> dict[tuple[int, str], Binding]:
+        """Names bound by local imports inside functions: (scope id, name) -> binding."""
+        out: dict[tuple[int, str], Binding] = {}
+        for alias_id, (_site, b) in self.facts.alias_bindings.items():
+            r = self.facts.alias_refs.get(alias_id)
+            if r is None or r.resolved is None or r.resolved.kind == "module" or b.module is None:
+                continue
+            out[(id(r.resolved), b.name)] = b
+        return out
+
+    def annotation_use(self, r: Ref, b: Binding) -> None:
+        """A name bound only for type checkers: rewrite it when what it names is in the bundle."""
+        target = self.binding_target(b)
+        node: ast.AST = r.node
+        while target is not None and target.module is not None:
+            parent = self.parents.get(id(node))
+            if not (isinstance(parent, ast.Attribute) and parent.value is node):
+                return
+            target = self.plan.target(target.module, parent.attr)
+            node = parent
+        if target is not None and target.final and target.final != r.name:
+            self.edits.append(Edit(*self.pos.span(node), target.final))
+
+    def rename(self, r: Ref, new: str) -> None:
+        pos = self.pos
+        node = r.node
+        if isinstance(node, ast.Name):
+            self.edits.append(Edit(*pos.span(node), new))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self.edits.append(Edit(*pos.name_token(node), new))
+            # The object keeps the name it has in Python (reprs, error messages, registries that
+            # read __name__ after definition).
+            line = pos.lines[node.lineno - 1]
+            indent = line[: len(line) - len(line.lstrip())]
+            at = pos.line_end(node.end_lineno or node.lineno)
+            restore = f"{indent}{new}.__name__ = {new}.__qualname__ = {node.name!r}\n"
+            if not pos.text[:at].endswith("\n"):
+                restore = "\n" + restore
+            self.edits.append(Edit(at, at, restore))
+        else:
+            self.refuse(node, f"cannot rename {r.name!r} bound by a {type(node).__name__}")
+
+    def use_target(self, r: Ref, target: Target | None) -> None:
+        """Rewrite one use of an imported name (or module) to what it refers to."""
+        if target is None:
+            self.refuse(r.node, f"cannot tell what {r.name!r} refers to")
+            return
+        if r.kind != "load" or not isinstance(r.node, ast.Name):
+            self.refuse(r.node, f"rebinds the imported name {r.name!r}")
+            return
+        node: ast.AST = r.node
+        while target.module is not None:
+            parent = self.parents.get(id(node))
+            if not (isinstance(parent, ast.Attribute) and parent.value is node):
+                self.refuse(r.node, f"uses module {target.module} as an object (only module.name "
+                                    f"can be flattened)")
+                return
+            if not isinstance(parent.ctx, ast.Load):
+                self.refuse(parent, f"assigns or deletes an attribute of module {target.module}")
+                return
+            names = self.plan.names.get(target.module)
+            if parent.attr == "__name__" and (names is None or parent.attr not in names.own):
+                self.edits.append(Edit(*self.pos.span(parent), repr(target.module)))
+                return
+            nxt = self.plan.target(target.module, parent.attr)
+            if nxt is None:
+                self.refuse(parent, f"{target.module} has no visible top-level name {parent.attr!r}")
+                return
+            node, target = parent, nxt
+        assert target.final is not None
+        if r.ambiguous:
+            self.refuse(r.node, f"class body reads {r.name!r} before or after binding it")
+        if not resolves_global(r.scope, target.final, r.name):
+            self.refuse(node, f"{target.final!r} is also a local name here")
+            return
+        self.edits.append(Edit(*self.pos.span(node), target.final))
+
+    def rewrite_imports(self) -> None:
+        m = self.m
+        removed: list[ast.stmt] = []
+        for site in m.imports:
+            node = site.node
+            if site.type_checking:
+                continue
+            if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+                if site.top_level:
+                    self.top[site.top_index] = ""
+                continue
+            scope_ref = None
+            for a in node.names:
+                scope_ref = self.facts.alias_refs.get(id(a)) or scope_ref
+            scope = scope_ref.scope if scope_ref is not None else m.scopes.module
+            if scope.kind == "class" and site.is_local:
+                self.refuse(node, "imports a local module inside a class body")
+                continue
+            parts: list[str] = []
+            changed = site.is_local
+            by_alias = {id(b.alias): b for b in site.bindings if b.alias is not None}
+            for a in node.names:
+                if a.name == "*":
+                    continue
+                b = by_alias.get(id(a))
+                if b is None:
+                    changed = True  # a guarded import of a missing module
+                    continue
+                if b.module is not None:
+                    parts.extend(self.local_binding(site, b, scope))
+                    continue
+                text, drop = self.external_clause(node, a, b, scope)
+                if drop or text != _clause(node, a):
+                    changed = True
+                if not drop:
+                    parts.append(text)
+            if not changed:
+                continue
+            text = "; ".join(parts)
+            if site.top_level:
+                self.top[site.top_index] = text
+            else:
+                if text:
+                    self.edits.append(Edit(*self.pos.span(node), text))
+                else:
+                    removed.append(node)
+        self.remove_nested(removed)
+
+    def remove_nested(self, removed: list[ast.stmt]) -> None:
+        """Delete statements inside blocks: their whole lines when they have them, keeping one
+        ``pass`` in a block that would be left empty."""
+        pos = self.pos
+        gone = {id(n) for n in removed}
+        for node in removed:
+            parent = self.parents.get(id(node))
+            block = next((b for f in ("body", "orelse", "finalbody", "handlers")
+                          for b in [getattr(parent, f, None)] if isinstance(b, list)
+                          and any(x is node for x in b)), [node])
+            emptied = all(id(x) in gone for x in block)
+            lines = pos.whole_lines(node)
+            if (emptied and block[0] is node) or lines is None:
+                self.edits.append(Edit(*pos.span(node), "pass"))
+            else:
+                self.edits.append(Edit(lines[0], lines[1], ""))
+
+    def local_binding(self, site: ImportSite, b: Binding, scope: Scope) -> list[str]:
+        """The statement text that replaces one local binding of an import (often nothing)."""
+        if scope.kind == "module":
+            if b.name in self.names.aliases:
+                return []
+            target = self.binding_target(b)
+            if target is None or target.final is None:
+                self.refuse(site.node, f"binds module {b.module} to {b.name!r}, which is rebound")
+                return []
+            return [f"{self.final.get(b.name, b.name)} = {target.final}"]
+        target = self.binding_target(b)
+        if target is None:
+            self.refuse(site.node, f"cannot tell what {b.name!r} refers to")
+            return []
+        if target.module is not None:
+            if self.count_stores(scope, b.name) != 1:
+                self.refuse(site.node, f"rebinds {b.name!r}, a local name for module {b.module}")
+            return []
+        assert target.final is not None
+        if not enclosing_reaches_module(scope, target.final):
+            self.refuse(site.node, f"{target.final!r} is a local name of an enclosing function")
+            return []
+        if b.name == target.final:
+            # Dropping the local binding lets every use reach the global of the same name.
+            if self.count_stores(scope, b.name) != 1:
+                self.refuse(site.node, f"rebinds the imported name {b.name!r}")
+            return []
+        if target.final in scope.bindings and target.final not in scope.globals:
+            self.refuse(site.node, f"{target.final!r} is a local name here")
+        return [f"{b.name} = {target.final}"]
+
+    def count_stores(self, scope: Scope, name: str) -> int:
+        return sum(1 for r in self.m.scopes.refs
+                   if r.resolved is scope and r.name == name and r.kind in ("store", "del"))
+
+    def external_clause(self, node: ast.Import | ast.ImportFrom, a: ast.alias, b: Binding,
+                        scope: Scope) -> tuple[str, bool]:
+        """The text of one non-local import clause, renamed as needed; drop=True when the same
+        object already sits under the same global name."""
+        if scope.kind != "module":
+            return _clause(node, a), False
+        new = self.final.get(b.name, b.name)
+        if id(a) in self.plan.duplicates:
+            return "", True
+        if new == b.name:
+            return _clause(node, a), False
+        if isinstance(node, ast.ImportFrom):
+            return f"from {'.' * node.level}{node.module or ''} import {a.name} as {new}", False
+        if a.asname or "." not in a.name:
+            return f"import {a.name} as {new}", False
+        return f"{new} = __import__({a.name!r})", False
+
+    def rewrite_blocks(self) -> None:
+        """Drop ``if TYPE_CHECKING:`` blocks, and ``if __name__ == "__main__":`` outside the entry."""
+        m = self.m
+        for index, stmt in enumerate(m.tree.body):
+            if isinstance(stmt, ast.If) and not stmt.orelse and (
+                    is_type_checking(stmt.test) or (not m.is_entry and is_main_guard(stmt))):
+                self.top[index] = ""
+        for node in ast.walk(m.tree):
+            if not isinstance(node, ast.If) or not is_type_checking(node.test):
+                continue
+            if any(node is top for top in m.tree.body) and not node.orelse:
+                continue
+            if node.orelse:
+                self.refuse(node, "'if TYPE_CHECKING:' with an else branch")
+            else:
+                self.edits.append(Edit(*self.pos.span(node), "pass"))
+
+
+def rewrite(graph: Graph, facts: ModuleFacts, plan: NamePlan) -> ModuleEdits:
+    """The edits of one module of the bundle (see the module docstring)."""
+    return _ModuleRewrite(graph, facts, plan).run()
