@@ -115,10 +115,9 @@ def names() -> list[str]:
     return [*_GAMES, *_plugins()]
 
 
-def aliases() -> dict[str, str]:
-    """Alias -> game name (a plugin's aliases are its class's ``aliases``)."""
+def _aliases(plugins: Mapping[str, EntryPoint]) -> dict[str, str]:
     out = dict(_ALIASES)
-    for name, ep in _plugins().items():
+    for name, ep in plugins.items():
         try:
             cls = _load(ep)
         except PluginError:
@@ -128,16 +127,30 @@ def aliases() -> dict[str, str]:
     return out
 
 
-def canonical_name(name: str) -> str:
+def aliases() -> dict[str, str]:
+    """Alias -> game name (a plugin's aliases are its class's ``aliases``)."""
+    return _aliases(_plugins())
+
+
+def _lookup(name: str) -> tuple[str, dict[str, EntryPoint]]:
+    """The game name ``name`` stands for, and the plugins seen (one scan of the entry points)."""
     key = name.strip().lower()
     key = _ALIASES.get(key, key)
-    if key in _GAMES or key in _plugins():
-        return key
-    every = aliases()
+    if key in _GAMES:
+        return key, {}
+    plugins = _plugins()
+    if key in plugins:
+        return key, plugins
+    every = _aliases(plugins)
     if key in every:
-        return every[key]
-    known = ", ".join(sorted([*names(), *every]))
+        return every[key], plugins
+    known = ", ".join(sorted([*_GAMES, *plugins, *every]))
     raise UnknownGame(f"unknown game {name!r}; known games: {known}")
+
+
+def canonical_name(name: str) -> str:
+    """The game name ``name`` (a name or an alias, any case) stands for."""
+    return _lookup(name)[0]
 
 
 def get(name: str) -> type[Referee]:
@@ -145,13 +158,13 @@ def get(name: str) -> type[Referee]:
 
     Raises :class:`UnknownGame` for a name nobody registered, :class:`PluginError` for a plugin
     that cannot be loaded."""
-    key = canonical_name(name)
+    key, plugins = _lookup(name)
     if key in _GAMES:
         module_name, class_name = _GAMES[key]
         module = importlib.import_module(module_name)
         cls: type[Referee] = getattr(module, class_name)
         return cls
-    return _load(_plugins()[key])
+    return _load(plugins[key])
 
 
 def create(name: str, seed: int, params: Mapping[str, str] | None = None) -> Referee:

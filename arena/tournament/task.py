@@ -71,4 +71,5 @@ def record_of(task: GameTask, result: MatchResult) -> GameRecord:
 
 
 def _kept_stderr(player: PlayerResult) -> str:
-    return player.stderr_tail[-STDERR_KEEP:] if player.verdict is not Verdict.OK else ""
+    failed = player.verdict not in (Verdict.OK, Verdict.ELIMINATED)  # eliminated: the rules, not a fault
+    return player.stderr_tail[-STDERR_KEEP:] if failed else ""
