@@ -13,7 +13,7 @@ import click
 
 from .build import MODES, BuildOptions, Bundle, build
 from .errors import BundleError, OutputError, SizeLimitError
-from .output import CLIPBOARD_TOOLS, copy_to_clipboard, write_atomic
+from .output import CLIPBOARD_TOOLS, clipboard_tool, copy_to_clipboard, write_atomic
 from .size import LIMIT, WARN_AT
 from .verify import DEFAULT_TIME_SCALE, bundle_bot, source_bot, verify
 
@@ -81,10 +81,8 @@ def _once(options: BuildOptions, settings: _Settings, inputs: list[Path]) -> Bun
     if copy:
         tool = copy_to_clipboard(bundle.text)
         if tool is None:
-            names = ", ".join(c[0] for c in CLIPBOARD_TOOLS)
-            _say(f"no clipboard tool available (install one of {names}); nothing copied")
-        else:
-            _say(f"copied to the clipboard with {tool} ({_describe(bundle)})")
+            raise OutputError(_NO_CLIPBOARD)
+        _say(f"copied to the clipboard with {tool} ({_describe(bundle)})")
     if verify_game:
         _verify(bundle, options, output, verify_game, seeds, opponent, time_scale, settings.bot_args)
     return bundle
@@ -139,7 +137,12 @@ def _watch(options: BuildOptions, settings: _Settings) -> None:
             state = attempt()
 
 
+_NO_CLIPBOARD = (f"--copy: no clipboard tool found (install one of {', '.join(c[0] for c in CLIPBOARD_TOOLS)}), "
+                 "or write the bundle to a file with -o")
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cgarena", prog_name="bundle")
 @click.argument("entry", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
               help="Write the bundle here (atomically). Default: standard output, unless --check, "
@@ -183,6 +186,8 @@ def main(entry: Path, output: Path | None, libs: tuple[Path, ...], mode: str | N
                          args)
     if watch and output is None:
         raise click.UsageError("--watch needs -o/--output")
+    if copy and clipboard_tool() is None:
+        raise click.UsageError(_NO_CLIPBOARD)
     try:
         if watch:
             _watch(options, settings)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .errors import OutputError
 
-__all__ = ["write_atomic", "copy_to_clipboard", "CLIPBOARD_TOOLS"]
+__all__ = ["write_atomic", "copy_to_clipboard", "clipboard_tool", "CLIPBOARD_TOOLS"]
 
 CLIPBOARD_TOOLS: tuple[tuple[str, ...], ...] = (
     ("wl-copy",),
@@ -32,6 +32,9 @@ def write_atomic(path: Path, text: str) -> None:
     except OSError as exc:
         raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
     try:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)  # a new file's usual permissions, not mkstemp's 0600
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
         os.replace(tmp, path)
@@ -43,12 +46,16 @@ def write_atomic(path: Path, text: str) -> None:
         raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
 
 
+def clipboard_tool() -> tuple[str, ...] | None:
+    """The first clipboard command installed, or ``None``."""
+    return next((c for c in CLIPBOARD_TOOLS if shutil.which(c[0]) is not None), None)
+
+
 def copy_to_clipboard(text: str) -> str | None:
     """Put ``text`` on the clipboard with the first tool found; its name, or ``None`` if none is
     installed."""
-    for command in CLIPBOARD_TOOLS:
-        if shutil.which(command[0]) is None:
-            continue
+    command = clipboard_tool()
+    if command is not None:
         try:
             subprocess.run(command, input=text.encode("utf-8"), check=True, timeout=10,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -11,6 +11,7 @@ import click
 import referee
 
 from ..match import botspec
+from ..match.seeds import SeedError, parse_seed
 
 DEFAULT_GAME = "spring2021"
 
@@ -19,12 +20,14 @@ def java_long(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     if value is None:
         return None
     try:
-        seed = int(value, 0)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not an integer (any Java long is accepted)") from None
-    if not -(2**63) <= seed < 2**63:
-        raise click.BadParameter(f"{seed} is outside the Java long range [-2^63, 2^63-1]")
-    return seed
+        return parse_seed(value)
+    except SeedError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def plural(n: int, word: str) -> str:
+    """``1 worker``, ``2 workers``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

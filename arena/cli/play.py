@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import random
-import shlex
 import sys
 from pathlib import Path
 
@@ -16,8 +16,9 @@ import referee
 from ..match import botspec
 from ..match.loop import Frame, MatchOptions, play_match
 from ..match.process import DEFAULT_MEMORY_LIMIT_MB
-from ..match.replay import replay_document, write_replay
+from ..match.replay import ReplayPathError, check_replay_path, replay_document, write_replay
 from .main import DEFAULT_GAME, game_params, java_long, main
+from .repro import play_command
 
 
 @main.command()
@@ -54,8 +55,9 @@ def play(
     """Play one match of GAME between its BOTs, one per seat in seat order (default:
     spring2021; default bots: the game's first two shipped bots, beam against greedy).
 
-    A BOT is a .py file, a directory with __main__.py, an executable, a command line in one
-    string, or a shipped bot name from bots/shipped.yaml (arena bots lists them).
+    A BOT is a .py file, a package directory (run as python -m PKG), a directory with
+    __main__.py, an executable, a command line in one string ("bot.py --depth 3"), or a shipped
+    bot name from bots/shipped.yaml (arena bots lists them), optionally named: NAME=BOT.
     """
     try:
         cls = referee.get(game)
@@ -69,10 +71,17 @@ def play(
         raise click.UsageError(f"{cls.name} is played by {cls.player_count} bots, got {len(bots)}")
     specs = []
     for text in bots:
+        label, bot = botspec.split_name(text)
         try:
-            specs.append(botspec.resolve(text, cls.name))
+            spec = botspec.resolve(bot, cls.name)
         except botspec.BotSpecError as exc:
             raise click.UsageError(f"bot {text!r}: {exc}") from None
+        specs.append(spec if label is None else dataclasses.replace(spec, name=label))
+    if replay_path:
+        try:
+            check_replay_path(Path(replay_path))
+        except ReplayPathError as exc:
+            raise click.UsageError(f"--replay: {exc}") from None
     if swap:
         specs.reverse()
     if seed is None:
@@ -112,11 +121,15 @@ def play(
         record=bool(replay_path) or show_stderr,
     )
     result = play_match(cls.name, seed, specs, options, on_frame=on_frame)
-    for p in result.players:
-        if p.message.startswith("failed to start"):
-            click.echo(f"error: bot {p.index} ({p.name}): {p.message}", err=True)
+    failed_to_start = [p for p in result.players if p.message.startswith("failed to start")]
+    for p in failed_to_start:
+        click.echo(f"error: bot {p.index} ({p.name}): {p.message}", err=True)
     if replay_path:
-        write_replay(Path(replay_path), replay_document(result, params))
+        try:
+            write_replay(Path(replay_path), replay_document(result, params))
+        except OSError as exc:
+            click.echo(f"error: {replay_path}: cannot write the replay ({exc.strerror or exc})", err=True)
+            replay_path = None
     if result.outcome is None:
         out(f"interrupted after {result.turns} turns: bots stopped, no result")
     else:
@@ -135,12 +148,15 @@ def play(
                       else "no answer")
             note = f" ({p.message})" if p.message else ""
             out(f"  player {p.index} {p.name}: {p.verdict.value}{note}; {timing}")
-    again = " ".join(shlex.quote(b) for b in bots)
-    out(f"replay this match with: arena play {cls.name} {again} --seed {seed}" + (" --swap" if swap else ""))
+    again = play_command(cls.name, bots, seed, swap=swap, time_scale=time_scale, memory_limit_mb=memory_limit,
+                         no_timeout=no_timeout, params=params)
+    out(f"replay this match with: {again}")
     if replay_path:
         out(f"replay file: {replay_path}")
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     if result.interrupted:
         sys.exit(130)
+    if failed_to_start:
+        sys.exit(1)
 

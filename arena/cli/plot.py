@@ -8,13 +8,32 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["plot_sweep"]
+__all__ = ["PlotUnavailable", "plot_available", "plot_sweep", "INSTALL_HINT"]
+
+INSTALL_HINT = "matplotlib is not installed; install the plot extra: pip install 'cgarena[plot]'"
+
+
+class PlotUnavailable(RuntimeError):
+    """matplotlib, an optional dependency, is missing."""
+
+
+def plot_available() -> bool:
+    """Whether matplotlib can be imported (it is only needed for the sweep plot)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def plot_sweep(sweep: dict[str, Any], path: str | Path, title: str = "") -> Path:
     """Draw ``standings(...)["sweep"]`` to ``path`` (written atomically). Variants that share
-    the other grid parameters form one series; the x axis is the first grid parameter."""
-    import matplotlib
+    the other grid parameters form one series; the x axis is the first grid parameter. Raises
+    :class:`PlotUnavailable` without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise PlotUnavailable(INSTALL_HINT) from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -23,6 +23,10 @@ def results(db: str, tid: int | None, fmt: str, plot_path: str | None) -> None:
     """Standings of a tournament (finished or running) from its database."""
     from ..tournament.standings import find_tournament, standings
     from ..tournament.store import Store, StoreError
+    from .plot import INSTALL_HINT, plot_available
+
+    if plot_path and not plot_available():
+        raise click.ClickException(f"--plot: {INSTALL_HINT}")
 
     try:
         with Store(db, create=False) as store:

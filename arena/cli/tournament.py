@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import shlex
 import sys
 from typing import Any
 
 import click
 
-from ..stats.sprt import SprtModel
+from ..stats.sprt import SprtModel, SprtState
 from ..tournament.schedule import Format
-from .main import game_params, java_long, main
+from .main import game_params, java_long, main, plural
+from .plot import INSTALL_HINT, plot_available
+from .progress import Progress
 from .report import print_standings, sweep_plot_path
+from .repro import bot_argument, play_command
 
 
 def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, list[str]]:
@@ -31,7 +33,10 @@ def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, .
 
 @main.command()
 @click.argument("args", nargs=-1)
-@click.option("--games", type=click.IntRange(min=1), help="Games per comparison (pairs of seat-swapped games).")
+@click.option("--games", type=click.IntRange(min=1),
+              help="Games per comparison (each seed once per seat: an odd count is rounded up, and said).")
+@click.option("--seeds", "seed_list", metavar="FILE|A..B|A,B,C",
+              help="Play these maps (each once per seat) instead of seeds from --seed.")
 @click.option("--workers", type=click.IntRange(min=1), help="Games played at once (default: the number of cores).")
 @click.option("--seed", callback=java_long, help="Master seed: the whole schedule follows from it.")
 @click.option("--format", "fmt", type=click.Choice([f.value for f in Format]), help="Pairing.")
@@ -52,33 +57,37 @@ def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, .
 @click.option("--db", help="SQLite results file (default: arena.sqlite in the working directory).")
 @click.option("--new", is_flag=True, help="Start a new tournament even if this one can be resumed.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line: the standings.")
-@click.option("--no-progress", is_flag=True, help="No progress bar.")
-def tournament(args: tuple[str, ...], games: int | None, workers: int | None, seed: int | None,
+@click.option("--max-failures", type=click.FloatRange(0, 1),
+              help="Stop when a bot fails (crash, timeout, invalid) in more than this share of its first "
+                   "20 games (default 0.25; 1 never stops).")
+@click.option("--no-progress", is_flag=True, help="No progress bar or progress lines.")
+def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, max_failures: float | None,
+               workers: int | None, seed: int | None,
                fmt: str | None, baseline: str | None, sprt: bool, elo0: float | None, elo1: float | None,
                alpha: float | None, beta: float | None, sprt_model: str | None, time_scale: float | None,
                memory_limit: int | None, params: dict[str, str], sweep_bot: str | None,
                grid: dict[str, list[str]], db: str | None, new: bool, as_json: bool,
                no_progress: bool) -> None:
-    """Self-play: arena tournament CONFIG.yaml | GAME BOT BOT... [options].
+    """Play many games: arena tournament CONFIG.yaml | GAME BOT BOT... [options].
 
     Every seed is played twice with the seats swapped; results go to SQLite game by game. Run the
     same command again to resume (finished games are kept), or with a larger --games to extend.
-    With two bots, the first is measured against the second.
+    With two bots, the first is measured against the second. Name bots with NAME=BOT
+    (old=bot.py new="bot.py --depth 3"); unnamed duplicates are told apart (greedy, greedy#2).
     """
     import signal as _signal
 
-    from tqdm import tqdm
-
     from ..tournament.config import ConfigError, config_from_mapping, load_config
-    from ..tournament.runner import Decided, GameDone, Started, Tournament, TournamentError, bot_spec
+    from ..tournament.runner import BotFailed, Decided, GameDone, Started, Tournament, TournamentError, bot_spec
     from ..tournament.standings import standings
-    from ..tournament.store import Store, StoreError
+    from ..tournament.store import GameRecord, Store, StoreError
 
     sprt_values = {k: v for k, v in {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
                                      "model": sprt_model}.items() if v is not None}
     overrides: dict[str, Any] = {
         "games": games, "workers": workers, "seed": seed, "format": fmt, "baseline": baseline,
         "time_scale": time_scale, "memory_limit_mb": memory_limit, "params": params or None, "db": db,
+        "seeds": seed_list, "max_failures": max_failures,
     }
     if sprt or sprt_values:
         overrides["sprt"] = sprt_values or True
@@ -103,40 +112,57 @@ def tournament(args: tuple[str, ...], games: int | None, workers: int | None, se
     def on_term(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
+    entries = {b.name: b for b in config.bots}
+
+    def reproduce(record: GameRecord) -> str:
+        """The ``arena play`` command that plays this game again, bots in their seats."""
+        seated = [entries[name] for name in record.seats]
+        env = {k: v for e in seated for k, v in e.env.items()}
+        base = next((e.base for e in seated if e.base is not None), None)
+        return play_command(config.game, [bot_argument(e) for e in seated], record.seed,
+                            time_scale=config.time_scale, memory_limit_mb=config.memory_limit_mb,
+                            params=config.params, env=env, cwd=base)
+
     previous = _signal.signal(_signal.SIGTERM, on_term)
-    bar = None
-    decided: list[str] = []
+    progress: Progress | None = None
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
 
+    def say(text: str, err: bool = False) -> None:
+        """A message line that does not break the progress bar."""
+        stream = sys.stderr if err or as_json else sys.stdout
+        if progress is not None:
+            progress.write(text, file=stream)
+        else:
+            click.echo(text, file=stream)
+
     def on_event(event: object) -> None:
-        nonlocal bar
+        nonlocal progress
         if isinstance(event, Started):
             for w in event.warnings:
                 click.echo(f"warning: {w}", err=True)
+            for note in config.notes:
+                click.echo(f"note: {note}", err=True)
+            if config.sweep is not None and not plot_available():
+                click.echo(f"note: the sweep plot will not be drawn: {INSTALL_HINT}", err=True)
             state = f"resumed, {event.done} games already stored" if event.resumed else "new"
             n = len(config.bots)
+            seeds = f"{len(config.seeds)} listed seeds" if config.seeds is not None else f"seed {config.seed}"
             out(f"tournament {event.tournament_id} ({state}): {config.game}, {config.format}, {n} bots, "
-                f"{config.games} games per comparison, {config.workers} workers, seed {config.seed}, "
+                f"{config.games} games per comparison, {plural(config.workers, 'worker')}, {seeds}, "
                 f"db {config.db}")
             if not no_progress:
-                bar = tqdm(total=event.total, initial=event.done, unit="game", dynamic_ncols=True,
-                           file=sys.stderr)
+                progress = Progress.create(sys.stderr, event.total, event.done)
         elif isinstance(event, GameDone):
-            if bar is not None:
-                bar.total = event.total
-                bar.update(event.done - bar.n)
-                st = event.leader
-                if st is not None and st.score is not None:
-                    a, b = st.bots
-                    finite = st.elo is not None and math.isfinite(st.elo)
-                    ci = f"±{st.elo_ci95:.0f}" if st.elo_ci95 is not None and math.isfinite(st.elo_ci95) else ""
-                    elo = f" Elo {st.elo:+.0f}{ci}" if finite else ""
-                    bar.set_postfix_str(f"{a} vs {b}: {100 * st.score:.1f}%{elo}", refresh=False)
+            if progress is not None:
+                progress.update(event.done, event.total, event.leader)
         elif isinstance(event, Decided):
-            text = (f"{event.bots[0]} vs {event.bots[1]}: SPRT {event.state.describe()} after "
-                    f"{event.pairs} pairs")
-            decided.append(text)
-            (bar.write if bar is not None else out)(text)
+            say(f"{event.bots[0]} vs {event.bots[1]}: SPRT {event.state.describe()} after {event.pairs} pairs")
+        elif isinstance(event, BotFailed) and event.failure.first:
+            record, player = event.failure.record, event.failure.player
+            seats = ", ".join(f"{i}: {name}" for i, name in enumerate(record.seats))
+            what = player.status + (f" ({player.message})" if player.message else "")
+            say(f"warning: bot {player.bot!r} failed for the first time: {what}; seed {record.seed}, "
+                f"seats {seats}; play it again with: {reproduce(record)}", err=True)
 
     try:
         for entry in config.bots:  # a bot that names nothing fails before the database exists
@@ -155,29 +181,46 @@ def tournament(args: tuple[str, ...], games: int | None, workers: int | None, se
             except TournamentError as exc:
                 raise click.ClickException(str(exc)) from None
             finally:
-                if bar is not None:
-                    bar.close()
+                if progress is not None:
+                    progress.close()
             row = store.tournament(result.tournament_id)
             assert row is not None
             data = standings(store, row)
     finally:
         _signal.signal(_signal.SIGTERM, previous)
+    again = " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "tournament ..."
     if result.interrupted:
-        again = " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "tournament ..."
         out(f"interrupted: {data['tournament']['games_stored']} games are stored in {config.db}; "
             f"resume with: arena {again}")
         if as_json:
             click.echo(json.dumps(data))
         sys.exit(130)
+    if result.stopped is not None:
+        if not as_json:
+            print_standings(data)
+        click.echo(f"stopped: {result.stopped}. Fix the bot and start again with --new, or allow more "
+                   f"failures with --max-failures (now {config.max_failures:g}) to resume.", err=True)
+        if as_json:
+            click.echo(json.dumps(data))
+        sys.exit(1)
     if not as_json:
         print_standings(data)
+    for c in data["comparisons"]:
+        test = c.get("sprt")
+        if test and not SprtState(test["state"]).decided:
+            out(f"{c['bots'][0]} vs {c['bots'][1]}: SPRT undecided after {c['games']} games, the --games limit; "
+                f"run again with a larger --games to go on (the stored games are kept)")
     if data.get("sweep"):
-        from .plot import plot_sweep
+        from .plot import PlotUnavailable, plot_sweep
 
-        path = plot_sweep(data["sweep"], sweep_plot_path(config.db, result.tournament_id),
-                          title=f"{config.game}: sweep of {data['sweep']['bot']}")
-        data["sweep"]["plot"] = str(path)
-        out(f"sweep plot: {path}")
+        try:
+            path = plot_sweep(data["sweep"], sweep_plot_path(config.db, result.tournament_id),
+                              title=f"{config.game}: sweep of {data['sweep']['bot']}")
+        except PlotUnavailable as exc:
+            click.echo(f"sweep plot not drawn: {exc}", err=True)
+        else:
+            data["sweep"]["plot"] = str(path)
+            out(f"sweep plot: {path}")
     if as_json:
         click.echo(json.dumps(data))
 

@@ -1,21 +1,32 @@
 """What a BOT argument means: a shipped name, a ``.py`` file, a package, an executable, a command.
 
-Resolution order for ``text``:
+Resolution of ``text`` (relative paths are taken from ``base``, by default the current directory;
+a tournament config passes its own directory):
 
 1. a name from the shipped bots file (``bots/shipped.yaml``, installed with the package) for the
-   game being played: a module run as ``python -u -m MODULE`` from the directory that holds the
-   ``bots`` package (so a user's own ``bots/`` folder in the current directory cannot shadow it),
-   a path relative to that directory, or a command;
-2. an existing path: a ``.py`` file runs with this interpreter, unbuffered (``python -u``), as
-   CodinGame runs Python bots; a directory with ``__main__.py`` runs as ``python -u DIR``; another
-   file must be executable and runs as is;
+   game being played, alone or followed by extra arguments (``"beam --width 50"``): a module run
+   as ``python -u -m MODULE`` from the directory that holds the ``bots`` package (so a user's own
+   ``bots/`` folder in the current directory cannot shadow it), a path relative to that
+   directory, or a command;
+2. an existing path, alone or followed by arguments (``"bot.py --depth 3"``, no ``./`` needed):
+   a Python bot runs with this interpreter, unbuffered, the way it runs by hand and the way
+   ``bundle`` reads it (:func:`python_command`): a script as ``python -u FILE``; a package
+   directory (``__init__.py`` and ``__main__.py``) as ``python -u -m PKG`` from the directory
+   above its outermost package, and likewise a module of a package that uses relative imports;
+   a directory with only a ``__main__.py`` as ``python -u DIR/__main__.py``. Another file must be
+   executable and runs as is;
 3. otherwise a command line, split as a POSIX shell would split it (never run through a shell);
-   its program must exist (a path or a command on ``PATH``).
+   its program must be an executable file or a command on ``PATH``. A command from a config runs
+   in the config's directory, so the relative paths in its arguments mean the same as in the file.
+
+``NAME=BOT`` (:func:`split_name`) names a bot on the command line (``old=bot.py``).
 """
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -26,8 +37,8 @@ from typing import Any
 
 import yaml
 
-__all__ = ["BotSpec", "BotSpecError", "resolve", "shipped_bots", "default_bots", "REPO_ROOT",
-           "BOTS_FILE"]
+__all__ = ["BotSpec", "BotSpecError", "resolve", "split_name", "python_command", "shipped_bots", "default_bots",
+           "REPO_ROOT", "BOTS_FILE"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOTS_FILE = REPO_ROOT / "bots" / "shipped.yaml"
@@ -76,61 +87,130 @@ def default_bots(game: str, bots_file: Path = BOTS_FILE) -> tuple[str, ...]:
     return tuple(shipped_bots(game, bots_file))[:2]
 
 
-def _python(path: Path) -> tuple[str, ...]:
-    return (sys.executable, "-u", str(path))
+_NAME = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.#+-]*)=(\S.*)", re.DOTALL)
 
 
-def _from_path(path: Path, args: tuple[str, ...] = ()) -> tuple[str, ...]:
+def split_name(text: str) -> tuple[str | None, str]:
+    """``"old=bot.py --x 1"`` -> ``("old", "bot.py --x 1")``; text without a ``NAME=`` prefix
+    (or an existing file whose name has a ``=``) -> ``(None, text)``."""
+    match = _NAME.fullmatch(text.strip())
+    if match is None or Path(text.strip()).expanduser().exists():
+        return None, text.strip()
+    return match.group(1), match.group(2).strip()
+
+
+def _package_chain(directory: Path) -> tuple[list[str], Path]:
+    """The packages ``directory`` is nested in (outermost first) and the directory above them."""
+    parts: list[str] = []
+    while (directory / "__init__.py").is_file():
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    return parts, directory
+
+
+def _uses_relative_imports(path: Path) -> bool:
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError, OSError):
+        return False
+    return any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree))
+
+
+def python_command(path: Path) -> tuple[tuple[str, ...], str | None]:
+    """How a Python bot at ``path`` (a file or a directory) runs: the interpreter's arguments and
+    the directory to run them from (``None``: any). The same rule as ``bundle``'s entry."""
+    path = path.resolve()
     if path.is_dir():
-        if not (path / "__main__.py").is_file():
+        main = path / "__main__.py"
+        if not main.is_file():
             raise BotSpecError(f"{path}: a directory bot needs a __main__.py")
-        return _python(path) + args
-    if path.suffix == ".py":
-        return _python(path) + args
+        if not (path / "__init__.py").is_file():
+            return (sys.executable, "-u", str(main)), None
+        path = main
+    parts, root = _package_chain(path.parent)
+    if parts and (path.name == "__main__.py" or _uses_relative_imports(path)):
+        module = ".".join(parts if path.name == "__main__.py" else [*parts, path.stem])
+        return (sys.executable, "-u", "-m", module), str(root)
+    return (sys.executable, "-u", str(path)), None
+
+
+def _from_path(path: Path, args: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str | None]:
+    if path.is_dir() or path.suffix == ".py":
+        argv, cwd = python_command(path)
+        return argv + args, cwd
     if not os.access(path, os.X_OK):
-        raise BotSpecError(f"{path}: not executable (chmod +x it, or give the command to run it)")
-    return (str(path.resolve()),) + args
+        raise BotSpecError(f"{path}: not executable (chmod +x it, or put its interpreter first, "
+                           f"e.g. \"python3 {path}\")")
+    return (str(path.resolve()),) + args, None
 
 
-def resolve(text: str, game: str, bots_file: Path = BOTS_FILE) -> BotSpec:
-    """Turn a BOT argument into a :class:`BotSpec`, or raise :class:`BotSpecError`."""
+def _display_name(path: Path) -> str:
+    path = path.resolve()
+    return path.parent.name if path.name == "__main__.py" else path.name
+
+
+def _shipped(name: str, entry: Mapping[str, Any] | None, extra: tuple[str, ...], bots_file: Path) -> BotSpec:
+    entry = entry or {}
+    args = tuple(str(a) for a in entry.get("args", [])) + extra
+    cwd = None
+    if "module" in entry:
+        argv = (sys.executable, "-u", "-m", str(entry["module"])) + args
+        cwd = str(REPO_ROOT)
+    elif "path" in entry:
+        argv, cwd = _from_path(REPO_ROOT / entry["path"], args)
+    elif "command" in entry:
+        argv = tuple(shlex.split(entry["command"])) + args
+    else:
+        raise BotSpecError(f"{bots_file}: bot {name!r} needs a module, a path or a command")
+    env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
+    return BotSpec(name=name, argv=argv, cwd=cwd, env=env)
+
+
+def _is_path_like(token: str) -> bool:
+    """Whether a command's first word names a file rather than a program to look up on ``PATH``
+    (as a shell would, except that ``bot.py`` needs no ``./``)."""
+    return "/" in token or token.endswith(".py") or token.startswith("~")
+
+
+def resolve(text: str, game: str, bots_file: Path = BOTS_FILE, base: Path | None = None) -> BotSpec:
+    """Turn a BOT argument into a :class:`BotSpec`, or raise :class:`BotSpecError`.
+
+    ``base`` is the directory relative paths are taken from (default: the current one)."""
     text = text.strip()
     if not text:
         raise BotSpecError("empty bot: give a file, a directory, a command or a shipped bot name")
     shipped = shipped_bots(game, bots_file)
     if text in shipped:
-        entry = shipped[text] or {}
-        args = tuple(str(a) for a in entry.get("args", []))
-        cwd = None
-        if "module" in entry:
-            argv = (sys.executable, "-u", "-m", str(entry["module"])) + args
-            cwd = str(REPO_ROOT)
-        elif "path" in entry:
-            argv = _from_path(REPO_ROOT / entry["path"], args)
-        elif "command" in entry:
-            argv = tuple(shlex.split(entry["command"])) + args
-        else:
-            raise BotSpecError(f"{bots_file}: bot {text!r} needs a module, a path or a command")
-        env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
-        return BotSpec(name=text, argv=argv, cwd=cwd, env=env)
-    path = Path(text).expanduser()
-    if path.exists():
-        return BotSpec(name=path.name if path.name != "__main__.py" else path.parent.name,
-                       argv=_from_path(path))
+        return _shipped(text, shipped[text], (), bots_file)
+    here = Path.cwd() if base is None else base
+
+    def located(token: str) -> Path:
+        path = Path(token).expanduser()
+        return path if path.is_absolute() else here / path
+
+    whole = located(text)
+    if whole.exists():
+        argv, cwd = _from_path(whole)
+        return BotSpec(name=_display_name(whole), argv=argv, cwd=cwd)
     try:
-        argv = tuple(shlex.split(text))
+        words = tuple(shlex.split(text))
     except ValueError as exc:
         raise BotSpecError(f"cannot split bot command {text!r}: {exc}") from None
-    program = argv[0]
-    if "/" in program:
-        if not Path(program).exists():
-            raise BotSpecError(f"{program}: no such file")
-        if len(argv) > 1 and program.endswith(".py"):
-            return BotSpec(name=Path(program).name, argv=_python(Path(program)) + argv[1:])
-    elif shutil.which(program) is None:
+    program, rest = words[0], words[1:]
+    if program in shipped:
+        return _shipped(program, shipped[program], rest, bots_file)
+    if _is_path_like(program):
+        path = located(program)
+        if not path.exists():
+            raise BotSpecError(f"{program}: no such file or directory (from {here})")
+        argv, cwd = _from_path(path, rest)
+        return BotSpec(name=_display_name(path), argv=argv, cwd=cwd)
+    if shutil.which(program) is None:
         names = ", ".join(sorted(shipped)) or "none"
         raise BotSpecError(
-            f"{text!r} is not a file, a command on PATH or a shipped {game} bot (shipped: {names})"
+            f"{program!r} is not a file, a directory, a command on PATH or a shipped {game} bot "
+            f"(shipped: {names})"
         )
-    name = Path(argv[1]).name if len(argv) > 1 and Path(argv[1]).suffix == ".py" else Path(program).name
-    return BotSpec(name=name, argv=argv)
+    script = next((w for w in rest if w.endswith(".py")), None)
+    name = Path(script).name if script is not None else Path(program).name
+    return BotSpec(name=name, argv=words, cwd=None if base is None else str(base))

@@ -86,6 +86,8 @@ class PlayerResult:
     latencies_ms: list[float] = field(default_factory=list)
     near_limit: int = 0
     """Answers that used more than 80% of their time limit."""
+    refused: int = 0
+    """Well-formed actions the referee refused as illegal (the game went on)."""
     stderr_tail: str = ""
     stderr_bytes: int = 0
 
@@ -107,6 +109,7 @@ class PlayerResult:
             "answers": len(self.latencies_ms),
             "latency_ms": self.latency_summary(),
             "near_limit": self.near_limit,
+            "refused": self.refused,
             "stderr_bytes": self.stderr_bytes,
         }
 
@@ -227,6 +230,8 @@ def play_match(
                     )
             report = ref.apply(outputs)
             result.turns = report.turn
+            for player, _message in report.errors:
+                players[player].refused += 1
             for d in report.deactivations:
                 _judge(players[d.player], d.cause, d.reason, procs[d.player], eof_seen[d.player])
                 proc = procs[d.player]

@@ -25,7 +25,7 @@ from typing import Any
 
 from .loop import MatchResult
 
-__all__ = ["FORMAT", "replay_document", "write_replay", "read_replay"]
+__all__ = ["FORMAT", "ReplayPathError", "check_replay_path", "replay_document", "write_replay", "read_replay"]
 
 FORMAT = "cgarena-replay-v1"
 
@@ -66,11 +66,38 @@ def replay_document(result: MatchResult, params: Mapping[str, str] | None = None
     }
 
 
+class ReplayPathError(ValueError):
+    """A replay path that cannot be written (the message says why)."""
+
+
+def check_replay_path(path: Path) -> None:
+    """Raise :class:`ReplayPathError` unless a replay can be written at ``path``: checked before
+    the match, so a typo does not cost the game."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise ReplayPathError(f"{path}: is a directory; give a file name, e.g. {path / 'replay.json'}")
+    if not folder.is_dir():
+        raise ReplayPathError(f"{folder}: no such directory (create it first)")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ReplayPathError(f"{folder}: no permission to write in this directory")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ReplayPathError(f"{path}: no permission to overwrite this file")
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_replay(path: Path, document: Mapping[str, Any]) -> None:
-    """Write ``document`` to ``path`` atomically (temporary file in the same folder, then rename)."""
+    """Write ``document`` to ``path`` atomically (temporary file in the same folder, then rename),
+    with the permissions of any new file (0666 less the umask)."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(document, f, ensure_ascii=False, separators=(",", ":"))
         os.replace(tmp, path)

@@ -4,8 +4,9 @@ A config file looks like this (see ``configs/*.yaml`` for annotated examples)::
 
     game: spring2021
     bots:
-      - name: base                      # a name of your choice (defaults to the bot's own name)
-        bot: greedy                     # a shipped name, a path or a command line
+      - name: base                      # a name of your choice (defaults to the bot's own name,
+        bot: greedy                     # made distinct: greedy, greedy#2); a shipped name, a path
+                                        # or a command line; "base=greedy" in a list is the same
       - name: candidate
         bot: bots/spring2021/greedy_bot.py
         args: [--complete-day, "{day}"] # extra arguments; {day} is a sweep parameter
@@ -14,6 +15,8 @@ A config file looks like this (see ``configs/*.yaml`` for annotated examples)::
     baseline: base                      # gauntlet only (default: the last bot)
     games: 200                          # games per comparison (pairs of games on one seed)
     seed: 1                             # master seed: the whole schedule follows from it
+    seeds: lost.txt                     # or: the maps to play (a file, A..B, A,B,C or a list),
+                                        # each once per seat, instead of seeds from `seed`
     workers: 2
     time_scale: 1.0
     memory_limit_mb: 768
@@ -21,6 +24,9 @@ A config file looks like this (see ``configs/*.yaml`` for annotated examples)::
     sprt: {elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: pentanomial}
     sweep: {bot: candidate, grid: {day: [8, 10, 12, 14]}}
     db: arena.sqlite
+
+Relative paths in a file (bots, ``db``, a seed file) are taken from the file's directory, so a
+config means the same from any working directory; commands run there too.
 
 Everything here is validated before any game starts: :func:`load_config` and
 :func:`config_from_mapping` raise :class:`ConfigError` with a message naming the setting.
@@ -40,14 +46,16 @@ import yaml
 
 import referee
 
+from ..match.botspec import split_name
 from ..match.process import DEFAULT_MEMORY_LIMIT_MB
+from ..match.seeds import IntAsTextLoader, SeedError, parse_seed, parse_seed_list
 from ..stats.sprt import SprtModel, SprtParams
 from .schedule import Format
 
 __all__ = [
     "ConfigError",
     "BotEntry",
-        "SweepSettings",
+    "SweepSettings",
     "TournamentConfig",
     "load_config",
     "config_from_mapping",
@@ -56,6 +64,10 @@ __all__ = [
 
 DEFAULT_DB = "arena.sqlite"
 """The results file used when no ``db`` / ``--db`` is given."""
+DEFAULT_MAX_FAILURES = 0.25
+"""A bot that fails (crash, timeout, invalid output) in more than this share of its first
+:data:`FAILURE_WINDOW` games stops the tournament: its results would measure the failure."""
+FAILURE_WINDOW = 20
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -74,6 +86,9 @@ class BotEntry:
     env: Mapping[str, str] = field(default_factory=dict)
     sweep_point: tuple[tuple[str, str], ...] = ()
     """For a sweep variant: the parameter values it was made with."""
+    base: str | None = field(default=None, compare=False)
+    """The directory relative paths in ``bot`` are taken from (a config file's; ``None``: the
+    current directory). Not a setting of the tournament: a moved project still resumes."""
 
     def substituted(self, values: Mapping[str, str]) -> BotEntry:
         """A copy with every ``{name}`` placeholder replaced by ``values[name]``."""
@@ -136,14 +151,21 @@ class TournamentConfig:
     sprt: SprtParams | None = None
     sweep: SweepSettings | None = None
     db: str = DEFAULT_DB
+    seeds: tuple[int, ...] | None = None
+    """The maps to play, in order, instead of seeds derived from ``seed``."""
+    max_failures: float = DEFAULT_MAX_FAILURES
+    """Stop when a bot fails in more than this share of its first :data:`FAILURE_WINDOW` games
+    (1 never stops). Not part of the schedule: a resumed run may change it."""
 
     players: int = 2
     """Seats per game (from the game; not a setting of its own, so not stored)."""
+    notes: tuple[str, ...] = field(default=(), compare=False)
+    """What was adjusted in the settings as given (e.g. an odd game count rounded), for the user."""
 
     @property
     def pairs(self) -> int:
         """Seeds per comparison, each played once per seat (two players: a pair of games, seats
-        swapped)."""
+        swapped). ``games`` is always a multiple of the seats."""
         return -(-self.games // self.players)
 
     def bot(self, name: str) -> BotEntry:
@@ -166,24 +188,26 @@ class TournamentConfig:
             "params": dict(sorted(self.params.items())),
             "sprt": asdict(self.sprt) if self.sprt else None,
             "sweep": self.sweep.to_dict() if self.sweep else None,
+            **({"seeds": list(self.seeds)} if self.seeds is not None else {}),
         }
 
     def to_dict(self) -> dict[str, Any]:
         out = self.schedule_key()
-        out.update(games=self.games, workers=self.workers, db=self.db)
+        out.update(games=self.games, workers=self.workers, db=self.db, max_failures=self.max_failures)
         return out
 
 
 # -- parsing ---------------------------------------------------------------------------------------
 
 _TOP_KEYS = {
-    "game", "bots", "format", "baseline", "games", "pairs", "seed", "workers", "time_scale",
-    "memory_limit_mb", "params", "sprt", "sweep", "db",
+    "game", "bots", "format", "baseline", "games", "pairs", "seed", "seeds", "workers", "time_scale",
+    "memory_limit_mb", "params", "sprt", "sweep", "db", "max_failures",
 }
 
 
 def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
-    """Read a YAML config; ``overrides`` (from flags) replace top-level settings."""
+    """Read a YAML config; ``overrides`` (from flags, relative paths from the current directory)
+    replace top-level settings. Relative paths in the file are taken from its directory."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -192,7 +216,7 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read it ({exc.strerror})") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=IntAsTextLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
@@ -202,7 +226,15 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
         data = {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a config is a mapping of settings (game:, bots:, ...)")
+    base = path.resolve().parent
     merged = dict(data)
+    if isinstance(merged.get("db"), str) and merged["db"] and not Path(merged["db"]).expanduser().is_absolute():
+        merged["db"] = str(base / merged["db"])
+    if isinstance(merged.get("seeds"), str) and (base / merged["seeds"]).is_file():
+        merged["seeds"] = str(base / merged["seeds"])
+    if any((overrides or {}).get(k) is not None for k in ("games", "pairs", "seeds")):
+        for k in ("games", "pairs", "seeds"):  # a flag's count replaces the file's, whichever kind
+            merged.pop(k, None)
     for key, value in (overrides or {}).items():
         if value is None:
             continue
@@ -211,13 +243,14 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
         else:
             merged[key] = value
     try:
-        return config_from_mapping(merged)
+        return config_from_mapping(merged, base=base)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
 
 
-def config_from_mapping(data: Mapping[str, Any]) -> TournamentConfig:
-    """Validate settings (a parsed config file, or flags) into a :class:`TournamentConfig`."""
+def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> TournamentConfig:
+    """Validate settings (a parsed config file, or flags) into a :class:`TournamentConfig`.
+    ``base``: the directory the bots' relative paths are taken from (default: the current one)."""
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise ConfigError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})")
@@ -229,21 +262,36 @@ def config_from_mapping(data: Mapping[str, Any]) -> TournamentConfig:
     except referee.UnknownGame as exc:
         raise ConfigError(str(exc)) from None
 
-    bots = _bots(data.get("bots"))
+    bots = _bots(data.get("bots"), base)
     players = cls.player_count
     default_format = Format.GAUNTLET if players == 2 else Format.ROUND_ROBIN
     fmt = str(data.get("format", default_format.value))
     if fmt not in tuple(Format):
         raise ConfigError(f"format {fmt!r} is not one of: {', '.join(f.value for f in Format)}")
-    if "games" in data and "pairs" in data:
-        raise ConfigError("give 'games' or 'pairs', not both")
-    if "pairs" in data:
+    notes: list[str] = []
+    counts = [k for k in ("games", "pairs", "seeds") if data.get(k) is not None]
+    if len(counts) > 1:
+        raise ConfigError(f"give one of 'games', 'pairs' or 'seeds', not {' and '.join(repr(k) for k in counts)} "
+                          "(a seed list plays each seed once per seat)")
+    seeds = None
+    if data.get("seeds") is not None:
+        try:
+            seeds = parse_seed_list(data["seeds"])
+        except SeedError as exc:
+            raise ConfigError(f"seeds: {exc}") from None
+        games = players * len(seeds)
+    elif data.get("pairs") is not None:
         games = players * _int(data, "pairs", minimum=1)
     else:
-        games = _int(data, "games", default=100, minimum=1)
-    seed = _int(data, "seed", default=0)
-    if not -(2**63) <= seed < 2**63:
-        raise ConfigError(f"seed {seed} is outside the Java long range")
+        asked = _int(data, "games", default=100, minimum=1)
+        games = -(-asked // players) * players
+        if games != asked:
+            notes.append(f"games {asked} rounded up to {games}: each seed is played once per seat "
+                         f"({players} games per seed)")
+    try:
+        seed = parse_seed(data.get("seed", 0))
+    except SeedError as exc:
+        raise ConfigError(f"seed: {exc}") from None
     workers = _int(data, "workers", default=os.cpu_count() or 1, minimum=1)
     time_scale = _float(data, "time_scale", default=1.0)
     if time_scale <= 0:
@@ -257,6 +305,9 @@ def config_from_mapping(data: Mapping[str, Any]) -> TournamentConfig:
     sprt = _sprt(data.get("sprt"))
     sweep = _sweep(data.get("sweep"), bots)
     db = str(data.get("db") or DEFAULT_DB)
+    max_failures = _float(data, "max_failures", DEFAULT_MAX_FAILURES)
+    if not 0 <= max_failures <= 1:
+        raise ConfigError(f"max_failures: a share of games between 0 and 1, got {max_failures}")
 
     baseline = data.get("baseline")
     if sweep is not None:
@@ -295,17 +346,19 @@ def config_from_mapping(data: Mapping[str, Any]) -> TournamentConfig:
     return TournamentConfig(
         game=game, bots=tuple(bots), format=fmt, baseline=baseline, games=games, seed=seed,
         workers=workers, time_scale=time_scale, memory_limit_mb=memory, params=params,
-        sprt=sprt, sweep=sweep, db=db, players=players,
+        sprt=sprt, sweep=sweep, db=db, seeds=seeds, max_failures=max_failures, players=players,
+        notes=tuple(notes),
     )
 
 
-def _bots(raw: Any) -> list[BotEntry]:
+def _bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
     if not isinstance(raw, list) or not raw:
         raise ConfigError("'bots' must be a list of bots (each a name/path/command, or bot: with args:/env:)")
-    bots: list[BotEntry] = []
+    entries: list[tuple[str | None, BotEntry]] = []
     for i, item in enumerate(raw, 1):
         if isinstance(item, (str, int, float)):
-            item = {"bot": str(item)}
+            label, text = split_name(str(item))
+            item = {"bot": text, **({"name": label} if label else {})}
         if not isinstance(item, dict):
             raise ConfigError(f"bots[{i}]: expected a string or a mapping with 'bot:'")
         unknown = sorted(set(item) - {"name", "bot", "args", "env"})
@@ -319,18 +372,28 @@ def _bots(raw: Any) -> list[BotEntry]:
         if not isinstance(args, list):
             raise ConfigError(f"bots[{i}]: 'args' must be a list")
         bot = str(item["bot"])
-        name = str(item.get("name") or _default_name(bot))
-        bots.append(BotEntry(
-            name=name, bot=bot, args=tuple(str(a) for a in args),
-            env=_str_map(item.get("env"), f"bots[{i}].env"),
-        ))
-    names = [b.name for b in bots]
-    dup = next((n for n in names if names.count(n) > 1), None)
+        label = str(item["name"]) if item.get("name") not in (None, "") else None
+        entries.append((label, BotEntry(
+            name=label or _default_name(bot), bot=bot, args=tuple(str(a) for a in args),
+            env=_str_map(item.get("env"), f"bots[{i}].env"), base=None if base is None else str(base),
+        )))
+    chosen = [label for label, _ in entries if label is not None]
+    dup = next((n for n in chosen if chosen.count(n) > 1), None)
     if dup is not None:
-        raise ConfigError(f"two bots are named {dup!r}: give each a distinct 'name:'")
-    bad = next((n for n in names if not n or any(c in n for c in "\n\r\t")), None)
+        raise ConfigError(f"two bots are named {dup!r}: give each a distinct name (NAME=BOT, or 'name:')")
+    bad = next((n for n in chosen if any(c in n for c in "\n\r\t")), None)
     if bad is not None:
         raise ConfigError(f"bot name {bad!r} is not usable")
+    taken = set(chosen)
+    bots = []
+    for label, entry in entries:  # unnamed bots get their own name, made distinct: greedy, greedy#2
+        if label is None:
+            name, k = entry.name, 2
+            while name in taken:
+                name, k = f"{entry.name}#{k}", k + 1
+            entry = replace(entry, name=name)
+            taken.add(name)
+        bots.append(entry)
     return bots
 
 

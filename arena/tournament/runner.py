@@ -21,14 +21,16 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..match import botspec
 from ..match.botspec import BotSpec
 from ..match.loop import MatchOptions
 from ..stats import ComparisonStats
 from ..stats.sprt import SprtState
-from .config import BotEntry, TournamentConfig
+from .config import FAILURE_WINDOW, BotEntry, TournamentConfig
 from .executor import Executor, ExecutorError, LocalExecutor
+from .failures import Failure, FailureWatch
 from .provenance import bot_sources, referee_version, same_rules, same_sources, source_hash
 from .schedule import Schedule, make_schedule
 from .scheduler import Scheduler
@@ -42,6 +44,7 @@ __all__ = [
     "Started",
     "GameDone",
     "Decided",
+    "BotFailed",
     "bot_spec",
 ]
 
@@ -80,6 +83,14 @@ class Decided:
     pairs: int
 
 
+@dataclass(frozen=True)
+class BotFailed:
+    """A bot crashed, timed out or answered an invalid line (its first failure when
+    ``failure.first``)."""
+
+    failure: Failure
+
+
 @dataclass
 class TournamentRun:
     """What :meth:`Tournament.run` returns."""
@@ -89,6 +100,8 @@ class TournamentRun:
     played: int
     """Games played and stored by this run."""
     trackers: list[ComparisonTracker | TableTracker] = field(default_factory=list)
+    stopped: str | None = None
+    """Why the run stopped early (a bot failing too often), or ``None``."""
 
 
 def _leader(trackers: list[ComparisonTracker | TableTracker]) -> ComparisonStats | None:
@@ -100,7 +113,7 @@ def bot_spec(entry: BotEntry, game: str) -> BotSpec:
     """How to start a tournament bot: its BOT resolved as ``arena play`` does, plus its
     arguments and environment."""
     try:
-        spec = botspec.resolve(entry.bot, game)
+        spec = botspec.resolve(entry.bot, game, base=None if entry.base is None else Path(entry.base))
     except botspec.BotSpecError as exc:
         raise TournamentError(f"bot {entry.name!r}: {exc}") from None
     env = dict(spec.env)
@@ -129,7 +142,7 @@ class Tournament:
         self.specs = {b.name: bot_spec(b, config.game) for b in config.bots}
         self.schedule: Schedule = make_schedule(
             config.format, [b.name for b in config.bots], config.seed, config.pairs, config.baseline,
-            config.players,
+            config.players, config.seeds,
         )
         self.sprt = config.sprt
         self.referee_version = referee_version(config.game)
@@ -199,6 +212,7 @@ class Tournament:
             if t.decision is not None:
                 self.store.set_decision(tid, t.index, t.decision.value, t.decided_at or 0)
         scheduler = Scheduler(self.schedule, trackers, self.store.game_keys(tid))
+        watch = FailureWatch(self.config.max_failures, FAILURE_WINDOW, self.store.games(tid))
         done = len(scheduler.done)
         total = done + scheduler.remaining()
         self.on_event(Started(tid, resumed, done, total, tuple(self.warnings())))
@@ -208,7 +222,7 @@ class Tournament:
         exhausted = False
         pool = self.executor(min(self.config.workers, max(1, total - done))) if total > done else None
         try:
-            while pool is not None:
+            while pool is not None and run.stopped is None:
                 for _ in range(pool.free_slots()):
                     game = scheduler.next_game()
                     if game is None:
@@ -224,6 +238,8 @@ class Tournament:
                     if self.store.record_game(tid, record):
                         run.played += 1
                         done += 1
+                        for failure in watch.add(record):
+                            self.on_event(BotFailed(failure))
                     decided = scheduler.finished(record)
                     if decided is not None:
                         assert decided.decision is not None and decided.decided_at is not None
@@ -233,7 +249,16 @@ class Tournament:
                     leader = _leader(trackers)
                     total = max(total, done)
                     self.on_event(GameDone(record, done, total, leader))
-            self.store.update_tournament(tid, status=TournamentStatus.FINISHED)
+                    if watch.stop_reason is not None:
+                        run.stopped = watch.stop_reason
+                        break
+            if run.stopped is not None:
+                if pool is not None:
+                    pool.stop(interrupt=True)
+                    pool = None
+                self.store.update_tournament(tid, status=TournamentStatus.INTERRUPTED)
+            else:
+                self.store.update_tournament(tid, status=TournamentStatus.FINISHED)
         except ExecutorError as exc:
             raise TournamentError(str(exc)) from None
         except KeyboardInterrupt:

@@ -1,12 +1,13 @@
 """Which games a tournament plays: comparisons (groups of bots), seed pairs, seats.
 
-Everything follows from the master seed. A comparison is as many bots as the game has seats: two
-bots compared head to head, or a table of N bots in an N-player game. Pair ``k`` uses the same
-game seed in every comparison, so all bots meet the same maps; each seed is played once per seat
-with the bots rotated (``leg`` ``j``: the comparison's first bot is player ``j``, the others
-follow in order), so every bot sits in every seat once per seed. In a two-player game that is the
-classic pair of games with the seats swapped. Games are listed pair by pair, comparisons
-interleaved, so that partial results are balanced across comparisons.
+Everything follows from the master seed (or from a fixed list of seeds, to replay chosen maps).
+A comparison is as many bots as the game has seats: two bots compared head to head, or a table
+of N bots in an N-player game. Pair ``k`` uses the same game seed in every comparison, so all
+bots meet the same maps; each seed is played once per seat with the bots rotated (``leg`` ``j``:
+the comparison's first bot is player ``j``, the others follow in order), so every bot sits in
+every seat once per seed. In a two-player game that is the classic pair of games with the seats
+swapped. Games are listed pair by pair, comparisons interleaved, so that partial results are
+balanced across comparisons.
 
 Pairing is a few overridable methods (:meth:`Schedule.comparisons`, :meth:`Schedule.seed`,
 :meth:`Schedule.games`), as in cutechess's tournament classes.
@@ -75,7 +76,8 @@ def pair_seed(master_seed: int, pair: int) -> int:
 class Schedule:
     """Base schedule: subclasses say which comparisons are played."""
 
-    def __init__(self, bots: Sequence[str], master_seed: int, pairs: int, players: int = 2) -> None:
+    def __init__(self, bots: Sequence[str], master_seed: int, pairs: int, players: int = 2,
+                 seeds: Sequence[int] | None = None) -> None:
         if players < 2:
             raise ValueError(f"a game needs at least 2 players, not {players}")
         if len(bots) < players:
@@ -85,11 +87,17 @@ class Schedule:
         self.pairs = pairs
         """Seeds per comparison (each played once per seat: a pair of games with two players)."""
         self.players = players
+        self.seeds = None if seeds is None else tuple(seeds)
+        """A fixed list of game seeds, one per pair, instead of seeds derived from the master seed."""
+        if self.seeds is not None and len(self.seeds) < pairs:
+            raise ValueError(f"{pairs} pairs need {pairs} seeds, got {len(self.seeds)}")
 
     def comparisons(self) -> list[Comparison]:
         raise NotImplementedError
 
     def seed(self, pair: int) -> int:
+        if self.seeds is not None:
+            return self.seeds[pair]
         return pair_seed(self.master_seed, pair)
 
     def games(self, first_pair: int = 0) -> Iterator[ScheduledGame]:
@@ -109,11 +117,11 @@ class GauntletSchedule(Schedule):
     """Every other bot against the baseline (from the other bot's side: the candidate is ``a``)."""
 
     def __init__(self, bots: Sequence[str], master_seed: int, pairs: int, baseline: str,
-                 players: int = 2) -> None:
+                 players: int = 2, seeds: Sequence[int] | None = None) -> None:
         if players != 2:
             raise ValueError("a gauntlet compares two bots at a time: use round-robin for "
                              f"{players}-player games")
-        super().__init__(bots, master_seed, pairs, players)
+        super().__init__(bots, master_seed, pairs, players, seeds)
         if baseline not in self.bots:
             raise ValueError(f"baseline {baseline!r} is not one of the bots")
         self.baseline = baseline
@@ -133,9 +141,9 @@ class RoundRobinSchedule(Schedule):
 
 
 def make_schedule(fmt: str, bots: Sequence[str], master_seed: int, pairs: int,
-                  baseline: str | None = None, players: int = 2) -> Schedule:
+                  baseline: str | None = None, players: int = 2, seeds: Sequence[int] | None = None) -> Schedule:
     if fmt == Format.GAUNTLET:
-        return GauntletSchedule(bots, master_seed, pairs, baseline or bots[-1], players)
+        return GauntletSchedule(bots, master_seed, pairs, baseline or bots[-1], players, seeds)
     if fmt == Format.ROUND_ROBIN:
-        return RoundRobinSchedule(bots, master_seed, pairs, players)
+        return RoundRobinSchedule(bots, master_seed, pairs, players, seeds)
     raise ValueError(f"unknown format {fmt!r}")

@@ -45,7 +45,7 @@ def _sprt(settings: dict[str, Any]) -> SprtParams | None:
 def _bot_health(name: str, games: list[GameRecord], source_hash: str, players: int) -> dict[str, Any]:
     latencies: list[float] = []
     counts = {"games": 0, "wins": 0, "draws": 0, "losses": 0, "timeouts": 0,
-              "crashes": 0, "invalid": 0, "near_limit": 0}
+              "crashes": 0, "invalid": 0, "refused": 0, "near_limit": 0}
     if players > 2:
         counts["eliminated"] = 0
     ranks: list[int] = []
@@ -64,6 +64,7 @@ def _bot_health(name: str, games: list[GameRecord], source_hash: str, players: i
             counts["timeouts"] += p.status == Verdict.TIMEOUT
             counts["crashes"] += p.status == Verdict.CRASH
             counts["invalid"] += p.status == Verdict.INVALID
+            counts["refused"] += p.refused
             if players > 2:
                 counts["eliminated"] += p.status == Verdict.ELIMINATED
             counts["near_limit"] += p.near_limit

@@ -90,6 +90,8 @@ class PlayerRecord:
     near_limit: int = 0
     stderr: str = ""
     """A bounded stderr tail when the bot failed (empty for a bot that played normally)."""
+    refused: int = 0
+    """Well-formed but illegal actions the referee refused (the game went on)."""
 
 
 @dataclass(frozen=True)
@@ -320,9 +322,9 @@ class Store:
             if cur.rowcount != 1:
                 return False
             self._db.executemany(
-                "INSERT INTO game_players VALUES (" + ", ".join("?" * 13) + ")",
+                "INSERT INTO game_players VALUES (" + ", ".join("?" * 14) + ")",
                 [(tid, g.comparison, g.pair, g.leg, p.seat, p.bot, p.score, p.rank, p.status, p.message,
-                  _blob(p.latencies_ms), p.near_limit, p.stderr) for p in g.players],
+                  _blob(p.latencies_ms), p.near_limit, p.stderr, p.refused) for p in g.players],
             )
             return True
 
@@ -336,12 +338,12 @@ class Store:
     def games(self, tid: int) -> list[GameRecord]:
         players: dict[tuple[int, int, int], list[PlayerRecord]] = {}
         for r in self._db.execute(
-            "SELECT comparison, pair, leg, seat, bot, score, rank, status, message, latency, near_limit, stderr"
-            " FROM game_players WHERE tournament_id = ? ORDER BY comparison, pair, leg, seat", (tid,)
+            "SELECT comparison, pair, leg, seat, bot, score, rank, status, message, latency, near_limit, stderr,"
+            " refused FROM game_players WHERE tournament_id = ? ORDER BY comparison, pair, leg, seat", (tid,)
         ):
             players.setdefault((r[0], r[1], r[2]), []).append(PlayerRecord(
                 seat=r[3], bot=r[4], score=r[5], rank=r[6], status=r[7], message=r[8],
-                latencies_ms=_floats(r[9]), near_limit=r[10], stderr=r[11]))
+                latencies_ms=_floats(r[9]), near_limit=r[10], stderr=r[11], refused=r[12]))
         rows = self._db.execute(
             "SELECT comparison, pair, leg, seed, winner, end_reason, turns, duration_s, referee_version, finished"
             " FROM games WHERE tournament_id = ? ORDER BY comparison, pair, leg", (tid,)

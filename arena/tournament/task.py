@@ -52,7 +52,7 @@ def record_of(task: GameTask, result: MatchResult) -> GameRecord:
         PlayerRecord(
             seat=p.index, bot=task.game.seats[p.index], score=int(outcome.scores[p.index]),
             rank=outcome.ranks[p.index], status=p.verdict.value, message=p.message,
-            latencies_ms=p.latencies_ms, near_limit=p.near_limit, stderr=_kept_stderr(p),
+            latencies_ms=p.latencies_ms, near_limit=p.near_limit, stderr=_kept_stderr(p), refused=p.refused,
         )
         for p in result.players
     )

@@ -69,6 +69,7 @@ def test_a_tournament_stores_the_same_games_on_any_executor(tmp_path: Path,
                  {"name": "quitter", "bot": "bots/quitter_bot.py"},
                  {"name": "wait", "bot": "bots/wait_bot.py"}],
         "format": "round-robin", "games": 4, "seed": 11, "workers": 2,
+        "max_failures": 1,  # the quitter fails every game on purpose
     }
     serial: list[SerialExecutor] = []
 

@@ -61,7 +61,7 @@ def test_resumes_and_extends_it(copy: Path) -> None:
     before = games(copy / "results.sqlite")
     assert len(before) == 24
     result = CliRunner().invoke(main, ["tournament", "tournament.yaml", "--games", "6",
-                                       "--no-progress"])
+                                       "--no-progress", "--max-failures", "1"])  # the quitter quits
     assert result.exit_code == 0, result.output
     assert "tournament 1 (resumed, 24 games already stored)" in result.output
     after = games(copy / "results.sqlite")
@@ -83,7 +83,7 @@ def test_a_changed_bot_is_still_noticed_in_it(copy: Path) -> None:
     with open(copy / "bots" / "random_bot.py", "a") as f:
         f.write("# edited\n")
     result = CliRunner().invoke(main, ["tournament", "tournament.yaml", "--games", "6",
-                                       "--no-progress"])
+                                       "--no-progress", "--max-failures", "1"])  # the quitter quits
     assert result.exit_code == 1
     assert "bot 'random1' changed since tournament 1 started" in result.output
     assert len(games(copy / "results.sqlite")) == 24
@@ -94,7 +94,7 @@ def test_another_referee_is_still_noticed_in_it(copy: Path) -> None:
         conn.execute("UPDATE tournaments SET referee_version = "
                      "'cgarena 0.1.0, fall2020 referee 000000000000'")
     result = CliRunner().invoke(main, ["tournament", "tournament.yaml", "--games", "6",
-                                       "--no-progress"])
+                                       "--no-progress", "--max-failures", "1"])  # the quitter quits
     assert result.exit_code == 1
     assert "the fall2020 referee changed since tournament 1 started" in result.output
 
@@ -112,7 +112,7 @@ def test_migrated_and_new_databases_have_one_schema(copy: Path, tmp_path: Path) 
     assert result.exit_code == 0, result.output
     assert schema(copy / "results.sqlite") == schema(tmp_path / "new.sqlite")
     with sqlite3.connect(copy / "results.sqlite") as conn:
-        assert conn.execute("SELECT value FROM meta").fetchone() == ("3",)
+        assert conn.execute("SELECT value FROM meta").fetchone() == ("4",)
 
 
 def test_a_database_from_a_newer_arena_is_refused(copy: Path) -> None:

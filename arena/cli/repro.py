@@ -1,0 +1,52 @@
+"""The exact ``arena play`` command that plays a match again: every option that changes the game
+or its judging, shell-quoted, so it can be pasted into a shell."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ..match.botspec import split_name
+from ..match.process import DEFAULT_MEMORY_LIMIT_MB
+from ..tournament.config import BotEntry
+
+__all__ = ["play_command", "bot_argument"]
+
+
+def play_command(game: str, bots: Sequence[str], seed: int, *, swap: bool = False, time_scale: float = 1.0,
+                 memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB, no_timeout: bool = False,
+                 params: Mapping[str, str] | None = None, env: Mapping[str, str] | None = None,
+                 cwd: str | None = None) -> str:
+    """``[cd DIR &&] [NAME=VALUE ...] arena play GAME BOT... --seed S [options]``: ``bots`` in the
+    order given on the command line, ``env`` the variables the bots need, ``cwd`` the directory
+    relative paths are taken from."""
+    words = ["arena", "play", game, *bots, "--seed", str(seed)]
+    if swap:
+        words.append("--swap")
+    if time_scale != 1.0:
+        words += ["--time-scale", repr(time_scale)]
+    if no_timeout:
+        words.append("--no-timeout")
+    if memory_limit_mb is not None and memory_limit_mb != DEFAULT_MEMORY_LIMIT_MB:
+        words += ["--memory-limit", str(memory_limit_mb)]
+    for key, value in sorted((params or {}).items()):
+        words += ["--param", f"{key}={value}"]
+    text = shlex.join(words)
+    if env:
+        text = " ".join(shlex.quote(f"{k}={v}") for k, v in sorted(env.items())) + " " + text
+    if cwd is not None:
+        text = f"cd {shlex.quote(cwd)} && {text}"
+    return text
+
+
+def bot_argument(entry: BotEntry) -> str:
+    """A tournament bot as one BOT argument of ``arena play``: ``NAME=BOT ARGS`` (relative paths
+    as in its config: run the command from :attr:`BotEntry.base`)."""
+    text = entry.bot
+    if entry.args:
+        whole = Path(entry.base or ".") / text
+        words = [text] if whole.exists() else shlex.split(text)
+        text = shlex.join([*words, *entry.args])
+    label, _ = split_name(f"{entry.name}=x")
+    return f"{entry.name}={text}" if label == entry.name else text
