@@ -33,3 +33,39 @@ def require_path(path: Path, what: str) -> Path:
 @pytest.fixture(scope="session")
 def parity_dir() -> Path:
     return require_path(PARITY, "parity material")
+
+
+# -- tests write only to temporary directories ------------------------------------------------------
+
+_NOT_WATCHED = {".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".venv", "venv"}
+
+
+def _tree_state(root: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``root`` (caches and build output aside): its size and modification time."""
+    state = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in _NOT_WATCHED and not d.endswith(".egg-info")]
+        for name in files:
+            path = Path(folder, name)
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            state[str(path.relative_to(root))] = (st.st_size, st.st_mtime_ns)
+    return state
+
+
+@pytest.fixture(scope="session", autouse=True)
+def repository_is_left_untouched():
+    """The suite fails if any test created, changed or deleted a file of the repository (a
+    results database in the working directory, a rewritten fixture...): tests write only to
+    temporary directories."""
+    before = _tree_state(REPO_ROOT)
+    yield
+    after = _tree_state(REPO_ROOT)
+    created = sorted(set(after) - set(before))
+    deleted = sorted(set(before) - set(after))
+    changed = sorted(p for p in set(before) & set(after) if before[p] != after[p])
+    if created or deleted or changed:
+        pytest.fail(f"tests wrote into the repository: created {created}, changed {changed}, deleted {deleted}",
+                    pytrace=False)

@@ -147,7 +147,8 @@ def play(
             timing = (f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None
                       else "no answer")
             note = f" ({p.message})" if p.message else ""
-            out(f"  player {p.index} {p.name}: {p.verdict.value}{note}; {timing}")
+            refused = f", {p.refused} action{'s' if p.refused != 1 else ''} refused" if p.refused else ""
+            out(f"  player {p.index} {p.name}: {p.verdict.value}{note}{refused}; {timing}")
     again = play_command(cls.name, bots, seed, swap=swap, time_scale=time_scale, memory_limit_mb=memory_limit,
                          no_timeout=no_timeout, params=params)
     out(f"replay this match with: {again}")

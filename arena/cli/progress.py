@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
 from ..stats.headtohead import ComparisonStats
+from .report import zero_width
 
 if TYPE_CHECKING:
     from typing import NoReturn
@@ -34,9 +35,13 @@ GAMES_LINES: int = 20
 
 # --------------------------------------------------------------------------- formatting
 
-def _elo_text(elo: float | None, ci95: float | None) -> str:
+def _elo_text(st: ComparisonStats) -> str:
     """``Elo +89 ±120``; ``Elo +inf`` (no interval) for a score of 100%, ``±inf`` for an
-    unbounded interval; empty without an Elo."""
+    unbounded interval, no interval where the sample gives none (all draws: the report's ``n/a``);
+    empty without an Elo."""
+    elo, ci95 = st.elo, st.elo_ci95
+    if zero_width(st.to_dict()):
+        ci95 = None
     if elo is None or math.isnan(elo):
         return ""
     if math.isinf(elo):
@@ -57,12 +62,12 @@ def describe_leader(st: ComparisonStats, *, counts: bool = True) -> str:
         parts = [f"{a} vs {b}:"]
         if st.score is not None:
             parts.append(f"{100 * st.score:.1f}%")
-            parts.append(_elo_text(st.elo, st.elo_ci95))
+            parts.append(_elo_text(st))
         return " ".join(p for p in parts if p)
     parts = [f"{a} vs {b} {st.wins}-{st.draws}-{st.losses} (W-D-L)"]
     if st.score is not None:
         parts.append(f"score {100 * st.score:.1f}%")
-        parts.append(_elo_text(st.elo, st.elo_ci95))
+        parts.append(_elo_text(st))
     if st.sprt is not None:
         s = st.sprt
         parts.append(f"SPRT {s.state.describe()} (LLR {s.llr:.2f} [{s.lower_bound:.2f}, {s.upper_bound:.2f}])")

@@ -1,69 +1,298 @@
-"""How tournament standings are printed: the table, the N-player tables, CSV."""
+"""How tournament standings are printed: the table, the N-player tables, the sweep ranking.
+
+Every table is a list of :class:`Column` specs and rows of text cells; the header and the rows are
+laid out with the same widths by :func:`render`, so they stay in line whatever the values.
+
+Figures that are not defined are never shown as a number:
+
+* no games: score, Elo, its interval and LOS are ``n/a``;
+* a score of 100% (or 0%): the Elo is ``+inf`` (``-inf``) and its interval ``±inf``;
+* an interval end beyond a 0% or 100% score: the half-width is ``±inf`` (the data do not bound
+  the Elo on that side);
+* a sample of zero variance (all draws, every pair in one bin, a single pair): the normal
+  approximation gives an interval of zero width and a LOS of exactly 0, 1/2 or 1, which are no
+  95% interval and no likelihood: the interval is ``n/a`` (``±inf`` when the Elo itself is
+  infinite) and the LOS is ``n/a``. The JSON keeps the raw figures; ``score_lo == score_hi`` (or
+  ``score_se == 0``) marks this case there.
+
+The SPRT state is worded by :meth:`arena.stats.sprt.SprtState.describe` everywhere ("continue",
+"H0 accepted", "H1 accepted"); :func:`sprt_status` adds the pairs the test has seen.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ..stats.sprt import SprtState
+from ..stats.sprt import SprtModel, SprtState
+from .main import plural
+
+NA = "n/a"
+"""What a figure that is not defined shows."""
+
+SEP = "  "
+"""Between two columns."""
 
 
-def fmt(x: float | None, spec: str, none: str = "-") -> str:
-    return none if x is None else format(x, spec)
+# --------------------------------------------------------------------------- columns
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table: its title, minimum width and alignment (``"<"`` or ``">"``)."""
+
+    title: str
+    align: str = ">"
+    width: int = 0
+
+
+def widths(columns: Sequence[Column], rows: Sequence[Sequence[str]]) -> list[int]:
+    """Each column's width: the widest of its minimum, its title and its cells."""
+    return [max(col.width, len(col.title), *(len(row[i]) for row in rows)) for i, col in enumerate(columns)]
+
+
+def render_row(columns: Sequence[Column], cells: Sequence[str], sizes: Sequence[int], indent: str = "") -> str:
+    """One line: each cell padded to its column's width and alignment (no trailing blanks)."""
+    parts = [format(cell, f"{col.align}{size}") for col, cell, size in zip(columns, cells, sizes)]
+    return (indent + SEP.join(parts)).rstrip()
+
+
+def render(columns: Sequence[Column], rows: Sequence[Sequence[str]], indent: str = "") -> list[str]:
+    """The header line and one line per row, all with the same widths."""
+    sizes = widths(columns, rows)
+    return [render_row(columns, [c.title for c in columns], sizes, indent),
+            *(render_row(columns, row, sizes, indent) for row in rows)]
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def fmt(x: float | None, spec: str, none: str = NA) -> str:
+    """``x`` formatted, ``none`` when it is ``None``; never a negative zero (``-0.0``, or
+    ``-0.04`` shown with one decimal, is ``0.0``)."""
+    if x is None:
+        return none
+    text = format(x, spec)
+    if text.startswith("-") and float(text) == 0.0:
+        text = format(0.0, spec)
+    return text
+
+
+def percent(x: float | None) -> str:
+    """A rate in [0, 1] as a percentage with one decimal, ``n/a`` when undefined."""
+    return NA if x is None else fmt(100 * x, ".1f") + "%"
+
+
+def zero_width(r: dict[str, Any]) -> bool:
+    """Whether the score interval has zero width (a sample of zero variance): then the normal
+    approximation's interval and LOS mean nothing."""
+    lo, hi = r.get("score_lo"), r.get("score_hi")
+    return lo is not None and hi is not None and lo == hi
+
+
+def finite(x: float | None) -> float | None:
+    """``x``, or ``None`` when it is infinite or NaN (as the JSON has them)."""
+    return x if x is not None and math.isfinite(x) else None
+
+
+def elo_cells(r: dict[str, Any]) -> tuple[str, str]:
+    """The Elo and its interval's half-width, as shown, from a comparison's (or a sweep point's)
+    ``score``, ``elo``, ``elo_ci95``, ``score_lo`` and ``score_hi`` (infinities may be ``None``, as
+    in the JSON, or floats)."""
+    if r.get("score") is None or r.get("score_lo") is None:
+        return NA, NA  # no games
+    elo = finite(r.get("elo"))
+    if elo is None:  # mu is 1 or 0, so the interval is the point itself: lo == hi == mu
+        return ("+inf" if r["score_hi"] >= 0.5 else "-inf"), "±inf"
+    if zero_width(r):
+        return fmt(elo, "+.1f"), NA
+    ci = finite(r.get("elo_ci95"))
+    return fmt(elo, "+.1f"), "±inf" if ci is None else "±" + fmt(ci, ".1f")
+
+
+def los_cell(r: dict[str, Any]) -> str:
+    """The likelihood of superiority, ``n/a`` without games or with a zero-variance sample."""
+    if r.get("los") is None or zero_width(r):
+        return NA
+    return percent(r["los"])
+
+
+def sprt_status(state: SprtState, pairs: int) -> str:
+    """The SPRT state and the pairs it was reached on, the same words in the report and in the
+    tournament's progress messages: ``"H1 accepted after 12 pairs"``, ``"continue after 3 pairs"``."""
+    return f"{state.describe()} after {plural(pairs, 'pair')}"
+
+
+def sprt_pairs(c: dict[str, Any]) -> int:
+    """The pairs a comparison's SPRT has seen: those it was decided on, or the complete pairs
+    from the first one (its samples are pairs, or two games per pair with the trinomial model)."""
+    if c.get("decided_at_pair") is not None:
+        return int(c["decided_at_pair"])
+    sprt = c.get("sprt") or {}
+    samples = int(sprt.get("samples", 0))
+    return samples if sprt.get("model", SprtModel.PENTANOMIAL.value) == SprtModel.PENTANOMIAL else samples // 2
+
+
+def sprt_cell(c: dict[str, Any]) -> str:
+    """A comparison's SPRT: state, pairs, LLR and its bounds; empty without an SPRT."""
+    sprt = c.get("sprt")
+    if not sprt:
+        return ""
+    return (f"{sprt_status(SprtState(sprt['state']), sprt_pairs(c))}, LLR {fmt(sprt['llr'], '.2f')} "
+            f"[{sprt['lower_bound']:.2f}, {sprt['upper_bound']:.2f}]")
+
+
+def stored(c: dict[str, Any]) -> int:
+    """The games stored for a comparison (the counted ones when that field is missing)."""
+    return int(c.get("games_stored", c["games"]))
+
+
+# --------------------------------------------------------------------------- two-player comparisons
+
+
+def comparison_columns(comparisons: Sequence[dict[str, Any]]) -> list[Column]:
+    """The columns of the comparison table: a ``stored`` column when some comparison counts
+    fewer games than it stored, an ``SPRT`` column when some comparison runs one."""
+    split = any(c["games"] != stored(c) for c in comparisons)
+    cols = [Column("comparison", "<"), Column("counted" if split else "games")]
+    if split:
+        cols.append(Column("stored"))
+    cols += [Column("W-D-L", "<"), Column("score", width=6), Column("Elo", width=6), Column("95%", "<", width=6),
+             Column("LOS", width=6), Column("penta", "<")]
+    if any(c.get("sprt") for c in comparisons):
+        cols.append(Column("SPRT", "<"))
+    return cols
+
+
+def comparison_cells(c: dict[str, Any], columns: Sequence[Column]) -> list[str]:
+    """One comparison's cells, for ``columns`` (from :func:`comparison_columns`)."""
+    a, b = c["bots"]
+    elo, ci = elo_cells(c)
+    values = {
+        "comparison": f"{a} vs {b}",
+        "games": str(c["games"]),
+        "counted": str(c["games"]),
+        "stored": str(stored(c)),
+        "W-D-L": f"{c['wins']}-{c['draws']}-{c['losses']}",
+        "score": percent(c["score"]),
+        "Elo": elo,
+        "95%": ci,
+        "LOS": los_cell(c),
+        "penta": "[" + ", ".join(str(n) for n in c["penta"]) + "]",
+        "SPRT": sprt_cell(c),
+    }
+    return [values[col.title] for col in columns]
+
+
+def comparison_table(comparisons: Sequence[dict[str, Any]]) -> list[str]:
+    """The header and one line per comparison."""
+    cols = comparison_columns(comparisons)
+    return render(cols, [comparison_cells(c, cols) for c in comparisons])
 
 
 def comparison_line(c: dict[str, Any]) -> str:
-    a, b = c["bots"]
-    score = fmt(None if c["score"] is None else 100 * c["score"], ".1f") + "%"
-    elo = fmt(c["elo"], "+.1f", none={1.0: "+inf", 0.0: "-inf"}.get(c["score"], "-"))
-    ci = fmt(c["elo_ci95"], ".1f")
-    los = fmt(None if c["los"] is None else 100 * c["los"], ".1f") + "%"
-    line = (f"{a + ' vs ' + b:32} {c['games']:6d}  {c['wins']:4d}-{c['draws']}-{c['losses']:<4d} "
-            f"{score:>7} {elo:>8} ±{ci:<6} LOS {los:>6}  penta {c['penta']}")
-    sprt = c.get("sprt")
-    if sprt:
-        sprt_state = SprtState(sprt["state"])
-        state = sprt_state.describe() if sprt_state.decided else "running"
-        line += (f"  SPRT {state}: LLR {fmt(sprt['llr'], '.2f')} "
-                 f"[{sprt['lower_bound']:.2f}, {sprt['upper_bound']:.2f}]")
-    return line
+    """One comparison on its own line, with the columns' minimum widths."""
+    cols = comparison_columns([c])
+    cells = comparison_cells(c, cols)
+    return render_row(cols, cells, widths(cols, [cells]))
+
+
+# --------------------------------------------------------------------------- N-player tables
+
+TABLE_COLUMNS = [Column("bot", "<"), Column("games"), Column("firsts"), Column("mean rank"), Column("mean score")]
 
 
 def print_tables(data: dict[str, Any]) -> None:
-    """The tables of an N-player tournament: each bot's games, first places and mean rank."""
-    for c in data["comparisons"]:
-        click.echo(f"table {c['index']}: {', '.join(c['bots'])} ({c['games_stored']} games)")
-        for s in c["standings"]:
-            click.echo(f"  {s['bot']:28} {s['games']:6d} games  {s['firsts']:4d} first  "
-                       f"mean rank {fmt(s['mean_rank'], '.2f')}  mean score {fmt(s['mean_score'], '.1f')}")
+    """The tables of an N-player tournament: each bot's games, first places and mean rank (one set
+    of widths for every table, so they line up with each other too)."""
+    rows = [[[s["bot"], str(s["games"]), str(s["firsts"]), fmt(s["mean_rank"], ".2f"), fmt(s["mean_score"], ".1f")]
+             for s in c["standings"]] for c in data["comparisons"]]
+    sizes = widths(TABLE_COLUMNS, [row for table in rows for row in table])
+    for c, table in zip(data["comparisons"], rows):
+        click.echo(f"table {c['index']}: {', '.join(c['bots'])} ({plural(c['games_stored'], 'game')})")
+        click.echo(render_row(TABLE_COLUMNS, [col.title for col in TABLE_COLUMNS], sizes, "  "))
+        for row in table:
+            click.echo(render_row(TABLE_COLUMNS, row, sizes, "  "))
+
+
+# --------------------------------------------------------------------------- bots, sweeps
+
+
+def bot_columns(players: int) -> list[Column]:
+    cols = [Column("bot", "<"), Column("games"), Column("timeouts"), Column("crashes"), Column("invalid"),
+            Column("refused", width=7), Column(">80% limit")]
+    if players > 2:
+        cols += [Column("elim."), Column("mean rank")]
+    return [*cols, Column("latency ms median / p99 / max", "<")]
+
+
+def bot_cells(b: dict[str, Any], players: int) -> list[str]:
+    lat = b["latency_ms"]
+    latency = NA if lat["median"] is None else f"{fmt(lat['median'], '.1f')} / {fmt(lat['p99'], '.1f')} / " \
+                                               f"{fmt(lat['max'], '.1f')}"
+    cells = [b["name"], str(b["games"]), str(b["timeouts"]), str(b["crashes"]), str(b["invalid"]),
+             fmt(b.get("refused", 0), "d", none="n/a"), str(b["near_limit"])]
+    if players > 2:
+        cells += [str(b["eliminated"]), fmt(b["mean_rank"], ".2f")]
+    return [*cells, latency]
+
+
+SWEEP_COLUMNS = [Column("variant", "<"), Column("games"), Column("score", width=6), Column("score 95%", "<"),
+                 Column("Elo", width=6), Column("95%", "<", width=6), Column("SPRT", "<")]
+
+
+def sweep_cells(r: dict[str, Any], digits: int = 1) -> list[str]:
+    """One variant of a sweep: its rank (right-aligned on ``digits``) and name, games, score with
+    its 95% interval, Elo with its interval's half-width, SPRT state."""
+    if r["score_lo"] is None or zero_width(r):
+        interval = NA
+    else:
+        interval = f"[{fmt(100 * r['score_lo'], '.1f')}, {fmt(100 * r['score_hi'], '.1f')}]%"
+    elo, ci = elo_cells(r)
+    state = SprtState(r["sprt"]).describe() if r["sprt"] else ""
+    return [f"{r['rank']:>{digits}}. {r['variant']}", str(r["games"]), percent(r["score"]), interval, elo, ci, state]
+
+
+def sweep_table(ranking: Sequence[dict[str, Any]]) -> list[str]:
+    """The header and one line per variant, best first."""
+    digits = len(str(max((r["rank"] for r in ranking), default=1)))
+    return render(SWEEP_COLUMNS, [sweep_cells(r, digits) for r in ranking], "  ")
+
+
+# --------------------------------------------------------------------------- the report
 
 
 def print_standings(data: dict[str, Any]) -> None:
     t = data["tournament"]
     players = t.get("players", 2)
-    click.echo(f"tournament {t['id']} ({t['status']}): {t['game']}, {t['format']}, "
-               f"{t['games_stored']} games stored")
+    comparisons = data["comparisons"]
+    total = t["games_stored"]
+    head = f"tournament {t['id']} ({t['status']}): {t['game']}, {t['format']}, "
+    counted = sum(c["games"] for c in comparisons) if players == 2 else total
+    if counted < total:
+        head += (f"{counted} counted of {plural(total, 'game')} stored "
+                 "(games played after an SPRT decision are not counted)")
+    else:
+        head += f"{plural(total, 'game')} stored"
+    click.echo(head)
     if players == 2:
-        click.echo(f"{'comparison':32} {'games':>6}  {'W-D-L':11} {'score':>7} {'Elo':>8} {'95%':7} {'':10}")
-        for c in data["comparisons"]:
-            click.echo(comparison_line(c))
+        for line in comparison_table(comparisons):
+            click.echo(line)
     else:
         print_tables(data)
     click.echo("")
-    extra = f" {'elim.':>5} {'mean rank':>9}" if players > 2 else ""
-    click.echo(f"{'bot':28} {'games':>6} {'timeouts':>8} {'crashes':>7} {'invalid':>7} {'>80% limit':>10}"
-               f"{extra}  latency ms median / p99 / max")
-    for b in data["bots"]:
-        lat = b["latency_ms"]
-        extra = f" {b['eliminated']:5d} {fmt(b['mean_rank'], '9.2f')}" if players > 2 else ""
-        click.echo(f"{b['name']:28} {b['games']:6d} {b['timeouts']:8d} {b['crashes']:7d} {b['invalid']:7d} "
-                   f"{b['near_limit']:10d}{extra}  {fmt(lat['median'], '.1f')} / {fmt(lat['p99'], '.1f')} / "
-                   f"{fmt(lat['max'], '.1f')}")
+    if counted < total:
+        click.echo(f"bots, over all {plural(total, 'stored game')}:")
+    for line in render(bot_columns(players), [bot_cells(b, players) for b in data["bots"]]):
+        click.echo(line)
     if data.get("leaderboard"):
         click.echo("")
-        click.echo("leaderboard (openskill):")
+        click.echo("leaderboard (openskill, counted games only):" if counted < total else "leaderboard (openskill):")
         for i, e in enumerate(data["leaderboard"], 1):
             click.echo(f"  {i:2d}. {e['name']:28} ordinal {e['ordinal']:7.2f}  mu {e['mu']:6.2f}  "
                        f"sigma {e['sigma']:5.2f}")
@@ -71,17 +300,10 @@ def print_standings(data: dict[str, Any]) -> None:
     if sweep:
         click.echo("")
         click.echo(f"sweep of {sweep['bot']} against {sweep['baseline']}, best first:")
-        for r in sweep["ranking"]:
-            score = fmt(None if r["score"] is None else 100 * r["score"], ".1f")
-            lo = fmt(None if r["score_lo"] is None else 100 * r["score_lo"], ".1f")
-            hi = fmt(None if r["score_hi"] is None else 100 * r["score_hi"], ".1f")
-            state = f"  SPRT {r['sprt']}" if r["sprt"] else ""
-            click.echo(f"  {r['rank']:2d}. {r['variant']:32} score {score}% [{lo}, {hi}]  "
-                       f"Elo {fmt(r['elo'], '+.1f')} ±{fmt(r['elo_ci95'], '.1f')}  "
-                       f"({r['games']} games){state}")
+        for line in sweep_table(sweep["ranking"]):
+            click.echo(line)
 
 
 def sweep_plot_path(db: str, tid: int) -> Path:
     p = Path(db)
     return p.with_name(f"{p.stem}-t{tid}-sweep.png")
-

@@ -15,7 +15,7 @@ from ..tournament.schedule import Format
 from .main import game_params, java_long, main, plural
 from .plot import INSTALL_HINT, plot_available
 from .progress import Progress
-from .report import print_standings, sweep_plot_path
+from .report import print_standings, sprt_pairs, sprt_status, sweep_plot_path
 from .repro import bot_argument, play_command
 
 
@@ -156,7 +156,7 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             if progress is not None:
                 progress.update(event.done, event.total, event.leader)
         elif isinstance(event, Decided):
-            say(f"{event.bots[0]} vs {event.bots[1]}: SPRT {event.state.describe()} after {event.pairs} pairs")
+            say(f"{event.bots[0]} vs {event.bots[1]}: SPRT {sprt_status(event.state, event.pairs)}")
         elif isinstance(event, BotFailed) and event.failure.first:
             record, player = event.failure.record, event.failure.player
             seats = ", ".join(f"{i}: {name}" for i, name in enumerate(record.seats))
@@ -208,8 +208,9 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
     for c in data["comparisons"]:
         test = c.get("sprt")
         if test and not SprtState(test["state"]).decided:
-            out(f"{c['bots'][0]} vs {c['bots'][1]}: SPRT undecided after {c['games']} games, the --games limit; "
-                f"run again with a larger --games to go on (the stored games are kept)")
+            out(f"{c['bots'][0]} vs {c['bots'][1]}: SPRT {sprt_status(SprtState(test['state']), sprt_pairs(c))} "
+                f"at the --games limit ({config.games}); run again with a larger --games to go on (the stored "
+                "games are kept)")
     if data.get("sweep"):
         from .plot import PlotUnavailable, plot_sweep
 

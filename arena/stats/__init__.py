@@ -35,7 +35,10 @@ Degenerate cases (documented return values, never an exception)
       ``elo_ci95`` is ``+inf`` (the data do not bound the Elo on that side);
     * ``SE = 0`` (e.g. all draws): the interval is the point itself (``elo_ci95 = 0``, or ``inf``
       if that point is infinite) and ``los`` is 1/2, 1 or 0 as ``mu`` equals, exceeds or falls
-      short of 1/2.
+      short of 1/2. These are no real 95% interval or likelihood (the normal approximation has
+      nothing to work with), so ``arena results`` shows them as ``n/a`` (the interval as ``±inf``
+      when the Elo is infinite); in the JSON, ``score_se == 0`` (``score_lo == score_hi``) marks
+      the case.
     :meth:`ComparisonStats.to_dict` turns the non-finite floats into ``None`` for strict JSON.
 
 SPRT (generalized SPRT with the logistic Elo model, as in fishtest)

@@ -36,6 +36,8 @@ class SprtState(str, enum.Enum):
         return self is not SprtState.CONTINUE
 
     def describe(self) -> str:
+        """The state in words, the one wording of every report and message: ``"continue"`` (the
+        value stored and exported too), ``"H0 accepted"``, ``"H1 accepted"``."""
         return {"continue": "continue", "H0": "H0 accepted", "H1": "H1 accepted"}[self.value]
 
 

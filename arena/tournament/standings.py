@@ -9,6 +9,7 @@ leaderboard, and for sweeps the variants ranked with their intervals.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,7 @@ def _bot_health(name: str, games: list[GameRecord], source_hash: str, players: i
     if players > 2:
         counts["eliminated"] = 0
     ranks: list[int] = []
+    unknown_refused = False
     for g in games:
         for p in g.players:
             if p.bot != name:
@@ -64,13 +66,18 @@ def _bot_health(name: str, games: list[GameRecord], source_hash: str, players: i
             counts["timeouts"] += p.status == Verdict.TIMEOUT
             counts["crashes"] += p.status == Verdict.CRASH
             counts["invalid"] += p.status == Verdict.INVALID
-            counts["refused"] += p.refused
+            if p.refused is None:
+                unknown_refused = True
+            else:
+                counts["refused"] += p.refused
             if players > 2:
                 counts["eliminated"] += p.status == Verdict.ELIMINATED
             counts["near_limit"] += p.near_limit
             latencies += p.latencies_ms
             ranks.append(p.rank + 1)
     out: dict[str, Any] = {"name": name, **counts, "answers": len(latencies)}
+    if unknown_refused:  # some games were stored by a release that did not count refused actions
+        out["refused"] = None
     if players > 2:
         out["mean_rank"] = round(sum(ranks) / len(ranks), 4) if ranks else None
     if latencies:
@@ -152,13 +159,18 @@ def standings(store: Store, row: TournamentRow) -> dict[str, Any]:
             "ranking": [
                 {
                     "rank": i + 1, "variant": p.label, "point": points_of.get(p.label), "games": p.games,
-                    "score": p.score, "score_lo": p.score_lo, "score_hi": p.score_hi, "elo": p.elo,
-                    "elo_ci95": p.elo_ci95, "los": p.los, "sprt": p.sprt_state,
+                    "score": p.score, "score_lo": p.score_lo, "score_hi": p.score_hi, "elo": _finite(p.elo),
+                    "elo_ci95": _finite(p.elo_ci95), "los": p.los, "sprt": p.sprt_state,
                 }
                 for i, p in enumerate(ranked)
             ],
         }
     return out
+
+
+def _finite(x: float | None) -> float | None:
+    """A float for strict JSON: infinities become ``None``, as in the comparisons' figures."""
+    return x if x is None or math.isfinite(x) else None
 
 
 def _number(text: Any) -> Any:

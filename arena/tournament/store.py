@@ -90,8 +90,9 @@ class PlayerRecord:
     near_limit: int = 0
     stderr: str = ""
     """A bounded stderr tail when the bot failed (empty for a bot that played normally)."""
-    refused: int = 0
-    """Well-formed but illegal actions the referee refused (the game went on)."""
+    refused: int | None = 0
+    """Well-formed but illegal actions the referee refused (the game went on); ``None`` for a game
+    stored by a release that did not count them."""
 
 
 @dataclass(frozen=True)

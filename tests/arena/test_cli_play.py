@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
 from arena.match.replay import read_replay
+from bundler.cli import main as bundle_main
 from tests.arena.test_faults import FAULTY
 
 
@@ -118,3 +121,74 @@ def test_ctrl_c_kills_the_bots_and_reports_a_partial_result(tmp_path):
     pid = int(pids.read_text().split()[0])
     stat = Path(f"/proc/{pid}/stat")
     assert not stat.exists() or stat.read_text().split(") ")[1][0] == "Z"
+
+
+def _starts_marker_bot(tmp_path: Path) -> tuple[str, Path]:
+    """A bot that leaves a file behind as soon as it starts."""
+    marker = tmp_path / "started"
+    bot = tmp_path / "marker_bot.py"
+    bot.write_text(f"open({str(marker)!r}, 'w').close()\nimport time\ntime.sleep(30)\n")
+    return str(bot), marker
+
+
+@pytest.mark.parametrize("where,message", [
+    ("missing/dir/game.json", "no such directory"),
+    (".", "is a directory"),
+    ("notes.txt/game.json", "no such directory"),
+])
+def test_a_bad_replay_path_is_refused_before_the_game(tmp_path, monkeypatch, where, message):
+    """Point 10: checked before any bot starts, one line, nothing lost."""
+    (tmp_path / "notes.txt").write_text("a file, not a folder\n")
+    bot, marker = _starts_marker_bot(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["play", "spring2021", bot, "wait", "--seed", "1", "--replay", where])
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
+    assert not marker.exists()
+
+
+def test_the_replay_hint_is_the_exact_command(tmp_path):
+    """Point 11: every option that changes the game, shell-quoted; running it plays the same."""
+    spaced = tmp_path / "my bots"
+    spaced.mkdir()
+    bot = spaced / "wait bot.py"
+    bot.write_text((Path(__file__).resolve().parents[2] / "bots" / "spring2021" / "wait_bot.py").read_text())
+    args = ["play", "spring2021", f"mine={bot}", "random", "--seed", "0x1F", "--param", "MAX_ROUNDS=3",
+            "--time-scale", "2.5", "--memory-limit", "512", "--swap", "--json"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    hint = next(line for line in first.output.splitlines() if line.startswith("replay this match with: "))
+    words = shlex.split(hint.removeprefix("replay this match with: "))
+    assert words == ["arena", "play", "spring2021", f"mine={bot}", "random", "--seed", "31", "--swap",
+                     "--time-scale", "2.5", "--memory-limit", "512", "--param", "MAX_ROUNDS=3"]
+    again = CliRunner().invoke(main, [*words[1:], "--json"])
+    a = json.loads(first.stdout.strip().splitlines()[-1])
+    b = json.loads(again.stdout.strip().splitlines()[-1])
+    assert (a["seed"], a["scores"], a["turns"]) == (b["seed"], b["scores"], b["turns"])
+    assert [p["name"] for p in a["players"]] == ["random", "mine"]
+    no_timeout = CliRunner().invoke(main, ["play", "spring2021", "wait", "wait", "--seed", "2", "--no-timeout",
+                                           "--param", "MAX_ROUNDS=1"])
+    assert "--no-timeout" in no_timeout.output.splitlines()[-1]
+
+
+def test_versions():
+    """Point 16."""
+    from importlib.metadata import version
+
+    for command in (main, bundle_main):
+        result = CliRunner().invoke(command, ["--version"])
+        assert result.exit_code == 0
+        assert version("cgarena") in result.output
+
+
+def test_a_replay_file_gets_the_usual_permissions(tmp_path):
+    """Point 16: 0666 less the umask (mkstemp alone gives 0600)."""
+    path = tmp_path / "game.json"
+    old = os.umask(0o022)
+    try:
+        result = CliRunner().invoke(main, ["play", "spring2021", "wait", "wait", "--seed", "1",
+                                           "--param", "MAX_ROUNDS=1", "--replay", str(path)])
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.output
+    assert path.stat().st_mode & 0o777 == 0o644

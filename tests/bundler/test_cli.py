@@ -178,10 +178,13 @@ def test_strip_comments_and_docstrings_keep_behaviour(tmp_path):
 # -- clipboard ----------------------------------------------------------------------------------
 
 
-def test_copy_without_a_clipboard_tool(tmp_path):
-    result = invoke(str(FIXTURES / "star_all" / "main.py"), "--copy", env={"PATH": str(tmp_path)})
-    assert result.exit_code == 0
-    assert "no clipboard tool available" in result.stderr
+def test_copy_without_a_clipboard_tool_fails_before_any_work(tmp_path):
+    """#13 point 16: no clipboard tool is an error (it used to exit 0, copying nothing)."""
+    out = tmp_path / "out.py"
+    result = invoke(str(FIXTURES / "star_all" / "main.py"), "--copy", "-o", str(out), env={"PATH": str(tmp_path)})
+    assert result.exit_code == 2
+    assert "--copy: no clipboard tool found (install one of wl-copy, xclip, xsel, pbcopy)" in result.stderr
+    assert not out.exists()
 
 
 def test_copy_with_a_clipboard_tool(tmp_path):

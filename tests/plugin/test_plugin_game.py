@@ -171,7 +171,8 @@ def test_arena_play_and_its_replay(fields_installed: dict[str, str], tmp_path: P
 def test_a_round_robin_tournament_with_results(fields_installed: dict[str, str], tmp_path: Path) -> None:
     db = str(tmp_path / "fields.sqlite")
     args = ["tournament", "fields", *(bot(n) for n in ("greedy", "second", "waiter", "dancer")),
-            "--games", "3", "--workers", "2", "--seed", "5", "--no-progress", "--db", db]
+            "--games", "3", "--workers", "2", "--seed", "5", "--no-progress", "--db", db,
+            "--max-failures", "1"]  # the dancer is disqualified in every game, on purpose
     run = CliRunner().invoke(main, args)
     assert run.exit_code == 0, run.output
     assert "tournament 1 (new): fields, round-robin, 4 bots" in run.output
