@@ -151,7 +151,7 @@ def test_adjusted_settings_and_an_undecided_sprt_are_said(tmp_path):
                                        "--db", str(tmp_path / "r.sqlite"), *SHORT])
     assert result.exit_code == 0, result.output
     assert "note: games 3 rounded up to 4: each seed is played once per seat" in result.output
-    assert "4 games per comparison" in result.output
+    assert "4 games per comparison, 1 worker," in result.output  # point 16: not "1 workers"
     assert "draw vs wait: SPRT continue after 2 pairs at the --games limit (4)" in result.output
 
 
