@@ -16,25 +16,11 @@ from arena.match import botspec
 from arena.match.botspec import BotSpecError, resolve, split_name
 from bundler.graph import locate_entry
 from bundler.verify import source_bot
+from tests.arena.spring_text_bots import spring_bot_text
 
-# A Spring 2021 bot that answers WAIT, reading the input the way the official statement says. Its
-# answer comes from a sibling module through a relative import: it only runs as a package.
-READ_AND_WAIT = """\
-import sys
-from .answer import ANSWER
-
-cells = int(input())
-for _ in range(cells):
-    input()
-while True:
-    for _ in range(4):
-        input()
-    for _ in range(int(input())):
-        input()
-    for _ in range(int(input())):
-        input()
-    print(ANSWER, flush=True)
-"""
+# A Spring 2021 bot that answers WAIT; its answer comes from a sibling module through a relative
+# import: it only runs as a package.
+READ_AND_WAIT = spring_bot_text("ANSWER", imports="from .answer import ANSWER\n")
 
 
 def make_package(root: Path, name: str = "mybot") -> Path:

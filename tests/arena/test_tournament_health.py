@@ -8,7 +8,6 @@ import shlex
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -17,28 +16,9 @@ from arena.cli import main
 from arena.match.loop import Verdict
 from arena.tournament.failures import FailureWatch
 from arena.tournament.store import GameRecord, PlayerRecord
-
-SPRING_READER = """\
-cells = int(input())
-for _ in range(cells):
-    input()
-while True:
-    for _ in range(4):
-        input()
-    for _ in range(int(input())):
-        input()
-    for _ in range(int(input())):
-        input()
-    print({answer!r}, flush=True)
-"""
+from tests.arena.spring_text_bots import write_spring_bot
 
 SHORT = ["--param", "MAX_ROUNDS=3", "--workers", "1", "--no-progress"]
-
-
-def write_bot(folder: Path, name: str, answer: str) -> Path:
-    path = folder / name
-    path.write_text(SPRING_READER.format(answer=answer))
-    return path
 
 
 def record(pair: int, statuses: tuple[str, str], bots: tuple[str, str] = ("a", "b")) -> GameRecord:
@@ -127,7 +107,7 @@ def test_max_failures_one_plays_every_game(tmp_path):
 def test_refused_actions_are_counted_per_bot(tmp_path):
     """Point 6: a bot that always asks to complete a tree on the centre cell, where no tree ever
     stands (start trees are on the outer ring and it never grows one), has every answer refused."""
-    refuser = write_bot(tmp_path, "refuser.py", "COMPLETE 0")
+    refuser = write_spring_bot(tmp_path, "refuser.py", "COMPLETE 0")
     result = CliRunner().invoke(main, ["tournament", "spring2021", str(refuser), "wait", "--games", "4",
                                        "--db", str(tmp_path / "r.sqlite"), "--json", *SHORT])
     assert result.exit_code == 0, result.output
@@ -146,7 +126,7 @@ def test_refused_actions_are_counted_per_bot(tmp_path):
 def test_adjusted_settings_and_an_undecided_sprt_are_said(tmp_path):
     """Point 8: an odd --games is rounded up and said; an SPRT that reaches --games undecided
     says so and how to go on."""
-    draw = write_bot(tmp_path, "draw.py", "WAIT")
+    draw = write_spring_bot(tmp_path, "draw.py", "WAIT")
     result = CliRunner().invoke(main, ["tournament", "spring2021", str(draw), "wait", "--games", "3", "--sprt",
                                        "--db", str(tmp_path / "r.sqlite"), *SHORT])
     assert result.exit_code == 0, result.output
@@ -157,7 +137,7 @@ def test_adjusted_settings_and_an_undecided_sprt_are_said(tmp_path):
 
 def test_progress_lines_when_the_output_is_not_a_terminal(tmp_path):
     """Point 9: no bar in a log, but lines with the games done, W-D-L, score and ETA."""
-    draw = write_bot(tmp_path, "draw.py", "WAIT")
+    draw = write_spring_bot(tmp_path, "draw.py", "WAIT")
     result = subprocess.run(
         [sys.executable, "-m", "arena.cli", "tournament", "spring2021", str(draw), "wait", "--games", "4",
          "--db", str(tmp_path / "r.sqlite"), "--param", "MAX_ROUNDS=3", "--workers", "1"],
@@ -174,7 +154,7 @@ def test_self_play_and_one_file_with_two_argument_sets(tmp_path):
                                        "--db", str(tmp_path / "a.sqlite"), *SHORT])
     assert result.exit_code == 0, result.output
     assert "wait vs wait#2" in result.output
-    bot = write_bot(tmp_path, "bot.py", "WAIT")
+    bot = write_spring_bot(tmp_path, "bot.py", "WAIT")
     result = CliRunner().invoke(main, ["tournament", "spring2021", f"old={bot}", f"new={bot} --depth 3",
                                        "--games", "2", "--db", str(tmp_path / "b.sqlite"), *SHORT])
     assert result.exit_code == 0, result.output
