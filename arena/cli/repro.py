@@ -6,12 +6,14 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..match.botspec import split_name
 from ..match.process import DEFAULT_MEMORY_LIMIT_MB
 from ..tournament.config import BotEntry
+from ..tournament.store import GameRecord
 
-__all__ = ["play_command", "bot_argument"]
+__all__ = ["play_command", "bot_argument", "game_command", "stored_game_command"]
 
 
 def play_command(game: str, bots: Sequence[str], seed: int, *, swap: bool = False, time_scale: float = 1.0,
@@ -50,3 +52,28 @@ def bot_argument(entry: BotEntry) -> str:
         text = shlex.join([*words, *entry.args])
     label, _ = split_name(f"{entry.name}=x")
     return f"{entry.name}={text}" if label == entry.name else text
+
+
+def game_command(game: str, entries: Mapping[str, BotEntry], record: GameRecord, *, time_scale: float = 1.0,
+                 memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
+                 params: Mapping[str, str] | None = None) -> str:
+    """The ``arena play`` command that plays a tournament game again: its bots in their seats, its
+    seed, the tournament's limits and parameters, the bots' environment and folder."""
+    seated = [entries[name] for name in record.seats]
+    env = {k: v for e in seated for k, v in e.env.items()}
+    base = next((e.base for e in seated if e.base is not None), None)
+    return play_command(game, [bot_argument(e) for e in seated], record.seed, time_scale=time_scale,
+                        memory_limit_mb=memory_limit_mb, params=params, env=env, cwd=base)
+
+
+def stored_game_command(settings: Mapping[str, Any], record: GameRecord) -> str:
+    """:func:`game_command` from a stored tournament's settings (what ``arena matches show`` prints)."""
+    dirs = settings.get("bot_dirs") or {}
+    entries = {
+        b["name"]: BotEntry(name=b["name"], bot=b["bot"], args=tuple(b.get("args") or ()),
+                            env=dict(b.get("env") or {}), base=dirs.get(b["name"]))
+        for b in settings.get("bots", [])
+    }
+    return game_command(str(settings["game"]), entries, record, time_scale=float(settings.get("time_scale", 1.0)),
+                        memory_limit_mb=settings.get("memory_limit_mb", DEFAULT_MEMORY_LIMIT_MB),
+                        params=settings.get("params") or {})

@@ -6,6 +6,7 @@ import functools
 import json
 import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -16,7 +17,7 @@ from .main import game_params, java_long, main, plural
 from .plot import INSTALL_HINT, plot_available
 from .progress import Progress
 from .report import print_standings, sprt_pairs, sprt_status, sweep_plot_path
-from .repro import bot_argument, play_command
+from .repro import game_command
 
 
 def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, list[str]]:
@@ -60,8 +61,14 @@ def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, .
 @click.option("--max-failures", type=click.FloatRange(0, 1),
               help="Stop when a bot fails (crash, timeout, invalid) in more than this share of its first "
                    "20 games (default 0.25; 1 never stops).")
+@click.option("--replays", "replay_dir", metavar="DIR",
+              help="Keep replay files of the games chosen by --keep in this folder (game<ID>-seed<SEED>.json).")
+@click.option("--keep", metavar="all|failures|losses|N",
+              help="Which games keep a replay (default: failures): all, failures, losses of the first bot, "
+                   "or the first N games of each comparison.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or progress lines.")
 def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, max_failures: float | None,
+               replay_dir: str | None, keep: str | None,
                workers: int | None, seed: int | None,
                fmt: str | None, baseline: str | None, sprt: bool, elo0: float | None, elo1: float | None,
                alpha: float | None, beta: float | None, sprt_model: str | None, time_scale: float | None,
@@ -87,7 +94,7 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
     overrides: dict[str, Any] = {
         "games": games, "workers": workers, "seed": seed, "format": fmt, "baseline": baseline,
         "time_scale": time_scale, "memory_limit_mb": memory_limit, "params": params or None, "db": db,
-        "seeds": seed_list, "max_failures": max_failures,
+        "seeds": seed_list, "max_failures": max_failures, "replays": replay_dir, "keep": keep,
     }
     if sprt or sprt_values:
         overrides["sprt"] = sprt_values or True
@@ -105,7 +112,7 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
                 raise click.UsageError("expected CONFIG.yaml, or GAME and at least two bots")
             mapping = {"game": args[0], "bots": list(args[1:])}
             mapping.update({k: v for k, v in overrides.items() if v is not None})
-            config = config_from_mapping(mapping)
+            config = config_from_mapping(mapping, base=Path.cwd())  # stored, so `matches show` replays from anywhere
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
 
@@ -116,12 +123,8 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
 
     def reproduce(record: GameRecord) -> str:
         """The ``arena play`` command that plays this game again, bots in their seats."""
-        seated = [entries[name] for name in record.seats]
-        env = {k: v for e in seated for k, v in e.env.items()}
-        base = next((e.base for e in seated if e.base is not None), None)
-        return play_command(config.game, [bot_argument(e) for e in seated], record.seed,
-                            time_scale=config.time_scale, memory_limit_mb=config.memory_limit_mb,
-                            params=config.params, env=env, cwd=base)
+        return game_command(config.game, entries, record, time_scale=config.time_scale,
+                            memory_limit_mb=config.memory_limit_mb, params=config.params)
 
     previous = _signal.signal(_signal.SIGTERM, on_term)
     progress: Progress | None = None

@@ -51,6 +51,7 @@ from ..match.process import DEFAULT_MEMORY_LIMIT_MB
 from ..match.seeds import IntAsTextLoader, SeedError, parse_seed, parse_seed_list
 from ..stats.sprt import SprtModel, SprtParams
 from .schedule import Format
+from .task import ReplayPolicy
 
 __all__ = [
     "ConfigError",
@@ -156,6 +157,8 @@ class TournamentConfig:
     max_failures: float = DEFAULT_MAX_FAILURES
     """Stop when a bot fails in more than this share of its first :data:`FAILURE_WINDOW` games
     (1 never stops). Not part of the schedule: a resumed run may change it."""
+    replays: ReplayPolicy | None = None
+    """Which games keep a replay file, in which folder (not part of the schedule either)."""
 
     players: int = 2
     """Seats per game (from the game; not a setting of its own, so not stored)."""
@@ -194,6 +197,9 @@ class TournamentConfig:
     def to_dict(self) -> dict[str, Any]:
         out = self.schedule_key()
         out.update(games=self.games, workers=self.workers, db=self.db, max_failures=self.max_failures)
+        out["bot_dirs"] = {b.name: b.base for b in self.bots if b.base is not None}
+        if self.replays is not None:
+            out.update(replays=self.replays.folder, keep=self.replays.keep)
         return out
 
 
@@ -201,7 +207,7 @@ class TournamentConfig:
 
 _TOP_KEYS = {
     "game", "bots", "format", "baseline", "games", "pairs", "seed", "seeds", "workers", "time_scale",
-    "memory_limit_mb", "params", "sprt", "sweep", "db", "max_failures",
+    "memory_limit_mb", "params", "sprt", "sweep", "db", "max_failures", "replays", "keep",
 }
 
 
@@ -230,6 +236,8 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
     merged = dict(data)
     if isinstance(merged.get("db"), str) and merged["db"] and not Path(merged["db"]).expanduser().is_absolute():
         merged["db"] = str(base / merged["db"])
+    if isinstance(merged.get("replays"), str) and not Path(merged["replays"]).expanduser().is_absolute():
+        merged["replays"] = str(base / merged["replays"])
     if isinstance(merged.get("seeds"), str) and (base / merged["seeds"]).is_file():
         merged["seeds"] = str(base / merged["seeds"])
     if any((overrides or {}).get(k) is not None for k in ("games", "pairs", "seeds")):
@@ -308,6 +316,19 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     max_failures = _float(data, "max_failures", DEFAULT_MAX_FAILURES)
     if not 0 <= max_failures <= 1:
         raise ConfigError(f"max_failures: a share of games between 0 and 1, got {max_failures}")
+    replays = None
+    if data.get("replays") is not None:
+        folder = Path(str(data["replays"])).expanduser()
+        if folder.exists() and not folder.is_dir():
+            raise ConfigError(f"replays: {folder} is a file, not a folder")
+        if not folder.exists() and not folder.parent.is_dir():
+            raise ConfigError(f"replays: {folder.parent} does not exist (create it, or give another folder)")
+        try:
+            replays = ReplayPolicy(str(folder.resolve()), str(data.get("keep") or "failures"))
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    elif data.get("keep") is not None:
+        raise ConfigError("keep: says which replays to keep; give the folder too (replays: DIR, --replays DIR)")
 
     baseline = data.get("baseline")
     if sweep is not None:
@@ -346,7 +367,7 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     return TournamentConfig(
         game=game, bots=tuple(bots), format=fmt, baseline=baseline, games=games, seed=seed,
         workers=workers, time_scale=time_scale, memory_limit_mb=memory, params=params,
-        sprt=sprt, sweep=sweep, db=db, seeds=seeds, max_failures=max_failures, players=players,
+        sprt=sprt, sweep=sweep, db=db, seeds=seeds, max_failures=max_failures, replays=replays, players=players,
         notes=tuple(notes),
     )
 

@@ -197,6 +197,17 @@ class Tournament:
             )
         return out
 
+    def _name_replay(self, game_id: int, record: GameRecord) -> None:
+        """Give a kept replay its final name, by game id and seed, and record it with the game."""
+        assert record.replay is not None
+        path = Path(record.replay)
+        final = path.with_name(f"game{game_id}-seed{record.seed}.json")
+        try:
+            os.replace(path, final)
+        except OSError:
+            final = path
+        self.store.set_replay(game_id, str(final))
+
     def trackers(self, tid: int) -> list[ComparisonTracker | TableTracker]:
         trackers = [make_tracker(c.index, c.bots, self.sprt) for c in self.schedule.comparisons()]
         for record in self.store.games(tid):
@@ -207,6 +218,8 @@ class Tournament:
     def run(self) -> TournamentRun:
         row, resumed = self.open()
         tid = row.id
+        if self.config.replays is not None:
+            Path(self.config.replays.folder).mkdir(exist_ok=True)
         trackers = self.trackers(tid)
         for t in trackers:
             if t.decision is not None:
@@ -229,13 +242,17 @@ class Tournament:
                         exhausted = True
                         break
                     specs = tuple(self.specs[name] for name in game.seats)
-                    pool.submit(GameTask(game, self.config.game, specs, options, self.referee_version))
+                    pool.submit(GameTask(game, self.config.game, specs, options, self.referee_version,
+                                         self.config.replays))
                 if exhausted and pool.running() == 0:
                     break
                 for _task, record in pool.results(timeout=1.0):
                     if record is None:
                         continue
-                    if self.store.record_game(tid, record):
+                    game_id = self.store.record_game(tid, record)
+                    if game_id is not None:
+                        if record.replay is not None:
+                            self._name_replay(game_id, record)
                         run.played += 1
                         done += 1
                         for failure in watch.add(record):

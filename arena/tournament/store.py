@@ -110,6 +110,10 @@ class GameRecord:
     duration_s: float
     referee_version: str = ""
     finished: float = field(default_factory=time.time)
+    replay: str | None = field(default=None, compare=False)
+    """The game's replay file, when the tournament kept one."""
+    id: int | None = field(default=None, compare=False)
+    """The game's number in its database (``arena matches show ID``), once stored."""
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -312,22 +316,38 @@ class Store:
 
     # -- games -----------------------------------------------------------------------------------
 
-    def record_game(self, tid: int, g: GameRecord) -> bool:
-        """Store one finished game in its own transaction. Returns False if it was already there."""
+    def record_game(self, tid: int, g: GameRecord) -> int | None:
+        """Store one finished game in its own transaction. Returns its id, or ``None`` if it was
+        already there."""
         with self._transaction():
             cur = self._db.execute(
-                "INSERT OR IGNORE INTO games VALUES (" + ", ".join("?" * 11) + ")",
+                "INSERT OR IGNORE INTO games VALUES (" + ", ".join("?" * 12) + ")",
                 (tid, g.comparison, g.pair, g.leg, g.seed, g.winner, g.end_reason, g.turns, g.duration_s,
-                 g.referee_version, g.finished),
+                 g.referee_version, g.finished, g.replay),
             )
             if cur.rowcount != 1:
-                return False
+                return None
+            game_id = cur.lastrowid
             self._db.executemany(
                 "INSERT INTO game_players VALUES (" + ", ".join("?" * 14) + ")",
                 [(tid, g.comparison, g.pair, g.leg, p.seat, p.bot, p.score, p.rank, p.status, p.message,
                   _blob(p.latencies_ms), p.near_limit, p.stderr, p.refused) for p in g.players],
             )
-            return True
+            return game_id
+
+    def set_replay(self, game_id: int, path: str) -> None:
+        """Record where a stored game's replay file is."""
+        with self._transaction():
+            self._db.execute("UPDATE games SET replay = ? WHERE rowid = ?", (path, game_id))
+
+    def game(self, game_id: int) -> tuple[int, GameRecord] | None:
+        """A stored game by its id: (its tournament's id, the game), or ``None``."""
+        row = self._db.execute("SELECT tournament_id, comparison, pair, leg FROM games WHERE rowid = ?",
+                               (game_id,)).fetchone()
+        if row is None:
+            return None
+        tid, key = row[0], tuple(row[1:])
+        return tid, next(g for g in self.games(tid) if g.key == key)
 
     def game_keys(self, tid: int) -> set[tuple[int, int, int]]:
         return {tuple(r) for r in self._db.execute(
@@ -346,13 +366,13 @@ class Store:
                 seat=r[3], bot=r[4], score=r[5], rank=r[6], status=r[7], message=r[8],
                 latencies_ms=_floats(r[9]), near_limit=r[10], stderr=r[11], refused=r[12]))
         rows = self._db.execute(
-            "SELECT comparison, pair, leg, seed, winner, end_reason, turns, duration_s, referee_version, finished"
-            " FROM games WHERE tournament_id = ? ORDER BY comparison, pair, leg", (tid,)
+            "SELECT comparison, pair, leg, seed, winner, end_reason, turns, duration_s, referee_version, finished,"
+            " replay, rowid FROM games WHERE tournament_id = ? ORDER BY comparison, pair, leg", (tid,)
         )
         return [
             GameRecord(comparison=r[0], pair=r[1], leg=r[2], seed=r[3], players=tuple(players.get(r[:3], ())),
                        winner=r[4], end_reason=r[5], turns=r[6], duration_s=r[7], referee_version=r[8],
-                       finished=r[9])
+                       finished=r[9], replay=r[10], id=r[11])
             for r in rows
         ]
 

@@ -8,14 +8,50 @@ the one function an executor runs.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..match.botspec import BotSpec
 from ..match.loop import MatchOptions, MatchResult, PlayerResult, Verdict, play_match
+from ..match.replay import replay_document, write_replay
 from .schedule import ScheduledGame
 from .store import GameRecord, PlayerRecord
 
-__all__ = ["GameTask", "play_task", "record_of", "STDERR_KEEP"]
+__all__ = ["GameTask", "ReplayPolicy", "KEEP_CHOICES", "play_task", "record_of", "STDERR_KEEP"]
+
+KEEP_CHOICES = ("all", "failures", "losses")
+"""``--keep``: these, or a number N (the first N games of each comparison)."""
+_FAILED = {Verdict.CRASH.value, Verdict.TIMEOUT.value, Verdict.INVALID.value}
+
+
+@dataclass(frozen=True)
+class ReplayPolicy:
+    """Which games of a tournament keep a replay file, and where it goes."""
+
+    folder: str
+    keep: str = "failures"
+    """``all``, ``failures`` (a bot crashed, timed out or printed an invalid line), ``losses`` (the
+    comparison's first bot did not finish first) or a number N (the first N games of each
+    comparison)."""
+
+    def __post_init__(self) -> None:
+        if self.keep not in KEEP_CHOICES and not re.fullmatch(r"[0-9]+", self.keep):
+            raise ValueError(f"keep: {self.keep!r} is not one of {', '.join(KEEP_CHOICES)} or a number")
+
+    def wants(self, game: ScheduledGame, record: GameRecord, players: int) -> bool:
+        if self.keep == "all":
+            return True
+        if self.keep == "failures":
+            return any(p.status in _FAILED for p in record.players)
+        if self.keep == "losses":
+            return record.players[game.leg].rank > 0  # the comparison's first bot sits at seat ``leg``
+        return game.pair * players + game.leg < int(self.keep)
+
+    def path(self, game: ScheduledGame) -> Path:
+        """Where the replay is written before the game has an id (the runner renames it)."""
+        return Path(self.folder) / f".game-c{game.comparison}-p{game.pair}-l{game.leg}-seed{game.seed}.json"
 
 STDERR_KEEP = 4096
 """Bytes of stderr kept per failed bot per game."""
@@ -31,6 +67,7 @@ class GameTask:
     """The bots in seat order."""
     options: MatchOptions
     referee_version: str
+    replays: ReplayPolicy | None = None
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -39,9 +76,18 @@ class GameTask:
 
 
 def play_task(task: GameTask) -> GameRecord | None:
-    """Play the task's game; ``None`` when it was interrupted (Ctrl-C, a stop signal)."""
-    result = play_match(task.game_name, task.game.seed, list(task.specs), task.options)
-    return None if result.interrupted else record_of(task, result)
+    """Play the task's game; ``None`` when it was interrupted (Ctrl-C, a stop signal). With a
+    replay policy that wants this game, its replay file is written and named in the record."""
+    options = task.options if task.replays is None else dataclasses.replace(task.options, record=True)
+    result = play_match(task.game_name, task.game.seed, list(task.specs), options)
+    if result.interrupted:
+        return None
+    record = record_of(task, result)
+    if task.replays is not None and task.replays.wants(task.game, record, len(task.specs)):
+        path = task.replays.path(task.game)
+        write_replay(path, replay_document(result, task.options.params))
+        record = dataclasses.replace(record, replay=str(path))
+    return record
 
 
 def record_of(task: GameTask, result: MatchResult) -> GameRecord:

@@ -8,6 +8,7 @@ import shlex
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -83,12 +84,14 @@ def test_a_crashing_bot_is_reported_once_and_stops_the_tournament(tmp_path):
     assert f"seed {seed}" in warning and "seats 0: crash, 1: wait" in warning
     assert "boom" in warning
     command = warning.split("play it again with: ", 1)[1]
-    assert shlex.split(command)[:4] == ["arena", "play", "spring2021", f"crash={crash}"]
+    words = shlex.split(command)
+    assert words[:3] == ["cd", str(Path.cwd()), "&&"]  # from where the tournament ran
+    assert words[3:7] == ["arena", "play", "spring2021", f"crash={crash}"]
     assert "--param MAX_ROUNDS=3" in command
     # 0.25 of the first 20 games is 5 failures: the 6th stops the run.
     assert stored == 6
     assert "stopped: bot 'crash' failed in 6 of its first 6 games" in result.output
-    again = subprocess.run([sys.executable, "-m", "arena.cli", *shlex.split(command)[1:], "--json"],
+    again = subprocess.run([sys.executable, "-m", "arena.cli", *words[4:], "--json"],
                            capture_output=True, text=True, timeout=120, cwd=tmp_path)
     data = json.loads(again.stdout.strip().splitlines()[-1])
     assert data["seed"] == seed and data["players"][0]["status"] == "crash"
