@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -108,7 +109,9 @@ def list_matches(db: str, tid: int | None, bot: str | None, result: str | None, 
 @click.argument("game_id", type=int)
 @click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def show_match(game_id: int, db: str, fmt: str) -> None:
+@click.option("--view", is_flag=True, help="Open the kept replay of this game in the replay viewer.")
+@click.option("--no-open", is_flag=True, help="With --view: write the viewer page, do not open a browser.")
+def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> None:
     """Everything stored about one game, and the command that plays it again."""
     with _open(db) as store:
         found = store.game(game_id)
@@ -118,6 +121,10 @@ def show_match(game_id: int, db: str, fmt: str) -> None:
         row = store.tournament(tid)
     assert row is not None
     command = stored_game_command(row.settings, g)
+    if view and (g.replay is None or not Path(g.replay).is_file()):
+        why = "no replay was kept" if g.replay is None else f"its replay {g.replay} is gone"
+        raise click.ClickException(f"game {game_id}: {why}; play it again with --replay FILE --view: "
+                                   f"{command} --replay game{game_id}.json --view")
     if fmt == "json":
         data = _game_dict(tid, g)
         for out, p in zip(data["players"], g.players):
@@ -149,6 +156,17 @@ def show_match(game_id: int, db: str, fmt: str) -> None:
     if g.replay:
         click.echo(f"replay file: {g.replay}")
     click.echo(f"play it again with: {command}")
+    if view:
+        from ..view import ViewError, write_view
+        from .view import announce
+
+        assert g.replay is not None
+        page = Path(g.replay).with_suffix(".html")
+        try:
+            write_view(Path(g.replay), page)
+        except (ViewError, OSError) as exc:
+            raise click.ClickException(f"{g.replay}: cannot make the viewer ({exc})") from None
+        announce(page, no_open)
 
 
 @main.command("tournaments")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
 import random
 import sys
+import tempfile
 from pathlib import Path
 
 import click
@@ -36,6 +38,9 @@ from .repro import play_command
               show_default=True, help="Memory limit of each bot, in MB.")
 @click.option("--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE",
               help="Game parameter (repeatable).")
+@click.option("--view", "view", is_flag=True,
+              help="Open the replay viewer after the match (beside --replay FILE, or in a temporary folder).")
+@click.option("--no-open", is_flag=True, help="With --view: write the viewer page, do not open a browser.")
 @click.option("--show-stderr", is_flag=True, help="Print each bot's stderr as it plays.")
 @click.option("-v", "--verbose", is_flag=True, help="Print every frame's summary.")
 def play(
@@ -49,6 +54,8 @@ def play(
     no_timeout: bool,
     memory_limit: int,
     params: dict[str, str],
+    view: bool,
+    no_open: bool,
     show_stderr: bool,
     verbose: bool,
 ) -> None:
@@ -118,7 +125,7 @@ def play(
         no_timeout=no_timeout,
         memory_limit_mb=memory_limit,
         params=params or None,
-        record=bool(replay_path) or show_stderr,
+        record=bool(replay_path) or show_stderr or view,
     )
     result = play_match(cls.name, seed, specs, options, on_frame=on_frame)
     failed_to_start = [p for p in result.players if p.message.startswith("failed to start")]
@@ -154,6 +161,15 @@ def play(
     out(f"replay this match with: {again}")
     if replay_path:
         out(f"replay file: {replay_path}")
+    if view and result.outcome is not None:
+        from .view import view_document
+
+        if replay_path:
+            page = Path(replay_path).with_suffix(".html")
+        else:
+            page = Path(tempfile.mkdtemp(prefix="cgarena-view-")) / f"{cls.name}-seed{seed}.html"
+        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+            view_document(replay_document(result, params), page, no_open)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     if result.interrupted:

@@ -139,3 +139,26 @@ def test_tournaments_are_listed(tmp_path):
         (1, ["greedy", "wait"], 2, "finished"), (2, ["wait", "random"], 2, "finished")]
     table = run("tournaments", "--db", db).splitlines()
     assert len(table) == 2 and "greedy, wait" in table[0] and "wait, random" in table[1]
+
+
+def test_play_and_show_open_the_viewer(tmp_path):
+    """--view after a match and for a kept tournament replay (pages written, browser not opened)."""
+    replay = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["play", "spring2021", "wait", "random", "--seed", "4", "--param",
+                                       "MAX_ROUNDS=2", "--replay", str(replay), "--view", "--no-open"])
+    assert result.exit_code == 0, result.output
+    page = tmp_path / "game.html"
+    assert f"replay viewer: {page}" in result.output
+    text = page.read_text(encoding="utf-8")
+    assert "cgView" in text and "http://" not in text.replace("http://www.w3.org", "")
+    crashing_bot(tmp_path)
+    db = str(tmp_path / "r.sqlite")
+    run("tournament", "spring2021", str(tmp_path / "crasher.py"), "wait", "--games", "2", "--db", db,
+        "--replays", str(tmp_path / "kept"), "--max-failures", "1", *SHORT)
+    shown = run("matches", "show", "1", "--db", db, "--view", "--no-open")
+    assert (tmp_path / "kept" / "game1-seed").parent.is_dir()
+    pages = list((tmp_path / "kept").glob("game1-seed*.html"))
+    assert len(pages) == 1 and f"replay viewer: {pages[0]}" in shown
+    run("tournament", "spring2021", "wait", "random", "--games", "2", "--db", str(tmp_path / "n.sqlite"), *SHORT)
+    none = CliRunner().invoke(main, ["matches", "show", "1", "--db", str(tmp_path / "n.sqlite"), "--view"])
+    assert none.exit_code == 1 and "no replay was kept" in none.output

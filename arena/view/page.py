@@ -1,0 +1,164 @@
+"""The replay viewer page: one self-contained HTML file built from a replay document.
+
+The page is the template ``page.html`` with the style sheet, the scripts (the core ``viewer.js``
+and the renderer of the replay's game) and the replay itself inlined. Nothing is loaded from the
+network: a Content-Security-Policy forbids it, so a page that works offline works everywhere.
+
+The replay is embedded as JSON in a ``<script type="application/json">`` element, with ``<``,
+``>`` and ``&`` written as ``\\u003c``, ``\\u003e`` and ``\\u0026`` (still the same JSON), so that no
+string of the replay (a bot's stderr, say) can close the element or open a comment.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import sys
+import tempfile
+import webbrowser
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..match.replay import FORMAT
+
+__all__ = ["GAME_SCRIPTS", "ViewError", "build_page", "check_replay", "embed_json", "load_replay", "open_in_browser",
+           "write_view"]
+
+GAME_SCRIPTS: dict[str, str] = {
+    "spring2021": "spring2021.js",
+    "fall2020": "fall2020.js",
+}
+"""The renderer script of each game; a replay of any other game gets the generic view (scores,
+chart, inputs and outputs, the snapshot as text)."""
+
+_PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
+_JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+class ViewError(ValueError):
+    """A replay the viewer cannot show (the message says why)."""
+
+
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def _inline_script(name: str) -> str:
+    text = _asset(name)
+    if re.search(r"</script", text, re.IGNORECASE):  # pragma: no cover - a mistake in an asset
+        raise AssertionError(f"{name} must not contain '</script'")
+    return text
+
+
+def check_replay(replay: Mapping[str, Any]) -> None:
+    """Raise :class:`ViewError` unless ``replay`` looks like a replay document the page can show."""
+    if replay.get("format") != FORMAT:
+        raise ViewError(f"not a {FORMAT} replay")
+    frames = replay.get("frames")
+    if not isinstance(frames, list):
+        raise ViewError("the replay has no list of frames")
+    if not isinstance(replay.get("initial"), dict):
+        raise ViewError("the replay has no initial snapshot (was it recorded with --replay?)")
+    for i, frame in enumerate(frames):
+        if not isinstance(frame, dict) or not isinstance(frame.get("snapshot"), dict):
+            raise ViewError(f"frame {i + 1} of the replay has no snapshot")
+        if not isinstance(frame.get("executions", []), list):
+            raise ViewError(f"frame {i + 1} of the replay has no list of executions")
+    bots = replay.get("bots")
+    if not isinstance(bots, list) or not bots:
+        raise ViewError("the replay names no bots")
+
+
+def load_replay(path: Path) -> dict[str, Any]:
+    """Read the replay file at ``path``: :class:`ViewError` (a ``ValueError``) when it is not a
+    JSON replay document, ``OSError`` when it cannot be read."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ViewError(f"{path}: not a replay file (not UTF-8 text)") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ViewError(f"{path}: not a replay file (invalid JSON at line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ViewError(f"{path}: not a {FORMAT} replay file")
+    try:
+        check_replay(document)
+    except ViewError as exc:
+        raise ViewError(f"{path}: {exc}") from None
+    return document
+
+
+def embed_json(document: Mapping[str, Any]) -> str:
+    """``document`` as JSON that is safe inside a ``<script>`` element."""
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).translate(_JSON_ESCAPES)
+
+
+def build_page(replay: Mapping[str, Any]) -> str:
+    """The whole HTML page showing ``replay`` (checked with :func:`check_replay`)."""
+    check_replay(replay)
+    game = str(replay.get("game", ""))
+    bots = " vs ".join(str(b.get("name", "?")) for b in replay["bots"] if isinstance(b, dict))
+    title = f"{game} replay: {bots} (seed {replay.get('seed', '?')})"
+    scripts = [_inline_script(GAME_SCRIPTS[game])] if game in GAME_SCRIPTS else []
+    scripts.append(_inline_script("viewer.js"))
+    values = {
+        "TITLE": html.escape(title),
+        "STYLE": _asset("viewer.css"),
+        "DATA": embed_json(replay),
+        "SCRIPTS": "\n".join(f"<script>\n{s}\n</script>" for s in scripts),
+    }
+    # One pass: text put in (the replay above all) is never scanned for placeholders again.
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], _asset("page.html"))
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_view(replay: Mapping[str, Any] | Path, out: Path) -> Path:
+    """Write the viewer page of ``replay`` (a replay document, or the path of a replay file) to
+    ``out``, atomically, and return ``out``.
+
+    Raises :class:`ValueError` for a file that is not a replay or not JSON (nothing is written),
+    :class:`OSError` when the replay cannot be read or the page cannot be written.
+    """
+    document = load_replay(Path(replay)) if isinstance(replay, str | os.PathLike) else replay
+    page = build_page(document)
+    out = Path(out)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(page)
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return out
+
+
+def open_in_browser(path: Path) -> bool:
+    """Open the page at ``path`` in the default browser; ``False`` when no browser could be
+    started (the caller says where the page is).
+
+    On Linux without a display (``DISPLAY``, ``WAYLAND_DISPLAY``) and without ``$BROWSER``, no
+    browser is tried: the only candidates would be text browsers, which take over the terminal
+    and cannot run the page's scripts.
+    """
+    graphical = any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER"))
+    if sys.platform.startswith("linux") and not graphical:
+        return False
+    try:
+        return webbrowser.open(Path(path).resolve().as_uri())
+    except webbrowser.Error:
+        return False
