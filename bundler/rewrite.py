@@ -133,7 +133,36 @@ class _ModuleRewrite:
             self.edits.append(Edit(*pos.span(node), "global " + ", ".join(names)))
         self.rewrite_imports()
         self.rewrite_blocks()
+        self.check_edited_constructs()
         return ModuleEdits(tuple(self.edits), dict(self.top), self.found.found())
+
+    def check_edited_constructs(self) -> None:
+        """Refuse the edits that would change what a construct means, not only what it names:
+        a value pattern ``case mod.X:`` whose rewrite is a bare name (a capture pattern, which
+        matches anything), and an f-string's debug form ``f"{expr=}"`` whose expression is
+        rewritten (it prints its own source text)."""
+        spans = [(e.start, e.end, e.new) for e in self.edits]
+        if not spans:
+            return
+        source = self.m.source
+        for node in ast.walk(self.m.tree):
+            if isinstance(node, ast.MatchValue):
+                start, end = self.pos.span(node.value)
+                if any(a == start and b == end and new.isidentifier() for a, b, new in spans):
+                    self.refuse(node, "a value pattern (case module.NAME:) would become a bare name, "
+                                      "which Python reads as a capture pattern matching anything")
+            elif isinstance(node, ast.JoinedStr):
+                for value in node.values:
+                    if not isinstance(value, ast.FormattedValue):
+                        continue
+                    start, end = self.pos.span(value.value)
+                    after = source[end:].lstrip()
+                    if not after.startswith("=") or after.startswith("=="):
+                        continue  # not the debug form: no '=' right after the expression
+                    text = source[start:end]
+                    if any(start <= a and b <= end for a, b, _ in spans):
+                        self.refuse(node, f"the f-string debug form {{{text}=}} prints its expression's "
+                                          "source, which flattening rewrites")
 
     def function_aliases(self) -> dict[tuple[int, str], Binding]:
         """Names bound by local imports inside functions: (scope id, name) -> binding."""

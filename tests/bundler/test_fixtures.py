@@ -56,6 +56,9 @@ CASES = [
     Case("main_block", "main.py", ("main.py",)),
     Case("scoping", "main.py", ("main.py",)),
     Case("lazy_cycle", "main.py", ("main.py",)),
+    Case("value_pattern", "main.py", ("main.py",), refused="main.py:8: a value pattern (case module.NAME:)"),
+    Case("fstring_debug", "main.py", ("main.py",), refused="main.py:7: the f-string debug form {settings.DEPTH=}"),
+    Case("fstring_debug_untouched", "main.py", ("main.py",)),
 ]
 
 
