@@ -6,14 +6,14 @@ import ast
 import io
 import tokenize
 
-from .textedit import Edit, Positions, apply_edits
+from .textedit import Edit, Positions, apply_edits, source_lines
 
 __all__ = ["strip_comments", "strip_docstrings"]
 
 
 def strip_comments(text: str) -> str:
     """Remove every comment; a line that held only a comment goes entirely."""
-    lines = text.splitlines(keepends=True)
+    lines = source_lines(text)
     cuts: dict[int, int] = {}
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
         if tok.type == tokenize.COMMENT:

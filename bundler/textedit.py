@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 from dataclasses import dataclass
 
-__all__ = ["Edit", "Positions", "apply_edits", "EditConflict"]
+__all__ = ["Edit", "Positions", "apply_edits", "EditConflict", "source_lines"]
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of Python source as the parser counts them (ends kept): only ``\n``, ``\r\n`` and
+    ``\r`` end a line. ``str.splitlines`` also splits at a form feed, ``\v``, ``\x1c``-``\x1e``,
+    ``\x85``, ``\u2028`` and ``\u2029``, which Python allows inside a line (in strings and
+    comments, and a form feed in indentation)."""
+    return _LINE.findall(text)
 
 
 class EditConflict(ValueError):
@@ -28,7 +39,7 @@ class Positions:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = text.splitlines(keepends=True)
+        self.lines = source_lines(text)
         self.starts: list[int] = []
         offset = 0
         for line in self.lines:

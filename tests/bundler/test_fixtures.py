@@ -59,6 +59,7 @@ CASES = [
     Case("value_pattern", "main.py", ("main.py",), refused="main.py:8: a value pattern (case module.NAME:)"),
     Case("fstring_debug", "main.py", ("main.py",), refused="main.py:7: the f-string debug form {settings.DEPTH=}"),
     Case("fstring_debug_untouched", "main.py", ("main.py",)),
+    Case("form_feed", "main.py", ("main.py",)),
 ]
 
 
