@@ -12,6 +12,7 @@ blocks), and the reasons found why the module cannot be flattened.
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -23,7 +24,24 @@ from .refusals import Refusals
 from .scopes import Ref, Scope
 from .textedit import Edit
 
-__all__ = ["ModuleEdits", "rewrite"]
+__all__ = ["ModuleEdits", "rewrite", "deleted_globals"]
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def deleted_globals(graph: Graph) -> frozenset[tuple[str, str]]:
+    """(module, name) of every global a module deletes with ``del`` in its own top-level code."""
+    out: set[tuple[str, str]] = set()
+    for module in graph.modules.values():
+        todo: list[ast.AST] = list(module.tree.body)
+        while todo:
+            node = todo.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(node, ast.Delete):
+                out.update((module.name, t.id) for t in node.targets if isinstance(t, ast.Name))
+            todo.extend(ast.iter_child_nodes(node))
+    return frozenset(out)
 
 
 @dataclass(frozen=True)
@@ -88,6 +106,7 @@ class _ModuleRewrite:
         self.edits: list[Edit] = []
         self.top: dict[int, str] = {}
         self.found = Refusals(graph)
+        self.deleted = deleted_globals(graph)
 
     def refuse(self, node: ast.AST | None, why: str) -> None:
         self.found.refuse(self.m, node, why)
@@ -100,6 +119,11 @@ class _ModuleRewrite:
         module_scope = m.scopes.module
         local_aliases = self.function_aliases()
         global_decls: dict[int, ast.Global] = {}
+        first_binding: dict[str, int] = {}
+        for r in self.facts.live_refs:
+            if r.resolved is module_scope and r.kind == "store" and r.scope is module_scope:
+                first_binding.setdefault(r.name, r.top_index)
+                first_binding[r.name] = min(first_binding[r.name], r.top_index)
         for r in self.facts.live_refs:
             if isinstance(r.node, ast.alias):
                 continue  # import statements are rewritten whole
@@ -111,12 +135,20 @@ class _ModuleRewrite:
                         global_decls[id(r.node)] = r.node
                     continue
                 if name in aliases:
-                    self.use_target(r, self.binding_target(aliases[name]))
+                    b = aliases[name]
+                    if b.module is not None and b.attr is not None and (b.module, b.attr) in self.deleted:
+                        self.refuse(r.node, f"reads {b.attr!r}, which module {b.module} deletes with del "
+                                            "(one namespace would give another error than the module)")
+                    self.use_target(r, self.binding_target(b))
                 elif name in final:
                     new = final[name]
                     if new != name:
                         if r.ambiguous:
                             self.refuse(r.node, f"class body reads {name!r} before or after binding it")
+                        if (r.kind == "load" and name in BUILTIN_NAMES and r.scope.kind != "function"
+                                and r.top_index <= first_binding.get(name, -1)):
+                            self.refuse(r.node, f"reads the builtin {name!r} before this module binds its own "
+                                                f"{name!r} (renamed {new!r}, the read would miss the builtin)")
                         self.rename(r, new)
                 elif name in self.names.type_checking:
                     self.annotation_use(r, self.names.type_checking[name])
@@ -229,6 +261,9 @@ class _ModuleRewrite:
                 self.edits.append(Edit(*self.pos.span(parent), repr(target.module)))
                 return
             nxt = self.plan.target(target.module, parent.attr)
+            if (target.module, parent.attr) in self.deleted:
+                self.refuse(parent, f"reads {parent.attr!r}, which module {target.module} deletes with del "
+                                    "(one namespace would give another error than the module)")
             if nxt is None:
                 self.refuse(parent, f"{target.module} has no visible top-level name {parent.attr!r}")
                 return

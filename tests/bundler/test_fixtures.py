@@ -60,6 +60,9 @@ CASES = [
     Case("fstring_debug", "main.py", ("main.py",), refused="main.py:7: the f-string debug form {settings.DEPTH=}"),
     Case("fstring_debug_untouched", "main.py", ("main.py",)),
     Case("form_feed", "main.py", ("main.py",)),
+    Case("deleted_global", "main.py", ("main.py",), refused="main.py:5: reads 'TEMP', which module tools deletes"),
+    Case("builtin_rebound", "main.py", ("main.py",),
+         refused="tools.py:5: reads the builtin 'print' before this module binds its own 'print'"),
 ]
 
 
