@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..match.botspec import split_name
+from ..match.botspec import is_bot_name
 from ..match.process import DEFAULT_MEMORY_LIMIT_MB
 from ..tournament.config import BotEntry
 from ..tournament.store import GameRecord
@@ -50,8 +50,7 @@ def bot_argument(entry: BotEntry) -> str:
         whole = Path(entry.base or ".") / text
         words = [text] if whole.exists() else shlex.split(text)
         text = shlex.join([*words, *entry.args])
-    label, _ = split_name(f"{entry.name}=x")
-    return f"{entry.name}={text}" if label == entry.name else text
+    return f"{entry.name}={text}" if is_bot_name(entry.name) else text
 
 
 def game_command(game: str, entries: Mapping[str, BotEntry], record: GameRecord, *, time_scale: float = 1.0,

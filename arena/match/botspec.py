@@ -37,8 +37,8 @@ from typing import Any
 
 import yaml
 
-__all__ = ["BotSpec", "BotSpecError", "resolve", "split_name", "python_command", "shipped_bots", "default_bots",
-           "REPO_ROOT", "BOTS_FILE"]
+__all__ = ["BotSpec", "BotSpecError", "resolve", "split_name", "is_bot_name", "python_command", "shipped_bots",
+           "default_bots", "REPO_ROOT", "BOTS_FILE"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOTS_FILE = REPO_ROOT / "bots" / "shipped.yaml"
@@ -88,6 +88,11 @@ def default_bots(game: str, bots_file: Path = BOTS_FILE) -> tuple[str, ...]:
 
 
 _NAME = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.#+-]*)=(\S.*)", re.DOTALL)
+
+
+def is_bot_name(text: str) -> bool:
+    """Whether ``text`` can name a bot in ``NAME=BOT`` (letters, digits and ``_.#+-``)."""
+    return _NAME.fullmatch(f"{text}=x") is not None
 
 
 def split_name(text: str) -> tuple[str | None, str]:

@@ -25,7 +25,8 @@ from typing import Any
 
 from .loop import MatchResult
 
-__all__ = ["FORMAT", "ReplayPathError", "check_replay_path", "replay_document", "write_replay", "read_replay"]
+__all__ = ["FORMAT", "ReplayPathError", "check_replay_path", "replay_document", "write_replay", "read_replay",
+           "write_text_atomic"]
 
 FORMAT = "cgarena-replay-v1"
 
@@ -91,15 +92,16 @@ def _umask() -> int:
     return mask
 
 
-def write_replay(path: Path, document: Mapping[str, Any]) -> None:
-    """Write ``document`` to ``path`` atomically (temporary file in the same folder, then rename),
-    with the permissions of any new file (0666 less the umask)."""
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically (temporary file in the same folder, then
+    rename), with the permissions of any new file (0666 less the umask): the replay file, and the
+    viewer page made from it."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:
         os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(document, f, ensure_ascii=False, separators=(",", ":"))
+            f.write(text)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -109,8 +111,22 @@ def write_replay(path: Path, document: Mapping[str, Any]) -> None:
         raise
 
 
+def write_replay(path: Path, document: Mapping[str, Any]) -> None:
+    """Write ``document`` to ``path`` with :func:`write_text_atomic`."""
+    write_text_atomic(path, json.dumps(document, ensure_ascii=False, separators=(",", ":")))
+
+
 def read_replay(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
-    if data.get("format") != FORMAT:
+    """The replay document in the file at ``path``: ``ValueError`` (saying why) when the file is
+    not a replay, ``OSError`` when it cannot be read."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a replay file (not UTF-8 text)") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not a replay file (invalid JSON at line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path}: not a {FORMAT} replay file")
     return data

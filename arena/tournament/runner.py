@@ -208,9 +208,9 @@ class Tournament:
             final = path
         self.store.set_replay(game_id, str(final))
 
-    def trackers(self, tid: int) -> list[ComparisonTracker | TableTracker]:
+    def trackers(self, stored: list[GameRecord]) -> list[ComparisonTracker | TableTracker]:
         trackers = [make_tracker(c.index, c.bots, self.sprt) for c in self.schedule.comparisons()]
-        for record in self.store.games(tid):
+        for record in stored:
             if record.comparison < len(trackers):
                 trackers[record.comparison].add(record)
         return trackers
@@ -220,12 +220,13 @@ class Tournament:
         tid = row.id
         if self.config.replays is not None:
             Path(self.config.replays.folder).mkdir(exist_ok=True)
-        trackers = self.trackers(tid)
+        stored = self.store.games(tid)  # read once: the trackers and the failure watch count them
+        trackers = self.trackers(stored)
         for t in trackers:
             if t.decision is not None:
                 self.store.set_decision(tid, t.index, t.decision.value, t.decided_at or 0)
         scheduler = Scheduler(self.schedule, trackers, self.store.game_keys(tid))
-        watch = FailureWatch(self.config.max_failures, FAILURE_WINDOW, self.store.games(tid))
+        watch = FailureWatch(self.config.max_failures, FAILURE_WINDOW, stored)
         done = len(scheduler.done)
         total = done + scheduler.remaining()
         self.on_event(Started(tid, resumed, done, total, tuple(self.warnings())))

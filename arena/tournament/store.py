@@ -347,7 +347,8 @@ class Store:
         if row is None:
             return None
         tid, key = row[0], tuple(row[1:])
-        return tid, next(g for g in self.games(tid) if g.key == key)
+        (record,) = self.games(tid, key)
+        return tid, record
 
     def game_keys(self, tid: int) -> set[tuple[int, int, int]]:
         return {tuple(r) for r in self._db.execute(
@@ -356,18 +357,22 @@ class Store:
     def count_games(self, tid: int) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?", (tid,)).fetchone()[0])
 
-    def games(self, tid: int) -> list[GameRecord]:
+    def games(self, tid: int, key: tuple[int, int, int] | None = None) -> list[GameRecord]:
+        """The tournament's games in key order (only the game ``key``, when given)."""
+        where, args = "tournament_id = ?", [tid]
+        if key is not None:
+            where, args = where + " AND comparison = ? AND pair = ? AND leg = ?", [tid, *key]
         players: dict[tuple[int, int, int], list[PlayerRecord]] = {}
         for r in self._db.execute(
             "SELECT comparison, pair, leg, seat, bot, score, rank, status, message, latency, near_limit, stderr,"
-            " refused FROM game_players WHERE tournament_id = ? ORDER BY comparison, pair, leg, seat", (tid,)
+            f" refused FROM game_players WHERE {where} ORDER BY comparison, pair, leg, seat", args
         ):
             players.setdefault((r[0], r[1], r[2]), []).append(PlayerRecord(
                 seat=r[3], bot=r[4], score=r[5], rank=r[6], status=r[7], message=r[8],
                 latencies_ms=_floats(r[9]), near_limit=r[10], stderr=r[11], refused=r[12]))
         rows = self._db.execute(
             "SELECT comparison, pair, leg, seed, winner, end_reason, turns, duration_s, referee_version, finished,"
-            " replay, rowid FROM games WHERE tournament_id = ? ORDER BY comparison, pair, leg", (tid,)
+            f" replay, rowid FROM games WHERE {where} ORDER BY comparison, pair, leg", args
         )
         return [
             GameRecord(comparison=r[0], pair=r[1], leg=r[2], seed=r[3], players=tuple(players.get(r[:3], ())),

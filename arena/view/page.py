@@ -16,14 +16,13 @@ import json
 import os
 import re
 import sys
-import tempfile
 import webbrowser
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..match.replay import FORMAT
+from ..match.replay import FORMAT, read_replay, write_text_atomic
 
 __all__ = ["GAME_SCRIPTS", "ViewError", "build_page", "check_replay", "embed_json", "load_replay", "open_in_browser",
            "write_view"]
@@ -77,15 +76,9 @@ def load_replay(path: Path) -> dict[str, Any]:
     """Read the replay file at ``path``: :class:`ViewError` (a ``ValueError``) when it is not a
     JSON replay document, ``OSError`` when it cannot be read."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise ViewError(f"{path}: not a replay file (not UTF-8 text)") from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ViewError(f"{path}: not a replay file (invalid JSON at line {exc.lineno}, column {exc.colno})") from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ViewError(f"{path}: not a {FORMAT} replay file")
+        document = read_replay(path)
+    except ValueError as exc:
+        raise ViewError(str(exc)) from None
     try:
         check_replay(document)
     except ViewError as exc:
@@ -116,12 +109,6 @@ def build_page(replay: Mapping[str, Any]) -> str:
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], _asset("page.html"))
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def write_view(replay: Mapping[str, Any] | Path, out: Path) -> Path:
     """Write the viewer page of ``replay`` (a replay document, or the path of a replay file) to
     ``out``, atomically, and return ``out``.
@@ -130,20 +117,8 @@ def write_view(replay: Mapping[str, Any] | Path, out: Path) -> Path:
     :class:`OSError` when the replay cannot be read or the page cannot be written.
     """
     document = load_replay(Path(replay)) if isinstance(replay, str | os.PathLike) else replay
-    page = build_page(document)
     out = Path(out)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(page)
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_text_atomic(out, build_page(document))
     return out
 
 
