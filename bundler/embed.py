@@ -45,21 +45,20 @@ def string_literal(text: str) -> str:
 
 
 _LOADER = '''def _cgarena_bundle():
-    import importlib
-    import importlib.abc
-    import importlib.util
-    import linecache
     import sys
-    import traceback
+    loaded = set(sys.modules)
+    import importlib
+    import importlib.machinery
+    import linecache
 
-    class EmbeddedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    class EmbeddedModules:
         """Imports the modules in SOURCES from memory."""
 
         def find_spec(self, name, path=None, target=None):
             if name not in SOURCES:
                 return None
-            return importlib.util.spec_from_loader(name, self, origin=SOURCES[name][0],
-                                                   is_package=SOURCES[name][1])
+            return importlib.machinery.ModuleSpec(name, self, origin=SOURCES[name][0],
+                                                  is_package=SOURCES[name][1])
 
         def create_module(self, spec):
             return None
@@ -76,12 +75,26 @@ _LOADER = '''def _cgarena_bundle():
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         return compile(source, filename, "exec", dont_inherit=True)
 
+    def print_exception(kind, value, tb):
+        # The built-in hook reads source lines from files; traceback reads linecache.
+        if "traceback" in SOURCES:  # the bot's own module of that name
+            sys.__excepthook__(kind, value, tb)
+            return
+        import traceback
+        traceback.print_exception(kind, value, tb)
+
 '''
 
+
 _RUN = '''
+    # A module the bot names like a standard one (random.py) must win, as it does from files:
+    # forget the standard modules this loader's own imports brought in under such names.
+    for name in set(sys.modules) - loaded:
+        if name in SOURCES or name.partition(".")[0] in SOURCES:
+            del sys.modules[name]
     sys.meta_path.insert(0, EmbeddedModules())
-    if sys.excepthook is sys.__excepthook__:  # the built-in hook reads source lines from files
-        sys.excepthook = traceback.print_exception
+    if sys.excepthook is sys.__excepthook__:
+        sys.excepthook = print_exception
     main = sys.modules["__main__"].__dict__
     del main["_cgarena_bundle"]
     if PACKAGE:
