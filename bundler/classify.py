@@ -91,8 +91,12 @@ class _Classifier:
                 self.found.refuse(m, site.node, "'import *' inside a block")
             elif b.name in stores or b.name in aliases:
                 self.found.refuse(m, site.node, f"'import *' name {b.name!r} is also bound otherwise")
-            else:
+            elif b.attr is None or self.stable(b.module, b.attr, set()):
                 aliases[b.name] = b
+            else:
+                # A copy taken at import time, as Python takes it: later rebindings in the
+                # module it came from do not show through.
+                own[b.name] = ("module", facts.name, b.name)
         tc: dict[str, Binding] = {}
         for site in m.imports:
             if site.type_checking:

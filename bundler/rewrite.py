@@ -299,6 +299,7 @@ class _ModuleRewrite:
             by_alias = {id(b.alias): b for b in site.bindings if b.alias is not None}
             for a in node.names:
                 if a.name == "*":
+                    parts.extend(self.star_copies(site))
                     continue
                 b = by_alias.get(id(a))
                 if b is None:
@@ -371,6 +372,20 @@ class _ModuleRewrite:
         if target.final in scope.bindings and target.final not in scope.globals:
             self.refuse(site.node, f"{target.final!r} is a local name here")
         return [f"{b.name} = {target.final}"]
+
+    def star_copies(self, site: ImportSite) -> list[str]:
+        """The assignments that copy, at import time, the names of ``from <local> import *``
+        that are not aliases (their module rebinds them later)."""
+        out: list[str] = []
+        for b in site.bindings:
+            if b.alias is not None or b.module is None or b.name not in self.final:
+                continue
+            target = self.binding_target(b)
+            if target is None or target.final is None:
+                self.refuse(site.node, f"cannot tell what {b.name!r} refers to")
+                continue
+            out.append(f"{self.final[b.name]} = {target.final}")
+        return out
 
     def count_stores(self, scope: Scope, name: str) -> int:
         return sum(1 for r in self.m.scopes.refs
