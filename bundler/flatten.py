@@ -40,7 +40,7 @@ from .graph import Graph
 from .naming import plan_names
 from .order import Unorderable, order
 from .refusals import merge
-from .rewrite import ModuleEdits, rewrite
+from .rewrite import rewrite
 from .textedit import EditConflict
 
 __all__ = ["FlatBundle", "Piece", "flatten"]
@@ -63,10 +63,17 @@ def flatten(graph: Graph) -> FlatBundle:
     in_bundle = list(dict.fromkeys(name for name, _ in plan))
     # A module imported only under TYPE_CHECKING is not in the bundle: it binds nothing there.
     names = classified.only(in_bundle).names
-    naming = plan_names(graph, collected, names, plan)
-    edits: dict[str, ModuleEdits] = {}
+    # A global whose final name is a local name where another module reads it gets another
+    # final name (each round renames at least one more global, so this ends).
+    force: frozenset[tuple[str, str]] = frozenset()
+    while True:
+        naming = plan_names(graph, collected, names, plan, force)
+        edits = {name: rewrite(graph, collected.facts[name], naming) for name in in_bundle}
+        clashes = frozenset().union(*(e.clashes for e in edits.values()))
+        if clashes <= force:
+            break
+        force |= clashes
     for name in in_bundle:
-        edits[name] = rewrite(graph, collected.facts[name], naming)
         reasons = merge(reasons, edits[name].reasons)
     if reasons:
         raise FlattenRefused(list(reasons))

@@ -35,6 +35,8 @@ class Target:
 
     final: str | None = None
     module: str | None = None
+    owner: tuple[str, str] | None = None
+    """(module, own name) of the global, when it is one."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class NamePlan:
         names = self.names.get(module)
         if names is not None and attr in names.own:
             final = self.final.get(module, {}).get(attr)
-            return Target(final=final) if final else None
+            return Target(final=final, owner=(module, attr)) if final else None
         b = names.aliases.get(attr) if names is not None else None
         if b is not None and b.module is not None:
             return self.target(b.module, b.attr, seen)
@@ -89,22 +91,23 @@ def _tag(module: str) -> str:
 
 
 def assign_names(owned: Sequence[tuple[str, Mapping[str, NameKey]]], claimed: Mapping[str, NameKey],
-                 forbidden: AbstractSet[str]) -> dict[str, dict[str, str]]:
+                 forbidden: AbstractSet[str],
+                 force: AbstractSet[tuple[str, str]] = frozenset()) -> dict[str, dict[str, str]]:
     """The final name of each own name of each module.
 
     ``owned`` lists (module, {own name: what it holds}) in priority order; ``claimed`` is what the
     flat namespace already holds before any module gets a name (builtins read as such, as
     ``("free",)``); ``forbidden`` are the names a new name must not be (every identifier of every
     module, every builtin). A name keeps its spelling when the flat namespace holds nothing else
-    under it. Returns module -> {own name: final name}, in the order of ``owned``; the inputs are
-    not changed."""
+    under it, unless ``force`` lists it as (module, name). Returns module -> {own name: final
+    name}, in the order of ``owned``; the inputs are not changed."""
     taken: dict[str, NameKey] = dict(claimed)
     avoid: set[str] = set(forbidden)
     final: dict[str, dict[str, str]] = {}
     for name, own in owned:
         finals: dict[str, str] = {}
         for var, key in sorted(own.items()):
-            if taken.get(var, key) == key:
+            if taken.get(var, key) == key and (name, var) not in force:
                 taken[var] = key
                 finals[var] = var
                 continue
@@ -174,14 +177,71 @@ def _duplicates(graph: Graph, names: Mapping[str, ModuleNames], final: Mapping[s
     return frozenset(out)
 
 
+def _statement_positions(plan: Sequence[Step]) -> dict[tuple[str, int], int]:
+    """(module, top-level statement index) -> its position in the plan."""
+    return {(name, index): i for i, (name, index) in enumerate(plan) if index is not None and index >= 0}
+
+
+def _defined_names(collected: Collected, module: str) -> dict[str, list[int]]:
+    """The module's globals bound by a ``def`` or ``class`` statement in its own top-level code
+    -> the indexes of the top-level statements holding those definitions."""
+    out: dict[str, list[int]] = {}
+    scope = collected.facts[module].module.scopes.module
+    for r in collected.facts[module].global_refs():
+        if r.scope is scope and isinstance(r.node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.setdefault(r.name, []).append(r.top_index)
+    return out
+
+
+def _moves_overlap(collected: Collected, positions: Mapping[tuple[str, int], int],
+                   mover: str, defs: Sequence[int], owner: str, name: str) -> bool:
+    """A renamed definition is made under its own name, then moved to its final name and the
+    name deleted. Could that overwrite or delete the global that ``owner`` keeps under that
+    name? Only when the owner binds it before (or in a function, at any time)."""
+    last_def = max(positions.get((mover, i), -1) for i in defs)
+    scope = collected.facts[owner].module.scopes.module
+    for r in collected.facts[owner].global_refs():
+        if r.name != name or r.kind not in ("store", "del"):
+            continue
+        if r.scope is not scope or positions.get((owner, r.top_index), -1) <= last_def:
+            return True
+    return False
+
+
 def plan_names(graph: Graph, collected: Collected, names: Mapping[str, ModuleNames],
-               plan: Sequence[Step]) -> NamePlan:
+               plan: Sequence[Step], force: AbstractSet[tuple[str, str]] = frozenset()) -> NamePlan:
     """Name every global of the modules in ``plan`` (see the module docstring). ``names`` must
-    give nothing to bind for modules not in the plan (:meth:`Classified.only`)."""
+    give nothing to bind for modules not in the plan (:meth:`Classified.only`); ``force`` lists
+    (module, name) that must not keep their spelling (a local name where they are read).
+
+    A ``def`` or ``class`` that is renamed keeps its own name while Python makes it (decorators,
+    ``__init_subclass__`` and ``__qualname__`` see what they see in the module), then moves to
+    its final name; where that could touch another module's global of the same spelling, that
+    global is renamed too."""
     modules = list(dict.fromkeys(name for name, _ in plan))
     entry = graph.entry.name
     priority = [entry] + [n for n in modules if n != entry]
     claimed = _free_reads(graph, collected, names, modules)
     forbidden = _BUILTIN_NAMES | _identifiers(graph)
-    final = assign_names([(n, names[n].own) for n in priority], claimed, forbidden)
+    positions = _statement_positions(plan)
+    defined = {n: _defined_names(collected, n) for n in modules}
+    forced = set(force)
+    while True:
+        final = assign_names([(n, names[n].own) for n in priority], claimed, forbidden, forced)
+        keepers: dict[str, list[str]] = {}
+        for n in priority:
+            for var, new in final[n].items():
+                if var == new:
+                    keepers.setdefault(var, []).append(n)
+        more = set()
+        for n in modules:
+            for var, new in final[n].items():
+                if new == var or var not in defined[n]:
+                    continue
+                for owner in keepers.get(var, []):
+                    if _moves_overlap(collected, positions, n, defined[n][var], owner, var):
+                        more.add((owner, var))
+        if not more:
+            break
+        forced |= more
     return NamePlan(final, _duplicates(graph, names, final, plan), names, frozenset(graph.modules))

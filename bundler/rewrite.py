@@ -54,6 +54,9 @@ class ModuleEdits:
     top_replacements: Mapping[int, str]
     """Top-level statement index -> the text that replaces the whole statement ("" removes it)."""
     reasons: tuple[str, ...]
+    clashes: frozenset[tuple[str, str]] = frozenset()
+    """(module, own name) of the globals whose final name is a local name where this module
+    reads them: with another final name the module could be flattened."""
 
 
 def _clause(node: ast.Import | ast.ImportFrom, a: ast.alias) -> str:
@@ -107,6 +110,7 @@ class _ModuleRewrite:
         self.top: dict[int, str] = {}
         self.found = Refusals(graph)
         self.deleted = deleted_globals(graph)
+        self.clashes: set[tuple[str, str]] = set()
 
     def refuse(self, node: ast.AST | None, why: str) -> None:
         self.found.refuse(self.m, node, why)
@@ -166,7 +170,7 @@ class _ModuleRewrite:
         self.rewrite_imports()
         self.rewrite_blocks()
         self.check_edited_constructs()
-        return ModuleEdits(tuple(self.edits), dict(self.top), self.found.found())
+        return ModuleEdits(tuple(self.edits), dict(self.top), self.found.found(), frozenset(self.clashes))
 
     def check_edited_constructs(self) -> None:
         """Refuse the edits that would change what a construct means, not only what it names:
@@ -225,18 +229,27 @@ class _ModuleRewrite:
         if isinstance(node, ast.Name):
             self.edits.append(Edit(*pos.span(node), new))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            self.edits.append(Edit(*pos.name_token(node), new))
-            # The object keeps the name it has in Python (reprs, error messages, registries that
-            # read __name__ after definition).
+            if r.scope is not self.m.scopes.module:
+                self.refuse(node, f"defines the global {r.name!r} inside a function; renaming it "
+                                  f"would change its __name__ and __qualname__")
+                return
+            # Python makes the object under its own name (decorators, __init_subclass__, the
+            # __qualname__ of its methods see it), then it moves to its final name; the naming
+            # pass made sure no other global of that spelling is bound at this point.
             line = pos.lines[node.lineno - 1]
             indent = line[: len(line) - len(line.lstrip())]
             at = pos.line_end(node.end_lineno or node.lineno)
-            restore = f"{indent}{new}.__name__ = {new}.__qualname__ = {node.name!r}\n"
+            move = f"{indent}{new} = {node.name}; del {node.name}\n"
             if not pos.text[:at].endswith("\n"):
-                restore = "\n" + restore
-            self.edits.append(Edit(at, at, restore))
+                move = "\n" + move
+            self.edits.append(Edit(at, at, move))
         else:
             self.refuse(node, f"cannot rename {r.name!r} bound by a {type(node).__name__}")
+
+    def clash(self, target: Target) -> None:
+        """``target``'s final name is a local name where it is read: note it for renaming."""
+        if target.owner is not None:
+            self.clashes.add(target.owner)
 
     def use_target(self, r: Ref, target: Target | None) -> None:
         """Rewrite one use of an imported name (or module) to what it refers to."""
@@ -272,6 +285,7 @@ class _ModuleRewrite:
         if r.ambiguous:
             self.refuse(r.node, f"class body reads {r.name!r} before or after binding it")
         if not resolves_global(r.scope, target.final, r.name):
+            self.clash(target)
             self.refuse(node, f"{target.final!r} is also a local name here")
             return
         self.edits.append(Edit(*self.pos.span(node), target.final))
@@ -362,6 +376,7 @@ class _ModuleRewrite:
             return []
         assert target.final is not None
         if not enclosing_reaches_module(scope, target.final):
+            self.clash(target)
             self.refuse(site.node, f"{target.final!r} is a local name of an enclosing function")
             return []
         if b.name == target.final:
@@ -370,6 +385,7 @@ class _ModuleRewrite:
                 self.refuse(site.node, f"rebinds the imported name {b.name!r}")
             return []
         if target.final in scope.bindings and target.final not in scope.globals:
+            self.clash(target)
             self.refuse(site.node, f"{target.final!r} is a local name here")
         return [f"{b.name} = {target.final}"]
 

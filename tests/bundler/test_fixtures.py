@@ -63,6 +63,8 @@ CASES = [
     Case("deleted_global", "main.py", ("main.py",), refused="main.py:5: reads 'TEMP', which module tools deletes"),
     Case("stdlib_shadow", "main.py", ("main.py",)),
     Case("star_copy", "main.py", ("main.py",)),
+    Case("definition_names", "main.py", ("main.py",)),
+    Case("local_clash", "main.py", ("main.py",)),
     Case("builtin_rebound", "main.py", ("main.py",),
          refused="tools.py:5: reads the builtin 'print' before this module binds its own 'print'"),
 ]

@@ -50,6 +50,15 @@ def test_a_clash_renames_the_later_module_and_skips_names_in_use():
     assert claimed == {"print": ("free",)}  # the inputs are left as they were
 
 
+def test_a_forced_name_gives_its_spelling_to_the_next_module():
+    owned = [
+        ("__main__", {"W": ("module", "__main__", "W")}),
+        ("io", {"W": ("module", "io", "W"), "R": ("module", "io", "R")}),
+    ]
+    final = assign_names(owned, {}, frozenset({"W", "R"}), force={("__main__", "W"), ("io", "R")})
+    assert final == {"__main__": {"W": "W_main"}, "io": {"W": "W", "R": "R_io"}}
+
+
 def test_shared_standard_library_names_builtins_dunders_and_main_tags():
     owned = [
         ("pkg.__main__", {"math": ("stdlib", "math"), "json": ("stdlib", "json"),
@@ -78,8 +87,8 @@ def test_the_name_plan_follows_aliases_to_the_defining_module():
     }
     plan = NamePlan(final={"a": {"f": "f_a"}, "b": {"h": "h"}}, duplicates=frozenset(), names=names,
                     modules=frozenset({"a", "b", "a.sub"}))
-    assert plan.target("a", "f") == Target(final="f_a")
-    assert plan.target("a", "g") == Target(final="h")
+    assert plan.target("a", "f") == Target(final="f_a", owner=("a", "f"))
+    assert plan.target("a", "g") == Target(final="h", owner=("b", "h"))
     assert plan.target("a", None) == Target(module="a")
     assert plan.target("a", "sub") == Target(module="a.sub")
     assert plan.target("a", "nope") is None
