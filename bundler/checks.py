@@ -49,13 +49,21 @@ DYNAMIC_ATTRS = {
 DynamicAttrs = Mapping[tuple[str, str], str]
 
 
+def _is_empty(m: Module) -> bool:
+    """A module with no statement but maybe a docstring (an empty ``__init__.py``): running it
+    under two names makes two modules that hold nothing."""
+    body = m.tree.body
+    return not body or (len(body) == 1 and isinstance(body[0], ast.Expr)
+                        and isinstance(body[0].value, ast.Constant))
+
+
 def _check_imports(graph: Graph, found: Refusals) -> None:
     entry = graph.entry
     paths: dict[str, str] = {}
     for m in graph.modules.values():
         if m.path is not None:
             key = str(m.path)
-            if key in paths:
+            if key in paths and not _is_empty(m):
                 found.refuse(m, None, f"the same file runs as two modules ({paths[key]} and {m.name})")
             paths[key] = m.name
         for site in m.imports:

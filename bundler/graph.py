@@ -501,9 +501,28 @@ class _Builder:
             else:
                 self.from_name(module, site, target, alias.name, alias.asname or alias.name, alias)
 
+    def star_names(self, module: Module) -> set[str]:
+        """The names ``module``'s own top-level ``from <local> import *`` statements bind: the
+        literal ``__all__`` of each module they import from (nothing for the others, which are
+        refused where they are imported)."""
+        out: set[str] = set()
+        for node in module.tree.body:
+            if not (isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)):
+                continue
+            try:
+                base = self.absolute(module, node)
+            except UnresolvedImportError:
+                continue  # reported where the module's own imports are resolved
+            mf = self.finder.find(base) if base else None
+            if mf is None or any(self.finder.find(p) is None for p in _prefixes(base)):
+                continue
+            source = self.load(mf)
+            out.update(_literal_all(source) or ())
+        return out
+
     def from_name(self, module: Module, site: ImportSite, target: Module, name: str, bound: str,
                   alias: ast.alias | None) -> None:
-        defined = name in target.scopes.module_names()
+        defined = name in target.scopes.module_names() or name in self.star_names(target)
         if defined and target.is_package and self.finder.find(f"{target.name}.{name}") is not None:
             # ``from . import sub`` inside the package itself binds the submodule, as Python does.
             defined = any(r.name == name and r.kind in ("store", "del") and not isinstance(r.node, ast.alias)

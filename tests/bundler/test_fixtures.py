@@ -65,6 +65,8 @@ CASES = [
     Case("star_copy", "main.py", ("main.py",)),
     Case("definition_names", "main.py", ("main.py",)),
     Case("local_clash", "main.py", ("main.py",)),
+    Case("star_reexport", "main.py", ("main.py",)),
+    Case("empty_init_two_names", "src/main.py", ("main.py",), libs=("src/engine",), cwd="src"),
     Case("builtin_rebound", "main.py", ("main.py",),
          refused="tools.py:5: reads the builtin 'print' before this module binds its own 'print'"),
 ]
