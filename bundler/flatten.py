@@ -38,7 +38,7 @@ from .emit import FlatBundle, Piece, emit
 from .errors import FlattenRefused
 from .graph import Graph
 from .naming import plan_names
-from .order import Unorderable, order
+from .order import Unorderable, order, submodule_overwrites
 from .refusals import merge
 from .rewrite import rewrite
 from .textedit import EditConflict
@@ -60,6 +60,7 @@ def flatten(graph: Graph) -> FlatBundle:
         plan = order(graph)
     except Unorderable as exc:
         raise FlattenRefused(list(merge(reasons, [exc.reason]))) from None
+    reasons = merge(reasons, submodule_overwrites(graph, collected, plan))
     in_bundle = list(dict.fromkeys(name for name, _ in plan))
     # A module imported only under TYPE_CHECKING is not in the bundle: it binds nothing there.
     names = classified.only(in_bundle).names

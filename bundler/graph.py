@@ -524,8 +524,12 @@ class _Builder:
                   alias: ast.alias | None) -> None:
         defined = name in target.scopes.module_names() or name in self.star_names(target)
         if defined and target.is_package and self.finder.find(f"{target.name}.{name}") is not None:
-            # ``from . import sub`` inside the package itself binds the submodule, as Python does.
-            defined = any(r.name == name and r.kind in ("store", "del") and not isinstance(r.node, ast.alias)
+            # ``from . import sub`` inside the package itself binds the submodule, as Python does;
+            # ``from .sub import sub`` binds what the submodule defines.
+            attribute_imports = {id(a) for node in ast.walk(target.tree)
+                                 if isinstance(node, ast.ImportFrom) and node.module for a in node.names}
+            defined = any(r.name == name and r.kind in ("store", "del")
+                          and (not isinstance(r.node, ast.alias) or id(r.node) in attribute_imports)
                           for r in target.scopes.global_refs())
         if defined or not target.is_package:
             if not defined:

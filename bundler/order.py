@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import ast
 
-from .collect import entry_parents, executed_sites, is_type_checking
+from .collect import Collected, entry_parents, executed_sites, is_type_checking
 from .graph import Graph, ImportSite, Module, is_main_guard
-from .refusals import where
+from .refusals import Refusals, where
 
-__all__ = ["Step", "Unorderable", "order"]
+__all__ = ["Step", "Unorderable", "order", "submodule_overwrites"]
 
 Step = tuple[str, int | None]
 """``(module, index)``: ``index`` is ``None`` where the module starts, ``i >= 0`` for its top-level
@@ -194,3 +194,25 @@ def order(graph: Graph) -> tuple[Step, ...]:
             run(prefix)
     run(graph.entry.name)
     return tuple(plan)
+
+
+def submodule_overwrites(graph: Graph, collected: Collected, plan: tuple[Step, ...]) -> tuple[str, ...]:
+    """Where a package binds a global named like one of its submodules before that submodule
+    first runs: Python then replaces the package's global with the submodule (``pkg.sub`` is the
+    module afterwards), which one flat namespace cannot do."""
+    found = Refusals(graph)
+    starts = {name: i for i, (name, index) in enumerate(plan) if index is None}
+    positions = {(name, index): i for i, (name, index) in enumerate(plan) if index is not None and index >= 0}
+    for name in dict.fromkeys(n for n, _ in plan):
+        m = graph.modules[name]
+        if not m.is_package:
+            continue
+        scope = m.scopes.module
+        for r in collected.facts[name].global_refs():
+            sub = f"{name}.{r.name}"
+            if r.kind not in ("store", "del") or sub not in starts:
+                continue
+            if r.scope is not scope or positions.get((name, r.top_index), -1) < starts[sub]:
+                found.refuse(m, r.node, f"binds {r.name!r} before the submodule {sub} first runs, which "
+                                        f"replaces it with the module (one namespace cannot)")
+    return found.found()

@@ -67,6 +67,9 @@ CASES = [
     Case("local_clash", "main.py", ("main.py",)),
     Case("star_reexport", "main.py", ("main.py",)),
     Case("empty_init_two_names", "src/main.py", ("main.py",), libs=("src/engine",), cwd="src"),
+    Case("submodule_replaces", "main.py", ("main.py",),
+         refused="pkg/__init__.py:1: binds 'sub' before the submodule pkg.sub first runs"),
+    Case("submodule_same_name", "main.py", ("main.py",)),
     Case("builtin_rebound", "main.py", ("main.py",),
          refused="tools.py:5: reads the builtin 'print' before this module binds its own 'print'"),
 ]
