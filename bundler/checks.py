@@ -15,9 +15,9 @@ from collections.abc import Mapping
 
 from .collect import Collected, ModuleFacts, executed_sites
 from .graph import Graph, ImportSite, Module
-from .refusals import Refusals
+from .refusals import Refusals, where
 
-__all__ = ["DYNAMIC_NAMES", "DYNAMIC_ATTRS", "check"]
+__all__ = ["DYNAMIC_NAMES", "DYNAMIC_ATTRS", "MODULE_IDENTITY_IMPORTS", "check"]
 
 DYNAMIC_NAMES = {
     "__import__": "dynamic import (__import__)",
@@ -88,34 +88,76 @@ def _module_futures(m: Module) -> set[str]:
     return out
 
 
-def _has_evaluated_annotations(node: ast.AST) -> bool:
-    """A ``def`` whose annotations Python evaluates when it runs the ``def``."""
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    args = node.args
-    every = args.args + args.posonlyargs + args.kwonlyargs + [x for x in (args.vararg, args.kwarg) if x]
-    return node.returns is not None or any(a.annotation is not None for a in every)
+def _evaluated_annotations(m: Module, facts: ModuleFacts) -> list[ast.expr]:
+    """The annotations Python evaluates when the module runs (without ``from __future__ import
+    annotations``): those of ``def`` statements, and module and class variable annotations."""
+    out: list[ast.expr] = []
+    for node in ast.walk(m.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            every = a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
+            out += [arg.annotation for arg in every if arg.annotation is not None]
+            if node.returns is not None:
+                out.append(node.returns)
+        elif isinstance(node, ast.AnnAssign) and not facts.in_function(node):
+            out.append(node.annotation)
+    return out
+
+
+_EFFECTS = (ast.Call, ast.NamedExpr, ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom,
+            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _reads_annotations(graph: Graph, collected: Collected) -> tuple[Module, ast.AST, str] | None:
+    """The first place where the program looks at annotations as objects: ``__annotations__``,
+    ``get_type_hints``, dataclasses' ``fields()`` (whose ``type`` is the annotation)."""
+    readers = {("typing", "get_type_hints"), ("dataclasses", "fields"), ("inspect", "signature"),
+               ("inspect", "get_annotations")}
+    for m in graph.modules.values():
+        if m.name not in collected.reachable:
+            continue
+        bound: dict[str, str] = {}  # local name -> what it names ("typing" or "typing:get_type_hints")
+        for site in executed_sites(m):
+            for b in site.bindings:
+                if b.external:
+                    bound[b.name] = b.external if b.alias is None or b.alias.asname else b.external.split(".")[0]
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Attribute) and node.attr in ("__annotations__", "__dataclass_fields__"):
+                return m, node, node.attr
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and (bound.get(node.value.id), node.attr) in readers):
+                return m, node, ast.unparse(node)
+            if isinstance(node, ast.Name) and tuple(bound.get(node.id, "").split(":")) in readers:
+                return m, node, node.id
+    return None
 
 
 def _check_futures(graph: Graph, collected: Collected, found: Refusals) -> None:
+    """With ``from __future__ import annotations`` in one module the flat file has it for all:
+    the annotations of the other modules are no longer evaluated when their definitions run.
+    That is unseen when they have no effects and nothing reads annotations as objects."""
     if "annotations" not in collected.futures:
         return
+    reader = _reads_annotations(graph, collected)
     for m in graph.modules.values():
         if m.name not in collected.reachable or m.path is None or _module_futures(m) >= {"annotations"}:
             continue
-        for node in ast.walk(m.tree):
-            if _has_evaluated_annotations(node):
-                found.refuse(m, node, "has annotations evaluated at definition time, but another "
-                                      "module uses 'from __future__ import annotations' (one file "
-                                      "cannot have both)")
+        evaluated = _evaluated_annotations(m, collected.facts[m.name])
+        if not evaluated:
+            continue
+        if reader is not None:
+            other, node, name = reader
+            found.refuse(m, evaluated[0], f"has annotations evaluated at definition time, another module uses "
+                                          f"'from __future__ import annotations', and {where(graph, other, node)} "
+                                          f"reads annotations ({name}); one file cannot have both")
+            continue
+        for expr in evaluated:
+            effect = next((n for n in ast.walk(expr) if isinstance(n, _EFFECTS)), None)
+            if effect is not None:
+                found.refuse(m, expr, f"has an annotation that runs code ({ast.unparse(effect)}) at definition "
+                                      f"time, but another module uses 'from __future__ import annotations' "
+                                      f"(one file cannot have both)")
                 break
-        facts = collected.facts[m.name]
-        for node in m.tree.body:
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.AnnAssign) and not facts.in_function(sub):
-                    found.refuse(m, sub, "has module or class annotations evaluated at run time, "
-                                         "but another module uses 'from __future__ import annotations'")
-                    break
 
 
 def _call_has_args(facts: ModuleFacts, node: ast.AST) -> bool:
@@ -159,6 +201,69 @@ def _check_dynamic(facts: ModuleFacts, dynamic_attrs: DynamicAttrs, found: Refus
                 found.refuse(m, node, f"uses {dynamic_attrs[(ext, node.attr)]}")
 
 
+MODULE_IDENTITY_IMPORTS = {
+    "pickle": "pickles objects by module-qualified name",
+    "_pickle": "pickles objects by module-qualified name",
+    "copyreg": "registers pickling by module-qualified name",
+    "shelve": "pickles objects by module-qualified name",
+    "multiprocessing": "pickles objects by module-qualified name",
+    "concurrent": "pickles objects by module-qualified name (process pools)",
+    "inspect": "finds objects' modules by name",
+    "pydoc": "finds objects' modules by name",
+}
+"""Standard modules that look classes and functions up by ``__module__``: in one flat module
+every one of them is ``__main__.Name``."""
+
+_FORMATTERS = frozenset({"print", "str", "repr", "format", "ascii"})
+
+
+def _shows_a_class(facts: ModuleFacts, node: ast.AST) -> bool:
+    """Is ``node`` (a ``type(x)`` call or an ``x.__class__``) formatted as text right here, where
+    its repr would name its module?"""
+    parent = facts.parents.get(id(node))
+    if isinstance(parent, ast.FormattedValue) and parent.value is node:
+        return True
+    if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mod) and parent.right is node:
+        return True
+    if isinstance(parent, ast.Tuple):
+        grand = facts.parents.get(id(parent))
+        if isinstance(grand, ast.BinOp) and isinstance(grand.op, ast.Mod) and grand.right is parent:
+            return True
+    if isinstance(parent, ast.Call) and node in parent.args:
+        func = parent.func
+        if isinstance(func, ast.Name) and func.id in _FORMATTERS:
+            return True
+        if isinstance(func, ast.Attribute) and func.attr == "format":
+            return True
+    return False
+
+
+def _check_module_identity(facts: ModuleFacts, found: Refusals) -> None:
+    """Where the program could see that the flat file's classes and functions all belong to
+    ``__main__`` (``__module__``): pickling and module look-ups, ``__module__`` read, a class
+    formatted as text (``<class 'model.Thing'>``)."""
+    m = facts.module
+    for site in executed_sites(m):
+        for name in site.external:
+            top = name.split(".")[0]
+            if top in MODULE_IDENTITY_IMPORTS:
+                found.refuse(m, site.node, f"imports {top}, which {MODULE_IDENTITY_IMPORTS[top]}; in one flat "
+                                           f"module every class and function belongs to __main__")
+    for node in ast.walk(m.tree):
+        if isinstance(node, ast.Attribute) and node.attr == "__module__":
+            found.refuse(m, node, "reads __module__ (in one flat module everything belongs to __main__)")
+        shown = (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type"
+                 and len(node.args) == 1) or (isinstance(node, ast.Attribute) and node.attr == "__class__")
+        if shown and _shows_a_class(facts, node):
+            found.refuse(m, node, f"formats the class {ast.unparse(node)} as text, which names its module "
+                                  f"(__main__ in one flat module)")
+
+
+def _defines_objects(m: Module) -> bool:
+    """Does the module define a class or function at its top level (objects with a __module__)?"""
+    return any(isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(m.tree))
+
+
 def check(graph: Graph, collected: Collected, dynamic_attrs: DynamicAttrs) -> tuple[str, ...]:
     """The reasons (see the module docstring) why ``graph`` cannot be flattened whatever its names;
     ``dynamic_attrs`` is the table of refused attributes (normally :data:`DYNAMIC_ATTRS`)."""
@@ -168,4 +273,8 @@ def check(graph: Graph, collected: Collected, dynamic_attrs: DynamicAttrs) -> tu
     for m in graph.modules.values():
         if m.name in collected.reachable:
             _check_dynamic(collected.facts[m.name], dynamic_attrs, found)
+    if any(_defines_objects(m) for m in graph.modules.values() if m.name in collected.reachable and not m.is_entry):
+        for m in graph.modules.values():
+            if m.name in collected.reachable:
+                _check_module_identity(collected.facts[m.name], found)
     return found.found()

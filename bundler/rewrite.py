@@ -22,7 +22,7 @@ from .graph import Binding, Graph, ImportSite, is_main_guard
 from .naming import NamePlan, Target
 from .refusals import Refusals
 from .scopes import Ref, Scope
-from .textedit import Edit
+from .textedit import Edit, Positions, apply_edits
 
 __all__ = ["ModuleEdits", "rewrite", "deleted_globals"]
 
@@ -169,6 +169,7 @@ class _ModuleRewrite:
             self.edits.append(Edit(*pos.span(node), "global " + ", ".join(names)))
         self.rewrite_imports()
         self.rewrite_blocks()
+        self.string_annotations()
         self.check_edited_constructs()
         return ModuleEdits(tuple(self.edits), dict(self.top), self.found.found(), frozenset(self.clashes))
 
@@ -199,6 +200,69 @@ class _ModuleRewrite:
                     if any(start <= a and b <= end for a, b, _ in spans):
                         self.refuse(node, f"the f-string debug form {{{text}=}} prints its expression's "
                                           "source, which flattening rewrites")
+
+    def string_annotations(self) -> None:
+        """Rewrite the names inside string annotations (``def f(t: "model.Thing")``) as they
+        would be rewritten in code, so that ``typing.get_type_hints`` and ``dataclasses`` (which
+        evaluate them in the module's globals) find the same objects."""
+        for node in ast.walk(self.m.tree):
+            exprs: list[ast.expr | None] = []
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                every = a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
+                exprs = [arg.annotation for arg in every] + [node.returns]
+            elif isinstance(node, ast.AnnAssign):
+                exprs = [node.annotation]
+            for expr in exprs:
+                for sub in ast.walk(expr) if expr is not None else ():
+                    if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                        self.string_annotation(sub)
+
+    def string_annotation(self, node: ast.Constant) -> None:
+        start, end = self.pos.span(node)
+        text = self.m.source[start:end]
+        value = node.value
+        assert isinstance(value, str)
+        quote = text[:1]
+        # Only a plain one-line literal whose text is its value between quotes.
+        if quote not in ("'", '"') or text != f"{quote}{value}{quote}" or "\\" in text:
+            return
+        try:
+            tree = ast.parse(value, mode="eval")
+        except SyntaxError:
+            return
+        inner = Positions(value)
+        parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+        edits: list[Edit] = []
+        for name in ast.walk(tree):
+            if not isinstance(name, ast.Name):
+                continue
+            found = self.annotation_name(name, parents)
+            if found is not None:
+                edits.append(Edit(*inner.span(found[0]), found[1]))
+        if edits:
+            self.edits.append(Edit(start, end, quote + apply_edits(value, edits) + quote))
+
+    def annotation_name(self, name: ast.Name, parents: Mapping[int, ast.AST]) -> tuple[ast.AST, str] | None:
+        """What a name read in a string annotation becomes, as (node replaced, text), or None."""
+        if name.id in self.names.aliases:
+            b = self.names.aliases[name.id]
+        elif name.id in self.names.type_checking:
+            b = self.names.type_checking[name.id]
+        else:
+            new = self.final.get(name.id, name.id)
+            return (name, new) if new != name.id else None
+        target = self.binding_target(b)
+        node: ast.AST = name
+        while target is not None and target.module is not None:
+            parent = parents.get(id(node))
+            if not (isinstance(parent, ast.Attribute) and parent.value is node):
+                return None
+            target = self.plan.target(target.module, parent.attr)
+            node = parent
+        if target is None or target.final is None:
+            return None
+        return (node, target.final) if target.final != ast.unparse(node) else None
 
     def function_aliases(self) -> dict[tuple[int, str], Binding]:
         """Names bound by local imports inside functions: (scope id, name) -> binding."""

@@ -70,6 +70,13 @@ CASES = [
     Case("submodule_replaces", "main.py", ("main.py",),
          refused="pkg/__init__.py:1: binds 'sub' before the submodule pkg.sub first runs"),
     Case("submodule_same_name", "main.py", ("main.py",)),
+    Case("string_annotations", "main.py", ("main.py",)),
+    Case("pickle_objects", "main.py", ("main.py",), refused="main.py:3: imports pickle, which pickles objects"),
+    Case("class_repr", "main.py", ("main.py",), refused="main.py:5: formats the class type(unit) as text"),
+    Case("future_mixed", "main.py", ("main.py",)),
+    Case("future_mixed_reader", "main.py", ("main.py",),
+         refused="model.py:7: has annotations evaluated at definition time, another module uses 'from __future__ "
+                 "import annotations', and main.py:9 reads annotations (dataclasses.fields)"),
     Case("builtin_rebound", "main.py", ("main.py",),
          refused="tools.py:5: reads the builtin 'print' before this module binds its own 'print'"),
 ]
