@@ -217,31 +217,52 @@ every one of them is ``__main__.Name``."""
 _FORMATTERS = frozenset({"print", "str", "repr", "format", "ascii"})
 
 
-def _shows_a_class(facts: ModuleFacts, node: ast.AST) -> bool:
-    """Is ``node`` (a ``type(x)`` call or an ``x.__class__``) formatted as text right here, where
-    its repr would name its module?"""
-    parent = facts.parents.get(id(node))
-    if isinstance(parent, ast.FormattedValue) and parent.value is node:
-        return True
-    if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mod) and parent.right is node:
-        return True
-    if isinstance(parent, ast.Tuple):
-        grand = facts.parents.get(id(parent))
-        if isinstance(grand, ast.BinOp) and isinstance(grand.op, ast.Mod) and grand.right is parent:
-            return True
-    if isinstance(parent, ast.Call) and node in parent.args:
-        func = parent.func
-        if isinstance(func, ast.Name) and func.id in _FORMATTERS:
-            return True
-        if isinstance(func, ast.Attribute) and func.attr == "format":
-            return True
-    return False
+def _formatted(node: ast.AST) -> list[ast.expr]:
+    """The expressions this node turns into text: the arguments of ``print``, ``str``,
+    ``repr``, ``format``, ``ascii`` and ``.format()``, an f-string's values, the right operand of
+    ``%``."""
+    if isinstance(node, ast.FormattedValue):
+        return [node.value]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return [node.right]
+    if isinstance(node, ast.Call):
+        func = node.func
+        if (isinstance(func, ast.Name) and func.id in _FORMATTERS) or (
+                isinstance(func, ast.Attribute) and func.attr == "format"):
+            return list(node.args) + [k.value for k in node.keywords if k.arg != "file"]
+    return []
 
 
-def _check_module_identity(facts: ModuleFacts, found: Refusals) -> None:
+def _shown_classes(expr: ast.expr, classes: frozenset[str]) -> ast.expr | None:
+    """A class object shown by formatting ``expr`` (itself or inside a list, tuple, set or dict
+    display): ``type(x)``, ``x.__class__``, or a name of a class some module defines."""
+    todo = [expr]
+    while todo:
+        e = todo.pop()
+        if isinstance(e, (ast.List, ast.Tuple, ast.Set)):
+            todo.extend(e.elts)
+        elif isinstance(e, ast.Dict):
+            todo.extend(v for v in list(e.keys) + list(e.values) if v is not None)
+        elif isinstance(e, ast.Starred):
+            todo.append(e.value)
+        elif _is_class_expr(e, classes):
+            return e
+    return None
+
+
+def _is_class_expr(e: ast.expr, classes: frozenset[str]) -> bool:
+    if isinstance(e, ast.Call):
+        return isinstance(e.func, ast.Name) and e.func.id == "type" and len(e.args) == 1
+    if isinstance(e, ast.Attribute):
+        return e.attr == "__class__" or e.attr in classes
+    return isinstance(e, ast.Name) and e.id in classes
+
+
+def _check_module_identity(facts: ModuleFacts, classes: frozenset[str], found: Refusals) -> None:
     """Where the program could see that the flat file's classes and functions all belong to
     ``__main__`` (``__module__``): pickling and module look-ups, ``__module__`` read, a class
-    formatted as text (``<class 'model.Thing'>``)."""
+    formatted as text (``<class 'model.Thing'>``). A class reached through a variable and then
+    printed is not seen here."""
     m = facts.module
     for site in executed_sites(m):
         for name in site.external:
@@ -252,11 +273,11 @@ def _check_module_identity(facts: ModuleFacts, found: Refusals) -> None:
     for node in ast.walk(m.tree):
         if isinstance(node, ast.Attribute) and node.attr == "__module__":
             found.refuse(m, node, "reads __module__ (in one flat module everything belongs to __main__)")
-        shown = (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type"
-                 and len(node.args) == 1) or (isinstance(node, ast.Attribute) and node.attr == "__class__")
-        if shown and _shows_a_class(facts, node):
-            found.refuse(m, node, f"formats the class {ast.unparse(node)} as text, which names its module "
-                                  f"(__main__ in one flat module)")
+        for expr in _formatted(node):
+            shown = _shown_classes(expr, classes)
+            if shown is not None:
+                found.refuse(m, shown, f"formats the class {ast.unparse(shown)} as text, which names its module "
+                                       f"(__main__ in one flat module)")
 
 
 def _defines_objects(m: Module) -> bool:
@@ -273,8 +294,10 @@ def check(graph: Graph, collected: Collected, dynamic_attrs: DynamicAttrs) -> tu
     for m in graph.modules.values():
         if m.name in collected.reachable:
             _check_dynamic(collected.facts[m.name], dynamic_attrs, found)
-    if any(_defines_objects(m) for m in graph.modules.values() if m.name in collected.reachable and not m.is_entry):
+    others = [m for m in graph.modules.values() if m.name in collected.reachable and not m.is_entry]
+    if any(_defines_objects(m) for m in others):
+        classes = frozenset(n.name for m in others for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef))
         for m in graph.modules.values():
             if m.name in collected.reachable:
-                _check_module_identity(collected.facts[m.name], found)
+                _check_module_identity(collected.facts[m.name], classes, found)
     return found.found()

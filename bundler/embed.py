@@ -45,6 +45,7 @@ def string_literal(text: str) -> str:
 
 
 _LOADER = '''def _cgarena_bundle():
+    import builtins  # the entry shares these functions' globals: it may bind len, exec...
     import sys
     loaded = set(sys.modules)
     import importlib
@@ -66,14 +67,14 @@ _LOADER = '''def _cgarena_bundle():
         def exec_module(self, module):
             filename, is_package, source = SOURCES[module.__spec__.name]
             module.__file__ = filename
-            exec(compile_source(filename, source), module.__dict__)
+            builtins.exec(compile_source(filename, source), module.__dict__)
 
         def get_source(self, name):
             return SOURCES[name][2]
 
     def compile_source(filename, source):
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        return compile(source, filename, "exec", dont_inherit=True)
+        linecache.cache[filename] = (builtins.len(source), None, source.splitlines(True), filename)
+        return builtins.compile(source, filename, "exec", dont_inherit=True)
 
     def print_exception(kind, value, tb):
         # The built-in hook reads source lines from files; traceback reads linecache.

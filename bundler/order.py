@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from .collect import Collected, entry_parents, executed_sites, is_type_checking
-from .graph import Graph, ImportSite, Module, is_main_guard
+from .graph import Binding, Graph, ImportSite, Module, is_main_guard
 from .refusals import Refusals, where
 
 __all__ = ["Step", "Unorderable", "order", "submodule_overwrites"]
@@ -78,73 +78,179 @@ def _blocked(site: ImportSite, active: list[str]) -> str | None:
     return None
 
 
-def _impure_exprs(exprs: list[ast.expr], ext: set[str], decorators: int) -> str | None:
-    for i, expr in enumerate(exprs):
-        if i < decorators and isinstance(expr, (ast.Name, ast.Attribute)):
+_PURE_MODULES = frozenset([
+    "abc", "array", "bisect", "cmath", "collections", "copy", "dataclasses", "decimal", "enum", "fractions",
+    "functools", "heapq", "itertools", "keyword", "math", "numbers", "numpy", "operator", "re", "statistics",
+    "string", "struct", "textwrap", "types", "typing",
+])
+"""Non-local modules whose functions, called at import time, depend on nothing but their
+arguments and change nothing the program could see (``numpy.random`` aside)."""
+
+
+def _immutable(value: object) -> bool:
+    if isinstance(value, (tuple, frozenset)):
+        return all(_immutable(v) for v in value)
+    return isinstance(value, (int, float, complex, str, bytes, bool, type(None)))
+
+
+class _Purity:
+    """Decides whether running a module earlier than Python would could be observed."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+
+    def names(self, m: Module) -> tuple[dict[str, str], dict[str, Binding]]:
+        """The module's names bound to non-local things (name -> dotted path) and to local
+        modules or their names (name -> binding), by its executed imports."""
+        external: dict[str, str] = {}
+        local: dict[str, Binding] = {}
+        for site in executed_sites(m):
+            for b in site.bindings:
+                if b.external:
+                    path = b.external.replace(":", ".")
+                    if b.alias is not None and isinstance(site.node, ast.Import) and not b.alias.asname:
+                        path = path.split(".")[0]
+                    external[b.name] = path
+                elif b.module is not None:
+                    local[b.name] = b
+        return external, local
+
+    @staticmethod
+    def pure_path(path: str) -> bool:
+        parts = path.split(".")
+        return parts[0] in _PURE_MODULES and not (parts[0] == "numpy" and "random" in parts)
+
+    def stable_value(self, module: str, attr: str) -> str | None:
+        """Why reading ``module.attr`` early could see another value than Python would, or None:
+        only a ``def``, a ``class`` or an immutable constant bound once at top level is safe."""
+        target = self.graph.modules.get(module)
+        if target is None:
+            return f"reads {module}.{attr}"
+        scope = target.scopes.module
+        stores = [r for r in target.scopes.refs if r.resolved is scope and r.name == attr
+                  and r.kind in ("store", "del")]
+        if len(stores) != 1 or stores[0].scope is not scope:
+            return f"reads {module}.{attr}, which {module} may rebind"
+        stmt = target.tree.body[stores[0].top_index]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and stmt.name == attr:
+            return None
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            try:
+                value = ast.literal_eval(stmt.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                value = []
+            if _immutable(value):
+                return None
+        return f"reads {module}.{attr}, whose value the program may change before Python would run this"
+
+    def read(self, m: Module, node: ast.Name, parents: dict[int, ast.AST],
+             external: dict[str, str], local: dict[str, Binding]) -> str | None:
+        """Why this read, at import time, could see something else when run early, or None."""
+        if node.id in external:
+            return None if self.pure_path(external[node.id]) else f"reads {external[node.id]}"
+        b = local.get(node.id)
+        if b is None or b.module is None:
+            return None
+        module, attr = b.module, b.attr
+        cur: ast.expr = node
+        while attr is None:  # a module: follow module.attr
+            parent = parents.get(id(cur))
+            if not (isinstance(parent, ast.Attribute) and parent.value is cur):
+                return f"uses module {module} as an object"
+            sub = f"{module}.{parent.attr}"
+            if sub in self.graph.modules and parent.attr not in self.graph.modules[module].scopes.module_names():
+                module, cur = sub, parent
+                continue
+            attr, cur = parent.attr, parent
+        why = self.stable_value(module, attr)
+        if why is None and isinstance(parents.get(id(cur)), (ast.Attribute, ast.Subscript)):
+            return f"reads inside {module}.{attr}, which the program may change before Python would run this"
+        return why
+
+    def exprs(self, m: Module, exprs: list[ast.expr], decorators: int) -> str | None:
+        external, local = self.names(m)
+        parents = {id(c): n for e in exprs for n in _executed_nodes(e) for c in ast.iter_child_nodes(n)}
+        for i, expr in enumerate(exprs):
+            if i < decorators and isinstance(expr, (ast.Name, ast.Attribute)):
+                root = _root_name(expr)
+                if not (root in external and self.pure_path(external[root])) and root not in _PURE_BUILTINS:
+                    return f"decorator {ast.unparse(expr)} runs code"
+            for node in _executed_nodes(expr):
+                if isinstance(node, ast.Call):
+                    root = _root_name(node.func)
+                    pure = root in _PURE_BUILTINS and root not in external and root not in local
+                    if root in external:
+                        pure = self.pure_path(external[root] + "." + ast.unparse(node.func).partition(".")[2])
+                    if not pure:
+                        return f"calls {ast.unparse(node.func)}"
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                    why = self.read(m, node, parents, external, local)
+                    if why:
+                        return why
+        return None
+
+    def class_header(self, m: Module, stmt: ast.ClassDef) -> str | None:
+        """A class whose creation runs code of the bot: a base class of the bot (its
+        ``__init_subclass__``), a metaclass or another keyword."""
+        external, _ = self.names(m)
+        for expr in list(stmt.bases) + [k.value for k in stmt.keywords]:
             root = _root_name(expr)
-            if root not in ext and root not in _PURE_BUILTINS:
-                return f"decorator {ast.unparse(expr)} runs code"
-        for node in _executed_nodes(expr):
-            if isinstance(node, ast.Call):
-                root = _root_name(node.func)
-                if root is None or (root not in ext and root not in _PURE_BUILTINS):
-                    return f"calls {ast.unparse(node.func)}"
-    return None
+            if root in _PURE_BUILTINS or (root in external and self.pure_path(external[root])):
+                continue
+            return (f"class {stmt.name} derives from {ast.unparse(expr)}, whose creation may run the bot's "
+                    f"code (__init_subclass__, a metaclass)")
+        return None
 
-
-def _impure_stmt(m: Module, stmt: ast.stmt, ext: set[str]) -> str | None:
-    """Why running this top-level statement could be observed, or None."""
-    if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass)):
-        return None
-    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-        return None
-    if isinstance(stmt, ast.If) and ((is_main_guard(stmt) and not m.is_entry) or is_type_checking(stmt.test)):
-        return None
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        exprs: list[ast.expr] = list(stmt.decorator_list) + list(stmt.args.defaults)
-        exprs += [d for d in stmt.args.kw_defaults if d is not None]
-        return _impure_exprs(exprs, ext, decorators=len(stmt.decorator_list))
-    if isinstance(stmt, ast.ClassDef):
-        exprs = list(stmt.decorator_list) + list(stmt.bases) + [k.value for k in stmt.keywords]
-        why = _impure_exprs(exprs, ext, decorators=len(stmt.decorator_list))
-        if why:
-            return why
-        for sub in stmt.body:
-            why = _impure_stmt(m, sub, ext)
+    def stmt(self, m: Module, stmt: ast.stmt) -> str | None:
+        """Why running this top-level statement could be observed, or None."""
+        if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass)):
+            return None
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            return None
+        if isinstance(stmt, ast.If) and ((is_main_guard(stmt) and not m.is_entry) or is_type_checking(stmt.test)):
+            return None
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            exprs: list[ast.expr] = list(stmt.decorator_list) + list(stmt.args.defaults)
+            exprs += [d for d in stmt.args.kw_defaults if d is not None]
+            return self.exprs(m, exprs, decorators=len(stmt.decorator_list))
+        if isinstance(stmt, ast.ClassDef):
+            why = self.class_header(m, stmt) or self.exprs(m, list(stmt.decorator_list), len(stmt.decorator_list))
             if why:
                 return why
-        return None
-    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-        for t in targets:
-            if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred, ast.Store))
-                       for n in ast.walk(t)):
-                return "assigns into an object (its effect could be seen)"
-        return _impure_exprs([stmt.value] if stmt.value is not None else [], ext, 0)
-    return f"runs a {type(stmt).__name__} statement at import time"
+            for sub in stmt.body:
+                why = self.stmt(m, sub)
+                if why:
+                    return why
+            return None
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for t in targets:
+                if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred, ast.Store))
+                           for n in ast.walk(t)):
+                    return "assigns into an object (its effect could be seen)"
+            return self.exprs(m, [stmt.value] if stmt.value is not None else [], 0)
+        return f"runs a {type(stmt).__name__} statement at import time"
 
-
-def _impure(graph: Graph, name: str, done: set[str], active: list[str], seen: set[str]) -> str | None:
-    """Why running module ``name`` (and what it imports) early could be observed, or None."""
-    if name in seen or name in done:
-        return None
-    if name in active:
-        return f"{name} is still running (a cycle)"
-    seen.add(name)
-    m = graph.modules[name]
-    bound_external = {b.name for s in executed_sites(m) for b in s.bindings if b.external}
-    for site in executed_sites(m):
-        for t in site.executes:
-            why = _impure(graph, t, done, active, seen)
+    def module(self, name: str, done: set[str], active: list[str], seen: set[str]) -> str | None:
+        """Why running module ``name`` (and what it imports) early could be observed, or None."""
+        if name in seen or name in done:
+            return None
+        if name in active:
+            return f"{name} is still running (a cycle)"
+        seen.add(name)
+        m = self.graph.modules[name]
+        for site in executed_sites(m):
+            for t in site.executes:
+                why = self.module(t, done, active, seen)
+                if why:
+                    return why
+            if any(e.split(".")[0] in ("this", "antigravity") for e in site.external):
+                return f"{where(self.graph, m, site.node)} imports a module that prints"
+        for stmt in m.tree.body:
+            why = self.stmt(m, stmt)
             if why:
-                return why
-        if any(e.split(".")[0] in ("this", "antigravity") for e in site.external):
-            return f"{where(graph, m, site.node)} imports a module that prints"
-    for stmt in m.tree.body:
-        why = _impure_stmt(m, stmt, bound_external)
-        if why:
-            return f"{where(graph, m, stmt)}: {why}"
-    return None
+                return f"{where(self.graph, m, stmt)}: {why}"
+        return None
 
 
 def order(graph: Graph) -> tuple[Step, ...]:
@@ -179,7 +285,7 @@ def order(graph: Graph) -> tuple[Step, ...]:
                     if target in done or target in active:
                         continue
                     if not site.top_level:
-                        why = _impure(graph, target, done, active, set())
+                        why = _Purity(graph).module(target, done, active, set())
                         if why:
                             kind = "inside a function" if site.in_function else "conditionally"
                             raise refuse(m, site.node, f"imports {target} {kind}; running it earlier "

@@ -77,6 +77,13 @@ CASES = [
     Case("future_mixed_reader", "main.py", ("main.py",),
          refused="model.py:7: has annotations evaluated at definition time, another module uses 'from __future__ "
                  "import annotations', and main.py:9 reads annotations (dataclasses.fields)"),
+    Case("entry_rebinds_builtins", "main.py", ("main.py",)),
+    Case("lazy_import_state", "main.py", ("main.py",),
+         refused="main.py:7: imports derived inside a function; running it earlier than Python would is not safe: "
+                 "derived.py:3: reads config.settings, whose value the program may change"),
+    Case("lazy_import_plugin", "main.py", ("main.py",),
+         refused="plugins.py:4: class Rush derives from Strategy, whose creation may run the bot's code"),
+    Case("lazy_import_pure", "main.py", ("main.py",)),
     Case("builtin_rebound", "main.py", ("main.py",),
          refused="tools.py:5: reads the builtin 'print' before this module binds its own 'print'"),
 ]
