@@ -5,12 +5,13 @@ from __future__ import annotations
 import ast
 import hashlib
 import subprocess
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
 from .embed import HEADER_START, embed
-from .errors import BundleError, FlattenRefused
+from .errors import FlattenRefused, InternalError
 from .flatten import flatten
 from .graph import GRAMMAR, EntryPoint, Graph, Transform, build_graph
 from .size import SizeReport
@@ -86,6 +87,15 @@ def _source_line(graph: Graph, inputs: list[Path]) -> tuple[str, str]:
     return shown, f"# source commit {commit[:12]}{note}\n"
 
 
+def _describe_bug(exc: Exception) -> str:
+    """One line for an unexpected exception of flat mode: what and where in the bundler."""
+    if isinstance(exc, SyntaxError):
+        return f"the flat bundle does not parse (line {exc.lineno}: {exc.msg})"
+    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" at {Path(frame.filename).name}:{frame.lineno} ({frame.name})" if frame else ""
+    return f"flat mode failed with {type(exc).__name__}: {exc}{at}"
+
+
 def _check_parses(text: str) -> None:
     ast.parse(text, feature_version=GRAMMAR)
     compile(text, "<bundle>", "exec", dont_inherit=True)
@@ -112,17 +122,18 @@ def build(options: BuildOptions, inputs: list[Path] | None = None) -> Bundle:
             if options.mode == "flat":
                 raise
             reasons, mode = tuple(exc.reasons), "modules"
-        except SyntaxError as exc:  # a bundler bug: never ship it
+        except Exception as exc:  # a bundler bug: never ship it; modules mode does not share the code
+            internal = exc if isinstance(exc, InternalError) else InternalError(_describe_bug(exc))
             if options.mode == "flat":
-                raise BundleError(f"internal error: the flat bundle does not parse ({exc})") from None
-            reasons, mode = (f"internal error: the flat bundle does not parse ({exc})",), "modules"
+                raise internal from exc
+            reasons, mode = (str(internal),), "modules"
     if mode == "modules":
         embedded = embed(graph)
         body, parts = embedded.body, embedded.parts
         try:
             _check_parses(body)
         except SyntaxError as exc:
-            raise BundleError(f"internal error: the bundle does not parse ({exc})") from None
+            raise InternalError(f"the modules-mode bundle does not parse (line {exc.lineno}: {exc.msg})") from None
     unique_inputs = tuple(dict.fromkeys(p.resolve() for p in files if p.is_file()))
     shown, commit_line = _source_line(graph, list(unique_inputs))
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]

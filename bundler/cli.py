@@ -6,13 +6,14 @@ import shlex
 import sys
 import tempfile
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from .build import MODES, BuildOptions, Bundle, build
-from .errors import BundleError, OutputError, SizeLimitError
+from .errors import BundleError, InternalError, OutputError, SizeLimitError
 from .output import CLIPBOARD_TOOLS, clipboard_tool, copy_to_clipboard, write_atomic
 from .size import LIMIT, WARN_AT
 from .verify import DEFAULT_TIME_SCALE, bundle_bot, source_bot, verify
@@ -199,3 +200,7 @@ def main(entry: Path, output: Path | None, libs: tuple[Path, ...], mode: str | N
     except KeyboardInterrupt:
         _say("stopped" if watch else "interrupted")
         sys.exit(0 if watch else 130)
+    except Exception as exc:  # a bug of ours: say so, and give the traceback a report needs
+        _say(f"error: {InternalError(f'{type(exc).__name__}: {exc}')}")
+        traceback.print_exc()
+        sys.exit(3)

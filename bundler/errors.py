@@ -14,6 +14,7 @@ __all__ = [
     "OutputError",
     "SizeLimitError",
     "VerifyError",
+    "InternalError",
 ]
 
 
@@ -61,3 +62,10 @@ class SizeLimitError(BundleError):
 
 class VerifyError(BundleError):
     """``--verify`` found a difference between the source bot and the bundle, or could not play."""
+
+
+class InternalError(BundleError):
+    """A bug in the bundler, not a problem of the bot: the message says what failed and where."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"internal error (a bug in the bundler, not in your bot; please report it): {what}")

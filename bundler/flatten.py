@@ -35,7 +35,7 @@ from .checks import DYNAMIC_ATTRS, check
 from .classify import classify
 from .collect import collect
 from .emit import FlatBundle, Piece, emit
-from .errors import FlattenRefused
+from .errors import FlattenRefused, InternalError
 from .graph import Graph
 from .naming import plan_names
 from .order import Unorderable, order, submodule_overwrites
@@ -81,7 +81,7 @@ def flatten(graph: Graph) -> FlatBundle:
     try:
         emitted = emit(graph, collected, plan, edits)
     except EditConflict as exc:
-        raise FlattenRefused([f"internal edit conflict: {exc}"]) from None
+        raise InternalError(f"flat mode: two edits of the text conflict ({exc})") from None
     if emitted.reasons:
         raise FlattenRefused(list(emitted.reasons))
     return FlatBundle(list(collected.futures), list(emitted.pieces), naming.renamed())

@@ -115,3 +115,45 @@ def test_output_over_a_source_file_is_refused(tmp_path):
     (tmp_path / "helper.py").write_text("X = 1\n")
     assert_one_line_error(bundle("main.py", "-o", "helper.py", cwd=tmp_path), "helper.py", "source")
     assert (tmp_path / "helper.py").read_text() == "X = 1\n"
+
+
+def _two_module_bot(tmp_path: Path) -> Path:
+    (tmp_path / "tools.py").write_text("def f():\n    return 'tool'\n")
+    entry = tmp_path / "main.py"
+    entry.write_text("import tools\nprint(tools.f())\n")
+    return entry
+
+
+def test_a_bug_of_flat_mode_is_reported_as_internal_and_the_default_uses_modules_mode(tmp_path, monkeypatch):
+    from bundler import build as build_module
+    from bundler.build import BuildOptions
+    from bundler.errors import InternalError
+
+    def broken(graph):
+        raise KeyError("no such module 'x'")
+
+    monkeypatch.setattr(build_module, "flatten", broken)
+    entry = _two_module_bot(tmp_path)
+    bundle = build_module.build(BuildOptions(entry))
+    assert bundle.mode == "modules"
+    assert len(bundle.fallback_reasons) == 1
+    reason = bundle.fallback_reasons[0]
+    assert reason.startswith("internal error (a bug in the bundler, not in your bot")
+    assert "KeyError" in reason and "no such module 'x'" in reason and "test_errors.py" in reason
+    with pytest.raises(InternalError, match=r"internal error .* flat mode failed with KeyError"):
+        build_module.build(BuildOptions(entry, mode="flat"))
+
+
+def test_a_crash_of_the_command_is_reported_as_internal_with_its_traceback(tmp_path):
+    entry = _two_module_bot(tmp_path)
+    code = ("import sys; import bundler.cli as cli; from bundler import build as b\n"
+            "def broken(*a, **k):\n    raise RuntimeError('boom')\n"
+            "b.embed = broken; sys.argv[0] = 'bundle'; cli.main()")
+    done = subprocess.run([sys.executable, "-c", code, str(entry), "--mode", "modules", "-o", "out.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3
+    first = done.stderr.splitlines()[0]
+    assert first == ("bundle: error: internal error (a bug in the bundler, not in your bot; please report it): "
+                     "RuntimeError: boom")
+    assert "Traceback" in done.stderr
+    assert not (tmp_path / "out.py").exists()
