@@ -1,5 +1,5 @@
-"""Bundler speed: milliseconds to bundle each test fixture (flat and modules mode) and the
-shipped bots, median of several runs.
+"""Bundler speed: milliseconds to bundle each shipped bot, each corpus bot and each test fixture
+(flat and modules mode), median of several runs, with the size the bundle adds to the sources.
 
     python benchmarks/bundle_speed.py [--runs R]
 
@@ -16,19 +16,31 @@ import sys
 import time
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bundler.build import BuildOptions, build  # noqa: E402
 from bundler.errors import BundleError  # noqa: E402
-from bundler.graph import _startup_modules  # noqa: E402
+from bundler.graph import _startup_modules, build_graph  # noqa: E402
 
 
 def entries() -> list[tuple[str, Path, tuple[Path, ...]]]:
     fixtures = ROOT / "tests" / "bundler" / "fixtures"
     found: list[tuple[str, Path, tuple[Path, ...]]] = []
-    for bot in sorted((ROOT / "bots").glob("*/*_bot.py")):
-        found.append((bot.relative_to(ROOT).as_posix(), bot, ()))
+    for game, bots in yaml.safe_load((ROOT / "bots" / "shipped.yaml").read_text()).items():
+        for name, spec in bots.items():
+            if "module" in spec:
+                found.append((f"shipped {game} {name}", ROOT.joinpath(*spec["module"].split(".")), ()))
+            elif "path" in spec:
+                found.append((f"shipped {game} {name}", ROOT / spec["path"], ()))
+    corpus = ROOT / "tests" / "bundler" / "corpus"
+    for bot in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        main = bot / "main.py"
+        if not main.is_file():
+            main = next(d for d in bot.iterdir() if (d / "__main__.py").is_file())
+        found.append((f"corpus {bot.name}", main, ()))
     for case in sorted(p for p in fixtures.iterdir() if p.is_dir()):
         if (case / "main.py").is_file():
             found.append((f"fixture {case.name}", case / "main.py", ()))
@@ -44,7 +56,8 @@ def main() -> None:
     t = time.perf_counter()
     _startup_modules()
     print(f"start-up module list (once per process): {1000 * (time.perf_counter() - t):.0f} ms")
-    print(f"{'entry':<40} {'mode':<8} {'chars':>8} {'ms':>8}")
+    print(f"{'entry':<40} {'mode':<8} {'chars':>8} {'size':>9} {'median ms':>9}")
+    print("(size: characters added to the sources, the header aside; median of the runs)")
     for name, entry, libs in entries():
         for mode in ("flat", "modules"):
             times = []
@@ -56,7 +69,11 @@ def main() -> None:
             except BundleError as exc:  # a fixture that cannot be flattened
                 print(f"{name:<40} {mode:<8} {'-':>8} {'-':>8}  ({type(exc).__name__})")
                 continue
-            print(f"{name:<40} {mode:<8} {bundle.size.total:>8,} {1000 * statistics.median(times):>8.1f}")
+            source = sum(len(m.source) for m in build_graph(entry, list(libs)).modules.values())
+            header = sum(len(line) for line in bundle.text.splitlines(keepends=True)[:3] if line.startswith("# "))
+            overhead = 100 * (len(bundle.text) - header - source) / source
+            print(f"{name:<40} {mode:<8} {bundle.size.total:>8,} {overhead:>+8.1f}% "
+                  f"{1000 * statistics.median(times):>8.1f}")
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ __all__ = ["NameKey", "ModuleNames", "Classified", "classify"]
 NameKey = tuple[str, ...]
 """What a global name holds: ``("stdlib", what)`` for a standard-library import (shared by the
 modules that import the same thing), ``("module", module, name)`` otherwise, ``("free",)`` for a
-builtin read."""
+builtin read, ``("unread", "__all__")`` for the ``__all__`` lists when no code reads one."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,11 @@ class _Classifier:
         self.graph = graph
         self.facts = collected.facts
         self.found = Refusals(graph)
+        self.all_read = any(
+            (isinstance(n, ast.Name) and n.id == "__all__" and isinstance(n.ctx, ast.Load))
+            or (isinstance(n, ast.Attribute) and n.attr == "__all__")
+            for m in graph.modules.values() for n in ast.walk(m.tree))
+        """Does any code read ``__all__``? (The bundler reads it statically for star imports.)"""
 
     def module(self, facts: ModuleFacts) -> ModuleNames:
         m = facts.module
@@ -84,6 +89,9 @@ class _Classifier:
             binding = self.single_local_alias(facts, sites, declared)
             if binding is not None:
                 aliases[name] = binding
+                continue
+            if name == "__all__" and not self.all_read:
+                own[name] = ("unread", "__all__")  # one global for every module: nothing reads it
                 continue
             own[name] = self.sharing_key(facts, name, sites, declared)
         for site, b in facts.star_bindings:

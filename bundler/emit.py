@@ -48,13 +48,14 @@ class FlatBundle:
         out: list[str] = []
         if self.futures:
             out.append(f"from __future__ import {', '.join(self.futures)}\n")
-        for piece in self.pieces:
-            if not piece.text.strip():
-                continue
+        shown = [p for p in self.pieces if p.text.strip()]
+        single = len({p.module for p in shown}) == 1  # the header names the only file
+        for piece in shown:
             label = piece.display + (" (continued)" if piece.continued else "")
             if out and not out[-1].endswith("\n\n"):
                 out.append("\n")
-            out.append(f"# ---- {label} ----\n")
+            if not single:
+                out.append(f"# ---- {label} ----\n")
             out.append(piece.text if piece.text.endswith("\n") else piece.text + "\n")
         return "".join(out)
 
