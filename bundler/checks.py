@@ -214,70 +214,38 @@ MODULE_IDENTITY_IMPORTS = {
 """Standard modules that look classes and functions up by ``__module__``: in one flat module
 every one of them is ``__main__.Name``."""
 
-_FORMATTERS = frozenset({"print", "str", "repr", "format", "ascii"})
+_CLASS_FACTORIES = frozenset({"namedtuple", "NamedTuple", "TypedDict", "make_dataclass", "Enum", "IntEnum",
+                               "Flag", "IntFlag", "StrEnum", "NewType", "TypeVar"})
+"""Functions that make a class (or a typing object) whose ``__module__`` is the caller's
+``__name__``."""
 
 
-def _formatted(node: ast.AST) -> list[ast.expr]:
-    """The expressions this node turns into text: the arguments of ``print``, ``str``,
-    ``repr``, ``format``, ``ascii`` and ``.format()``, an f-string's values, the right operand of
-    ``%``."""
-    if isinstance(node, ast.FormattedValue):
-        return [node.value]
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-        return [node.right]
-    if isinstance(node, ast.Call):
-        func = node.func
-        if (isinstance(func, ast.Name) and func.id in _FORMATTERS) or (
-                isinstance(func, ast.Attribute) and func.attr == "format"):
-            return list(node.args) + [k.value for k in node.keywords if k.arg != "file"]
-    return []
-
-
-def _shown_classes(expr: ast.expr, classes: frozenset[str]) -> ast.expr | None:
-    """A class object shown by formatting ``expr`` (itself or inside a list, tuple, set or dict
-    display): ``type(x)``, ``x.__class__``, or a name of a class some module defines."""
-    todo = [expr]
-    while todo:
-        e = todo.pop()
-        if isinstance(e, (ast.List, ast.Tuple, ast.Set)):
-            todo.extend(e.elts)
-        elif isinstance(e, ast.Dict):
-            todo.extend(v for v in list(e.keys) + list(e.values) if v is not None)
-        elif isinstance(e, ast.Starred):
-            todo.append(e.value)
-        elif _is_class_expr(e, classes):
-            return e
-    return None
-
-
-def _is_class_expr(e: ast.expr, classes: frozenset[str]) -> bool:
-    if isinstance(e, ast.Call):
-        return isinstance(e.func, ast.Name) and e.func.id == "type" and len(e.args) == 1
-    if isinstance(e, ast.Attribute):
-        return e.attr == "__class__" or e.attr in classes
-    return isinstance(e, ast.Name) and e.id in classes
-
-
-def _check_module_identity(facts: ModuleFacts, classes: frozenset[str], found: Refusals) -> None:
-    """Where the program could see that the flat file's classes and functions all belong to
-    ``__main__`` (``__module__``): pickling and module look-ups, ``__module__`` read, a class
-    formatted as text (``<class 'model.Thing'>``). A class reached through a variable and then
-    printed is not seen here."""
+def _check_module_identity(facts: ModuleFacts, found: Refusals) -> None:
+    """Where the program could see that its modules are one: pickling and module look-ups by
+    name; and, in a module other than the entry, classes made while a function runs (a flat file
+    sets ``__name__`` for each module's top-level code only, so their ``__module__`` would be
+    that of whatever code is running then)."""
     m = facts.module
     for site in executed_sites(m):
         for name in site.external:
             top = name.split(".")[0]
             if top in MODULE_IDENTITY_IMPORTS:
-                found.refuse(m, site.node, f"imports {top}, which {MODULE_IDENTITY_IMPORTS[top]}; in one flat "
-                                           f"module every class and function belongs to __main__")
+                found.refuse(m, site.node, f"imports {top}, which {MODULE_IDENTITY_IMPORTS[top]}; one flat "
+                                           f"module cannot stand for several")
+    if m.is_entry:
+        return
     for node in ast.walk(m.tree):
-        if isinstance(node, ast.Attribute) and node.attr == "__module__":
-            found.refuse(m, node, "reads __module__ (in one flat module everything belongs to __main__)")
-        for expr in _formatted(node):
-            shown = _shown_classes(expr, classes)
-            if shown is not None:
-                found.refuse(m, shown, f"formats the class {ast.unparse(shown)} as text, which names its module "
-                                       f"(__main__ in one flat module)")
+        made = None
+        if isinstance(node, ast.ClassDef):
+            made = f"class {node.name}"
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if name in _CLASS_FACTORIES or (name == "type" and len(node.args) == 3):
+                made = f"{name}()"
+        if made is not None and facts.in_function(node):
+            found.refuse(m, node, f"makes {made} inside a function: its __module__ would not be {m.name} "
+                                  f"in a flat file")
 
 
 def _defines_objects(m: Module) -> bool:
@@ -296,8 +264,7 @@ def check(graph: Graph, collected: Collected, dynamic_attrs: DynamicAttrs) -> tu
             _check_dynamic(collected.facts[m.name], dynamic_attrs, found)
     others = [m for m in graph.modules.values() if m.name in collected.reachable and not m.is_entry]
     if any(_defines_objects(m) for m in others):
-        classes = frozenset(n.name for m in others for n in ast.walk(m.tree) if isinstance(n, ast.ClassDef))
         for m in graph.modules.values():
             if m.name in collected.reachable:
-                _check_module_identity(collected.facts[m.name], classes, found)
+                _check_module_identity(collected.facts[m.name], found)
     return found.found()

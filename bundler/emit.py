@@ -43,19 +43,33 @@ class FlatBundle:
     pieces: list[Piece]
     renamed: dict[str, dict[str, str]] = field(default_factory=dict)
     """Module -> {original name: new name} for the names that had to change."""
+    entry: str = "__main__"
+    """The entry module's name (its code runs as ``__main__``)."""
+    registered: tuple[str, ...] = ()
+    """Module names that lead to this file in ``sys.modules`` (so that what looks a class's module
+    up by ``__module__``, as dataclasses and typing do, finds the flat namespace)."""
 
     def text(self) -> str:
         out: list[str] = []
         if self.futures:
             out.append(f"from __future__ import {', '.join(self.futures)}\n")
+        if self.registered:
+            out.append(f'__import__("sys").modules.update(dict.fromkeys({list(self.registered)!r}, '
+                       f'__import__("sys").modules["__main__"]))\n')
         shown = [p for p in self.pieces if p.text.strip()]
         single = len({p.module for p in shown}) == 1  # the header names the only file
+        running = "__main__"
         for piece in shown:
             label = piece.display + (" (continued)" if piece.continued else "")
             if out and not out[-1].endswith("\n\n"):
                 out.append("\n")
             if not single:
                 out.append(f"# ---- {label} ----\n")
+            # Classes and functions take __module__ from __name__ where they are made.
+            name = "__main__" if piece.module == self.entry else piece.module
+            if name != running:
+                out.append(f"__name__ = {name!r}\n")
+                running = name
             out.append(piece.text if piece.text.endswith("\n") else piece.text + "\n")
         return "".join(out)
 

@@ -31,6 +31,8 @@ its own (frozen data, no shared state):
 
 from __future__ import annotations
 
+import ast
+
 from .checks import DYNAMIC_ATTRS, check
 from .classify import classify
 from .collect import collect
@@ -84,4 +86,7 @@ def flatten(graph: Graph) -> FlatBundle:
         raise InternalError(f"flat mode: two edits of the text conflict ({exc})") from None
     if emitted.reasons:
         raise FlattenRefused(list(emitted.reasons))
-    return FlatBundle(list(collected.futures), list(emitted.pieces), naming.renamed())
+    others = [name for name in in_bundle if name != graph.entry.name]
+    defines_classes = any(isinstance(n, ast.ClassDef) for name in others for n in ast.walk(graph.modules[name].tree))
+    return FlatBundle(list(collected.futures), list(emitted.pieces), naming.renamed(), graph.entry.name,
+                      tuple(others) if defines_classes else ())

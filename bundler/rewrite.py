@@ -158,6 +158,10 @@ class _ModuleRewrite:
                     self.annotation_use(r, self.names.type_checking[name])
                 elif name == "__name__" and not m.is_entry and r.kind == "load":
                     self.edits.append(Edit(*pos.span(r.node), repr(m.name)))
+                elif name == "__name__" and r.kind == "load" and r.scope is not module_scope:
+                    # The flat file sets __name__ for each module's top-level code; a function of
+                    # the entry may run while another module's code does.
+                    self.edits.append(Edit(*pos.span(r.node), repr("__main__")))
             elif r.resolved is not None and (r.resolved.kind != "module") and r.kind == "load":
                 key = (id(r.resolved), r.name)
                 if key in local_aliases:

@@ -196,8 +196,18 @@ def test_flat_bundle_text_labels_pieces_and_skips_empty_ones():
         Piece("__main__", "main.py", "print(X)\n", True),
     ])
     assert bundle.text() == ("from __future__ import annotations\n\n"
-                             "# ---- util.py ----\nX = 1\n\n"
-                             "# ---- main.py (continued) ----\nprint(X)\n")
+                             "# ---- util.py ----\n__name__ = 'util'\nX = 1\n\n"
+                             "# ---- main.py (continued) ----\n__name__ = '__main__'\nprint(X)\n")
+
+
+def test_flat_bundle_text_registers_the_module_names_first():
+    bundle = FlatBundle([], [Piece("pkg.__main__", "pkg/__main__.py", "run()\n", False),
+                             Piece("pkg.util", "pkg/util.py", "class A: pass\n", False)],
+                        entry="pkg.__main__", registered=("pkg", "pkg.util"))
+    assert bundle.text() == ('__import__("sys").modules.update(dict.fromkeys([\'pkg\', \'pkg.util\'], '
+                             '__import__("sys").modules["__main__"]))\n\n'
+                             "# ---- pkg/__main__.py ----\nrun()\n\n"
+                             "# ---- pkg/util.py ----\n__name__ = 'pkg.util'\nclass A: pass\n")
 
 
 def test_merge_keeps_the_first_occurrence_of_each_reason():
