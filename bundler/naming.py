@@ -199,6 +199,9 @@ def _moves_overlap(collected: Collected, positions: Mapping[tuple[str, int], int
     name deleted. Could that overwrite or delete the global that ``owner`` keeps under that
     name? Only when the owner binds it before (or in a function, at any time)."""
     last_def = max(positions.get((mover, i), -1) for i in defs)
+    for site, b in collected.facts[owner].star_bindings:
+        if b.name == name and positions.get((owner, site.top_index), -1) <= last_def:
+            return True  # a copy made by 'from x import *' (classify makes it an own name)
     scope = collected.facts[owner].module.scopes.module
     for r in collected.facts[owner].global_refs():
         if r.name != name or r.kind not in ("store", "del"):

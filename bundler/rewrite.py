@@ -166,8 +166,11 @@ class _ModuleRewrite:
                 key = (id(r.resolved), r.name)
                 if key in local_aliases:
                     b = local_aliases[key]
-                    if b.attr is None:
-                        self.use_target(r, Target(module=b.module))
+                    # A local name for a module (``import pkg.mod as m``, or ``from util import
+                    # model as m`` where util's model is a module): its uses become module uses.
+                    target = Target(module=b.module) if b.attr is None else self.binding_target(b)
+                    if target is not None and target.module is not None:
+                        self.use_target(r, target)
         for node in global_decls.values():
             names = [final.get(n, n) for n in node.names]
             self.edits.append(Edit(*pos.span(node), "global " + ", ".join(names)))

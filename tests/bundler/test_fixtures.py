@@ -86,6 +86,8 @@ CASES = [
     Case("lazy_import_plugin", "main.py", ("main.py",),
          refused="plugins.py:4: class Rush derives from Strategy, whose creation may run the bot's code"),
     Case("lazy_import_pure", "main.py", ("main.py",)),
+    Case("star_copy_moved", "main.py", ("main.py",)),
+    Case("function_module_alias", "main.py", ("main.py",)),
     Case("builtin_rebound", "main.py", ("main.py",),
          refused="tools.py:5: reads the builtin 'print' before this module binds its own 'print'"),
 ]
