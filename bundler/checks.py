@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from .collect import Collected, ModuleFacts, executed_sites
+from .collect import Collected, ModuleFacts, annotation_exprs, executed_sites, external_paths
 from .graph import Graph, ImportSite, Module
 from .refusals import Refusals, where
 
@@ -91,17 +91,9 @@ def _module_futures(m: Module) -> set[str]:
 def _evaluated_annotations(m: Module, facts: ModuleFacts) -> list[ast.expr]:
     """The annotations Python evaluates when the module runs (without ``from __future__ import
     annotations``): those of ``def`` statements, and module and class variable annotations."""
-    out: list[ast.expr] = []
-    for node in ast.walk(m.tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            a = node.args
-            every = a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
-            out += [arg.annotation for arg in every if arg.annotation is not None]
-            if node.returns is not None:
-                out.append(node.returns)
-        elif isinstance(node, ast.AnnAssign) and not facts.in_function(node):
-            out.append(node.annotation)
-    return out
+    return [expr for node in ast.walk(m.tree)
+            if not (isinstance(node, ast.AnnAssign) and facts.in_function(node))
+            for expr in annotation_exprs(node)]
 
 
 _EFFECTS = (ast.Call, ast.NamedExpr, ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom,
@@ -111,23 +103,18 @@ _EFFECTS = (ast.Call, ast.NamedExpr, ast.Lambda, ast.Await, ast.Yield, ast.Yield
 def _reads_annotations(graph: Graph, collected: Collected) -> tuple[Module, ast.AST, str] | None:
     """The first place where the program looks at annotations as objects: ``__annotations__``,
     ``get_type_hints``, dataclasses' ``fields()`` (whose ``type`` is the annotation)."""
-    readers = {("typing", "get_type_hints"), ("dataclasses", "fields"), ("inspect", "signature"),
-               ("inspect", "get_annotations")}
+    readers = {"typing.get_type_hints", "dataclasses.fields", "inspect.signature", "inspect.get_annotations"}
     for m in graph.modules.values():
         if m.name not in collected.reachable:
             continue
-        bound: dict[str, str] = {}  # local name -> what it names ("typing" or "typing:get_type_hints")
-        for site in executed_sites(m):
-            for b in site.bindings:
-                if b.external:
-                    bound[b.name] = b.external if b.alias is None or b.alias.asname else b.external.split(".")[0]
+        bound = external_paths(m)
         for node in ast.walk(m.tree):
             if isinstance(node, ast.Attribute) and node.attr in ("__annotations__", "__dataclass_fields__"):
                 return m, node, node.attr
             if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and (bound.get(node.value.id), node.attr) in readers):
+                    and f"{bound.get(node.value.id)}.{node.attr}" in readers):
                 return m, node, ast.unparse(node)
-            if isinstance(node, ast.Name) and tuple(bound.get(node.id, "").split(":")) in readers:
+            if isinstance(node, ast.Name) and bound.get(node.id) in readers:
                 return m, node, node.id
     return None
 

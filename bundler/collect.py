@@ -24,6 +24,8 @@ __all__ = [
     "executed_sites",
     "entry_parents",
     "is_type_checking",
+    "external_paths",
+    "annotation_exprs",
 ]
 
 
@@ -81,6 +83,34 @@ class Collected:
 def executed_sites(module: Module) -> list[ImportSite]:
     """The module's import statements that run (not those for type checkers only)."""
     return [s for s in module.imports if not s.type_checking]
+
+
+def external_paths(module: Module) -> dict[str, str]:
+    """The module's names bound by its executed imports of non-local modules -> the dotted path
+    of what each names (``import os.path`` binds ``os`` -> ``"os"``; ``from typing import
+    get_type_hints as g`` binds ``g`` -> ``"typing.get_type_hints"``)."""
+    out: dict[str, str] = {}
+    for site in executed_sites(module):
+        for b in site.bindings:
+            if b.external:
+                path = b.external.replace(":", ".")
+                if b.alias is not None and isinstance(site.node, ast.Import) and not b.alias.asname:
+                    path = path.split(".")[0]
+                out[b.name] = path
+    return out
+
+
+def annotation_exprs(node: ast.AST) -> list[ast.expr]:
+    """The annotations of a ``def`` (its arguments' and its return's) or of an annotated
+    assignment; nothing for other nodes."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        a = node.args
+        every = a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
+        out = [arg.annotation for arg in every if arg.annotation is not None]
+        return out + ([node.returns] if node.returns is not None else [])
+    if isinstance(node, ast.AnnAssign):
+        return [node.annotation]
+    return []
 
 
 def entry_parents(graph: Graph) -> list[str]:

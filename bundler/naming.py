@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .classify import ModuleNames, NameKey
 from .collect import Collected, executed_sites
 from .graph import Graph
-from .order import Step
+from .order import Step, statement_positions
 
 __all__ = ["Target", "NamePlan", "assign_names", "plan_names"]
 
@@ -177,11 +177,6 @@ def _duplicates(graph: Graph, names: Mapping[str, ModuleNames], final: Mapping[s
     return frozenset(out)
 
 
-def _statement_positions(plan: Sequence[Step]) -> dict[tuple[str, int], int]:
-    """(module, top-level statement index) -> its position in the plan."""
-    return {(name, index): i for i, (name, index) in enumerate(plan) if index is not None and index >= 0}
-
-
 def _defined_names(collected: Collected, module: str) -> dict[str, list[int]]:
     """The module's globals bound by a ``def`` or ``class`` statement in its own top-level code
     -> the indexes of the top-level statements holding those definitions."""
@@ -226,7 +221,7 @@ def plan_names(graph: Graph, collected: Collected, names: Mapping[str, ModuleNam
     priority = [entry] + [n for n in modules if n != entry]
     claimed = _free_reads(graph, collected, names, modules)
     forbidden = _BUILTIN_NAMES | _identifiers(graph)
-    positions = _statement_positions(plan)
+    positions = statement_positions(plan)
     defined = {n: _defined_names(collected, n) for n in modules}
     forced = set(force)
     while True:

@@ -9,12 +9,13 @@ imported inside a block (conditionally, or in a function) whose early run could 
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
-from .collect import Collected, entry_parents, executed_sites, is_type_checking
+from .collect import Collected, entry_parents, executed_sites, external_paths, is_type_checking
 from .graph import Binding, Graph, ImportSite, Module, is_main_guard
 from .refusals import Refusals, where
 
-__all__ = ["Step", "Unorderable", "order", "submodule_overwrites"]
+__all__ = ["Step", "Unorderable", "order", "statement_positions", "submodule_overwrites"]
 
 Step = tuple[str, int | None]
 """``(module, index)``: ``index`` is ``None`` where the module starts, ``i >= 0`` for its top-level
@@ -98,22 +99,16 @@ class _Purity:
 
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
+        self._names: dict[str, tuple[dict[str, str], dict[str, Binding]]] = {}
 
     def names(self, m: Module) -> tuple[dict[str, str], dict[str, Binding]]:
         """The module's names bound to non-local things (name -> dotted path) and to local
         modules or their names (name -> binding), by its executed imports."""
-        external: dict[str, str] = {}
-        local: dict[str, Binding] = {}
-        for site in executed_sites(m):
-            for b in site.bindings:
-                if b.external:
-                    path = b.external.replace(":", ".")
-                    if b.alias is not None and isinstance(site.node, ast.Import) and not b.alias.asname:
-                        path = path.split(".")[0]
-                    external[b.name] = path
-                elif b.module is not None:
-                    local[b.name] = b
-        return external, local
+        if m.name not in self._names:
+            local = {b.name: b for site in executed_sites(m) for b in site.bindings
+                     if not b.external and b.module is not None}
+            self._names[m.name] = (external_paths(m), local)
+        return self._names[m.name]
 
     @staticmethod
     def pure_path(path: str) -> bool:
@@ -302,13 +297,18 @@ def order(graph: Graph) -> tuple[Step, ...]:
     return tuple(plan)
 
 
+def statement_positions(plan: Sequence[Step]) -> dict[tuple[str, int], int]:
+    """(module, top-level statement index) -> its position in the plan."""
+    return {(name, index): i for i, (name, index) in enumerate(plan) if index is not None and index >= 0}
+
+
 def submodule_overwrites(graph: Graph, collected: Collected, plan: tuple[Step, ...]) -> tuple[str, ...]:
     """Where a package binds a global named like one of its submodules before that submodule
     first runs: Python then replaces the package's global with the submodule (``pkg.sub`` is the
     module afterwards), which one flat namespace cannot do."""
     found = Refusals(graph)
     starts = {name: i for i, (name, index) in enumerate(plan) if index is None}
-    positions = {(name, index): i for i, (name, index) in enumerate(plan) if index is not None and index >= 0}
+    positions = statement_positions(plan)
     for name in dict.fromkeys(n for n, _ in plan):
         m = graph.modules[name]
         if not m.is_package:

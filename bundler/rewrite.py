@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .classify import ModuleNames
-from .collect import ModuleFacts, is_type_checking
+from .collect import ModuleFacts, annotation_exprs, is_type_checking
 from .graph import Binding, Graph, ImportSite, is_main_guard
 from .naming import NamePlan, Target
 from .refusals import Refusals
@@ -213,15 +213,8 @@ class _ModuleRewrite:
         would be rewritten in code, so that ``typing.get_type_hints`` and ``dataclasses`` (which
         evaluate them in the module's globals) find the same objects."""
         for node in ast.walk(self.m.tree):
-            exprs: list[ast.expr | None] = []
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                a = node.args
-                every = a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
-                exprs = [arg.annotation for arg in every] + [node.returns]
-            elif isinstance(node, ast.AnnAssign):
-                exprs = [node.annotation]
-            for expr in exprs:
-                for sub in ast.walk(expr) if expr is not None else ():
+            for expr in annotation_exprs(node):
+                for sub in ast.walk(expr):
                     if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
                         self.string_annotation(sub)
 
