@@ -56,6 +56,8 @@ class BotSpec:
     argv: tuple[str, ...]
     cwd: str | None = None
     env: Mapping[str, str] = field(default_factory=dict)
+    data: tuple[str, ...] = ()
+    """Files and directories the bot reads (relative to ``cwd``): readable in the sandbox."""
 
     def command_line(self) -> str:
         return shlex.join(self.argv)

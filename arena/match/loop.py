@@ -17,8 +17,12 @@ from typing import Any
 import referee
 from referee import DeactivationCause, FrameReport, Outcome
 
+from . import sandbox
 from .botspec import BotSpec
+from .limits import DEFAULT_TASK_LIMIT, BreachKind
 from .process import DEFAULT_MEMORY_LIMIT_MB, BotProcess, BotStartError, ExitInfo, ReadStatus
+from .sandbox import SandboxMode
+from .shield import shielded
 
 NEAR_LIMIT = 0.8
 """An answer slower than this fraction of its limit counts as near the limit."""
@@ -38,6 +42,8 @@ class Verdict(str, enum.Enum):
     """Answered a line that does not parse."""
     ELIMINATED = "eliminated"
     """Put out of the game by its rules (not a fault of the bot)."""
+    MEMORY = "memory"
+    """Killed for using more memory than the limit, all its processes together."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,13 @@ class MatchOptions:
     no_timeout: bool = False
     """Wait for answers forever."""
     memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
+    """For each bot's whole process tree."""
+    task_limit: int | None = DEFAULT_TASK_LIMIT
+    """Processes and threads of each bot."""
+    sandbox: SandboxMode = SandboxMode.AUTO
+    """Run each bot in a sandbox (:mod:`arena.match.sandbox`); ``auto``: where bubblewrap works."""
+    hide: tuple[str, ...] = ()
+    """Paths sandboxed bots must not see even where they could read (results, replays)."""
     params: Mapping[str, str] | None = None
     record: bool = False
     """Keep every execution and snapshot (for ``--replay``)."""
@@ -126,6 +139,8 @@ class MatchResult:
     turns: int = 0
     wall_s: float = 0.0
     initial_snapshot: dict[str, Any] | None = None
+    sandboxed: bool = False
+    """Whether the bots ran in the sandbox."""
 
     @property
     def scores(self) -> list[int] | None:
@@ -145,6 +160,7 @@ class MatchResult:
             "turns": self.outcome.turns if self.outcome else self.turns,
             "interrupted": self.interrupted,
             "wall_s": round(self.wall_s, 3),
+            "sandbox": "on" if self.sandboxed else "off",
             "players": [p.to_dict() for p in self.players],
             "deactivations": self.outcome.to_dict()["deactivations"] if self.outcome else [],
         }
@@ -160,16 +176,20 @@ def play_match(
     """Play one match. Bots that fail to start lose as if they never answered.
 
     ``KeyboardInterrupt`` is handled: every bot is killed and the partial result is returned with
-    ``interrupted=True``.
+    ``interrupted=True``; a second Ctrl-C or a SIGTERM during that clean-up waits for its end.
+    Raises :class:`arena.match.sandbox.SandboxUnavailable` for ``sandbox=on`` where bots cannot
+    be sandboxed, before starting anything.
     """
     ref = referee.create(game, seed, options.params)
     if len(bots) != ref.player_count:
         raise ValueError(f"{ref.name} needs {ref.player_count} bots, got {len(bots)}")
+    confined, _ = sandbox.decide(options.sandbox)
+    files = [sandbox.bot_files(b.argv, b.cwd, b.data) for b in bots] if confined else []
     players = [
         PlayerResult(index=i, name=b.name, command=b.command_line()) for i, b in enumerate(bots)
     ]
     procs: list[BotProcess | None] = []
-    result = MatchResult(game=ref.name, seed=seed, players=players, outcome=None)
+    result = MatchResult(game=ref.name, seed=seed, players=players, outcome=None, sandboxed=confined)
     if options.record:
         result.initial_snapshot = ref.snapshot()
     want_snapshots = options.record or on_frame is not None
@@ -177,12 +197,20 @@ def play_match(
     eof_seen = [False] * len(bots)
     try:
         for i, spec in enumerate(bots):
+            argv, env = list(spec.argv), spec.full_env()
+            if confined:
+                argv = sandbox.confine(spec.argv, spec.cwd, spec.env, own=files[i],
+                                       others=files[:i] + files[i + 1:], hide=options.hide,
+                                       tmp_mb=options.memory_limit_mb)
+                env = None  # bwrap clears it and sets the bot's own
             process = BotProcess(
-                spec.argv,
+                argv,
                 cwd=spec.cwd,
-                env=spec.full_env(),
+                env=env,
                 memory_limit_mb=options.memory_limit_mb,
+                task_limit=options.task_limit,
                 name=f"{i}-{spec.name}",
+                wrapper=argv[0] if confined else None,
             )
             try:
                 procs.append(process.start())
@@ -251,14 +279,15 @@ def play_match(
     except KeyboardInterrupt:
         result.interrupted = True
     finally:
-        for i, proc in enumerate(procs):
-            if proc is not None:
-                exit_info = proc.kill_tree()
-                if players[i].verdict is not Verdict.OK and players[i].exit.returncode is None:
-                    players[i].exit = exit_info
-                players[i].stderr_tail = proc.stderr_tail()
-                players[i].stderr_bytes = proc.stderr_bytes
-        result.wall_s = time.monotonic() - started
+        with shielded(redeliver=not result.interrupted):
+            for i, proc in enumerate(procs):
+                if proc is not None:
+                    exit_info = proc.kill_tree()
+                    if players[i].verdict is not Verdict.OK and players[i].exit.returncode is None:
+                        players[i].exit = exit_info
+                    players[i].stderr_tail = proc.stderr_tail()
+                    players[i].stderr_bytes = proc.stderr_bytes
+            result.wall_s = time.monotonic() - started
     return result
 
 
@@ -302,7 +331,12 @@ def _judge(
         return  # already CRASH with the start error
     # A bot that died just after its deadline (e.g. out of memory) is a crash, not a slow bot.
     info = proc.wait_exit(0.2 if eof else 0.1)
-    if eof or info.returncode is not None:
+    breach = proc.limit_breach()
+    if breach is not None:
+        player.verdict = Verdict.MEMORY if breach.kind is BreachKind.MEMORY else Verdict.CRASH
+        player.message = f"no answer: {breach}"
+        return
+    if eof or info.returncode is not None or proc.output_closed():
         player.verdict = Verdict.CRASH
         how = (
             f"was killed by {info.signal}" if info.signal

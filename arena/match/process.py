@@ -6,7 +6,12 @@ tail of stderr (per bot and per turn), and on :meth:`BotProcess.kill_tree` termi
 process tree (TERM, then KILL after a grace period) and reaps it, even when the bot spawned
 children, started new sessions or ignores SIGTERM.
 
-POSIX only (Linux for the memory limit and the descendant search).
+The bot's whole tree is held to its limits (:mod:`arena.match.limits`: memory and tasks, in a
+cgroup where the machine allows it, else under a watchdog thread); past one, it is killed at once
+and :attr:`BotProcess.breach` says which. The bot gets ``SIGKILL`` when the process that started
+it dies (``PR_SET_PDEATHSIG``), so a killed arena does not leave it running.
+
+POSIX only (Linux for the limits, the parent-death signal and the descendant search).
 """
 
 from __future__ import annotations
@@ -14,16 +19,24 @@ from __future__ import annotations
 import ctypes
 import enum
 import os
-import resource
 import selectors
 import signal
 import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .limits import (
+    DEFAULT_MEMORY_LIMIT_MB,
+    DEFAULT_TASK_LIMIT,
+    WATCH_INTERVAL_S,
+    Breach,
+    TreeLimiter,
+    TreeLimits,
+    tree_limiter,
+)
 from .lines import DEFAULT_MAX_LINE_BYTES, LineSplitter
 
 __all__ = [
@@ -34,9 +47,9 @@ __all__ = [
     "ExitInfo",
     "DEFAULT_MEMORY_LIMIT_MB",
     "become_subreaper",
+    "die_with_parent",
 ]
 
-DEFAULT_MEMORY_LIMIT_MB = 768
 DEFAULT_STDERR_TAIL_BYTES = 64 * 1024
 DEFAULT_TURN_STDERR_BYTES = 4 * 1024
 KILL_GRACE_S = 0.2
@@ -71,6 +84,7 @@ class ExitInfo:
 
 
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_PDEATHSIG = 1
 _subreaper_lock = threading.Lock()
 _is_subreaper = False
 
@@ -91,6 +105,37 @@ def become_subreaper() -> bool:
         except (OSError, AttributeError):
             _is_subreaper = False
         return _is_subreaper
+
+
+def _prctl() -> Callable[..., int] | None:
+    try:
+        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    return prctl
+
+
+_PRCTL = _prctl()
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Ask for ``SIGKILL`` when the parent dies (``PR_SET_PDEATHSIG``); exit at once when it
+    already has (``parent``: its pid as seen before the fork). Safe between fork and exec."""
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+def _child_setup(hooks: list[Callable[[], None]]) -> Callable[[], None]:
+    parent = os.getpid()
+
+    def setup() -> None:
+        die_with_parent(parent)
+        for hook in hooks:
+            hook()
+
+    return setup
 
 
 def _stat_fields(pid: int | str) -> list[bytes] | None:
@@ -205,15 +250,27 @@ class BotProcess:
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
         memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
+        task_limit: int | None = DEFAULT_TASK_LIMIT,
+        limiter: str | None = None,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         stderr_tail_bytes: int = DEFAULT_STDERR_TAIL_BYTES,
         turn_stderr_bytes: int = DEFAULT_TURN_STDERR_BYTES,
         name: str = "bot",
+        wrapper: str | None = None,
     ) -> None:
         self.argv = list(argv)
         self.cwd = cwd
         self.env = dict(env) if env is not None else None
         self.memory_limit_mb = memory_limit_mb
+        self.limits = TreeLimits(memory_limit_mb, task_limit)
+        self._limiter_choice = limiter
+        self._limiter: TreeLimiter | None = None
+        self._watch: threading.Thread | None = None
+        self._watch_stop = threading.Event()
+        self.wrapper = os.path.realpath(wrapper) if wrapper else None
+        """The program ``argv`` starts the bot with (the sandbox), which keeps its pipes open."""
+        self.breach: Breach | None = None
+        """The limit the bot went past (it was killed for it), if any."""
         self.name = name
         self._splitter = LineSplitter(max_line_bytes)
         self._stderr_tail: deque[bytes] = deque()
@@ -234,8 +291,10 @@ class BotProcess:
     # -- lifecycle -------------------------------------------------------------------------------
 
     def start(self) -> BotProcess:
-        """Start the process in its own session. Raises :class:`BotStartError`."""
+        """Start the process in its own session, under its limits. Raises :class:`BotStartError`."""
         become_subreaper()
+        self._limiter = limiter = tree_limiter(self.limits, self._limiter_choice)
+        hook = limiter.child_setup()
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -246,22 +305,20 @@ class BotProcess:
                 env=self.env,
                 start_new_session=True,
                 close_fds=True,
+                preexec_fn=_child_setup([hook] if hook else []),
             )
         except FileNotFoundError:
+            limiter.close()
             raise BotStartError(f"{self.argv[0]}: no such file or command") from None
         except PermissionError:
+            limiter.close()
             raise BotStartError(f"{self.argv[0]}: permission denied (not executable?)") from None
-        except OSError as exc:
-            raise BotStartError(f"{self.argv[0]}: {exc.strerror or exc}") from None
+        except (OSError, subprocess.SubprocessError) as exc:
+            limiter.close()
+            raise BotStartError(f"{self.argv[0]}: {getattr(exc, 'strerror', None) or exc}") from None
         assert self._proc.stdout and self._proc.stdin and self._proc.stderr
-        if self.memory_limit_mb:
-            # Set from outside right after the start (no preexec_fn: subprocess can then use the
-            # cheap vfork path). The bot's interpreter has not allocated anything big by then.
-            nbytes = self.memory_limit_mb * 1024 * 1024
-            try:
-                resource.prlimit(self._proc.pid, resource.RLIMIT_AS, (nbytes, nbytes))
-            except (OSError, ValueError):
-                pass
+        self._watch = threading.Thread(target=self._watch_limits, name=f"limits-{self.name}", daemon=True)
+        self._watch.start()
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._proc.stdout.fileno(), selectors.EVENT_READ)
         os.set_blocking(self._proc.stdout.fileno(), False)
@@ -271,6 +328,26 @@ class BotProcess:
         )
         self._stderr_thread.start()
         return self
+
+    def _watch_limits(self) -> None:
+        """Check the limits every few milliseconds until :meth:`kill_tree`; kill on a breach."""
+        proc, limiter = self._proc, self._limiter
+        assert proc is not None and limiter is not None
+        while not self._watch_stop.wait(WATCH_INTERVAL_S):
+            breach = limiter.check(proc.pid, lambda: _tree_of(proc.pid))
+            if breach is not None:
+                self.breach = breach
+                limiter.kill_all()
+                self._signal_all(proc.pid, _tree_of(proc.pid), signal.SIGKILL)
+                return
+
+    def limit_breach(self) -> Breach | None:
+        """The limit the bot went past, if any, looking once more now (the kernel may have killed
+        it for its memory a moment before the watchdog's next look)."""
+        if self.breach is None and self._limiter is not None and self._proc is not None and not self._killed:
+            pid = self._proc.pid
+            self.breach = self._limiter.check(pid, lambda: _tree_of(pid))
+        return self.breach
 
     @property
     def pid(self) -> int | None:
@@ -388,6 +465,32 @@ class BotProcess:
             if self._splitter.pending:
                 return
 
+    def output_closed(self) -> bool:
+        """Whether no process of the bot holds its output open any more, the wrapper aside: a
+        sandboxed bot that closed its stdout but keeps running (the wrapper still holds the pipe,
+        so no end of file comes). Looks through the tree's ``/proc/PID/fd``."""
+        proc = self._proc
+        if proc is None or proc.stdout is None or self._stdout_eof:
+            return True
+        try:
+            pipe = f"pipe:[{os.fstat(proc.stdout.fileno()).st_ino}]"
+        except OSError:
+            return True
+        for pid in [proc.pid, *_tree_of(proc.pid)]:
+            try:
+                if self.wrapper is not None and os.path.realpath(f"/proc/{pid}/exe") == self.wrapper:
+                    continue
+                fds = os.listdir(f"/proc/{pid}/fd")
+            except OSError:
+                continue
+            for fd in fds:
+                try:
+                    if os.readlink(f"/proc/{pid}/fd/{fd}") == pipe:
+                        return False
+                except OSError:
+                    continue
+        return True
+
     @property
     def dropped_output_bytes(self) -> int:
         return self._splitter.dropped_bytes
@@ -447,6 +550,9 @@ class BotProcess:
             return ExitInfo(None, None)
         if not self._killed:
             self._killed = True
+            self._watch_stop.set()
+            if self._watch is not None:
+                self._watch.join()
             targets = _tree_of(proc.pid)
             self._signal_all(proc.pid, targets, signal.SIGTERM)
             end = time.monotonic() + grace_s
@@ -458,6 +564,8 @@ class BotProcess:
             if proc.poll() is None or any(self._alive(p) for p in targets):
                 targets = list(dict.fromkeys(targets + _tree_of(proc.pid)))
             self._signal_all(proc.pid, targets, signal.SIGKILL)
+            if self._limiter is not None:
+                self._limiter.kill_all()  # whatever escaped the tree: it is still in the cgroup
             try:
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
@@ -481,6 +589,8 @@ class BotProcess:
                     proc.stderr.close()
                 except OSError:
                     pass
+            if self._limiter is not None:
+                self._limiter.close()
         return self._exit_info(proc.returncode)
 
     @staticmethod

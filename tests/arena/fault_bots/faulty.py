@@ -1,8 +1,8 @@
-"""A Spring Challenge 2021 bot that misbehaves on purpose: ``faulty.py MODE [TURN]``.
+"""A Spring Challenge 2021 bot that misbehaves on purpose: ``faulty.py MODE [TURN [MARK]]``.
 
-It plays WAIT until its TURN-th answer (default 3), then does what MODE says. It appends its own
-pid and those of any children it starts to the file named by $FAULT_PIDS, so tests can check that
-nothing is left running afterwards.
+It plays WAIT until its TURN-th answer (default 3), then does what MODE says. It writes "started"
+to stderr first. Its command line and those of the children it starts carry MARK, so tests can
+find every process of it on the machine, sandboxed or not, and check that none is left running.
 """
 
 import os
@@ -13,13 +13,8 @@ import time
 
 MODE = sys.argv[1]
 AT = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-
-
-def note_pid(pid):
-    path = os.environ.get("FAULT_PIDS")
-    if path:
-        with open(path, "a") as f:
-            f.write(f"{pid}\n")
+MARK = sys.argv[3] if len(sys.argv) > 3 else "faulty"
+SLEEPER = [sys.executable, "-c", "import time; time.sleep(10000)", MARK]
 
 
 def read_frame(first):
@@ -60,8 +55,7 @@ def fault():
         sys.stderr.flush()
         out.write("WAIT\n")
     elif MODE == "child":
-        child = subprocess.Popen(["sleep", "10000"])  # inherits our stdout and keeps it open
-        note_pid(child.pid)
+        subprocess.Popen(SLEEPER)  # inherits our stdout and keeps it open
         os._exit(0)
     elif MODE == "closeout":
         out.flush()
@@ -71,6 +65,25 @@ def fault():
         hog = []
         while True:
             hog.append(bytearray(64 * 1024 * 1024))
+    elif MODE == "daemon":  # double fork, new session: re-parented away from the bot
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.execv(SLEEPER[0], SLEEPER)
+            os._exit(0)
+        os.wait()
+        out.write("WAIT\n")
+    elif MODE == "forkbomb":
+        for _ in range(64):
+            if os.fork() == 0:
+                time.sleep(10_000)
+                os._exit(0)
+        out.write("WAIT\n")
+    elif MODE == "hogs":  # three children of 200 MB each: each alone under the limit
+        hog = "b = bytearray(200 * 1024 * 1024); b[::4096] = b'x' * len(b[::4096]); import time; time.sleep(100)"
+        for _ in range(3):
+            subprocess.Popen([sys.executable, "-c", hog, MARK])
+        time.sleep(10_000)
     elif MODE == "twolines":
         out.write("WAIT first\nWAIT second\n")
     else:
@@ -79,7 +92,8 @@ def fault():
 
 
 def main():
-    note_pid(os.getpid())
+    sys.stderr.write("started\n")
+    sys.stderr.flush()
     if MODE == "noterm":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     turn = 0

@@ -1,0 +1,452 @@
+"""Limits on a bot's whole process tree: its memory and its number of tasks (processes and threads).
+
+A limit is per bot, not per process: three children of 600 MB each break a 768 MB limit together.
+The machine decides how it is enforced (:func:`tree_limiter` picks the first that works):
+
+- **cgroup v2**, where this process's cgroup delegates the ``memory`` and ``pids`` controllers
+  to its children: a child cgroup per bot with ``memory.max``, ``memory.swap.max`` and
+  ``pids.max``; the kernel refuses or kills past the limits, and ``memory.events`` /
+  ``pids.events`` tell that it happened;
+- **cgroup v1**, where the ``memory`` and ``pids`` hierarchies are writable (often as root):
+  the same with ``memory.limit_in_bytes``, ``memory.memsw.limit_in_bytes`` and ``pids.max``,
+  read back from ``memory.oom_control`` and ``pids.events``;
+- otherwise a **watchdog**: the bot's tree is walked every :data:`WATCH_INTERVAL_S` and the
+  memory of its processes summed (resident sizes, then, past the limit, proportional sizes, so
+  that pages forked children share with their parent count once), with ``RLIMIT_AS`` on each process at a few times the limit as a
+  backstop against one process growing faster than the watchdog looks.
+
+The bot joins its cgroup in the child between fork and exec (:meth:`TreeLimiter.child_setup`),
+so nothing it starts escapes it, whatever session or process group it moves to. Whoever breaks a
+limit is killed whole by :class:`arena.match.process.BotProcess` and reported with a
+:class:`Breach` ("memory limit", like CodinGame).
+"""
+
+from __future__ import annotations
+
+import enum
+import errno
+import itertools
+import os
+import resource
+import signal
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+__all__ = [
+    "DEFAULT_MEMORY_LIMIT_MB",
+    "DEFAULT_TASK_LIMIT",
+    "WATCH_INTERVAL_S",
+    "TreeLimits",
+    "BreachKind",
+    "Breach",
+    "TreeLimiter",
+    "tree_limiter",
+    "enforcement",
+]
+
+DEFAULT_MEMORY_LIMIT_MB = 768
+DEFAULT_TASK_LIMIT = 256
+"""Processes and threads of one bot (a Java bot has a few dozen threads; a fork bomb has more)."""
+WATCH_INTERVAL_S = 0.02
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+@dataclass(frozen=True)
+class TreeLimits:
+    """What one bot may use, all its processes together (``None``: no limit)."""
+
+    memory_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
+    tasks: int | None = DEFAULT_TASK_LIMIT
+
+
+class BreachKind(str, enum.Enum):
+    MEMORY = "memory limit"
+    TASKS = "process limit"
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A limit the bot went past (it is then killed)."""
+
+    kind: BreachKind
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} exceeded ({self.detail})"
+
+
+class TreeLimiter(Protocol):
+    """One bot's limits, from before its start to after its end."""
+
+    kind: str
+    """``cgroup v2``, ``cgroup v1`` or ``watchdog``."""
+
+    def child_setup(self) -> Callable[[], None] | None:
+        """What the child runs between fork and exec (join the cgroup, set rlimits), or None."""
+
+    def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
+        """Whether the bot (``root`` and the processes ``tree()`` lists) broke a limit."""
+
+    def members(self) -> list[int]:
+        """Every process the limiter knows to be the bot's (a cgroup's members; [] otherwise)."""
+
+    def kill_all(self) -> None:
+        """SIGKILL every member (nothing for the watchdog: the process tree is killed instead)."""
+
+    def close(self) -> None:
+        """Release what was made for the bot (its cgroups), once its processes are gone."""
+
+
+# -- cgroups ---------------------------------------------------------------------------------------
+
+_counter = itertools.count()
+
+
+def _own_cgroups() -> dict[str, str]:
+    """This process's cgroup path per v1 controller, and ``""`` -> its v2 path."""
+    found: dict[str, str] = {}
+    try:
+        text = Path("/proc/self/cgroup").read_text()
+    except OSError:
+        return found
+    for line in text.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        for name in controllers.split(",") if controllers else [""]:
+            found[name] = path
+    return found
+
+
+def _write(path: Path, value: str) -> None:
+    with open(path, "w") as f:
+        f.write(value)
+
+
+def _read_counts(path: Path) -> dict[str, int]:
+    """``key value`` lines (``memory.events``, ``memory.oom_control``, ``pids.events``)."""
+    counts: dict[str, int] = {}
+    try:
+        text = path.read_text()
+    except OSError:
+        return counts
+    for line in text.splitlines():
+        key, _, value = line.partition(" ")
+        try:
+            counts[key] = int(value)
+        except ValueError:
+            continue
+    return counts
+
+
+def _procs(directory: Path) -> list[int]:
+    try:
+        return [int(x) for x in (directory / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _join(procs_files: tuple[str, ...]) -> Callable[[], None]:
+    """A child-side hook writing ``0`` (the writer itself) to each ``cgroup.procs`` given."""
+    encoded = tuple(os.fsencode(p) for p in procs_files)
+
+    def join() -> None:
+        for path in encoded:
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.write(fd, b"0")
+            finally:
+                os.close(fd)
+
+    return join
+
+
+class _Cgroups:
+    """The cgroup directories made for one bot (one per v1 hierarchy, or one v2 directory)."""
+
+    kind = "cgroup"
+
+    def __init__(self, dirs: list[Path], limits: TreeLimits) -> None:
+        self.dirs = dirs
+        self.limits = limits
+
+    def child_setup(self) -> Callable[[], None] | None:
+        return _join(tuple(str(d / "cgroup.procs") for d in self.dirs))
+
+    def members(self) -> list[int]:
+        return sorted({pid for d in self.dirs for pid in _procs(d)})
+
+    def kill_all(self) -> None:
+        """SIGKILL every member until none is left (a fork in flight shows up on the next pass)."""
+        for _ in range(100):
+            members = self.members()
+            if not members:
+                return
+            for pid in members:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            threading.Event().wait(0.002)
+
+    def close(self) -> None:
+        for d in self.dirs:
+            for _ in range(50):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError as exc:
+                    if exc.errno != errno.EBUSY:
+                        break
+                    for pid in _procs(d):  # a member left: the bot is being killed
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except OSError:
+                            pass
+                    threading.Event().wait(0.01)
+
+    def _memory_detail(self, peak_bytes: int | None) -> str:
+        limit = self.limits.memory_mb
+        peak = f"{peak_bytes // (1024 * 1024)} MB at the peak, " if peak_bytes else ""
+        return f"{peak}limit {limit} MB for all the bot's processes"
+
+    def _tasks_detail(self) -> str:
+        return f"more than {self.limits.tasks} processes and threads"
+
+
+class _CgroupV1(_Cgroups):
+    kind = "cgroup v1"
+
+    def __init__(self, memory: Path | None, pids: Path | None, limits: TreeLimits) -> None:
+        super().__init__([d for d in (memory, pids) if d is not None], limits)
+        self.memory = memory
+        self.pids = pids
+
+    def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
+        if self.memory is not None and _read_counts(self.memory / "memory.oom_control").get("oom_kill", 0) > 0:
+            peak = _read_int(self.memory / "memory.max_usage_in_bytes")
+            return Breach(BreachKind.MEMORY, self._memory_detail(peak))
+        if self.pids is not None and _read_counts(self.pids / "pids.events").get("max", 0) > 0:
+            return Breach(BreachKind.TASKS, self._tasks_detail())
+        return None
+
+
+class _CgroupV2(_Cgroups):
+    kind = "cgroup v2"
+
+    def __init__(self, directory: Path, limits: TreeLimits) -> None:
+        super().__init__([directory], limits)
+        self.directory = directory
+
+    def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
+        events = _read_counts(self.directory / "memory.events")
+        if events.get("oom_kill", 0) > 0 or events.get("oom", 0) > 0:
+            return Breach(BreachKind.MEMORY, self._memory_detail(_read_int(self.directory / "memory.peak")))
+        if _read_counts(self.directory / "pids.events").get("max", 0) > 0:
+            return Breach(BreachKind.TASKS, self._tasks_detail())
+        return None
+
+    def kill_all(self) -> None:
+        kill = self.directory / "cgroup.kill"
+        if kill.exists():
+            try:
+                _write(kill, "1")  # the kernel kills every member, forks in flight included
+            except OSError:
+                pass
+        super().kill_all()
+
+
+def _read_int(path: Path) -> int | None:
+    try:
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _make_dir(parent: Path, name: str) -> Path | None:
+    directory = parent / name
+    try:
+        directory.mkdir()
+    except OSError:
+        return None
+    return directory
+
+
+def _v1_dir(controller: str, own: dict[str, str], name: str) -> Path | None:
+    if controller not in own:
+        return None
+    parent = CGROUP_ROOT / controller / own[controller].lstrip("/")
+    if not (parent / "cgroup.procs").exists() or not os.access(parent, os.W_OK):
+        return None
+    return _make_dir(parent, name)
+
+
+def _cgroup_v1(limits: TreeLimits, name: str) -> _CgroupV1 | None:
+    own = _own_cgroups()
+    memory = _v1_dir("memory", own, name) if limits.memory_mb else None
+    pids = _v1_dir("pids", own, name) if limits.tasks else None
+    if (limits.memory_mb and memory is None) or (limits.tasks and pids is None):
+        for d in (memory, pids):
+            if d is not None:
+                d.rmdir()
+        return None
+    try:
+        if memory is not None and limits.memory_mb:
+            nbytes = str(limits.memory_mb * 1024 * 1024)
+            _write(memory / "memory.limit_in_bytes", nbytes)
+            if (memory / "memory.memsw.limit_in_bytes").exists():
+                _write(memory / "memory.memsw.limit_in_bytes", nbytes)  # no escape into swap
+        if pids is not None and limits.tasks:
+            _write(pids / "pids.max", str(limits.tasks))
+    except OSError:
+        _CgroupV1(memory, pids, limits).close()
+        return None
+    return _CgroupV1(memory, pids, limits)
+
+
+def _cgroup_v2(limits: TreeLimits, name: str) -> _CgroupV2 | None:
+    own = _own_cgroups()
+    if "" not in own or not (CGROUP_ROOT / "cgroup.controllers").exists():
+        return None  # no unified hierarchy at /sys/fs/cgroup
+    parent = CGROUP_ROOT / own[""].lstrip("/")
+    try:
+        delegated = (parent / "cgroup.subtree_control").read_text().split()
+    except OSError:
+        return None
+    needed = {"memory"} if limits.memory_mb else set()
+    needed |= {"pids"} if limits.tasks else set()
+    if not needed <= set(delegated):
+        return None
+    directory = _make_dir(parent, name)
+    if directory is None:
+        return None
+    try:
+        if limits.memory_mb:
+            _write(directory / "memory.max", str(limits.memory_mb * 1024 * 1024))
+            if (directory / "memory.swap.max").exists():
+                _write(directory / "memory.swap.max", "0")
+            if (directory / "memory.oom.group").exists():
+                _write(directory / "memory.oom.group", "1")
+        if limits.tasks:
+            _write(directory / "pids.max", str(limits.tasks))
+    except OSError:
+        _CgroupV2(directory, limits).close()
+        return None
+    return _CgroupV2(directory, limits)
+
+
+# -- the watchdog ----------------------------------------------------------------------------------
+
+def _usage(pids: Iterable[int]) -> tuple[int, int]:
+    """(resident bytes, tasks) of these processes (the ones gone meanwhile count nothing)."""
+    rss = tasks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # after ")": state(0) ... num_threads is field 20 of stat, index 17 here; rss is 24 -> 21
+        try:
+            tasks += int(fields[17])
+            rss += int(fields[21]) * _PAGE
+        except (IndexError, ValueError):
+            continue
+    return rss, tasks
+
+
+def _proportional(pids: Iterable[int]) -> int:
+    """The proportional set size of these processes together, in bytes: shared pages (a forked
+    child's, still its parent's) count once in all (``/proc/PID/smaps_rollup``)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+                for line in f:
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+class _Watchdog:
+    """Sums the tree's resident memory and tasks each time it is asked."""
+
+    kind = "watchdog"
+
+    def __init__(self, limits: TreeLimits) -> None:
+        self.limits = limits
+
+    def child_setup(self) -> Callable[[], None] | None:
+        if not self.limits.memory_mb:
+            return None
+        # A backstop for one process growing faster than the watchdog looks (gigabytes in a few
+        # milliseconds): its address space, which counts reserved as well as used memory, may
+        # not pass a few times the limit.
+        nbytes = max(4 * self.limits.memory_mb, self.limits.memory_mb + 1024) * 1024 * 1024
+
+        def set_rlimit() -> None:
+            resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
+
+        return set_rlimit
+
+    def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
+        members = [root, *tree()]
+        rss, tasks = _usage(members)
+        if self.limits.tasks and tasks > self.limits.tasks:
+            return Breach(BreachKind.TASKS, f"{tasks} processes and threads, "
+                                            f"more than {self.limits.tasks}")
+        limit = self.limits.memory_mb
+        # Resident sizes count a page shared by forked processes once per process: when their
+        # sum is past the limit, the proportional sizes (slower to read) decide.
+        if limit and rss > limit * 1024 * 1024:
+            used = _proportional(members)
+            if used > limit * 1024 * 1024:
+                return Breach(BreachKind.MEMORY, f"{used // (1024 * 1024)} MB in {len(members)} "
+                                                 f"processes, limit {limit} MB for all the bot's processes")
+        return None
+
+    def members(self) -> list[int]:
+        return []
+
+    def kill_all(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+# -- choosing --------------------------------------------------------------------------------------
+
+_forced: str | None = os.environ.get("ARENA_LIMITS") or None
+"""``watchdog`` forces the watchdog (tests of the fallback, machines with odd cgroups)."""
+
+
+def tree_limiter(limits: TreeLimits, force: str | None = None) -> TreeLimiter:
+    """The limiter for one bot: cgroups where this machine lets us make them, else the watchdog.
+
+    ``force="watchdog"`` (or the environment variable ``ARENA_LIMITS=watchdog``) skips cgroups.
+    """
+    force = force or _forced
+    if (limits.memory_mb or limits.tasks) and force != "watchdog":
+        name = f"arena-{os.getpid()}-{next(_counter)}"
+        made: TreeLimiter | None = _cgroup_v2(limits, name) or _cgroup_v1(limits, name)
+        if made is not None:
+            return made
+    return _Watchdog(limits)
+
+
+def enforcement(force: str | None = None) -> str:
+    """How limits are enforced on this machine: ``cgroup v2``, ``cgroup v1`` or ``watchdog``."""
+    limiter = tree_limiter(TreeLimits(), force)
+    limiter.close()
+    return limiter.kind

@@ -1,0 +1,297 @@
+"""Bots in a sandbox: bubblewrap (``bwrap``) around each bot, as CodinGame treats a bot as untrusted.
+
+What a sandboxed bot gets (:func:`confine` builds the ``bwrap`` command):
+
+- its own PID, network, IPC, UTS and user namespaces, a new session, no capabilities, and
+  ``--die-with-parent``: it sees no other process (it cannot kill, trace or read its opponent or
+  the arena), has no network but its own loopback, and when the arena dies, however it dies,
+  every process of the bot dies with it (the PID namespace ends with its first process);
+- a cleared environment: ``PATH``, ``LANG``, ``HOME``, ``TMPDIR`` and the variables given
+  explicitly with the bot (a config's ``env``), nothing else of the user's environment;
+- the whole filesystem read-only, except a private ``/tmp`` in memory (at most the memory limit)
+  whose ``/tmp/home`` is the bot's ``HOME``: the one writable scratch directory, per bot and per
+  game, gone with the game;
+- ``/run``, ``/home``, ``/root``, the user's home and ``/var/tmp`` hidden (empty, read-only), then
+  shown again where the bot needs them: its own files (the directories of the files its command
+  names, its working directory, its declared data files) and the interpreter's installation;
+- its opponents' files (what their commands name: scripts, packages, executables, data) and the
+  paths the caller hides (the results database, the replays) replaced by an empty file or an
+  empty directory, wherever they would otherwise be visible.
+
+What it does not do: files outside the hidden places stay readable (read-only) when the user can
+read them; CPU time is shared with everything else on the machine; shipped bots (the toolkit's
+``bots`` package) are public and never hidden from each other, since they share code.
+
+:func:`decide` turns ``--sandbox auto|on|off`` into a yes or no, with the one-line reason when
+``auto`` cannot sandbox and an error when ``on`` cannot.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "SandboxMode",
+    "SandboxUnavailable",
+    "Support",
+    "BotFiles",
+    "support",
+    "decide",
+    "bot_files",
+    "confine",
+    "SCRATCH",
+]
+
+SCRATCH = "/tmp/home"
+"""The bot's ``HOME`` inside the sandbox: its writable scratch directory."""
+_HIDDEN = ("/run", "/var/tmp", "/home", "/root")
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/dev", "/sys")
+_SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
+_NAMESPACES = ("--unshare-user-try", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
+               "--unshare-cgroup-try")
+
+
+class SandboxMode(str, enum.Enum):
+    """``--sandbox``: ``auto`` sandboxes where bubblewrap works, ``on`` insists, ``off`` never."""
+
+    AUTO = "auto"
+    ON = "on"
+    OFF = "off"
+
+
+class SandboxUnavailable(RuntimeError):
+    """``--sandbox on`` on a machine where bots cannot be sandboxed (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Support:
+    """Whether bubblewrap can sandbox a process here."""
+
+    works: bool
+    reason: str
+    """Why not (empty when it works)."""
+    bwrap: str | None
+
+
+def _probe(bwrap: str | None) -> Support:
+    if bwrap is None:
+        return Support(False, "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)",
+                       None)
+    true = shutil.which("true") or "/bin/true"
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+            *_NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
+            "--", true]
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Support(False, f"{bwrap} does not run: {exc}", bwrap)
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = why[-1] if why else f"exit code {done.returncode}"
+        return Support(False, f"bubblewrap cannot make namespaces here ({detail}; are user namespaces "
+                              f"disabled?)", bwrap)
+    return Support(True, "", bwrap)
+
+
+@functools.cache
+def support() -> Support:
+    """Whether bots can be sandboxed on this machine (probed once per process: one ``bwrap``
+    start of ``true``). ``ARENA_BWRAP`` names another ``bwrap`` (an empty value: none)."""
+    override = os.environ.get("ARENA_BWRAP")
+    bwrap = (override or None) if override is not None else shutil.which("bwrap")
+    return _probe(bwrap)
+
+
+def decide(mode: SandboxMode | str) -> tuple[bool, str | None]:
+    """Whether to sandbox under ``mode``, and for ``auto`` without a sandbox the one line to show.
+
+    Raises :class:`SandboxUnavailable` for ``on`` where bots cannot be sandboxed.
+    """
+    mode = SandboxMode(mode)
+    if mode is SandboxMode.OFF:
+        return False, None
+    found = support()
+    if found.works:
+        return True, None
+    if mode is SandboxMode.ON:
+        raise SandboxUnavailable(f"--sandbox on: cannot sandbox bots here: {found.reason}; "
+                                 f"or run them unsandboxed with --sandbox off")
+    return False, (f"bots run without a sandbox: {found.reason} (--sandbox off hides this line; "
+                   f"see 'Security' in the README)")
+
+
+# -- what belongs to a bot --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BotFiles:
+    """What belongs to one bot on the filesystem."""
+
+    entries: tuple[Path, ...]
+    """What its command names (script, package, executable, data): hidden from its opponents."""
+    roots: tuple[Path, ...]
+    """What it may read where the sandbox hides things: the entries' directories, its working
+    directory, its declared data."""
+
+
+def _inside(path: Path, places: Iterable[str | Path]) -> bool:
+    return any(path == Path(p) or path.is_relative_to(p) for p in places)
+
+
+def _python_places() -> tuple[str, ...]:
+    real = os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))
+    return tuple(dict.fromkeys([sys.prefix, sys.base_prefix, sys.exec_prefix, real]))
+
+
+def _broad() -> set[Path]:
+    """Directories too wide to show as a bot's root: showing them would show everything."""
+    home = Path(os.path.expanduser("~"))
+    places = {Path("/"), home, Path("/tmp"), *(Path(p) for p in _HIDDEN)}
+    return places | {Path(os.path.realpath(p)) for p in places}
+
+
+def _is_python(program: str) -> bool:
+    name = os.path.basename(program)
+    return program == sys.executable or name.startswith(("python", "pypy"))
+
+
+def _module_path(cwd: Path, module: str) -> Path | None:
+    base = cwd.joinpath(*module.split("."))
+    for candidate in (base, base.with_name(base.name + ".py")):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def bot_files(argv: Sequence[str], cwd: str | None, data: Sequence[str] = ()) -> BotFiles:
+    """The files of a bot run as ``argv`` from ``cwd`` (``None``: the current directory)."""
+    where = Path(cwd) if cwd is not None else Path.cwd()
+    system = (*_SYSTEM, *_python_places())
+    broad = _broad()
+    entries: list[Path] = []
+
+    def add(path: Path) -> None:
+        path = Path(os.path.abspath(path))
+        if path.exists() and not _inside(path, system) and path not in broad:
+            entries.append(path)
+
+    words = list(argv)
+    if words:
+        program = shutil.which(words[0]) if "/" not in words[0] else words[0]
+        if program is not None:
+            add(where / program)
+    for i, word in enumerate(words[1:], start=1):
+        if word == "-m" and i + 1 < len(words) and words and _is_python(words[0]):
+            found = _module_path(where, words[i + 1])
+            if found is not None:
+                add(found)
+            continue
+        if word.startswith("-") or not word:
+            continue
+        try:
+            add(where / word)
+        except (OSError, ValueError):
+            continue  # a word no path can be (too long, NUL...): not a file
+    for item in data:
+        add(where / item)
+    roots: list[Path] = []
+    if where.resolve() not in broad and where not in broad:
+        roots.append(Path(os.path.abspath(where)))
+    for entry in entries:
+        parent = entry if entry.is_dir() else entry.parent
+        roots.append(entry if parent in broad else parent)
+    return BotFiles(tuple(dict.fromkeys(entries)), tuple(dict.fromkeys(roots)))
+
+
+# -- the bwrap command ------------------------------------------------------------------------------
+
+def _shown_again(own: BotFiles, program: str | None) -> list[Path]:
+    """What the bot may read inside the hidden places: its roots, the interpreter, its program."""
+    places = [*own.roots, *own.entries, *(Path(p) for p in _python_places())]
+    home = Path(os.path.expanduser("~"))
+    if program is not None:
+        real = Path(os.path.realpath(program))
+        places.append(real.parent)
+        if real.is_relative_to(home) and real != home:  # ~/.pyenv/shims/python: all of ~/.pyenv
+            places.append(home / real.relative_to(home).parts[0])
+    return places
+
+
+def _visible(path: Path, hidden: Sequence[Path], shown: Sequence[Path]) -> bool:
+    return not _inside(path, hidden) or _inside(path, shown)
+
+
+def confine(
+    argv: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str],
+    *,
+    own: BotFiles,
+    others: Sequence[BotFiles] = (),
+    hide: Sequence[str | Path] = (),
+    tmp_mb: int | None = None,
+    bwrap: str | None = None,
+) -> list[str]:
+    """The command that runs ``argv`` in a sandbox (see the module's docstring).
+
+    ``env`` is the bot's explicit environment (added to ``PATH``, ``LANG``, ``HOME`` and
+    ``TMPDIR``); ``others`` are its opponents' files; ``hide`` more paths to hide (results,
+    replays); ``tmp_mb`` the size of its private ``/tmp``.
+    """
+    bwrap = bwrap or support().bwrap or "bwrap"
+    where = os.path.abspath(cwd) if cwd is not None else os.getcwd()
+    program = shutil.which(argv[0]) if argv and "/" not in argv[0] else (argv[0] if argv else None)
+    size = ["--size", str(tmp_mb * 1024 * 1024)] if tmp_mb else []
+    cmd = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+           *size, "--tmpfs", "/tmp", "--dir", SCRATCH, *size, "--tmpfs", "/dev/shm",
+           "--remount-ro", "/dev"]
+    home = os.path.expanduser("~")
+    hidden: list[Path] = [Path("/tmp")]
+    for place in dict.fromkeys([*_HIDDEN, home]):
+        path = Path(place)
+        if path.is_dir() and not path.is_symlink() and path != Path("/") and not _inside(path, hidden):
+            hidden.append(path)
+            cmd += ["--tmpfs", str(path)]
+    shown = [p for p in _shown_again(own, program) if p.exists() and _inside(p, hidden)]
+    for path in sorted(dict.fromkeys(shown), key=lambda p: len(p.parts)):
+        if not _inside(path, [s for s in shown if s != path and path.is_relative_to(s)]):
+            cmd += ["--ro-bind", str(path), str(path)]
+    for path in hidden[1:]:  # /tmp stays writable
+        cmd += ["--remount-ro", str(path)]
+    ours = [*own.entries, *own.roots]
+    masks: list[Path] = []
+    for other in others:
+        for entry in other.entries:
+            if entry.is_relative_to(_SHIPPED_BOTS) or any(o == entry or o.is_relative_to(entry) for o in ours):
+                continue  # public code, or the same files as ours
+            masks.append(entry)
+    for extra in hide:
+        path = Path(os.path.abspath(extra))
+        masks += [path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))]
+    for path in dict.fromkeys(masks):
+        for target in dict.fromkeys([path, Path(os.path.realpath(path))]):
+            if target.exists() and _visible(target, hidden, shown):
+                cmd += ["--tmpfs", str(target)] if target.is_dir() else ["--ro-bind", "/dev/null", str(target)]
+                if target.is_dir():
+                    cmd += ["--remount-ro", str(target)]
+    variables = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "LANG": os.environ.get("LANG", "C.UTF-8"),
+        "HOME": SCRATCH,
+        "TMPDIR": "/tmp",
+        **env,
+    }
+    cmd += [*_NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--hostname", "arena", "--clearenv"]
+    for key, value in variables.items():
+        cmd += ["--setenv", key, value]
+    cmd += ["--chdir", where, "--", *argv]
+    return cmd

@@ -1,0 +1,68 @@
+"""Test helpers for the sandbox: which modes to run, and finding a bot's processes by a marker.
+
+Sandboxed bots live in their own PID namespace, so the pids they see are not the machine's: tests
+give each bot a unique marker on its command line and look for it in every ``/proc/*/cmdline``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+
+import pytest
+
+from arena.match import sandbox
+
+from ..conftest import in_ci
+
+
+def marker() -> str:
+    return f"arena-test-{uuid.uuid4().hex}"
+
+
+def processes_with(mark: str) -> list[int]:
+    """Live (not zombie) processes of the machine whose command line contains ``mark``."""
+    found = []
+    needle = mark.encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read()
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if needle in cmdline and stat[stat.rfind(b")") + 2 :][:1] != b"Z":
+            found.append(int(entry))
+    return found
+
+
+def gone(mark: str, wait_s: float = 3.0) -> bool:
+    """Whether every process carrying ``mark`` ends within ``wait_s`` (death is not instant)."""
+    end = time.monotonic() + wait_s
+    while processes_with(mark):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def require_sandbox() -> None:
+    """Skip where bubblewrap cannot sandbox, except under CI, which installs it: fail there."""
+    found = sandbox.support()
+    if found.works:
+        return
+    if in_ci():
+        pytest.fail(f"CI must be able to sandbox bots: {found.reason}", pytrace=False)
+    pytest.skip(f"no sandbox here: {found.reason}")
+
+
+@pytest.fixture(params=["off", "on"])
+def sandbox_mode(request: pytest.FixtureRequest) -> str:
+    """Run a test without and with the sandbox."""
+    if request.param == "on":
+        require_sandbox()
+    return str(request.param)
