@@ -48,6 +48,7 @@ __all__ = [
     "DEFAULT_MEMORY_LIMIT_MB",
     "become_subreaper",
     "die_with_parent",
+    "kill_orphans",
 ]
 
 DEFAULT_STDERR_TAIL_BYTES = 64 * 1024
@@ -238,6 +239,30 @@ def _tree_by_scan(root: int) -> list[int]:
                 found.append(child)
             stack.append(child)
     return found
+
+
+def kill_orphans(keep: Sequence[int] = ()) -> int:
+    """Kill and reap what dead children left to this process (a subreaper, see
+    :func:`become_subreaper`): every child in a session of its other than ours (bots start their
+    own) and its descendants, ``keep`` aside. Returns how many processes were killed."""
+    own_session = os.getsid(0)
+    kids = _children(os.getpid())
+    if kids is None:
+        kids = [pid for pid, ppid, _ in _proc_table() if ppid == os.getpid()]
+    orphans = [p for p in kids if p not in keep and _session_of(p) not in (None, own_session)]
+    if not orphans:
+        return 0
+    targets = list(dict.fromkeys(orphans + (_descendants(orphans) or [])))
+    for pid in targets:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    end = time.monotonic() + 2
+    while any(BotProcess._alive(p) for p in orphans) and time.monotonic() < end:
+        BotProcess._reap(orphans)
+        time.sleep(0.002)
+    return len(targets)
 
 
 class BotProcess:

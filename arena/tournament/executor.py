@@ -6,6 +6,10 @@ complete; it never touches processes itself.
 worker processes on this machine. A worker plays one game at a time with :func:`arena.tournament.task.play_task`.
 Ctrl-C reaches the whole process group: each worker then stops its game (killing its bots) and
 reports nothing for it, so the game is played again on resume.
+
+Nothing outlives the tournament: a worker gets ``SIGKILL`` when the main process dies, its bots
+when it dies (and, sandboxed, everything they started, see :mod:`arena.match.sandbox`); the main
+process adopts what a dead worker left (it is a subreaper) and kills it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from ..match.process import become_subreaper, die_with_parent, kill_orphans
 from .store import GameRecord
 from .task import GameTask, play_task
 
@@ -65,9 +70,11 @@ def _on_stop_signal(signum: int, frame: Any) -> None:
     os._exit(0)  # idle: nothing to clean up
 
 
-def _worker_main(conn: multiprocessing.connection.Connection[GameRecord | None, GameTask | None]) -> None:
+def _worker_main(conn: multiprocessing.connection.Connection[GameRecord | None, GameTask | None],
+                 parent: int) -> None:
     """A worker: play each task received, send back its :class:`GameRecord` (None if stopped)."""
     global _in_match
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, _on_stop_signal)
     signal.signal(signal.SIGTERM, _on_stop_signal)
     while True:
@@ -96,7 +103,7 @@ class _Worker:
     def __init__(self, ctx: multiprocessing.context.SpawnContext) -> None:
         self.conn: multiprocessing.connection.Connection[GameTask | None, GameRecord | None]
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        self.process = ctx.Process(target=_worker_main, args=(child, os.getpid()), daemon=True)
         self.process.start()
         child.close()
         self.task: GameTask | None = None
@@ -108,6 +115,7 @@ class LocalExecutor:
 
     def __init__(self, size: int, retries: int = 2) -> None:
         self._ctx = multiprocessing.get_context("spawn")
+        become_subreaper()  # a dead worker's bots come to us, to be killed
         self._workers = [_Worker(self._ctx) for _ in range(size)]
         self._retries = retries
         self._failures: dict[tuple[int, int, int], int] = {}
@@ -165,6 +173,7 @@ class LocalExecutor:
         except OSError:
             pass
         worker.process.join(1)
+        kill_orphans(keep=[w.process.pid for w in self._workers if w is not worker and w.process.pid])
         self._workers[index] = _Worker(self._ctx)
 
     def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
@@ -188,5 +197,6 @@ class LocalExecutor:
                 w.process.kill()
                 w.process.join(1)
             w.conn.close()
+        kill_orphans()
 
 

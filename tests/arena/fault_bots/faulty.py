@@ -65,7 +65,7 @@ def fault():
         hog = []
         while True:
             hog.append(bytearray(64 * 1024 * 1024))
-    elif MODE == "daemon":  # double fork, new session: re-parented away from the bot
+    elif MODE.startswith("daemon"):  # double fork, new session: re-parented away from the bot
         if os.fork() == 0:
             os.setsid()
             if os.fork() == 0:
@@ -94,7 +94,7 @@ def fault():
 def main():
     sys.stderr.write("started\n")
     sys.stderr.flush()
-    if MODE == "noterm":
+    if "noterm" in MODE:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     turn = 0
     while True:
