@@ -44,7 +44,7 @@ class Seat:
     """``(engine turn, answer lines)`` for every turn it was asked for an answer (``None``: they
     did not all come in time)."""
     status: str
-    """``ok``, ``timeout``, ``crash`` or ``invalid``."""
+    """``ok``, ``timeout``, ``crash``, ``invalid`` or ``memory`` (past the memory limit)."""
     message: str
     turns: int
     """Engine turns the match lasted."""

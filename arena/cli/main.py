@@ -3,8 +3,10 @@ bots). The command line is the only part of the arena that prints."""
 
 from __future__ import annotations
 
+import math
 import shlex
 import sys
+from typing import Any
 
 import click
 
@@ -23,6 +25,17 @@ def java_long(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         return parse_seed(value)
     except SeedError as exc:
         raise click.BadParameter(str(exc)) from None
+
+
+class FiniteFloatRange(click.FloatRange):
+    """click's ``FloatRange`` that also refuses ``nan`` (it compares false with any bound, so it
+    passes a range check; ``inf`` is refused by a finite bound)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if isinstance(number, float) and math.isnan(number):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
 
 
 def plural(n: int, word: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +19,16 @@ from .main import main, plural
 from .repro import stored_game_command
 
 RESULTS = ("win", "loss", "draw")
-STATUSES = ("ok", "timeout", "crash", "invalid", "eliminated")
+STATUSES = ("ok", "timeout", "crash", "invalid", "memory", "eliminated")
 
 
-def _open(db: str) -> Store:
+@contextmanager
+def _open(db: str) -> Iterator[Store]:
+    """The results database, opened read-only; a failure to open or read it (a damaged file, say)
+    ends the command with its one-line message."""
     try:
-        return Store(db, create=False)
+        with Store(db, read_only=True) as store:
+            yield store
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -41,7 +47,7 @@ def _game_dict(tid: int, g: GameRecord) -> dict[str, Any]:
     return {
         "id": g.id, "tournament": tid, "comparison": g.comparison, "pair": g.pair, "leg": g.leg, "seed": g.seed,
         "end_reason": g.end_reason, "turns": g.turns, "winner": g.winner, "duration_s": g.duration_s,
-        "replay": g.replay,
+        "replay": g.replay, "sandbox": None if g.sandboxed is None else ("on" if g.sandboxed else "off"),
         "players": [{"seat": p.seat, "bot": p.bot, "score": p.score, "rank": p.rank, "status": p.status,
                      "message": p.message, "refused": p.refused} for p in g.players],
     }
@@ -136,7 +142,8 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
     click.echo(f"game {g.id} of tournament {tid} ({game}): comparison {g.comparison}, pair {g.pair}, leg {g.leg}, "
                f"seed {g.seed}")
     click.echo(f"  {g.end_reason} after {g.turns} turns, {g.duration_s:.1f} s, finished {_when(g.finished)}; "
-               f"rules {g.referee_version}")
+               f"rules {g.referee_version}"
+               + ("" if g.sandboxed is None else f"; bots {'sandboxed' if g.sandboxed else 'not sandboxed'}"))
     for p in g.players:
         rank = f"rank {p.rank + 1}"
         click.echo(f"player {p.seat}: {p.bot}, score {p.score}, {rank}, {p.status}"

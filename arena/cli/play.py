@@ -7,19 +7,24 @@ import dataclasses
 import functools
 import json
 import random
+import signal
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 
 import click
 
 import referee
 
-from ..match import botspec
-from ..match.loop import Frame, MatchOptions, play_match
+from ..match import botspec, sandbox
+from ..match.loop import Frame, MatchOptions, PlayerResult, Verdict, play_match
 from ..match.process import DEFAULT_MEMORY_LIMIT_MB
 from ..match.replay import ReplayPathError, check_replay_path, replay_document, write_replay
-from .main import DEFAULT_GAME, game_params, java_long, main
+from ..tournament.config import MAX_MEMORY_MB, MAX_TIME_SCALE
+from ..tournament.preflight import start_failures
+from .main import DEFAULT_GAME, FiniteFloatRange, game_params, java_long, main
 from .repro import play_command
 
 
@@ -31,13 +36,16 @@ from .repro import play_command
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line describing the match.")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the full replay (inputs, outputs, timings, snapshots) to this JSON file.")
-@click.option("--time-scale", type=click.FloatRange(min=0, min_open=True), default=1.0,
+@click.option("--time-scale", type=FiniteFloatRange(min=0, max=MAX_TIME_SCALE, min_open=True), default=1.0,
               show_default=True, help="Multiply every time limit.")
 @click.option("--no-timeout", is_flag=True, help="Wait for every answer forever (debugging).")
-@click.option("--memory-limit", type=click.IntRange(min=16), default=DEFAULT_MEMORY_LIMIT_MB,
+@click.option("--memory-limit", type=click.IntRange(min=16, max=MAX_MEMORY_MB), default=DEFAULT_MEMORY_LIMIT_MB,
               show_default=True, help="Memory limit of each bot, in MB.")
 @click.option("--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE",
               help="Game parameter (repeatable).")
+@click.option("--sandbox", "sandbox_mode", type=click.Choice([m.value for m in sandbox.SandboxMode]),
+              default="auto", show_default=True,
+              help="Run each bot in a bubblewrap sandbox: auto (where it works), on (or fail), off.")
 @click.option("--view", "view", is_flag=True,
               help="Open the replay viewer after the match (beside --replay FILE, or in a temporary folder).")
 @click.option("--no-open", is_flag=True, help="With --view: write the viewer page, do not open a browser.")
@@ -54,6 +62,7 @@ def play(
     no_timeout: bool,
     memory_limit: int,
     params: dict[str, str],
+    sandbox_mode: str,
     view: bool,
     no_open: bool,
     show_stderr: bool,
@@ -97,8 +106,19 @@ def play(
         cls(seed, params)  # validate the parameters before starting any bot
     except referee.ParameterError as exc:
         raise click.UsageError(str(exc)) from None
+    try:
+        confined, why_not = sandbox.decide(sandbox_mode)
+    except sandbox.SandboxUnavailable as exc:
+        raise click.UsageError(str(exc)) from None
+    if why_not:
+        click.echo(f"note: {why_not}", err=True)
+    # a bot that cannot start (where it will play: in the sandbox or not) is no game: one line, exit 1
+    failures = start_failures(specs, memory_limit, sandboxed=confined)
+    if failures:
+        raise click.ClickException(f"{failures[0]}; fix it and play again")
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
-    out(f"{cls.title}: {' vs '.join(s.name for s in specs)}, seed {seed}")
+    out(f"{cls.title}: {' vs '.join(s.name for s in specs)}, seed {seed}"
+        f"{', sandboxed' if confined else ''}")
 
     def on_frame(frame: Frame) -> None:
         report = frame.report
@@ -126,11 +146,18 @@ def play(
         memory_limit_mb=memory_limit,
         params=params or None,
         record=bool(replay_path) or show_stderr or view,
+        sandbox=sandbox.SandboxMode.ON if confined else sandbox.SandboxMode.OFF,
+        hide=(str(Path(replay_path).resolve()),) if replay_path else (),
     )
-    result = play_match(cls.name, seed, specs, options, on_frame=on_frame)
-    failed_to_start = [p for p in result.players if p.message.startswith("failed to start")]
-    for p in failed_to_start:
-        click.echo(f"error: bot {p.index} ({p.name}): {p.message}", err=True)
+    with _stop_on_signals():
+        result = play_match(cls.name, seed, specs, options, on_frame=on_frame)
+    unstarted = [why for p in result.players if (why := _not_started(p)) is not None]
+    if unstarted and not result.interrupted:  # started above, not now (its file went away...): no game
+        for why in unstarted:
+            click.echo(f"error: {why}; fix it and play again", err=True)
+        if as_json:  # still the details, for scripts (no replay: there is no game to see)
+            click.echo(json.dumps(result.to_dict()))
+        sys.exit(1)
     if replay_path:
         try:
             write_replay(Path(replay_path), replay_document(result, params))
@@ -174,6 +201,27 @@ def play(
         click.echo(json.dumps(result.to_dict()))
     if result.interrupted:
         sys.exit(130)
-    if failed_to_start:
-        sys.exit(1)
 
+
+def _not_started(player: PlayerResult) -> str | None:
+    """Why ``player``'s bot could not be started for the match, in words; ``None`` when it was. (A
+    bot that crashes on its first input did start: that is a game it lost.)"""
+    if player.verdict is not Verdict.CRASH or not player.message.startswith("failed to start"):
+        return None
+    return f"bot {player.index} ({player.name}) {player.message}"
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop the match as Ctrl-C does: the bots are killed, then the command
+    ends (the match's clean-up is shielded from further signals, see :mod:`arena.match.shield`)."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

@@ -29,7 +29,7 @@ def results(db: str, tid: int | None, fmt: str, plot_path: str | None) -> None:
         raise click.ClickException(f"--plot: {INSTALL_HINT}")
 
     try:
-        with Store(db, create=False) as store:
+        with Store(db, read_only=True) as store:
             row = find_tournament(store, tid)
             data = standings(store, row)
     except StoreError as exc:

@@ -39,6 +39,8 @@ def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, .
 @click.option("--seeds", "seed_list", metavar="FILE|A..B|A,B,C",
               help="Play these maps (each once per seat) instead of seeds from --seed.")
 @click.option("--workers", type=click.IntRange(min=1), help="Games played at once (default: the number of cores).")
+@click.option("--force-workers", is_flag=True,
+              help="Allow --workers above twice the cores (the bots, timed in wall-clock time, will be starved).")
 @click.option("--seed", callback=java_long, help="Master seed: the whole schedule follows from it.")
 @click.option("--format", "fmt", type=click.Choice([f.value for f in Format]), help="Pairing.")
 @click.option("--baseline", help="Gauntlet: the bot the others are measured against (default: the last).")
@@ -66,15 +68,17 @@ def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, .
 @click.option("--keep", metavar="all|failures|losses|N",
               help="Which games keep a replay (default: failures): all, failures, losses of the first bot, "
                    "or the first N games of each comparison.")
+@click.option("--sandbox", "sandbox_mode", type=click.Choice(["auto", "on", "off"]),
+              help="Run each bot in a bubblewrap sandbox: auto (where it works; the default), on (or fail), off.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or progress lines.")
 def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, max_failures: float | None,
                replay_dir: str | None, keep: str | None,
-               workers: int | None, seed: int | None,
+               workers: int | None, force_workers: bool, seed: int | None,
                fmt: str | None, baseline: str | None, sprt: bool, elo0: float | None, elo1: float | None,
                alpha: float | None, beta: float | None, sprt_model: str | None, time_scale: float | None,
                memory_limit: int | None, params: dict[str, str], sweep_bot: str | None,
                grid: dict[str, list[str]], db: str | None, new: bool, as_json: bool,
-               no_progress: bool) -> None:
+               sandbox_mode: str | None, no_progress: bool) -> None:
     """Play many games: arena tournament CONFIG.yaml | GAME BOT BOT... [options].
 
     Every seed is played twice with the seats swapped; results go to SQLite game by game. Run the
@@ -84,8 +88,19 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
     """
     import signal as _signal
 
+    from ..match import sandbox
     from ..tournament.config import ConfigError, config_from_mapping, load_config
-    from ..tournament.runner import BotFailed, Decided, GameDone, Started, Tournament, TournamentError, bot_spec
+    from ..tournament.preflight import start_failures
+    from ..tournament.runner import (
+        BotFailed,
+        Decided,
+        GameDone,
+        Started,
+        StorageFailure,
+        Tournament,
+        TournamentError,
+        bot_spec,
+    )
     from ..tournament.standings import standings
     from ..tournament.store import GameRecord, Store, StoreError
 
@@ -95,6 +110,7 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
         "games": games, "workers": workers, "seed": seed, "format": fmt, "baseline": baseline,
         "time_scale": time_scale, "memory_limit_mb": memory_limit, "params": params or None, "db": db,
         "seeds": seed_list, "max_failures": max_failures, "replays": replay_dir, "keep": keep,
+        "force_workers": force_workers or None, "sandbox": sandbox_mode,
     }
     if sprt or sprt_values:
         overrides["sprt"] = sprt_values or True
@@ -167,11 +183,18 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             say(f"warning: bot {player.bot!r} failed for the first time: {what}; seed {record.seed}, "
                 f"seats {seats}; play it again with: {reproduce(record)}", err=True)
 
+    # A bot that names nothing, or that cannot start, fails before the database exists; so does
+    # --sandbox on where bots cannot be sandboxed.
     try:
-        for entry in config.bots:  # a bot that names nothing fails before the database exists
-            bot_spec(entry, config.game)
-    except TournamentError as exc:
+        specs = [bot_spec(entry, config.game) for entry in config.bots]
+        confined, _ = sandbox.decide(config.sandbox)
+    except (TournamentError, sandbox.SandboxUnavailable) as exc:
         raise click.ClickException(str(exc)) from None
+    failures = start_failures(specs, config.memory_limit_mb, sandboxed=confined)
+    if failures:
+        more = f" (and {plural(len(failures) - 1, 'other bot')})" if len(failures) > 1 else ""
+        raise click.ClickException(f"{failures[0]}{more}; fix it, then run the tournament again")
+    again = " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "tournament ..."
     try:
         try:
             store = Store(config.db)
@@ -181,17 +204,24 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             try:
                 runner = Tournament(config, store, new=new, on_event=on_event)
                 result = runner.run()
+            except StorageFailure as exc:  # one line: what failed, the games stored, how to resume
+                if exc.tournament_id is None:
+                    raise click.ClickException(str(exc)) from None
+                then = ", then" if exc.error.advice else ";"
+                raise click.ClickException(f"{exc}{then} resume with: arena {again}") from None
             except TournamentError as exc:
                 raise click.ClickException(str(exc)) from None
             finally:
                 if progress is not None:
                     progress.close()
-            row = store.tournament(result.tournament_id)
-            assert row is not None
-            data = standings(store, row)
+            try:
+                row = store.tournament(result.tournament_id)
+                assert row is not None
+                data = standings(store, row)
+            except StoreError as exc:
+                raise click.ClickException(str(exc)) from None
     finally:
         _signal.signal(_signal.SIGTERM, previous)
-    again = " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "tournament ..."
     if result.interrupted:
         out(f"interrupted: {data['tournament']['games_stored']} games are stored in {config.db}; "
             f"resume with: arena {again}")
@@ -222,6 +252,9 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
                               title=f"{config.game}: sweep of {data['sweep']['bot']}")
         except PlotUnavailable as exc:
             click.echo(f"sweep plot not drawn: {exc}", err=True)
+        except OSError as exc:
+            where = exc.filename or sweep_plot_path(config.db, result.tournament_id)
+            click.echo(f"sweep plot not drawn: {where}: {exc.strerror or exc}", err=True)
         else:
             data["sweep"]["plot"] = str(path)
             out(f"sweep plot: {path}")

@@ -37,6 +37,8 @@ from typing import Any
 
 import yaml
 
+from . import paths
+
 __all__ = ["BotSpec", "BotSpecError", "resolve", "split_name", "is_bot_name", "python_command", "shipped_bots",
            "default_bots", "REPO_ROOT", "BOTS_FILE"]
 
@@ -101,7 +103,7 @@ def split_name(text: str) -> tuple[str | None, str]:
     """``"old=bot.py --x 1"`` -> ``("old", "bot.py --x 1")``; text without a ``NAME=`` prefix
     (or an existing file whose name has a ``=``) -> ``(None, text)``."""
     match = _NAME.fullmatch(text.strip())
-    if match is None or Path(text.strip()).expanduser().exists():
+    if match is None or paths.exists(paths.expanded(text.strip())):
         return None, text.strip()
     return match.group(1), match.group(2).strip()
 
@@ -186,17 +188,19 @@ def resolve(text: str, game: str, bots_file: Path = BOTS_FILE, base: Path | None
     text = text.strip()
     if not text:
         raise BotSpecError("empty bot: give a file, a directory, a command or a shipped bot name")
+    if "\0" in text:
+        raise BotSpecError(f"{text!r} contains a NUL byte: no file or command has one")
     shipped = shipped_bots(game, bots_file)
     if text in shipped:
         return _shipped(text, shipped[text], (), bots_file)
     here = Path.cwd() if base is None else base
 
     def located(token: str) -> Path:
-        path = Path(token).expanduser()
+        path = paths.expanded(token)
         return path if path.is_absolute() else here / path
 
     whole = located(text)
-    if whole.exists():
+    if paths.exists(whole):  # a command line is no file name (it may even be too long for one)
         argv, cwd = _from_path(whole)
         return BotSpec(name=_display_name(whole), argv=argv, cwd=cwd)
     try:
@@ -208,8 +212,9 @@ def resolve(text: str, game: str, bots_file: Path = BOTS_FILE, base: Path | None
         return _shipped(program, shipped[program], rest, bots_file)
     if _is_path_like(program):
         path = located(program)
-        if not path.exists():
-            raise BotSpecError(f"{program}: no such file or directory (from {here})")
+        reason = paths.missing(path)
+        if reason is not None:
+            raise BotSpecError(f"{program}: {reason} (from {here})")
         argv, cwd = _from_path(path, rest)
         return BotSpec(name=_display_name(path), argv=argv, cwd=cwd)
     if shutil.which(program) is None:

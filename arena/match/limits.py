@@ -12,8 +12,9 @@ The machine decides how it is enforced (:func:`tree_limiter` picks the first tha
   read back from ``memory.oom_control`` and ``pids.events``;
 - otherwise a **watchdog**: the bot's tree is walked every :data:`WATCH_INTERVAL_S` and the
   memory of its processes summed (resident sizes, then, past the limit, proportional sizes, so
-  that pages forked children share with their parent count once), with ``RLIMIT_AS`` on each process at a few times the limit as a
-  backstop against one process growing faster than the watchdog looks.
+  that pages forked children share with their parent count once), with ``RLIMIT_AS`` on each
+  process at a few times the limit as a backstop against one process growing faster than the
+  watchdog looks.
 
 The bot joins its cgroup in the child between fork and exec (:meth:`TreeLimiter.child_setup`),
 so nothing it starts escapes it, whatever session or process group it moves to. Whoever breaks a

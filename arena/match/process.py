@@ -374,6 +374,12 @@ class BotProcess:
             self.breach = self._limiter.check(pid, lambda: _tree_of(pid))
         return self.breach
 
+    def tree(self) -> list[int]:
+        """The bot's process and every descendant (what :meth:`kill_tree` would kill now)."""
+        if self._proc is None:
+            return []
+        return [self._proc.pid, *_tree_of(self._proc.pid)]
+
     @property
     def pid(self) -> int | None:
         return self._proc.pid if self._proc else None

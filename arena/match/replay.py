@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .loop import MatchResult
+from .paths import unusable
 
 __all__ = ["FORMAT", "ReplayPathError", "check_replay_path", "replay_document", "write_replay", "read_replay",
            "write_text_atomic"]
@@ -76,6 +77,9 @@ def check_replay_path(path: Path) -> None:
     the match, so a typo does not cost the game."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
+    reason = unusable(path)
+    if reason is not None:
+        raise ReplayPathError(f"{path}: {reason}")
     if path.is_dir():
         raise ReplayPathError(f"{path}: is a directory; give a file name, e.g. {path / 'replay.json'}")
     if not folder.is_dir():

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import yaml
 
+from . import paths
+
 __all__ = ["SeedError", "parse_seed", "parse_seed_list", "IntAsTextLoader", "JAVA_LONG_MIN", "JAVA_LONG_MAX"]
 
 JAVA_LONG_MIN = -(2**63)
@@ -69,10 +71,10 @@ def parse_seed_list(value: object, base: Path | None = None) -> tuple[int, ...]:
         seeds = [parse_seed(v) for v in value]
     elif isinstance(value, (int, str)) and not isinstance(value, bool):
         text = str(value).strip()
-        path = Path(text).expanduser()
+        path = paths.expanded(text)
         if base is not None and not path.is_absolute():
             path = base / path
-        if text and path.is_file():
+        if text and paths.is_file(path):
             seeds = _read_file(path)
         elif (match := _RANGE.fullmatch(text)) is not None:
             first, last = parse_seed(match.group(1)), parse_seed(match.group(2))
@@ -84,11 +86,14 @@ def parse_seed_list(value: object, base: Path | None = None) -> tuple[int, ...]:
         elif "," in text or _is_int(text):
             seeds = [parse_seed(word) for word in text.split(",") if word.strip()]
         else:
-            raise SeedError(f"{text!r} is not a seed file, a range A..B or a list A,B,C")
+            why = paths.missing(path) or "not a file"
+            raise SeedError(f"{text!r} is not a seed file ({why}), a range A..B or a list A,B,C")
     else:
         raise SeedError(f"{value!r} is not a seed list (a list, a file, a range A..B or A,B,C)")
     if not seeds:
         raise SeedError("the seed list is empty")
+    if len(seeds) > MAX_SEEDS:
+        raise SeedError(f"the seed list has {len(seeds):,} seeds (at most {MAX_SEEDS:,})")
     seen: set[int] = set()
     for s in seeds:
         if s in seen:

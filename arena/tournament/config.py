@@ -11,15 +11,18 @@ A config file looks like this (see ``configs/*.yaml`` for annotated examples)::
         bot: bots/spring2021/greedy_bot.py
         args: [--complete-day, "{day}"] # extra arguments; {day} is a sweep parameter
         env: {MY_SETTING: "1"}
+        data: [weights.bin, book/]      # files or folders the bot reads: their contents are part
+                                        # of its identity, so a changed file stops a resume
     format: gauntlet                    # or round-robin
     baseline: base                      # gauntlet only (default: the last bot)
     games: 200                          # games per comparison (pairs of games on one seed)
     seed: 1                             # master seed: the whole schedule follows from it
     seeds: lost.txt                     # or: the maps to play (a file, A..B, A,B,C or a list),
                                         # each once per seat, instead of seeds from `seed`
-    workers: 2
+    workers: 2                          # at most twice the cores (force_workers: true for more)
     time_scale: 1.0
-    memory_limit_mb: 768
+    memory_limit_mb: 768                # for each bot, all its processes together
+    sandbox: auto                       # run bots in bubblewrap: auto, on (or fail), off
     params: {}                          # game parameters
     sprt: {elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: pentanomial}
     sweep: {bot: candidate, grid: {day: [8, 10, 12, 14]}}
@@ -30,11 +33,17 @@ config means the same from any working directory; commands run there too.
 
 Everything here is validated before any game starts: :func:`load_config` and
 :func:`config_from_mapping` raise :class:`ConfigError` with a message naming the setting.
+Hostile input is refused in one line too: YAML aliases may repeat at most
+:data:`MAX_ALIAS_VALUES` values (no alias bomb), a setting that is one value (a name, a path, a
+parameter, an argument) must be a text or a number, not a list or a mapping, and every number must
+be finite and within its range (e.g. ``games`` at most :data:`MAX_GAMES`).
 """
 
 from __future__ import annotations
 
+import datetime
 import itertools
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -46,6 +55,7 @@ import yaml
 
 import referee
 
+from ..match import paths
 from ..match.botspec import split_name
 from ..match.process import DEFAULT_MEMORY_LIMIT_MB
 from ..match.seeds import IntAsTextLoader, SeedError, parse_seed, parse_seed_list
@@ -71,9 +81,83 @@ DEFAULT_MAX_FAILURES = 0.25
 FAILURE_WINDOW = 20
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
+MAX_GAMES = 1_000_000_000
+"""The most games per comparison (the schedule is computed, not listed, so any count up to this
+starts at once)."""
+MAX_TIME_SCALE = 1000.0
+"""The largest time scale: a 50 ms turn becomes 50 s."""
+MAX_MEMORY_MB = 1024 * 1024
+"""The largest memory limit of a bot (1 TB)."""
+MAX_ELO = 1000.0
+"""SPRT bounds are Elo differences within +-this."""
+MAX_FORCED_WORKERS = 1024
+"""Even with ``force_workers``, no more workers than this."""
+MAX_SWEEP_VARIANTS = 1000
+"""The most variants a sweep grid may make."""
+MAX_ALIAS_VALUES = 10_000
+"""YAML aliases (``*name``) may repeat at most this many values in all: enough to reuse settings,
+far too few for an alias bomb (a few lines that expand to billions of values)."""
+
+
+def max_workers() -> int:
+    """The most workers allowed without ``force_workers``: twice the cores. More only starve the
+    bots, which are timed in wall-clock time."""
+    return 2 * (os.cpu_count() or 1)
+
 
 class ConfigError(ValueError):
     """A tournament setting that cannot be used (the message names it and says what to do)."""
+
+
+class YamlLimitError(yaml.YAMLError):
+    """A YAML document refused before it is built: aliases repeating too many values, or an alias
+    inside its own anchor."""
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def check_aliases(root: yaml.Node, limit: int = MAX_ALIAS_VALUES) -> None:
+    """Raise :class:`YamlLimitError` when the aliases of the document ``root`` repeat more than
+    ``limit`` values (its size with every alias expanded, less its size as written), or when an
+    alias is inside its own anchor. Linear in the size as written: nothing is expanded."""
+    cap = 1 << 62
+    sizes: dict[int, int] = {}  # id(node) -> size with aliases expanded (capped)
+    open_nodes: set[int] = set()  # the current node's ancestors
+    written = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if finished:
+            open_nodes.discard(key)
+            sizes[key] = min(cap, 1 + sum(sizes[id(c)] for c in _children(node)))
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise YamlLimitError("an alias refers to the value that contains it (a recursive structure)")
+        open_nodes.add(key)
+        written += 1
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
+    if sizes[id(root)] - written > limit:
+        raise YamlLimitError(f"its aliases (*name) repeat more than {limit:,} values; write the values out, "
+                             "or use fewer aliases")
+
+
+class ConfigLoader(IntAsTextLoader):
+    """The config file's YAML loader: :class:`arena.match.seeds.IntAsTextLoader` (integers as
+    the command line reads them), refusing alias bombs (:func:`check_aliases`)."""
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        check_aliases(node)
+        return super().construct_document(node)
 
 
 @dataclass(frozen=True)
@@ -90,6 +174,10 @@ class BotEntry:
     base: str | None = field(default=None, compare=False)
     """The directory relative paths in ``bot`` are taken from (a config file's; ``None``: the
     current directory). Not a setting of the tournament: a moved project still resumes."""
+    data: tuple[str, ...] = ()
+    """Files or folders the bot reads (weights, an opening book), relative to ``base``: their
+    contents are part of the bot's identity, like its source files, so a tournament is not
+    resumed with changed data."""
 
     def substituted(self, values: Mapping[str, str]) -> BotEntry:
         """A copy with every ``{name}`` placeholder replaced by ``values[name]``."""
@@ -102,10 +190,11 @@ class BotEntry:
             bot=sub(self.bot),
             args=tuple(sub(a) for a in self.args),
             env={k: sub(v) for k, v in self.env.items()},
+            data=tuple(sub(d) for d in self.data),
         )
 
     def placeholders(self) -> set[str]:
-        texts = [self.bot, *self.args, *self.env.values()]
+        texts = [self.bot, *self.args, *self.env.values(), *self.data]
         return {m.group(1) for t in texts for m in _PLACEHOLDER.finditer(t)}
 
     def to_dict(self) -> dict[str, Any]:
@@ -114,6 +203,8 @@ class BotEntry:
             out["args"] = list(self.args)
         if self.env:
             out["env"] = dict(sorted(self.env.items()))
+        if self.data:
+            out["data"] = list(self.data)
         if self.sweep_point:
             out["sweep_point"] = dict(self.sweep_point)
         return out
@@ -159,6 +250,9 @@ class TournamentConfig:
     (1 never stops). Not part of the schedule: a resumed run may change it."""
     replays: ReplayPolicy | None = None
     """Which games keep a replay file, in which folder (not part of the schedule either)."""
+    sandbox: str = "auto"
+    """``auto``, ``on`` or ``off``: run the bots in the sandbox (:mod:`arena.match.sandbox`).
+    Not part of the schedule: each game records whether its bots were sandboxed."""
 
     players: int = 2
     """Seats per game (from the game; not a setting of its own, so not stored)."""
@@ -200,6 +294,7 @@ class TournamentConfig:
         out["bot_dirs"] = {b.name: b.base for b in self.bots if b.base is not None}
         if self.replays is not None:
             out.update(replays=self.replays.folder, keep=self.replays.keep)
+        out["sandbox"] = self.sandbox
         return out
 
 
@@ -207,7 +302,8 @@ class TournamentConfig:
 
 _TOP_KEYS = {
     "game", "bots", "format", "baseline", "games", "pairs", "seed", "seeds", "workers", "time_scale",
-    "memory_limit_mb", "params", "sprt", "sweep", "db", "max_failures", "replays", "keep",
+    "memory_limit_mb", "params", "sprt", "sweep", "db", "max_failures", "replays", "keep", "force_workers",
+    "sandbox",
 }
 
 
@@ -220,9 +316,17 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read it ({exc.strerror})") from None
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a config file (not UTF-8 text)") from None
+    except ValueError:  # a NUL byte in the name
+        raise ConfigError(f"{path}: {paths.unusable(path) or 'not a usable file name'}") from None
     try:
-        data = yaml.load(text, Loader=IntAsTextLoader)
+        data = yaml.load(text, Loader=ConfigLoader)
+    except YamlLimitError as exc:
+        raise ConfigError(f"{path}: refused: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: refused: values nested too deeply") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
@@ -234,11 +338,11 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
         raise ConfigError(f"{path}: a config is a mapping of settings (game:, bots:, ...)")
     base = path.resolve().parent
     merged = dict(data)
-    if isinstance(merged.get("db"), str) and merged["db"] and not Path(merged["db"]).expanduser().is_absolute():
+    if isinstance(merged.get("db"), str) and merged["db"] and not paths.expanded(merged["db"]).is_absolute():
         merged["db"] = str(base / merged["db"])
-    if isinstance(merged.get("replays"), str) and not Path(merged["replays"]).expanduser().is_absolute():
+    if isinstance(merged.get("replays"), str) and not paths.expanded(merged["replays"]).is_absolute():
         merged["replays"] = str(base / merged["replays"])
-    if isinstance(merged.get("seeds"), str) and (base / merged["seeds"]).is_file():
+    if isinstance(merged.get("seeds"), str) and paths.is_file(base / merged["seeds"]):
         merged["seeds"] = str(base / merged["seeds"])
     if any((overrides or {}).get(k) is not None for k in ("games", "pairs", "seeds")):
         for k in ("games", "pairs", "seeds"):  # a flag's count replaces the file's, whichever kind
@@ -259,13 +363,13 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
 def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> TournamentConfig:
     """Validate settings (a parsed config file, or flags) into a :class:`TournamentConfig`.
     ``base``: the directory the bots' relative paths are taken from (default: the current one)."""
-    unknown = sorted(set(data) - _TOP_KEYS)
+    unknown = sorted(str(k) for k in set(data) - _TOP_KEYS)
     if unknown:
         raise ConfigError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})")
     if "game" not in data:
         raise ConfigError("missing setting 'game' (e.g. game: spring2021)")
     try:
-        game = referee.canonical_name(str(data["game"]))
+        game = referee.canonical_name(_text(data["game"], "game"))
         cls = referee.get(game)
     except referee.UnknownGame as exc:
         raise ConfigError(str(exc)) from None
@@ -273,7 +377,7 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     bots = _bots(data.get("bots"), base)
     players = cls.player_count
     default_format = Format.GAUNTLET if players == 2 else Format.ROUND_ROBIN
-    fmt = str(data.get("format", default_format.value))
+    fmt = _text(data.get("format", default_format.value), "format")
     if fmt not in tuple(Format):
         raise ConfigError(f"format {fmt!r} is not one of: {', '.join(f.value for f in Format)}")
     notes: list[str] = []
@@ -289,9 +393,9 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
             raise ConfigError(f"seeds: {exc}") from None
         games = players * len(seeds)
     elif data.get("pairs") is not None:
-        games = players * _int(data, "pairs", minimum=1)
+        games = players * _int(data, "pairs", minimum=1, maximum=MAX_GAMES // players)
     else:
-        asked = _int(data, "games", default=100, minimum=1)
+        asked = _int(data, "games", default=100, minimum=1, maximum=MAX_GAMES)
         games = -(-asked // players) * players
         if games != asked:
             notes.append(f"games {asked} rounded up to {games}: each seed is played once per seat "
@@ -300,11 +404,13 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
         seed = parse_seed(data.get("seed", 0))
     except SeedError as exc:
         raise ConfigError(f"seed: {exc}") from None
-    workers = _int(data, "workers", default=os.cpu_count() or 1, minimum=1)
+    workers = _workers(data)
     time_scale = _float(data, "time_scale", default=1.0)
     if time_scale <= 0:
         raise ConfigError("time_scale must be positive")
-    memory = _int(data, "memory_limit_mb", default=DEFAULT_MEMORY_LIMIT_MB, minimum=16)
+    if time_scale > MAX_TIME_SCALE:
+        raise ConfigError(f"time_scale: at most {MAX_TIME_SCALE:g}, got {time_scale:g}")
+    memory = _int(data, "memory_limit_mb", default=DEFAULT_MEMORY_LIMIT_MB, minimum=16, maximum=MAX_MEMORY_MB)
     params = _str_map(data.get("params"), "params")
     try:
         cls(0, params or None)
@@ -312,25 +418,29 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
         raise ConfigError(f"params: {exc}") from None
     sprt = _sprt(data.get("sprt"))
     sweep = _sweep(data.get("sweep"), bots)
-    db = str(data.get("db") or DEFAULT_DB)
+    db = _text(data.get("db") or DEFAULT_DB, "db")
+    if (reason := paths.unusable(db)) is not None:
+        raise ConfigError(f"db: {db}: {reason}")
     max_failures = _float(data, "max_failures", DEFAULT_MAX_FAILURES)
     if not 0 <= max_failures <= 1:
         raise ConfigError(f"max_failures: a share of games between 0 and 1, got {max_failures}")
     replays = None
     if data.get("replays") is not None:
-        folder = Path(str(data["replays"])).expanduser()
-        if folder.exists() and not folder.is_dir():
+        folder = paths.expanded(_text(data["replays"], "replays"))
+        if (reason := paths.unusable(folder)) is not None:
+            raise ConfigError(f"replays: {folder}: {reason}")
+        if paths.exists(folder) and not paths.is_dir(folder):
             raise ConfigError(f"replays: {folder} is a file, not a folder")
-        if not folder.exists() and not folder.parent.is_dir():
+        if not paths.exists(folder) and not paths.is_dir(folder.parent):
             raise ConfigError(f"replays: {folder.parent} does not exist (create it, or give another folder)")
         try:
-            replays = ReplayPolicy(str(folder.resolve()), str(data.get("keep") or "failures"))
+            replays = ReplayPolicy(str(folder.resolve()), _text(data.get("keep") or "failures", "keep"))
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
     elif data.get("keep") is not None:
         raise ConfigError("keep: says which replays to keep; give the folder too (replays: DIR, --replays DIR)")
 
-    baseline = data.get("baseline")
+    baseline = None if data.get("baseline") is None else _text(data["baseline"], "baseline")
     if sweep is not None:
         template = next(b for b in bots if b.name == sweep.bot)
         variants = []
@@ -356,6 +466,8 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
             raise ConfigError("baseline: the swept bot cannot be the baseline")
     elif fmt == Format.GAUNTLET:
         baseline = bots[-1].name  # `arena tournament GAME NEW OLD`: NEW is measured against OLD
+    for entry in bots:  # after the sweep: a data path may hold a {placeholder}
+        _check_data(entry)
     if len(bots) < players:
         raise ConfigError(f"{game} needs at least {players} bots, got {len(bots)}")
     if players != 2:
@@ -364,11 +476,16 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
             if given:
                 raise ConfigError(f"{what} compares two bots head to head: {game} is a {players}-player game, "
                                   "use format: round-robin (rated with openskill)")
+    sandbox = data.get("sandbox")
+    if sandbox is None or isinstance(sandbox, bool):  # YAML reads a bare on / off as true / false
+        sandbox = {None: "auto", True: "on", False: "off"}[sandbox]
+    if sandbox not in ("auto", "on", "off"):
+        raise ConfigError(f"sandbox: expected auto, on or off, got {_shown(sandbox)}")
     return TournamentConfig(
         game=game, bots=tuple(bots), format=fmt, baseline=baseline, games=games, seed=seed,
         workers=workers, time_scale=time_scale, memory_limit_mb=memory, params=params,
         sprt=sprt, sweep=sweep, db=db, seeds=seeds, max_failures=max_failures, replays=replays, players=players,
-        notes=tuple(notes),
+        notes=tuple(notes), sandbox=str(sandbox),
     )
 
 
@@ -378,13 +495,13 @@ def _bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
     entries: list[tuple[str | None, BotEntry]] = []
     for i, item in enumerate(raw, 1):
         if isinstance(item, (str, int, float)):
-            label, text = split_name(str(item))
+            label, text = split_name(_text(item, f"bots[{i}]"))
             item = {"bot": text, **({"name": label} if label else {})}
         if not isinstance(item, dict):
             raise ConfigError(f"bots[{i}]: expected a string or a mapping with 'bot:'")
-        unknown = sorted(set(item) - {"name", "bot", "args", "env"})
+        unknown = sorted(str(k) for k in set(item) - {"name", "bot", "args", "env", "data"})
         if unknown:
-            raise ConfigError(f"bots[{i}]: unknown key {unknown[0]!r} (known: name, bot, args, env)")
+            raise ConfigError(f"bots[{i}]: unknown key {unknown[0]!r} (known: name, bot, args, env, data)")
         if not item.get("bot"):
             raise ConfigError(f"bots[{i}]: missing 'bot' (a shipped name, a path or a command)")
         args = item.get("args") or []
@@ -392,19 +509,24 @@ def _bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
             raise ConfigError(f"bots[{i}]: 'args' must be a list, e.g. [--depth, '3']")
         if not isinstance(args, list):
             raise ConfigError(f"bots[{i}]: 'args' must be a list")
-        bot = str(item["bot"])
-        label = str(item["name"]) if item.get("name") not in (None, "") else None
+        data = item.get("data") or []
+        if not isinstance(data, list):
+            data = [data]  # one file
+        bot = _text(item["bot"], f"bots[{i}].bot")
+        label = _text(item["name"], f"bots[{i}].name") if item.get("name") not in (None, "") else None
         entries.append((label, BotEntry(
-            name=label or _default_name(bot), bot=bot, args=tuple(str(a) for a in args),
+            name=label or _default_name(bot), bot=bot,
+            args=tuple(_text(a, f"bots[{i}].args[{j}]") for j, a in enumerate(args, 1)),
             env=_str_map(item.get("env"), f"bots[{i}].env"), base=None if base is None else str(base),
+            data=tuple(_text(d, f"bots[{i}].data[{j}]") for j, d in enumerate(data, 1)),
         )))
     chosen = [label for label, _ in entries if label is not None]
     dup = next((n for n in chosen if chosen.count(n) > 1), None)
     if dup is not None:
         raise ConfigError(f"two bots are named {dup!r}: give each a distinct name (NAME=BOT, or 'name:')")
-    bad = next((n for n in chosen if any(c in n for c in "\n\r\t")), None)
+    bad = next((n for n in chosen if any(c in n for c in "\n\r\t") or _readable(n) != n), None)
     if bad is not None:
-        raise ConfigError(f"bot name {bad!r} is not usable")
+        raise ConfigError(f"bot name {bad!r} is not usable (a name is one line of UTF-8 text)")
     taken = set(chosen)
     bots = []
     for label, entry in entries:  # unnamed bots get their own name, made distinct: greedy, greedy#2
@@ -423,7 +545,17 @@ def _default_name(bot: str) -> str:
     name = Path(first).name
     if name.startswith("python") and len(bot.split()) > 1:
         name = Path(bot.split()[1]).name
-    return name.removesuffix(".py") or bot
+    return _readable(name.removesuffix(".py") or bot)
+
+
+def _readable(text: str) -> str:
+    """``text`` with the bytes of a file name that is not UTF-8 (kept by Python as surrogate
+    escapes, which no text column or terminal takes) shown as U+FFFD."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")  # a file name's own bytes
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogatepass")  # a lone surrogate written in YAML ("\\udc00")
+    return raw.decode("utf-8", "replace")
 
 
 def _sprt(raw: Any) -> SprtParams | None:
@@ -433,12 +565,15 @@ def _sprt(raw: Any) -> SprtParams | None:
         return SprtParams()
     if not isinstance(raw, dict):
         raise ConfigError("sprt: expected a mapping (elo0, elo1, alpha, beta, model)")
-    unknown = sorted(set(raw) - {"elo0", "elo1", "alpha", "beta", "model"})
+    unknown = sorted(str(k) for k in set(raw) - {"elo0", "elo1", "alpha", "beta", "model"})
     if unknown:
         raise ConfigError(f"sprt: unknown key {unknown[0]!r} (known: elo0, elo1, alpha, beta, model)")
     elo0, elo1 = _float(raw, "elo0", 0.0, "sprt."), _float(raw, "elo1", 5.0, "sprt.")
     alpha, beta = _float(raw, "alpha", 0.05, "sprt."), _float(raw, "beta", 0.05, "sprt.")
-    model = str(raw.get("model", SprtModel.PENTANOMIAL.value))
+    model = _text(raw.get("model", SprtModel.PENTANOMIAL.value), "sprt.model")
+    for name, value in (("elo0", elo0), ("elo1", elo1)):
+        if not -MAX_ELO <= value <= MAX_ELO:
+            raise ConfigError(f"sprt: {name} must be between {-MAX_ELO:g} and {MAX_ELO:g} Elo, got {value:g}")
     if elo1 <= elo0:
         raise ConfigError(f"sprt: elo1 ({elo1}) must be greater than elo0 ({elo0})")
     for name, value in (("alpha", alpha), ("beta", beta)):
@@ -455,7 +590,7 @@ def _sweep(raw: Any, bots: list[BotEntry]) -> SweepSettings | None:
     if not isinstance(raw, dict) or set(raw) - {"bot", "grid"}:
         raise ConfigError("sweep: expected a mapping with 'bot:' (the bot to vary) and 'grid:'")
     names = [b.name for b in bots]
-    bot = str(raw.get("bot") or names[-1])
+    bot = _text(raw.get("bot") or names[-1], "sweep.bot")
     if bot not in names:
         raise ConfigError(f"sweep: bot {bot!r} is not one of the bots ({', '.join(names)})")
     grid_raw = raw.get("grid")
@@ -465,15 +600,19 @@ def _sweep(raw: Any, bots: list[BotEntry]) -> SweepSettings | None:
     for key, values in grid_raw.items():
         if not isinstance(values, list) or not values:
             raise ConfigError(f"sweep: grid {key!r} must be a non-empty list of values")
-        texts = tuple(str(v) for v in values)
+        texts = tuple(_text(v, f"sweep: grid {key!r}") for v in values)
         if len(set(texts)) != len(texts):
             raise ConfigError(f"sweep: grid {key!r} repeats a value")
-        grid.append((str(key), texts))
+        grid.append((_text(key, "sweep: grid"), texts))
+    variants = math.prod(len(values) for _, values in grid)
+    if variants > MAX_SWEEP_VARIANTS:
+        raise ConfigError(f"sweep: the grid makes {variants:,} variants (at most {MAX_SWEEP_VARIANTS:,}); "
+                          "give fewer values")
     template = bots[names.index(bot)]
     missing = [k for k, _ in grid if k not in template.placeholders()]
     if missing:
         raise ConfigError(
-            f"sweep: bot {bot!r} does not use {{{missing[0]}}}: put it in its bot:, args: or env:"
+            f"sweep: bot {bot!r} does not use {{{missing[0]}}}: put it in its bot:, args:, env: or data:"
         )
     return SweepSettings(bot=bot, grid=tuple(grid))
 
@@ -483,31 +622,91 @@ def _str_map(raw: Any, what: str) -> dict[str, str]:
         return {}
     if not isinstance(raw, dict):
         raise ConfigError(f"{what}: expected a mapping of NAME: value")
-    return {str(k): str(v) for k, v in raw.items()}
+    return {_text(k, what): _text(v, f"{what}.{k}") for k, v in raw.items()}
 
 
-def _int(data: Mapping[str, Any], key: str, default: int | None = None, minimum: int | None = None) -> int:
+_SCALARS = (str, int, float, datetime.date)
+
+
+def _shown(raw: Any) -> str:
+    """``raw`` for an error message: its repr, cut short."""
+    text = repr(raw) if isinstance(raw, (*_SCALARS, type(None))) else type(raw).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _text(raw: Any, what: str) -> str:
+    """A setting that is one value (a name, a path, a parameter...): a text or a number (a bool or
+    a date, as YAML reads ``yes`` or ``2024-01-01``, is taken as its text), never a list or a
+    mapping, and without NUL bytes (no file name, argument or environment value may hold one)."""
+    if not isinstance(raw, _SCALARS):  # bool is an int
+        what_it_is = ("nothing" if raw is None else "a list" if isinstance(raw, list)
+                      else "a mapping" if isinstance(raw, dict) else f"a {type(raw).__name__} value")
+        raise ConfigError(f"{what}: expected a text or a number, got {what_it_is}")
+    text = str(raw)
+    if "\0" in text:
+        raise ConfigError(f"{what}: {_shown(text)} contains a NUL byte")
+    return text
+
+
+def _workers(data: Mapping[str, Any]) -> int:
+    """``workers``: at most :func:`max_workers` unless ``force_workers`` (then at most
+    :data:`MAX_FORCED_WORKERS`)."""
+    forced = data.get("force_workers") or False
+    if not isinstance(forced, bool):
+        raise ConfigError(f"force_workers: expected true or false, got {_shown(forced)}")
+    cap = MAX_FORCED_WORKERS if forced else max_workers()
+    workers = _int(data, "workers", default=min(os.cpu_count() or 1, cap), minimum=1)
+    if workers > cap:
+        if forced:
+            raise ConfigError(f"workers: at most {MAX_FORCED_WORKERS}, got {workers}")
+        raise ConfigError(
+            f"workers: {workers} is more than twice the {os.cpu_count() or 1} cores (at most {cap}): bots are timed "
+            f"in wall-clock time and would be starved; use --workers {cap} or fewer, or --force-workers "
+            "(force_workers: true) to run that many anyway"
+        )
+    return workers
+
+
+def _check_data(entry: BotEntry) -> None:
+    """Each data path of a bot names an existing file or folder (from the config's folder)."""
+    base = Path(entry.base) if entry.base is not None else Path.cwd()
+    for text in entry.data:
+        path = paths.expanded(text)
+        reason = paths.missing(path if path.is_absolute() else base / path)
+        if reason is not None:
+            raise ConfigError(f"bot {entry.name!r}: data {text}: {reason} (from {base})")
+
+
+def _int(data: Mapping[str, Any], key: str, default: int | None = None, minimum: int | None = None,
+         maximum: int | None = None) -> int:
+    """An integer setting (an int, a whole float or the text of an integer literal), in range."""
     raw = data.get(key, default)
     if raw is None:
         raise ConfigError(f"missing setting {key!r}")
-    if isinstance(raw, bool):
-        raise ConfigError(f"{key}: expected an integer, got {raw!r}")
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise ConfigError(f"{key}: expected an integer, got {_shown(raw)}")
     try:
-        value = int(raw, 0) if isinstance(raw, str) else int(raw)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{key}: expected an integer, got {raw!r}") from None
+        value = int(raw.strip(), 0) if isinstance(raw, str) else int(raw)
+    except (TypeError, ValueError, OverflowError):  # OverflowError: .inf
+        raise ConfigError(f"{key}: expected an integer, got {_shown(raw)}") from None
     if isinstance(raw, float) and raw != value:
-        raise ConfigError(f"{key}: expected an integer, got {raw!r}")
+        raise ConfigError(f"{key}: expected an integer, got {_shown(raw)}")
     if minimum is not None and value < minimum:
-        raise ConfigError(f"{key}: must be at least {minimum}, got {value}")
+        raise ConfigError(f"{key}: must be at least {minimum}, got {_shown(value)}")
+    if maximum is not None and value > maximum:
+        raise ConfigError(f"{key}: must be at most {maximum:,}, got {_shown(value)}")
     return value
 
 
 def _float(data: Mapping[str, Any], key: str, default: float, prefix: str = "") -> float:
+    """A number setting: finite (``.inf`` and ``.nan`` are refused, from a file or a flag)."""
     raw = data.get(key, default)
     try:
-        if isinstance(raw, bool):
+        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
             raise TypeError
-        return float(raw)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{prefix}{key}: expected a number, got {raw!r}") from None
+        value = float(raw)
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigError(f"{prefix}{key}: expected a number, got {_shown(raw)}") from None
+    if not math.isfinite(value):
+        raise ConfigError(f"{prefix}{key}: expected a finite number, got {_shown(raw)}")
+    return value

@@ -18,7 +18,7 @@ from .store import GameRecord, PlayerRecord
 
 __all__ = ["FAILURES", "Failure", "FailureWatch"]
 
-FAILURES = frozenset({Verdict.CRASH.value, Verdict.TIMEOUT.value, Verdict.INVALID.value})
+FAILURES = frozenset({Verdict.CRASH.value, Verdict.TIMEOUT.value, Verdict.INVALID.value, Verdict.MEMORY.value})
 
 
 @dataclass(frozen=True)

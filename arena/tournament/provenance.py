@@ -23,10 +23,12 @@ from pathlib import Path, PurePath
 
 import referee
 
+from ..match import paths
 from ..match.botspec import BotSpec
 from .store import BotRow
 
-__all__ = ["referee_version", "same_rules", "bot_sources", "source_hash", "legacy_source_hash", "same_sources"]
+__all__ = ["referee_version", "same_rules", "bot_sources", "data_paths", "data_files", "source_hash",
+           "legacy_source_hash", "same_sources"]
 
 _LEGACY_REFEREES = {"spring2021": {"6fda0e051df8"}, "fall2020": {"bf0123950709"}}
 """Referee source hashes of cgarena 0.1.0, by game: all play rules version 1."""
@@ -141,6 +143,19 @@ def bot_sources(spec: BotSpec) -> list[Path]:
     return sorted(found)
 
 
+def data_paths(data: Sequence[str], base: str | None = None) -> list[Path]:
+    """A bot's declared data (``data:`` in a config: files or folders) as absolute paths, relative
+    ones taken from ``base`` (default: the current directory)."""
+    root = Path(base) if base is not None else Path.cwd()
+    return [(path if path.is_absolute() else root / path).resolve() for path in map(paths.expanded, data)]
+
+
+def data_files(data: Sequence[str], base: str | None = None) -> list[Path]:
+    """The files of a bot's declared data (folders taken whole; see :func:`data_paths`). Their
+    contents join the bot's source hash, so changed data stops a resume like a changed source file."""
+    return sorted({f for path in data_paths(data, base) for f in _files_of(path)})
+
+
 def _shared_folder(files: Sequence[PurePath]) -> PurePath:
     parents = {str(f.parent) for f in files}
     return PurePath(os.path.commonpath(sorted(parents))) if parents else PurePath(".")
@@ -153,7 +168,7 @@ def _digest(names: Sequence[str], files: Sequence[Path]) -> str:
             data = f.read_bytes()
         except OSError:
             data = b"<unreadable>"
-        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+        h.update(os.fsencode(name) + b"\0" + hashlib.sha256(data).digest())  # any file name, as its bytes
     return h.hexdigest()[:16]
 
 

@@ -19,27 +19,33 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..match import botspec
+from ..match import botspec, sandbox
 from ..match.botspec import BotSpec
 from ..match.loop import MatchOptions
+from ..match.sandbox import SandboxMode
 from ..stats import ComparisonStats
 from ..stats.sprt import SprtState
 from .config import FAILURE_WINDOW, BotEntry, TournamentConfig
 from .executor import Executor, ExecutorError, LocalExecutor
 from .failures import Failure, FailureWatch
-from .provenance import bot_sources, referee_version, same_rules, same_sources, source_hash
+from .provenance import bot_sources, data_files, data_paths, referee_version, same_rules, same_sources, source_hash
+from .runlock import RunLock
 from .schedule import Schedule, make_schedule
 from .scheduler import Scheduler
-from .store import BotRow, GameRecord, Store, TournamentRow, TournamentStatus
+from .store import BotRow, GameRecord, RunnerRow, Store, StoreError, TournamentRow, TournamentStatus, explain
 from .task import GameTask
 from .tracker import ComparisonTracker, TableTracker, make_tracker
 
 __all__ = [
     "TournamentError",
+    "TournamentBusy",
+    "StorageFailure",
     "Tournament",
     "Started",
     "GameDone",
@@ -50,6 +56,45 @@ __all__ = [
 
 class TournamentError(RuntimeError):
     """The tournament cannot run as asked (the message says why and what to do)."""
+
+
+class TournamentBusy(TournamentError):
+    """Another run is playing this tournament now (see :mod:`arena.tournament.runlock`)."""
+
+    def __init__(self, tournament_id: int, runner: RunnerRow | None) -> None:
+        who = "another process"
+        if runner is not None:
+            since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(runner.since))
+            who = f"process {runner.pid} on {runner.host} (since {since})"
+        super().__init__(f"tournament {tournament_id} is already being played by {who}; let that run finish "
+                         "(or stop it), then run this command again to resume it")
+        self.tournament_id = tournament_id
+        self.runner = runner
+
+
+class StorageFailure(TournamentError):
+    """The results database, or the disk, failed: the run stopped. The games stored before are
+    kept (each was committed on its own) and the tournament is marked interrupted where that
+    could still be written. Its text is one line; the command line adds how to resume."""
+
+    def __init__(self, error: StoreError, tournament_id: int | None = None, stored: int | None = None,
+                 marked: bool = False) -> None:
+        text = error.problem
+        if tournament_id is not None:
+            if stored is None:  # it failed before the games were counted
+                kept = f"tournament {tournament_id} stopped"
+            else:
+                kept = (f"{stored} game{'' if stored == 1 else 's'} of tournament {tournament_id} "
+                        f"{'is' if stored == 1 else 'are'} stored")
+            status = "it is marked interrupted" if marked else "its status could not be updated"
+            text += f"; {kept} and {status}"
+        if error.advice:
+            text += f"; {error.advice}"
+        super().__init__(text)
+        self.error = error
+        self.tournament_id = tournament_id
+        self.stored = stored
+        self.marked = marked
 
 
 # -- the tournament --------------------------------------------------------------------------------
@@ -118,7 +163,8 @@ def bot_spec(entry: BotEntry, game: str) -> BotSpec:
         raise TournamentError(f"bot {entry.name!r}: {exc}") from None
     env = dict(spec.env)
     env.update(entry.env)
-    return BotSpec(name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env)
+    data = tuple(str(p) for p in data_paths(entry.data, entry.base))  # absolute: whatever the bot's cwd
+    return BotSpec(name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env, data=data)
 
 
 def settings_key(config: TournamentConfig) -> str:
@@ -146,17 +192,23 @@ class Tournament:
         )
         self.sprt = config.sprt
         self.referee_version = referee_version(config.game)
+        try:
+            self.sandboxed, self.sandbox_note = sandbox.decide(config.sandbox)
+        except sandbox.SandboxUnavailable as exc:
+            raise TournamentError(str(exc)) from None
 
     def bot_rows(self) -> list[BotRow]:
         rows = []
         for name, spec in self.specs.items():
-            files = bot_sources(spec)
+            files = sorted({*bot_sources(spec), *data_files(spec.data)})  # declared data counts as source
             rows.append(BotRow(name=name, command=spec.argv, env=dict(spec.env),
                                source_hash=source_hash(files), files=tuple(str(f) for f in files)))
         return rows
 
-    def open(self) -> tuple[TournamentRow, bool]:
-        """Find the tournament to resume, or create it. Returns (row, resumed)."""
+    def open(self, lock: RunLock | None = None) -> tuple[TournamentRow, bool]:
+        """Find the tournament to resume, or create it. Returns (row, resumed). With ``lock``
+        (held in its :meth:`RunLock.choosing` state by the caller), also take the tournament's run
+        lock: :class:`TournamentBusy` when another run is playing it."""
         key = settings_key(self.config)
         rows = self.bot_rows()
         existing = None if self.new else self.store.latest(key)
@@ -175,6 +227,7 @@ class Tournament:
                     f"the {self.config.game} referee changed since tournament {existing.id} started "
                     f"({existing.referee_version} -> {self.referee_version}); pass --new to start a new one"
                 )
+            self._claim(lock, existing.id)
             self.store.update_tournament(existing.id, status=TournamentStatus.RUNNING, games_target=self.config.games,
                                          settings=self.config.to_dict())
             return self.store.tournament(existing.id) or existing, True
@@ -182,9 +235,18 @@ class Tournament:
         tid = self.store.create_tournament(
             key, self.config.to_dict(), self.config.games, self.referee_version, rows, comparisons
         )
+        self._claim(lock, tid)
         created = self.store.tournament(tid)
         assert created is not None
         return created, False
+
+    def _claim(self, lock: RunLock | None, tid: int) -> None:
+        """Take tournament ``tid``'s run lock and note this process as its runner."""
+        if lock is None:
+            return
+        if not lock.acquire(tid):
+            raise TournamentBusy(tid, self.store.runner(tid))
+        self.store.set_runner(tid, RunnerRow(pid=os.getpid(), host=socket.gethostname(), since=time.time()))
 
     def warnings(self) -> list[str]:
         cores = os.cpu_count() or 1
@@ -195,6 +257,8 @@ class Tournament:
                 "will be starved (timeouts, slow turns); use --workers "
                 f"{cores} or fewer"
             )
+        if self.sandbox_note:
+            out.append(self.sandbox_note)
         return out
 
     def _name_replay(self, game_id: int, record: GameRecord) -> None:
@@ -216,7 +280,50 @@ class Tournament:
         return trackers
 
     def run(self) -> TournamentRun:
-        row, resumed = self.open()
+        """Play the games left (taking the tournament's run lock first, see
+        :mod:`arena.tournament.runlock`). Raises :class:`TournamentError`:
+        :class:`TournamentBusy` when another run is playing this tournament,
+        :class:`StorageFailure` when the database or the disk fails (the run stops, the tournament
+        is marked interrupted where that can still be written)."""
+        self._stored: int | None = None
+        """Games of the tournament in the database, once known (for :class:`StorageFailure`)."""
+        try:
+            lock = RunLock(self.store.path)
+        except OSError as exc:
+            raise StorageFailure(explain(self.store.path, exc)) from None
+        with lock:
+            try:
+                with lock.choosing():
+                    row, resumed = self.open(lock)
+            except StoreError as exc:
+                raise StorageFailure(exc) from None
+            try:
+                return self._play(row, resumed)
+            except (StoreError, OSError) as exc:
+                raise self._failure(row.id, exc) from None
+            finally:
+                try:
+                    self.store.set_runner(row.id, None)
+                except StoreError:
+                    pass
+
+    def _failure(self, tid: int, exc: StoreError | OSError) -> StorageFailure:
+        """What to raise when the database or the system failed while tournament ``tid`` was
+        played: it is marked interrupted if that can still be written."""
+        if isinstance(exc, StoreError):
+            error = exc
+        elif exc.filename is not None:
+            error = explain(self.store.path, exc)
+        else:
+            error = StoreError(f"the tournament stopped: {exc.strerror or exc}")
+        try:
+            self.store.update_tournament(tid, status=TournamentStatus.INTERRUPTED)
+            marked = True
+        except StoreError:
+            marked = False
+        return StorageFailure(error, tid, self._stored, marked)
+
+    def _play(self, row: TournamentRow, resumed: bool) -> TournamentRun:
         tid = row.id
         if self.config.replays is not None:
             Path(self.config.replays.folder).mkdir(exist_ok=True)
@@ -228,11 +335,16 @@ class Tournament:
         scheduler = Scheduler(self.schedule, trackers, self.store.game_keys(tid))
         watch = FailureWatch(self.config.max_failures, FAILURE_WINDOW, stored)
         done = len(scheduler.done)
+        self._stored = done
         total = done + scheduler.remaining()
         self.on_event(Started(tid, resumed, done, total, tuple(self.warnings())))
         run = TournamentRun(tournament_id=tid, interrupted=False, played=0, trackers=trackers)
+        hidden = [str(self.store.path.resolve()), f"{self.store.path.resolve()}.lock"]
+        if self.config.replays is not None:
+            hidden.append(self.config.replays.folder)
         options = MatchOptions(time_scale=self.config.time_scale, memory_limit_mb=self.config.memory_limit_mb,
-                               params=dict(self.config.params) or None)
+                               params=dict(self.config.params) or None,
+                               sandbox=SandboxMode.ON if self.sandboxed else SandboxMode.OFF, hide=tuple(hidden))
         exhausted = False
         pool = self.executor(min(self.config.workers, max(1, total - done))) if total > done else None
         try:
@@ -256,6 +368,7 @@ class Tournament:
                             self._name_replay(game_id, record)
                         run.played += 1
                         done += 1
+                        self._stored = done
                         for failure in watch.add(record):
                             self.on_event(BotFailed(failure))
                     decided = scheduler.finished(record)

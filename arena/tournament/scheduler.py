@@ -35,7 +35,22 @@ class Scheduler:
                 or (tracker.decided_at is not None and game.pair >= tracker.decided_at))
 
     def _wanted(self) -> Iterator[ScheduledGame]:
-        return (g for g in self.schedule.games() if not self._skip(g))
+        """The wanted games in schedule order, made one at a time as they are asked for (a game's
+        seed is computed only for a game that is handed out)."""
+        schedule = self.schedule
+        comparisons = schedule.comparisons()
+        for pair in range(schedule.pairs):
+            seed: int | None = None
+            going_on = [c for c in comparisons if (d := self.trackers[c.index].decided_at) is None or pair < d]
+            if not going_on:
+                return  # every comparison is decided: no later pair is played
+            for c in going_on:
+                for leg in range(schedule.players):
+                    if (c.index, pair, leg) in self.done:
+                        continue
+                    if seed is None:
+                        seed = schedule.seed(pair)
+                    yield ScheduledGame(c.index, pair, leg, seed, c.seats(leg))
 
     def next_game(self) -> ScheduledGame | None:
         """The next game to start, or ``None`` when every wanted game has been handed out."""
@@ -51,5 +66,14 @@ class Scheduler:
         return tracker if tracker.add(record) else None
 
     def remaining(self) -> int:
-        """Games still wanted, counting those being played."""
-        return sum(1 for _ in self._wanted())
+        """Games still wanted, counting those being played: counted from the schedule's size, the
+        decisions and the games done (never by listing the games, so a schedule of millions of
+        games starts at once)."""
+        schedule = self.schedule
+        limits = {}
+        for c in schedule.comparisons():
+            decided_at = self.trackers[c.index].decided_at
+            limits[c.index] = schedule.pairs if decided_at is None else min(schedule.pairs, decided_at)
+        wanted = schedule.players * sum(limits.values())
+        done = sum(1 for c, pair, leg in self.done if pair < limits.get(c, 0) and 0 <= leg < schedule.players)
+        return wanted - done

@@ -64,7 +64,7 @@ def _bot_health(name: str, games: list[GameRecord], source_hash: str, players: i
             else:
                 counts["wins"] += 1
             counts["timeouts"] += p.status == Verdict.TIMEOUT
-            counts["crashes"] += p.status == Verdict.CRASH
+            counts["crashes"] += p.status in (Verdict.CRASH, Verdict.MEMORY)  # memory: a crash CodinGame names
             counts["invalid"] += p.status == Verdict.INVALID
             if p.refused is None:
                 unknown_refused = True

@@ -23,7 +23,7 @@ __all__ = ["GameTask", "ReplayPolicy", "KEEP_CHOICES", "play_task", "record_of",
 
 KEEP_CHOICES = ("all", "failures", "losses")
 """``--keep``: these, or a number N (the first N games of each comparison)."""
-_FAILED = {Verdict.CRASH.value, Verdict.TIMEOUT.value, Verdict.INVALID.value}
+_FAILED = {Verdict.CRASH.value, Verdict.TIMEOUT.value, Verdict.INVALID.value, Verdict.MEMORY.value}
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,7 @@ def record_of(task: GameTask, result: MatchResult) -> GameRecord:
         turns=outcome.turns,
         duration_s=round(result.wall_s, 4),
         referee_version=task.referee_version,
+        sandboxed=result.sandboxed,
     )
 
 

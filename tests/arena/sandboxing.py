@@ -66,3 +66,13 @@ def sandbox_mode(request: pytest.FixtureRequest) -> str:
     if request.param == "on":
         require_sandbox()
     return str(request.param)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2 :][:1] != b"Z"

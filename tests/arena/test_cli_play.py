@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.match.replay import read_replay
 from bundler.cli import main as bundle_main
+from tests.arena.sandboxing import gone, marker, processes_with
 from tests.arena.test_faults import FAULTY
 
 
@@ -88,14 +89,16 @@ def test_bad_bot_is_one_clear_line():
     assert "no_such_bot.py" in result.output and "Traceback" not in result.output
 
 
-def test_bot_that_cannot_start_loses(tmp_path):
+def test_bot_that_cannot_start_fails_the_command(tmp_path):
+    """Issue #16: a bot that cannot start (here a syntax error) is no game: `arena play` fails
+    before the match, in one line with the bot's error (exit 1)."""
     script = tmp_path / "broken.py"
     script.write_text("def oops(:\n")
     result = CliRunner().invoke(main, ["play", "spring2021", str(script), "greedy", "--json", "--seed", "1"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout.strip().splitlines()[-1])
-    assert data["winner"] == 1 and data["players"][0]["status"] == "crash"
-    assert "SyntaxError" in data["players"][0]["message"]
+    assert result.exit_code == 1, result.output
+    (error,) = result.stderr.splitlines()
+    assert error.startswith("Error: bot 'broken.py' failed to start") and "SyntaxError" in error
+    assert result.stdout == ""
 
 
 def test_unknown_game_and_bad_seed():
@@ -105,22 +108,22 @@ def test_unknown_game_and_bad_seed():
 
 
 def test_ctrl_c_kills_the_bots_and_reports_a_partial_result(tmp_path):
-    pids = tmp_path / "pids"
-    env = dict(os.environ, FAULT_PIDS=str(pids))
+    mark = marker()
     cmd = [sys.executable, "-m", "arena.cli", "play", "spring2021",
-           f"{sys.executable} {FAULTY} hang 2", "greedy", "--no-timeout", "--seed", "4"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+           f"{sys.executable} {FAULTY} hang 2 {mark}", "greedy", "--no-timeout", "--seed", "4"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    header = proc.stdout.readline()  # printed once the bots passed their start check
+    assert header.startswith("Spring Challenge 2021"), header
     deadline = time.monotonic() + 10
-    while not (pids.exists() and pids.read_text().strip()) and time.monotonic() < deadline:
+    while not processes_with(mark) and time.monotonic() < deadline:
         time.sleep(0.05)
+    assert processes_with(mark), "the bot did not start"
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
     out, _err = proc.communicate(timeout=10)
     assert proc.returncode == 130
-    assert "interrupted" in out
-    pid = int(pids.read_text().split()[0])
-    stat = Path(f"/proc/{pid}/stat")
-    assert not stat.exists() or stat.read_text().split(") ")[1][0] == "Z"
+    assert "interrupted" in header + out
+    assert gone(mark)
 
 
 def _starts_marker_bot(tmp_path: Path) -> tuple[str, Path]:
@@ -141,7 +144,9 @@ def test_a_bad_replay_path_is_refused_before_the_game(tmp_path, monkeypatch, whe
     (tmp_path / "notes.txt").write_text("a file, not a folder\n")
     bot, marker = _starts_marker_bot(tmp_path)
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["play", "spring2021", bot, "wait", "--seed", "1", "--replay", where])
+    # unsandboxed: the bot must be able to leave its file, were it started
+    result = CliRunner().invoke(main, ["play", "spring2021", bot, "wait", "--seed", "1", "--replay", where,
+                                       "--sandbox", "off"])
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
     assert not marker.exists()

@@ -46,6 +46,8 @@ def test_arena_play_sends_the_official_input_and_reports_the_official_scores(
         "--seed", str(trace["seed"]), "--json",
         # generous limits: the check is about the protocol, not about this machine's speed
         "--time-scale", "5",
+        # the recording wrapper writes what the bot reads into the test's folder: no sandbox
+        "--sandbox", "off",
     ]
     run = CliRunner().invoke(main, argv)
     assert run.exit_code == 0, run.output

@@ -21,7 +21,8 @@ SHORT = ["--param", "MAX_ROUNDS=3", "--workers", "1", "--no-progress"]
 
 def crashing_bot(folder: Path) -> Path:
     path = folder / "crasher.py"
-    path.write_text("import sys\nprint('about to fail', file=sys.stderr)\nsys.exit('boom: no strategy')\n")
+    path.write_text("import sys\nsys.stdin.readline()  # it starts (a bot that cannot is refused before the games)\n"
+                    "print('about to fail', file=sys.stderr)\nsys.exit('boom: no strategy')\n")
     return path
 
 

@@ -27,8 +27,9 @@ from arena.cli import main
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "replay_v1"
 VOLATILE = {"time_ms", "wall_s", "latency_ms", "command"}
-ADDED = {"refused"}
-"""Keys later releases added (each player's refused actions): not in 0.1.0's files, left out."""
+ADDED = {"refused", "sandbox"}
+"""Keys later releases added (each player's refused actions, whether the bots were sandboxed): not
+in 0.1.0's files, left out."""
 MATCHES = {
     "spring2021": ["bots/spring_random.py --seed 1", "bots/spring_random.py --seed 2"],
     "fall2020": ["bots/fall_random.py --seed 1", "bots/fall_quitter.py"],

@@ -16,7 +16,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
-from tests.arena.test_faults import alive
+from tests.arena.sandboxing import alive
 
 ARENA = [sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main())"]
 

@@ -71,7 +71,7 @@ def test_a_crashing_bot_is_reported_once_and_stops_the_tournament(tmp_path):
     """Point 5: the first crash prints a warning with the seed, the seats and a command that
     plays that game again; too many failures stop the run (exit 1) with the reason."""
     crash = tmp_path / "crash.py"
-    crash.write_text("import sys\nsys.exit('boom')\n")
+    crash.write_text("import sys\nsys.stdin.readline()\nsys.exit('boom')\n")  # starts, then crashes in the game
     result = CliRunner().invoke(main, ["tournament", "spring2021", str(crash), "wait", "--games", "40",
                                        "--db", str(tmp_path / "r.sqlite"), *SHORT])
     assert result.exit_code == 1, result.output
@@ -99,7 +99,7 @@ def test_a_crashing_bot_is_reported_once_and_stops_the_tournament(tmp_path):
 
 def test_max_failures_one_plays_every_game(tmp_path):
     crash = tmp_path / "crash.py"
-    crash.write_text("import sys\nsys.exit('boom')\n")
+    crash.write_text("import sys\nsys.stdin.readline()\nsys.exit('boom')\n")  # starts, then crashes in the game
     result = CliRunner().invoke(main, ["tournament", "spring2021", str(crash), "wait", "--games", "8",
                                        "--max-failures", "1", "--db", str(tmp_path / "r.sqlite"), *SHORT])
     assert result.exit_code == 0, result.output

@@ -1,0 +1,157 @@
+"""Before the first game (of a tournament, or of ``arena play``): start each distinct bot once, so
+that a bot that cannot start (a missing interpreter, a syntax error, a missing module, a crash
+while loading) stops the command with its error, instead of losing every game as a crash. A bot
+that starts and then crashes on its first input is not caught here: that is a game it lost.
+
+A healthy bot waits for its first input. A bot counts as started once it has run for
+:data:`START_WAIT_S` and then sits idle (asleep, using no CPU, for a few polls: blocked reading its
+input), or once it is still running after :data:`MAX_START_WAIT_S` (a slow start on a loaded
+machine gets that long to fail). A bot that cannot be executed, or that exits before either with an
+error (or with nothing left to answer on its output), cannot play. Idleness is read from
+``/proc`` (Linux), for the bot's whole process tree (a sandboxed bot is the sandbox's child);
+elsewhere every running bot is given :data:`START_WAIT_S`. Each bot is started as it will play
+(with the memory limit, in the sandbox or not), sent no input, and killed with its whole tree.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..match import sandbox
+from ..match.botspec import BotSpec
+from ..match.process import BotProcess, BotStartError, ExitInfo, ReadStatus
+
+__all__ = ["START_WAIT_S", "MAX_START_WAIT_S", "BATCH", "StartFailure", "start_failures"]
+
+START_WAIT_S = 0.15
+"""How long a bot runs before it can count as started (when it is then idle)."""
+MAX_START_WAIT_S = 3.0
+"""A bot still running this long after its start counts as started, idle or not."""
+BATCH = 16
+"""Bots started at the same time (a large sweep is checked a batch at a time)."""
+_POLL_S = 0.02
+_IDLE_POLLS = 3
+"""Consecutive polls asleep without CPU time that make a bot idle."""
+_EOF_WAIT_S = 0.05
+
+
+@dataclass(frozen=True)
+class StartFailure:
+    """A bot that cannot start, and why."""
+
+    bot: str
+    """The bot's name in the tournament."""
+    reason: str
+    """What happened, in one line (with the last line it wrote to stderr, if any)."""
+
+    def __str__(self) -> str:
+        return f"bot {self.bot!r} failed to start: {self.reason}"
+
+
+def start_failures(specs: Sequence[BotSpec], memory_limit_mb: int | None = None,
+                   wait_s: float = START_WAIT_S, max_wait_s: float = MAX_START_WAIT_S,
+                   sandboxed: bool = False) -> list[StartFailure]:
+    """The bots of ``specs`` that cannot start (each distinct command is started once, in the
+    sandbox when ``sandboxed``), in the order of ``specs``; empty when all of them wait for their
+    input."""
+    distinct: dict[tuple[object, ...], BotSpec] = {}
+    for spec in specs:
+        distinct.setdefault((spec.argv, spec.cwd, tuple(sorted(spec.env.items()))), spec)
+    todo = list(distinct.values())
+    failures: list[StartFailure] = []
+    for first in range(0, len(todo), BATCH):
+        failures.extend(_check_batch(todo[first:first + BATCH], memory_limit_mb, wait_s, max_wait_s, sandboxed))
+    return failures
+
+
+@dataclass
+class _Watch:
+    """One bot being started: the CPU time it had at the last poll, and how many polls in a row
+    found it asleep without using any."""
+
+    index: int
+    process: BotProcess
+    cpu: int | None = None
+    idle_polls: int = 0
+
+    def poll_idle(self) -> bool:
+        """Whether it is now idle (``True`` where ``/proc`` cannot tell: the wait decides)."""
+        states = [s for s in map(_sleep_and_cpu, self.process.tree()) if s is not None]
+        if not states:
+            return True
+        asleep, cpu = all(s[0] for s in states), sum(s[1] for s in states)
+        self.idle_polls = self.idle_polls + 1 if asleep and cpu == self.cpu else 0
+        self.cpu = cpu
+        return self.idle_polls >= _IDLE_POLLS
+
+
+def _check_batch(specs: Sequence[BotSpec], memory_limit_mb: int | None, wait_s: float,
+                 max_wait_s: float, sandboxed: bool) -> list[StartFailure]:
+    """Start the bots together and watch them until each exited, or waits for its input."""
+    watches: list[_Watch] = []
+    failures: list[tuple[int, StartFailure]] = []
+    try:
+        for i, spec in enumerate(specs):
+            argv, env = list(spec.argv), spec.full_env()
+            if sandboxed:
+                own = sandbox.bot_files(spec.argv, spec.cwd, spec.data)
+                argv, env = sandbox.confine(spec.argv, spec.cwd, spec.env, own=own, tmp_mb=memory_limit_mb), None
+            process = BotProcess(argv, cwd=spec.cwd, env=env, memory_limit_mb=memory_limit_mb,
+                                 name=f"preflight-{spec.name}", wrapper=argv[0] if sandboxed else None)
+            try:
+                watches.append(_Watch(i, process.start()))
+            except BotStartError as exc:
+                failures.append((i, StartFailure(spec.name, str(exc))))
+        start = time.monotonic()
+        pending = list(watches)
+        while pending:
+            now = time.monotonic()
+            still = []
+            for watch in pending:
+                info = watch.process.poll()
+                if info.returncode is not None:
+                    reason = _why_stopped(watch.process, info)
+                    if reason is not None:
+                        failures.append((watch.index, StartFailure(specs[watch.index].name, reason)))
+                elif not ((watch.poll_idle() and now - start >= wait_s) or now - start >= max_wait_s):
+                    still.append(watch)
+            pending = still
+            if pending:
+                time.sleep(_POLL_S)
+    finally:
+        for watch in watches:
+            watch.process.kill_tree()
+    return [failure for _, failure in sorted(failures, key=lambda item: item[0])]
+
+
+def _sleep_and_cpu(pid: int | None) -> tuple[bool, int] | None:
+    """(asleep, CPU ticks used) of a process, from ``/proc/PID/stat``; ``None`` when unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        fields = stat[stat.rfind(b")") + 2:].split()  # after the command name, which may hold spaces
+        return fields[0] == b"S", int(fields[11]) + int(fields[12])  # state; utime + stime
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _why_stopped(process: BotProcess, info: ExitInfo) -> str | None:
+    """Why a bot that exited while starting cannot play, or ``None`` when it can (it exited 0 but
+    left children that hold its output: a launcher)."""
+    if info.signal is None and info.returncode == 0:
+        process.send([])  # starts the clock of the read below
+        if process.read_line(_EOF_WAIT_S).status is not ReadStatus.EOF:
+            return None
+    how = f"it was killed by {info.signal}" if info.signal else f"it exited with code {info.returncode}"
+    last = _last_stderr_line(process)
+    return f"{how} before its first input" + (f" ({last})" if last else "")
+
+
+def _last_stderr_line(process: BotProcess) -> str:
+    process.drain_stderr(0.2)
+    for line in reversed(process.stderr_tail().splitlines()):
+        if line.strip():
+            return line.strip()[:200]
+    return ""

@@ -1,0 +1,140 @@
+"""What the sandbox costs: per bot start, per game, and in tournament throughput.
+
+    python benchmarks/sandbox_cost.py [--starts N] [--games N] [--tournament-games N] [--runs R]
+
+1. Bot start: start a bot, send it one line and read its answer, then kill it, with and without
+   the sandbox (``cat``, so that the bot itself costs next to nothing, and a Python bot); the
+   sandbox's cost per start is the difference of the medians (goal: under 10 ms).
+2. Game: the same Spring games (shipped greedy against random) with and without the sandbox:
+   median wall time and the CPU of the bots' processes (the sandbox's included) per game.
+3. Tournament: games per second of a 2-worker tournament with and without the sandbox.
+
+Modes alternate within each round, so load on the machine hits both alike. Prints medians and the
+ratios measured in this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from arena.match import MatchOptions, play_match, sandbox  # noqa: E402
+from arena.match.botspec import resolve  # noqa: E402
+from arena.match.limits import enforcement  # noqa: E402
+from arena.match.process import BotProcess  # noqa: E402
+from arena.tournament import Tournament  # noqa: E402
+from arena.tournament.config import config_from_mapping  # noqa: E402
+from arena.tournament.store import Store  # noqa: E402
+
+MODES = ("off", "on")
+PY_ECHO = (sys.executable, "-u", "-c", "print(input(), flush=True)")
+
+
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def one_start(argv: tuple[str, ...], mode: str) -> tuple[float, float]:
+    """(ms from start to the echoed line, CPU ms of the bot's processes)."""
+    c0 = children_cpu()
+    t0 = time.perf_counter()
+    command = list(argv)
+    if mode == "on":
+        command = sandbox.confine(argv, None, {}, own=sandbox.bot_files(argv, None), tmp_mb=768)
+    proc = BotProcess(command, wrapper=command[0] if mode == "on" else None).start()
+    proc.send(["ping"])
+    line = proc.read_line(10.0)
+    elapsed = (time.perf_counter() - t0) * 1000
+    proc.kill_tree()
+    assert line.line == "ping", line
+    return elapsed, (children_cpu() - c0) * 1000
+
+
+def starts(argv: tuple[str, ...], n: int) -> dict[str, tuple[float, float]]:
+    times: dict[str, list[float]] = {m: [] for m in MODES}
+    cpus: dict[str, list[float]] = {m: [] for m in MODES}
+    for _ in range(n):
+        for mode in MODES:
+            wall, cpu = one_start(argv, mode)
+            times[mode].append(wall)
+            cpus[mode].append(cpu)
+    return {m: (statistics.median(times[m]), statistics.median(cpus[m])) for m in MODES}
+
+
+def games(n: int) -> dict[str, tuple[float, float]]:
+    specs = [resolve("greedy", "spring2021"), resolve("random", "spring2021")]
+    walls: dict[str, list[float]] = {m: [] for m in MODES}
+    cpus: dict[str, list[float]] = {m: [] for m in MODES}
+    for seed in range(1, n + 1):
+        for mode in MODES:
+            c0, t0 = children_cpu(), time.perf_counter()
+            result = play_match("spring2021", seed, specs, MatchOptions(sandbox=sandbox.SandboxMode(mode)))
+            walls[mode].append(time.perf_counter() - t0)
+            cpus[mode].append(children_cpu() - c0)
+            assert result.sandboxed == (mode == "on") and result.outcome is not None
+    return {m: (statistics.median(walls[m]), statistics.median(cpus[m])) for m in MODES}
+
+
+def tournament(n: int, mode: str) -> float:
+    """Games per second of a 2-worker tournament of ``n`` games."""
+    with tempfile.TemporaryDirectory() as tmp:
+        config = config_from_mapping({"game": "spring2021", "bots": ["greedy", "random"], "games": n,
+                                      "workers": 2, "seed": 5, "sandbox": mode, "db": str(Path(tmp) / "t.sqlite")},
+                                     base=Path(tmp))
+        store = Store(config.db)
+        try:
+            start = time.perf_counter()
+            run = Tournament(config, store).run()
+            wall = time.perf_counter() - start
+        finally:
+            store.close()
+    assert run.played == n, run.played
+    return n / wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--starts", type=int, default=40)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--tournament-games", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=3, help="tournament runs per mode")
+    args = parser.parse_args()
+    found = sandbox.support()
+    if not found.works:
+        raise SystemExit(f"cannot measure the sandbox here: {found.reason}")
+    print(f"sandbox: {found.bwrap}; limits enforced by: {enforcement()}")
+
+    print(f"\n1. bot start to first answer, median of {args.starts} (ms wall, ms CPU of the bot's processes)")
+    for label, argv in (("cat", ("cat",)), ("python", PY_ECHO)):
+        got = starts(argv, args.starts)
+        (off_w, off_c), (on_w, on_c) = got["off"], got["on"]
+        print(f"  {label:7} off {off_w:7.2f} ms ({off_c:5.1f} CPU)   on {on_w:7.2f} ms ({on_c:5.1f} CPU)   "
+              f"sandbox cost {on_w - off_w:+6.2f} ms wall, {on_c - off_c:+5.1f} ms CPU  ratio {on_w / off_w:.2f}")
+
+    print(f"\n2. one game, spring2021 greedy vs random, median of {args.games} (s wall, s CPU of the bots)")
+    got = games(args.games)
+    (off_w, off_c), (on_w, on_c) = got["off"], got["on"]
+    print(f"  off {off_w:.3f} s ({off_c:.3f} CPU)   on {on_w:.3f} s ({on_c:.3f} CPU)   "
+          f"per game {1000 * (on_w - off_w):+.1f} ms wall, {1000 * (on_c - off_c):+.1f} ms CPU  "
+          f"ratio {on_w / off_w:.3f}")
+
+    print(f"\n3. tournament, {args.tournament_games} games on 2 workers, median of {args.runs} runs (games/s)")
+    rates: dict[str, list[float]] = {m: [] for m in MODES}
+    for _ in range(args.runs):
+        for mode in MODES:
+            rates[mode].append(tournament(args.tournament_games, mode))
+    off, on = statistics.median(rates["off"]), statistics.median(rates["on"])
+    print(f"  off {off:.2f} games/s   on {on:.2f} games/s   ratio on/off {on / off:.3f}")
+
+
+if __name__ == "__main__":
+    main()

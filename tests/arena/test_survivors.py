@@ -1,0 +1,197 @@
+"""Nothing outlives the arena: not when a match ends, not when ``arena play``, a tournament or one
+of its workers is killed with SIGKILL, not when more signals come during the clean-up.
+
+Every process of the test's bots carries a marker on its command line (see ``sandboxing.py``), so
+they are found on the machine whatever namespace they run in. With ``--sandbox off`` the bots
+themselves die with the arena (parent-death signal) but a daemon a bot started in a session of
+its own can only be killed by the arena while it lives; with the sandbox it dies in every case.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .sandboxing import gone, marker, processes_with, require_sandbox
+
+FAULTY = Path(__file__).with_name("fault_bots") / "faulty.py"
+
+
+def bot(mode: str, at: int, mark: str) -> str:
+    return f"{sys.executable} -u {FAULTY} {mode} {at} {mark}"
+
+
+def arena(*args: str, tmp_path: Path, group: bool = False) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "arena.cli", *args], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=group)
+
+
+def wait_for(mark: str, count: int, proc: subprocess.Popen[bytes], timeout_s: float = 60.0) -> None:
+    end = time.monotonic() + timeout_s
+    while len(processes_with(mark)) < count:
+        if proc.poll() is not None:
+            raise AssertionError(f"the arena ended early: {proc.stderr.read().decode() if proc.stderr else ''}")
+        if time.monotonic() > end:
+            raise AssertionError(f"the bots did not start: {len(processes_with(mark))} processes")
+        time.sleep(0.05)
+
+
+def descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            children.setdefault(int(stat[stat.rfind(b")") + 2 :].split()[1]), []).append(int(entry))
+    found, stack = [], [pid]
+    while stack:
+        for kid in children.get(stack.pop(), []):
+            found.append(kid)
+            stack.append(kid)
+    return found
+
+
+def all_dead(pids: list[int], wait_s: float = 3.0) -> bool:
+    end = time.monotonic() + wait_s
+    while True:
+        alive = []
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if stat[stat.rfind(b")") + 2 :][:1] != b"Z":
+                alive.append(pid)
+        if not alive:
+            return True
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.02)
+
+
+MODES = [pytest.param("off", "hang", id="off"), pytest.param("on", "daemon", id="on-with-a-daemon")]
+
+
+@pytest.mark.parametrize("mode,first", MODES)
+def test_sigkill_of_arena_play_leaves_no_bot(tmp_path, mode, first):
+    if mode == "on":
+        require_sandbox()
+    mark = marker()
+    # the first bot (a daemon with the sandbox) waits for ever at its 2nd answer, the other at its 3rd
+    proc = arena("play", "spring2021", bot(first if first == "hang" else "daemon", 1, mark),
+                 bot("hang", 3, mark), "--no-timeout", "--sandbox", mode, tmp_path=tmp_path)
+    try:
+        wait_for(mark, 3 if first == "daemon" else 2, proc)
+        time.sleep(0.3)
+        proc.kill()
+        proc.wait()
+        assert gone(mark), f"left running: {processes_with(mark)}"
+    finally:
+        proc.kill()
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_more_signals_during_the_clean_up_do_not_cut_it_short(tmp_path, mode):
+    if mode == "on":
+        require_sandbox()
+    for trial in range(3):
+        mark = marker()
+        # both bots ignore SIGTERM (the clean-up waits its grace period for them) and start a daemon
+        proc = arena("play", "spring2021", bot("daemon-noterm", 1, mark), bot("daemon-noterm", 1, mark),
+                     "--time-scale", "50", "--sandbox", mode, tmp_path=tmp_path)
+        try:
+            wait_for(mark, 4, proc)
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.05)
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.02)
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+            assert gone(mark), f"trial {trial}: left running: {processes_with(mark)}"
+        finally:
+            proc.kill()
+
+
+def tournament(mark: str, mode: str, tmp_path: Path) -> subprocess.Popen[bytes]:
+    # two workers, each in a game whose bots start a daemon and then hang for ~100 s
+    return arena("tournament", "spring2021", f"a={bot('daemon', 1, mark)}", f"b={bot('hang', 2, mark)}",
+                 "--games", "4", "--workers", "2", "--time-scale", "1000", "--sandbox", mode,
+                 "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True)
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_sigkill_of_the_tournament_process_group_leaves_no_bot(tmp_path, mode):
+    if mode == "on":
+        require_sandbox()
+    mark = marker()
+    proc = tournament(mark, mode, tmp_path)
+    try:
+        wait_for(mark, 6, proc)  # two games: two bots and a daemon each
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        if mode == "on":
+            assert gone(mark), f"left running: {processes_with(mark)}"
+        else:  # the bots die with their worker; a daemon in a session of its own cannot
+            assert gone_except_daemons(mark), f"left running: {processes_with(mark)}"
+    finally:
+        for pid in processes_with(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+def gone_except_daemons(mark: str) -> bool:
+    """Whether every process with ``mark`` is gone but the daemons (``python -c ... time.sleep``)."""
+    end = time.monotonic() + 3
+    while True:
+        left = [p for p in processes_with(mark) if b"faulty.py" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        if not left:
+            return True
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.02)
+
+
+def worker_with_a_daemon(proc: subprocess.Popen[bytes], mark: str) -> tuple[int, list[int]]:
+    """A worker of the tournament ``proc`` whose game's bot started its daemon, and the processes
+    below it (bots, their sandbox, the daemon)."""
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        assert proc.poll() is None, "the tournament ended early"
+        for worker in descendants(proc.pid):
+            try:
+                if b"spawn_main" not in Path(f"/proc/{worker}/cmdline").read_bytes():
+                    continue
+                below = descendants(worker)
+                lines = [Path(f"/proc/{p}/cmdline").read_bytes() for p in below]
+            except OSError:
+                continue
+            if any(mark.encode() in line and b"time.sleep" in line and b"faulty.py" not in line for line in lines):
+                return worker, below
+        time.sleep(0.05)
+    raise AssertionError("no worker started a game whose bot has a daemon")
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_a_killed_worker_leaves_nothing(tmp_path, mode):
+    if mode == "on":
+        require_sandbox()
+    mark = marker()
+    proc = tournament(mark, mode, tmp_path)
+    try:
+        victim, its_processes = worker_with_a_daemon(proc, mark)
+        os.kill(victim, signal.SIGKILL)
+        assert all_dead(its_processes), "the dead worker's bots (or their daemons) are still running"
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        for pid in processes_with(mark):
+            os.kill(pid, signal.SIGKILL)
