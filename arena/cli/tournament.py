@@ -132,7 +132,14 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
 
-    def on_term(signum: int, frame: object) -> None:
+    stopping = False
+
+    def on_stop(signum: int, frame: object) -> None:
+        """Ctrl-C or SIGTERM: stop the tournament (the first time; later ones wait for it)."""
+        nonlocal stopping
+        if stopping:
+            return
+        stopping = True
         raise KeyboardInterrupt
 
     entries = {b.name: b for b in config.bots}
@@ -142,7 +149,7 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
         return game_command(config.game, entries, record, time_scale=config.time_scale,
                             memory_limit_mb=config.memory_limit_mb, params=config.params)
 
-    previous = _signal.signal(_signal.SIGTERM, on_term)
+    previous = {sig: _signal.signal(sig, on_stop) for sig in (_signal.SIGTERM, _signal.SIGINT)}
     progress: Progress | None = None
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
 
@@ -221,7 +228,9 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             except StoreError as exc:
                 raise click.ClickException(str(exc)) from None
     finally:
-        _signal.signal(_signal.SIGTERM, previous)
+        if not stopping:  # once stopping, more signals wait for the end of the command
+            for sig, handler in previous.items():
+                _signal.signal(sig, handler)
     if result.interrupted:
         out(f"interrupted: {data['tournament']['games_stored']} games are stored in {config.db}; "
             f"resume with: arena {again}")

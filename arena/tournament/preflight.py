@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ..match import sandbox
 from ..match.botspec import BotSpec
 from ..match.process import BotProcess, BotStartError, ExitInfo, ReadStatus
+from ..match.shield import shielded
 
 __all__ = ["START_WAIT_S", "MAX_START_WAIT_S", "BATCH", "StartFailure", "start_failures"]
 
@@ -121,8 +122,9 @@ def _check_batch(specs: Sequence[BotSpec], memory_limit_mb: int | None, wait_s: 
             if pending:
                 time.sleep(_POLL_S)
     finally:
-        for watch in watches:
-            watch.process.kill_tree()
+        with shielded(redeliver=False):  # a second Ctrl-C must not leave bots running
+            for watch in watches:
+                watch.process.kill_tree()
     return [failure for _, failure in sorted(failures, key=lambda item: item[0])]
 
 

@@ -29,6 +29,7 @@ from ..match import botspec, sandbox
 from ..match.botspec import BotSpec
 from ..match.loop import MatchOptions
 from ..match.sandbox import SandboxMode
+from ..match.shield import shielded
 from ..stats import ComparisonStats
 from ..stats.sprt import SprtState
 from .config import FAILURE_WINDOW, BotEntry, TournamentConfig
@@ -394,11 +395,13 @@ class Tournament:
             raise TournamentError(str(exc)) from None
         except KeyboardInterrupt:
             run.interrupted = True
-            if pool is not None:
-                pool.stop(interrupt=True)
-                pool = None
-            self.store.update_tournament(tid, status=TournamentStatus.INTERRUPTED)
+            with shielded(redeliver=False):  # more Ctrl-C or SIGTERM must not cut the clean-up short
+                if pool is not None:
+                    pool.stop(interrupt=True)
+                    pool = None
+                self.store.update_tournament(tid, status=TournamentStatus.INTERRUPTED)
         finally:
             if pool is not None:
-                pool.stop(interrupt=True)
+                with shielded():
+                    pool.stop(interrupt=True)
         return run

@@ -28,8 +28,16 @@ def bot(mode: str, at: int, mark: str) -> str:
 
 
 def arena(*args: str, tmp_path: Path, group: bool = False) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "arena.cli", *args], cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=group)
+    """The arena in a subprocess; for ``play``, returns once the match has started (its header
+    is printed after the bots' start check, whose bots carry the marker too)."""
+    proc = subprocess.Popen([sys.executable, "-m", "arena.cli", *args], cwd=tmp_path,
+                            stdout=subprocess.PIPE if args[0] == "play" else subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=group)
+    if args[0] == "play":
+        assert proc.stdout is not None
+        header = proc.stdout.readline()
+        assert header.startswith(b"Spring Challenge 2021"), header
+    return proc
 
 
 def wait_for(mark: str, count: int, proc: subprocess.Popen[bytes], timeout_s: float = 60.0) -> None:
@@ -116,7 +124,7 @@ def test_more_signals_during_the_clean_up_do_not_cut_it_short(tmp_path, mode):
             proc.send_signal(signal.SIGINT)
             time.sleep(0.02)
             proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=30)
+            proc.communicate(timeout=30)
             assert gone(mark), f"trial {trial}: left running: {processes_with(mark)}"
         finally:
             proc.kill()
@@ -193,5 +201,29 @@ def test_a_killed_worker_leaves_nothing(tmp_path, mode):
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+        for pid in processes_with(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_more_signals_while_a_tournament_stops_do_not_cut_it_short(tmp_path, mode):
+    if mode == "on":
+        require_sandbox()
+    mark = marker()
+    # bots that ignore SIGTERM and start a daemon: stopping each game takes its grace period
+    proc = arena("tournament", "spring2021", f"a={bot('daemon-noterm', 1, mark)}",
+                 f"b={bot('daemon-noterm', 1, mark)}", "--games", "4", "--workers", "2", "--time-scale", "1000",
+                 "--sandbox", mode, "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True)
+    try:
+        worker_with_a_daemon(proc, mark)
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole group
+        time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        # 130 (interrupted), or SIGTERM itself when it came after the clean-up, as Python exits
+        assert proc.wait(timeout=30) in (130, -signal.SIGTERM)
+        assert gone(mark), f"left running: {processes_with(mark)}"
+    finally:
         for pid in processes_with(mark):
             os.kill(pid, signal.SIGKILL)
