@@ -128,13 +128,19 @@ def die_with_parent(parent: int | None = None) -> None:
         os._exit(1)
 
 
-def _child_setup(hooks: list[Callable[[], None]]) -> Callable[[], None]:
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+def _child_setup(hooks: list[Callable[[], None]], mask: set[int | signal.Signals]) -> Callable[[], None]:
+    """What the child runs before exec. It starts with Ctrl-C and SIGTERM blocked (see
+    :meth:`BotProcess.start`) and sets back the parent's signal mask last."""
     parent = os.getpid()
 
     def setup() -> None:
         die_with_parent(parent)
         for hook in hooks:
             hook()
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     return setup
 
@@ -320,6 +326,9 @@ class BotProcess:
         become_subreaper()
         self._limiter = limiter = tree_limiter(self.limits, self._limiter_choice)
         hook = limiter.child_setup()
+        # The child runs Python code between fork and exec: a Ctrl-C there would print a
+        # traceback from the child, so the stop signals stay blocked until its last step.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -330,7 +339,7 @@ class BotProcess:
                 env=self.env,
                 start_new_session=True,
                 close_fds=True,
-                preexec_fn=_child_setup([hook] if hook else []),
+                preexec_fn=_child_setup([hook] if hook else [], mask),
             )
         except FileNotFoundError:
             limiter.close()
@@ -341,6 +350,8 @@ class BotProcess:
         except (OSError, subprocess.SubprocessError) as exc:
             limiter.close()
             raise BotStartError(f"{self.argv[0]}: {getattr(exc, 'strerror', None) or exc}") from None
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         assert self._proc.stdout and self._proc.stdin and self._proc.stderr
         self._watch = threading.Thread(target=self._watch_limits, name=f"limits-{self.name}", daemon=True)
         self._watch.start()
