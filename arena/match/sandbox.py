@@ -28,12 +28,14 @@ read them; CPU time is shared with everything else on the machine; shipped bots 
 
 from __future__ import annotations
 
+import atexit
 import enum
 import functools
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -225,6 +227,19 @@ def _shown_again(own: BotFiles, program: str | None) -> list[Path]:
     return places
 
 
+@functools.cache
+def _empty_file() -> str:
+    """An empty read-only file of this process, bound over the files a bot must not read. Not
+    ``/dev/null``: on some machines it is a plain file that whatever writes to it fills."""
+    folder = tempfile.mkdtemp(prefix="arena-sandbox-")
+    path = os.path.join(folder, "empty")
+    with open(path, "wb"):
+        pass
+    os.chmod(path, 0o444)
+    atexit.register(shutil.rmtree, folder, True)
+    return path
+
+
 def _visible(path: Path, hidden: Sequence[Path], shown: Sequence[Path]) -> bool:
     return not _inside(path, hidden) or _inside(path, shown)
 
@@ -279,7 +294,7 @@ def confine(
     for path in dict.fromkeys(masks):
         for target in dict.fromkeys([path, Path(os.path.realpath(path))]):
             if target.exists() and _visible(target, hidden, shown):
-                cmd += ["--tmpfs", str(target)] if target.is_dir() else ["--ro-bind", "/dev/null", str(target)]
+                cmd += ["--tmpfs", str(target)] if target.is_dir() else ["--ro-bind", _empty_file(), str(target)]
                 if target.is_dir():
                     cmd += ["--remount-ro", str(target)]
     variables = {
