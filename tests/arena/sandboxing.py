@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from collections.abc import Callable
 
 import pytest
 
@@ -21,33 +22,34 @@ def marker() -> str:
     return f"arena-test-{uuid.uuid4().hex}"
 
 
+def cmdline(pid: int) -> bytes:
+    """The command line of ``pid`` (NUL-separated), empty once it is gone."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
 def processes_with(mark: str) -> list[int]:
     """Live (not zombie) processes of the machine whose command line contains ``mark``."""
-    found = []
     needle = mark.encode()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read()
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        if needle in cmdline and stat[stat.rfind(b")") + 2 :][:1] != b"Z":
-            found.append(int(entry))
-    return found
+    return [int(e) for e in os.listdir("/proc") if e.isdigit() and needle in cmdline(int(e)) and alive(int(e))]
 
 
-def gone(mark: str, wait_s: float = 3.0) -> bool:
-    """Whether every process carrying ``mark`` ends within ``wait_s`` (death is not instant)."""
+def soon(condition: Callable[[], bool], wait_s: float = 3.0) -> bool:
+    """Whether ``condition`` holds within ``wait_s`` (a process's death is not instant)."""
     end = time.monotonic() + wait_s
-    while processes_with(mark):
+    while not condition():
         if time.monotonic() > end:
             return False
         time.sleep(0.02)
     return True
+
+
+def gone(mark: str, wait_s: float = 3.0) -> bool:
+    """Whether every process carrying ``mark`` ends within ``wait_s``."""
+    return soon(lambda: not processes_with(mark), wait_s)
 
 
 def require_sandbox() -> None:

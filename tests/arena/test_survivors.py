@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .sandboxing import gone, marker, processes_with, require_sandbox
+from .sandboxing import alive, cmdline, gone, marker, processes_with, require_sandbox, soon
 
 FAULTY = Path(__file__).with_name("fault_bots") / "faulty.py"
 
@@ -68,23 +68,8 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def all_dead(pids: list[int], wait_s: float = 3.0) -> bool:
-    end = time.monotonic() + wait_s
-    while True:
-        alive = []
-        for pid in pids:
-            try:
-                with open(f"/proc/{pid}/stat", "rb") as f:
-                    stat = f.read()
-            except OSError:
-                continue
-            if stat[stat.rfind(b")") + 2 :][:1] != b"Z":
-                alive.append(pid)
-        if not alive:
-            return True
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.02)
+def all_dead(pids: list[int]) -> bool:
+    return soon(lambda: not any(alive(p) for p in pids))
 
 
 MODES = [pytest.param("off", "hang", id="off"), pytest.param("on", "daemon", id="on-with-a-daemon")]
@@ -158,14 +143,7 @@ def test_sigkill_of_the_tournament_process_group_leaves_no_bot(tmp_path, mode):
 
 def gone_except_daemons(mark: str) -> bool:
     """Whether every process with ``mark`` is gone but the daemons (``python -c ... time.sleep``)."""
-    end = time.monotonic() + 3
-    while True:
-        left = [p for p in processes_with(mark) if b"faulty.py" in Path(f"/proc/{p}/cmdline").read_bytes()]
-        if not left:
-            return True
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.02)
+    return soon(lambda: not [p for p in processes_with(mark) if b"faulty.py" in cmdline(p)])
 
 
 def worker_with_a_daemon(proc: subprocess.Popen[bytes], mark: str) -> tuple[int, list[int]]:
