@@ -16,8 +16,11 @@ The machine decides how it is enforced (:func:`tree_limiter` picks the first tha
   process at a few times the limit as a backstop against one process growing faster than the
   watchdog looks.
 
-The bot joins its cgroup in the child between fork and exec (:meth:`TreeLimiter.child_setup`),
-so nothing it starts escapes it, whatever session or process group it moves to. Whoever breaks a
+The bot joins its cgroup before it runs anything of its own: it is started through a few lines of
+``/bin/sh`` (:meth:`TreeLimiter.launcher`) that join the cgroup, or set the watchdog's backstop,
+then ``exec`` the bot, so nothing it starts escapes, whatever session or process group it moves
+to. (Joining from Python between fork and exec would make every start a full ``fork`` of the
+arena: tens of milliseconds for a big worker, against one for ``vfork`` and the shell.) Whoever breaks a
 limit is killed whole by :class:`arena.match.process.BotProcess` and reported with a
 :class:`Breach` ("memory limit", like CodinGame).
 """
@@ -28,7 +31,6 @@ import enum
 import errno
 import itertools
 import os
-import resource
 import signal
 import threading
 from collections.abc import Callable, Iterable
@@ -45,6 +47,8 @@ __all__ = [
     "Breach",
     "TreeLimiter",
     "tree_limiter",
+    "launcher",
+    "LAUNCHER_FAILED",
     "enforcement",
 ]
 
@@ -86,8 +90,9 @@ class TreeLimiter(Protocol):
     kind: str
     """``cgroup v2``, ``cgroup v1`` or ``watchdog``."""
 
-    def child_setup(self) -> Callable[[], None] | None:
-        """What the child runs between fork and exec (join the cgroup, set rlimits), or None."""
+    def launcher(self) -> list[str]:
+        """A command prefix that puts the command after it under the limits, or [] (see
+        :func:`launcher`)."""
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
         """Whether the bot (``root`` and the processes ``tree()`` lists) broke a limit."""
@@ -152,19 +157,22 @@ def _procs(directory: Path) -> list[int]:
         return []
 
 
-def _join(procs_files: tuple[str, ...]) -> Callable[[], None]:
-    """A child-side hook writing ``0`` (the writer itself) to each ``cgroup.procs`` given."""
-    encoded = tuple(os.fsencode(p) for p in procs_files)
+LAUNCHER_FAILED = 125
+"""The exit code of a bot whose launcher could not put it under its limits (its stderr says why)."""
+_SHELL_SCRIPT = ('while [ "$1" != -- ]; do case $1 in '
+                 f'-v) ulimit -v "$2" || exit {LAUNCHER_FAILED}; shift 2;; '
+                 f'*) echo 0 > "$1" || exit {LAUNCHER_FAILED}; shift;; esac; done; shift; exec "$@"')
 
-    def join() -> None:
-        for path in encoded:
-            fd = os.open(path, os.O_WRONLY)
-            try:
-                os.write(fd, b"0")
-            finally:
-                os.close(fd)
 
-    return join
+def launcher(procs_files: Iterable[str | Path] = (), address_space_kb: int | None = None) -> list[str]:
+    """The prefix of a command that runs what follows it after joining each cgroup given (its
+    ``cgroup.procs`` file: writing ``0`` moves the writer) and limiting its address space
+    (``RLIMIT_AS``, KiB): ``/bin/sh -c SCRIPT arena-limits [-v KB] [FILE...] --``. The shell
+    replaces itself with the command (``exec``), so the bot keeps the shell's process."""
+    words = [*(["-v", str(address_space_kb)] if address_space_kb else []), *map(str, procs_files)]
+    if not words:
+        return []
+    return ["/bin/sh", "-c", _SHELL_SCRIPT, "arena-limits", *words, "--"]
 
 
 class _Cgroups:
@@ -176,8 +184,8 @@ class _Cgroups:
         self.dirs = dirs
         self.limits = limits
 
-    def child_setup(self) -> Callable[[], None] | None:
-        return _join(tuple(str(d / "cgroup.procs") for d in self.dirs))
+    def launcher(self) -> list[str]:
+        return launcher(d / "cgroup.procs" for d in self.dirs)
 
     def members(self) -> list[int]:
         return sorted({pid for d in self.dirs for pid in _procs(d)})
@@ -387,18 +395,13 @@ class _Watchdog:
     def __init__(self, limits: TreeLimits) -> None:
         self.limits = limits
 
-    def child_setup(self) -> Callable[[], None] | None:
+    def launcher(self) -> list[str]:
         if not self.limits.memory_mb:
-            return None
+            return []
         # A backstop for one process growing faster than the watchdog looks (gigabytes in a few
         # milliseconds): its address space, which counts reserved as well as used memory, may
         # not pass a few times the limit.
-        nbytes = max(4 * self.limits.memory_mb, self.limits.memory_mb + 1024) * 1024 * 1024
-
-        def set_rlimit() -> None:
-            resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
-
-        return set_rlimit
+        return launcher(address_space_kb=max(4 * self.limits.memory_mb, self.limits.memory_mb + 1024) * 1024)
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
         members = [root, *tree()]

@@ -197,20 +197,21 @@ def play_match(
     eof_seen = [False] * len(bots)
     try:
         for i, spec in enumerate(bots):
-            argv, env = list(spec.argv), spec.full_env()
+            env: dict[str, str] | None = spec.full_env()
+            wrapper: list[str] = []
             if confined:
-                argv = sandbox.confine(spec.argv, spec.cwd, spec.env, own=files[i],
-                                       others=files[:i] + files[i + 1:], hide=options.hide,
-                                       tmp_mb=options.memory_limit_mb)
+                wrapper = sandbox.confine(spec.argv, spec.cwd, spec.env, own=files[i],
+                                          others=files[:i] + files[i + 1:], hide=options.hide,
+                                          tmp_mb=options.memory_limit_mb)
                 env = None  # bwrap clears it and sets the bot's own
             process = BotProcess(
-                argv,
+                spec.argv,
                 cwd=spec.cwd,
                 env=env,
                 memory_limit_mb=options.memory_limit_mb,
                 task_limit=options.task_limit,
                 name=f"{i}-{spec.name}",
-                wrapper=argv[0] if confined else None,
+                wrapper=wrapper,
             )
             try:
                 procs.append(process.start())

@@ -8,8 +8,10 @@ children, started new sessions or ignores SIGTERM.
 
 The bot's whole tree is held to its limits (:mod:`arena.match.limits`: memory and tasks, in a
 cgroup where the machine allows it, else under a watchdog thread); past one, it is killed at once
-and :attr:`BotProcess.breach` says which. The bot gets ``SIGKILL`` when the process that started
-it dies (``PR_SET_PDEATHSIG``), so a killed arena does not leave it running.
+and :attr:`BotProcess.breach` says which. The bot gets ``SIGKILL`` when the thread that started
+it ends (``PR_SET_PDEATHSIG``, set by util-linux's ``setpriv`` before the bot runs, or by the
+sandbox's ``--die-with-parent``), so a killed arena does not leave it running. No Python code runs
+between fork and exec, so a start costs a ``vfork``, not a copy of the arena's memory.
 
 POSIX only (Linux for the limits, the parent-death signal and the descendant search).
 """
@@ -18,8 +20,10 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import functools
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import threading
@@ -48,6 +52,7 @@ __all__ = [
     "DEFAULT_MEMORY_LIMIT_MB",
     "become_subreaper",
     "die_with_parent",
+    "resolve_program",
     "kill_orphans",
 ]
 
@@ -128,21 +133,53 @@ def die_with_parent(parent: int | None = None) -> None:
         os._exit(1)
 
 
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+@functools.cache
+def _setpriv() -> str | None:
+    """``setpriv`` (util-linux) where it can set the parent-death signal, else ``None``."""
+    found = shutil.which("setpriv")
+    if found is None:
+        return None
+    try:
+        done = subprocess.run([found, "--pdeathsig", "KILL", "--", "/bin/sh", "-c", ":"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found if done.returncode == 0 else None
 
 
-def _child_setup(hooks: list[Callable[[], None]], mask: set[int | signal.Signals]) -> Callable[[], None]:
-    """What the child runs before exec. It starts with Ctrl-C and SIGTERM blocked (see
-    :meth:`BotProcess.start`) and sets back the parent's signal mask last."""
-    parent = os.getpid()
+_ELF = b"\x7fELF"
 
-    def setup() -> None:
-        die_with_parent(parent)
-        for hook in hooks:
-            hook()
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
-    return setup
+def resolve_program(program: str, cwd: str | None, env: Mapping[str, str] | None) -> str:
+    """The file ``exec`` would run for ``program`` (searched in the ``PATH`` of ``env``, or ours;
+    a path with a slash is relative to ``cwd``). Raises :class:`BotStartError` when there is none,
+    it is not executable, or it is neither a binary nor a ``#!`` script (the shell and ``execvp``
+    would run such a file as a shell script instead of refusing it)."""
+    where = cwd or "."
+    if "/" in program:
+        candidates = [os.path.join(where, program)]
+    else:
+        candidates = [os.path.join(where, d, program) for d in os.get_exec_path(dict(env) if env is not None else None)]
+    denied = False
+    for path in candidates:
+        if not os.path.exists(path):
+            continue
+        if os.path.isdir(path) or not os.access(path, os.X_OK):
+            denied = True
+            continue
+        try:
+            with open(path, "rb") as f:
+                head = f.read(4)
+        except OSError:
+            return path  # executable but not readable: a binary, exec decides
+        if head.startswith(b"#!") or head == _ELF:
+            return path
+        raise BotStartError(f"{program}: neither a binary nor a script with a '#!' line "
+                            f"(add one, or name its interpreter in the command)")
+    if denied:
+        raise BotStartError(f"{program}: permission denied (not executable?)")
+    raise BotStartError(f"{program}: no such file or command")
 
 
 def _stat_fields(pid: int | str) -> list[bytes] | None:
@@ -287,7 +324,7 @@ class BotProcess:
         stderr_tail_bytes: int = DEFAULT_STDERR_TAIL_BYTES,
         turn_stderr_bytes: int = DEFAULT_TURN_STDERR_BYTES,
         name: str = "bot",
-        wrapper: str | None = None,
+        wrapper: Sequence[str] = (),
     ) -> None:
         self.argv = list(argv)
         self.cwd = cwd
@@ -298,8 +335,10 @@ class BotProcess:
         self._limiter: TreeLimiter | None = None
         self._watch: threading.Thread | None = None
         self._watch_stop = threading.Event()
-        self.wrapper = os.path.realpath(wrapper) if wrapper else None
-        """The program ``argv`` starts the bot with (the sandbox), which keeps its pipes open."""
+        self.wrapper = list(wrapper)
+        """The command prefix that runs ``argv`` (the sandbox's, see
+        :func:`arena.match.sandbox.confine`): it keeps the bot's pipes open, and dies with its parent."""
+        self._wrapper_exe = os.path.realpath(shutil.which(self.wrapper[0]) or self.wrapper[0]) if self.wrapper else None
         self.breach: Breach | None = None
         """The limit the bot went past (it was killed for it), if any."""
         self.name = name
@@ -322,16 +361,29 @@ class BotProcess:
     # -- lifecycle -------------------------------------------------------------------------------
 
     def start(self) -> BotProcess:
-        """Start the process in its own session, under its limits. Raises :class:`BotStartError`."""
+        """Start the process in its own session, under its limits. Raises :class:`BotStartError`.
+
+        The command actually run is ``[setpriv --pdeathsig KILL --] [limits launcher] [wrapper]
+        argv``: each part replaces itself with the next (``exec``), and no Python runs in the
+        child, so :mod:`subprocess` starts it with ``vfork`` (a ``fork`` of a big arena process
+        costs tens of milliseconds). The sandbox dies with its parent by itself
+        (``--die-with-parent``); without ``setpriv`` the parent-death signal is set from Python
+        in the child, which costs a ``fork``.
+        """
+        resolve_program(self.argv[0], self.cwd, self.env)
         become_subreaper()
         self._limiter = limiter = tree_limiter(self.limits, self._limiter_choice)
-        hook = limiter.child_setup()
-        # The child runs Python code between fork and exec: a Ctrl-C there would print a
-        # traceback from the child, so the stop signals stay blocked until its last step.
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        command = [*limiter.launcher(), *self.wrapper, *self.argv]
+        setup: Callable[[], None] | None = None
+        if not self.wrapper:
+            setpriv = _setpriv()
+            if setpriv is not None:
+                command = [setpriv, "--pdeathsig", "KILL", "--", *command]
+            else:
+                setup = functools.partial(die_with_parent, os.getpid())
         try:
             self._proc = subprocess.Popen(
-                self.argv,
+                command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -339,19 +391,17 @@ class BotProcess:
                 env=self.env,
                 start_new_session=True,
                 close_fds=True,
-                preexec_fn=_child_setup([hook] if hook else [], mask),
+                preexec_fn=setup,
             )
         except FileNotFoundError:
             limiter.close()
-            raise BotStartError(f"{self.argv[0]}: no such file or command") from None
+            raise BotStartError(f"{command[0]}: no such file or command") from None
         except PermissionError:
             limiter.close()
-            raise BotStartError(f"{self.argv[0]}: permission denied (not executable?)") from None
+            raise BotStartError(f"{command[0]}: permission denied (not executable?)") from None
         except (OSError, subprocess.SubprocessError) as exc:
             limiter.close()
-            raise BotStartError(f"{self.argv[0]}: {getattr(exc, 'strerror', None) or exc}") from None
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            raise BotStartError(f"{command[0]}: {getattr(exc, 'strerror', None) or exc}") from None
         assert self._proc.stdout and self._proc.stdin and self._proc.stderr
         self._watch = threading.Thread(target=self._watch_limits, name=f"limits-{self.name}", daemon=True)
         self._watch.start()
@@ -520,7 +570,7 @@ class BotProcess:
             return True
         for pid in [proc.pid, *_tree_of(proc.pid)]:
             try:
-                if self.wrapper is not None and os.path.realpath(f"/proc/{pid}/exe") == self.wrapper:
+                if self._wrapper_exe is not None and os.path.realpath(f"/proc/{pid}/exe") == self._wrapper_exe:
                     continue
                 fds = os.listdir(f"/proc/{pid}/fd")
             except OSError:

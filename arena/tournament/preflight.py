@@ -95,12 +95,13 @@ def _check_batch(specs: Sequence[BotSpec], memory_limit_mb: int | None, wait_s: 
     failures: list[tuple[int, StartFailure]] = []
     try:
         for i, spec in enumerate(specs):
-            argv, env = list(spec.argv), spec.full_env()
+            env: dict[str, str] | None = spec.full_env()
+            wrapper: list[str] = []
             if sandboxed:
                 own = sandbox.bot_files(spec.argv, spec.cwd, spec.data)
-                argv, env = sandbox.confine(spec.argv, spec.cwd, spec.env, own=own, tmp_mb=memory_limit_mb), None
-            process = BotProcess(argv, cwd=spec.cwd, env=env, memory_limit_mb=memory_limit_mb,
-                                 name=f"preflight-{spec.name}", wrapper=argv[0] if sandboxed else None)
+                wrapper, env = sandbox.confine(spec.argv, spec.cwd, spec.env, own=own, tmp_mb=memory_limit_mb), None
+            process = BotProcess(spec.argv, cwd=spec.cwd, env=env, memory_limit_mb=memory_limit_mb,
+                                 name=f"preflight-{spec.name}", wrapper=wrapper)
             try:
                 watches.append(_Watch(i, process.start()))
             except BotStartError as exc:

@@ -5,11 +5,14 @@ deadline."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-from arena.match.process import BotProcess
+import pytest
+
+from arena.match.process import BotProcess, BotStartError, resolve_program
 
 # Starts a child (same session) that starts a grandchild in a new session, and a second child
 # that exits at once leaving its own child (an orphan, re-parented to us, still in the session).
@@ -90,3 +93,79 @@ def test_send_waits_for_a_slow_reader_then_succeeds():
         assert bot.read_line(10).line == "done"
     finally:
         bot.kill_tree()
+
+
+# -- how a bot is started --------------------------------------------------------------------------
+
+def test_a_bot_starts_with_no_signal_blocked():
+    # A fresh process blocks no signal; one started while the arena blocked Ctrl-C would keep
+    # them blocked through exec, and a blocked SIGTERM would not stop it.
+    bot = BotProcess(["/bin/sh", "-c", "grep '^SigBlk' /proc/self/status; read x"], name="mask").start()
+    try:
+        line = bot.read_line(10).line
+        assert line is not None and line.split() == ["SigBlk:", "0000000000000000"], line
+    finally:
+        bot.kill_tree()
+
+
+DIES_WITH_PARENT = r"""
+import sys
+from arena.match import process
+if sys.argv[1] == "no-setpriv":
+    process._setpriv = lambda: None  # the fallback: the signal is set from Python in the child
+bot = process.BotProcess(["sleep", sys.argv[2]], memory_limit_mb=None, task_limit=None).start()
+print(bot.pid, flush=True)
+process.os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("how", ["setpriv", "no-setpriv"])
+def test_a_bot_dies_with_the_process_that_started_it(how):
+    seconds = f"{4000 + os.getpid() % 1000}.{len(how)}"  # a command line no other test runs
+    done = subprocess.run([sys.executable, "-c", DIES_WITH_PARENT, how, seconds], capture_output=True,
+                          text=True, timeout=60, cwd=Path(__file__).resolve().parents[2], check=True)
+    pid = int(done.stdout.split()[0])
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(pid), f"sleep {seconds} outlived the process that started it"
+
+
+@pytest.mark.parametrize(
+    "program,content,mode,error",
+    [
+        ("missing", None, None, "no such file or command"),
+        ("./a-dir", "dir", None, "permission denied"),
+        ("./plain.py", "print(1)\n", 0o644, "permission denied"),
+        ("./no-shebang.py", "print(1)\n", 0o755, "neither a binary nor a script with a '#!' line"),
+        ("./empty", "", 0o755, "neither a binary nor a script"),
+    ],
+)
+def test_a_command_that_cannot_run_is_refused_before_anything_starts(tmp_path, program, content, mode, error):
+    if content == "dir":
+        (tmp_path / program).mkdir()
+    elif content is not None:
+        path = tmp_path / program
+        path.write_text(content)
+        path.chmod(mode)
+    with pytest.raises(BotStartError, match=error):
+        BotProcess([program], cwd=str(tmp_path)).start()
+
+
+def test_a_command_is_found_the_way_exec_finds_it(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "echo-bot"
+    script.write_text("#!/bin/sh\nread x; echo \"got $x\"\n")
+    script.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    # in the bot's own PATH, then by a path relative to its working directory
+    for argv, env in ((["echo-bot"], {"PATH": str(bin_dir)}), (["../bin/echo-bot"], None)):
+        assert os.path.samefile(resolve_program(argv[0], str(work), env), script)
+        bot = BotProcess(argv, cwd=str(work), env=env).start()
+        try:
+            bot.send(["ping"])
+            assert bot.read_line(10).line == "got ping"
+        finally:
+            bot.kill_tree()
