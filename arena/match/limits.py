@@ -16,11 +16,10 @@ The machine decides how it is enforced (:func:`tree_limiter` picks the first tha
   process at a few times the limit as a backstop against one process growing faster than the
   watchdog looks.
 
-The bot joins its cgroup before it runs anything of its own: it is started through a few lines of
-``/bin/sh`` (:meth:`TreeLimiter.launcher`) that join the cgroup, or set the watchdog's backstop,
-then ``exec`` the bot, so nothing it starts escapes, whatever session or process group it moves
-to. (Joining from Python between fork and exec would make every start a full ``fork`` of the
-arena: tens of milliseconds for a big worker, against one for ``vfork`` and the shell.) Whoever breaks a
+The bot joins its cgroup before it runs anything of its own (:meth:`TreeLimiter.admission` says
+what to join; :class:`arena.match.process.BotProcess` starts the bot through a few lines of shell
+that do it, then ``exec`` the bot), so nothing it starts escapes, whatever session or process
+group it moves to. Whoever breaks a
 limit is killed whole by :class:`arena.match.process.BotProcess` and reported with a
 :class:`Breach` ("memory limit", like CodinGame).
 """
@@ -38,6 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from . import proctree
+
 __all__ = [
     "DEFAULT_MEMORY_LIMIT_MB",
     "DEFAULT_TASK_LIMIT",
@@ -47,8 +48,7 @@ __all__ = [
     "Breach",
     "TreeLimiter",
     "tree_limiter",
-    "launcher",
-    "LAUNCHER_FAILED",
+    "Admission",
     "enforcement",
 ]
 
@@ -90,9 +90,8 @@ class TreeLimiter(Protocol):
     kind: str
     """``cgroup v2``, ``cgroup v1`` or ``watchdog``."""
 
-    def launcher(self) -> list[str]:
-        """A command prefix that puts the command after it under the limits, or [] (see
-        :func:`launcher`)."""
+    def admission(self) -> Admission:
+        """What the bot's process must do before it runs (join the cgroups, set the backstop)."""
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
         """Whether the bot (``root`` and the processes ``tree()`` lists) broke a limit."""
@@ -157,22 +156,15 @@ def _procs(directory: Path) -> list[int]:
         return []
 
 
-LAUNCHER_FAILED = 125
-"""The exit code of a bot whose launcher could not put it under its limits (its stderr says why)."""
-_SHELL_SCRIPT = ('while [ "$1" != -- ]; do case $1 in '
-                 f'-v) ulimit -v "$2" || exit {LAUNCHER_FAILED}; shift 2;; '
-                 f'*) echo 0 > "$1" || exit {LAUNCHER_FAILED}; shift;; esac; done; shift; exec "$@"')
+@dataclass(frozen=True)
+class Admission:
+    """What the bot's own process does before it runs anything of the bot's (see
+    :meth:`arena.match.process.BotProcess.start`, which does it with a few lines of ``/bin/sh``)."""
 
-
-def launcher(procs_files: Iterable[str | Path] = (), address_space_kb: int | None = None) -> list[str]:
-    """The prefix of a command that runs what follows it after joining each cgroup given (its
-    ``cgroup.procs`` file: writing ``0`` moves the writer) and limiting its address space
-    (``RLIMIT_AS``, KiB): ``/bin/sh -c SCRIPT arena-limits [-v KB] [FILE...] --``. The shell
-    replaces itself with the command (``exec``), so the bot keeps the shell's process."""
-    words = [*(["-v", str(address_space_kb)] if address_space_kb else []), *map(str, procs_files)]
-    if not words:
-        return []
-    return ["/bin/sh", "-c", _SHELL_SCRIPT, "arena-limits", *words, "--"]
+    cgroup_procs: tuple[str, ...] = ()
+    """``cgroup.procs`` files to join (writing ``0`` moves the writer)."""
+    address_space_kb: int | None = None
+    """A limit on its address space (``RLIMIT_AS``), in KiB."""
 
 
 class _Cgroups:
@@ -184,8 +176,8 @@ class _Cgroups:
         self.dirs = dirs
         self.limits = limits
 
-    def launcher(self) -> list[str]:
-        return launcher(d / "cgroup.procs" for d in self.dirs)
+    def admission(self) -> Admission:
+        return Admission(cgroup_procs=tuple(str(d / "cgroup.procs") for d in self.dirs))
 
     def members(self) -> list[int]:
         return sorted({pid for d in self.dirs for pid in _procs(d)})
@@ -357,17 +349,10 @@ def _usage(pids: Iterable[int]) -> tuple[int, int]:
     """(resident bytes, tasks) of these processes (the ones gone meanwhile count nothing)."""
     rss = tasks = 0
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        # after ")": state(0) ... num_threads is field 20 of stat, index 17 here; rss is 24 -> 21
-        try:
-            tasks += int(fields[17])
-            rss += int(fields[21]) * _PAGE
-        except (IndexError, ValueError):
-            continue
+        st = proctree.stat(pid)
+        if st is not None:
+            tasks += st.threads
+            rss += st.rss_pages * _PAGE
     return rss, tasks
 
 
@@ -395,13 +380,13 @@ class _Watchdog:
     def __init__(self, limits: TreeLimits) -> None:
         self.limits = limits
 
-    def launcher(self) -> list[str]:
+    def admission(self) -> Admission:
         if not self.limits.memory_mb:
-            return []
+            return Admission()
         # A backstop for one process growing faster than the watchdog looks (gigabytes in a few
         # milliseconds): its address space, which counts reserved as well as used memory, may
         # not pass a few times the limit.
-        return launcher(address_space_kb=max(4 * self.limits.memory_mb, self.limits.memory_mb + 1024) * 1024)
+        return Admission(address_space_kb=max(4 * self.limits.memory_mb, self.limits.memory_mb + 1024) * 1024)
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
         members = [root, *tree()]

@@ -26,6 +26,8 @@ from .shield import shielded
 
 NEAR_LIMIT = 0.8
 """An answer slower than this fraction of its limit counts as near the limit."""
+LIMIT_STATUS = "limit"
+"""An execution's status when the bot went past its memory or process limit before answering."""
 
 __all__ = ["Verdict", "MatchOptions", "Execution", "Frame", "PlayerResult", "MatchResult", "play_match"]
 
@@ -236,6 +238,10 @@ def play_match(
                 elif req.expected_lines:
                     answer, elapsed, got = _read_answer(proc, req.expected_lines, limit_s)
                     status = got.value
+                    if answer is not None and proc.limit_breach() is not None:
+                        # Past a limit before it answered (the watchdog looks only every few
+                        # milliseconds, a short game can end first): killed, the answer void.
+                        answer, status = None, LIMIT_STATUS
                     if answer is not None and elapsed is not None:
                         players[req.player].latencies_ms.append(elapsed)
                         if elapsed > NEAR_LIMIT * req.time_limit_ms * options.time_scale:

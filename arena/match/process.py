@@ -32,10 +32,12 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from . import proctree
 from .limits import (
     DEFAULT_MEMORY_LIMIT_MB,
     DEFAULT_TASK_LIMIT,
     WATCH_INTERVAL_S,
+    Admission,
     Breach,
     TreeLimiter,
     TreeLimits,
@@ -53,6 +55,7 @@ __all__ = [
     "become_subreaper",
     "die_with_parent",
     "resolve_program",
+    "LAUNCHER_FAILED",
     "kill_orphans",
 ]
 
@@ -148,6 +151,26 @@ def _setpriv() -> str | None:
     return found if done.returncode == 0 else None
 
 
+LAUNCHER_FAILED = 125
+"""The exit code of a bot whose launcher could not put it under its limits (its stderr says why),
+or whose parent was gone before the parent-death signal was set."""
+_LAUNCHER = ('while [ "$1" != -- ]; do case $1 in '
+             f'-p) [ "$PPID" = "$2" ] || exit {LAUNCHER_FAILED}; shift 2;; '
+             f'-v) ulimit -v "$2" || exit {LAUNCHER_FAILED}; shift 2;; '
+             f'*) echo 0 > "$1" || exit {LAUNCHER_FAILED}; shift;; esac; done; shift; exec "$@"')
+
+
+def _launcher(admission: Admission, parent: int | None) -> list[str]:
+    """The shell that admits the bot's process under its limits, then replaces itself with the
+    bot: ``/bin/sh -c LAUNCHER arena-launch [-p PARENT] [-v KB] [CGROUP_PROCS...] --``, or []
+    when there is nothing to do. ``-p``: exit unless the parent is still ``parent`` (a parent
+    that died before ``setpriv`` set the parent-death signal would otherwise never send it)."""
+    words = [*(["-p", str(parent)] if parent is not None else []),
+             *(["-v", str(admission.address_space_kb)] if admission.address_space_kb else []),
+             *admission.cgroup_procs]
+    return ["/bin/sh", "-c", _LAUNCHER, "arena-launch", *words, "--"] if words else []
+
+
 _ELF = b"\x7fELF"
 
 
@@ -182,106 +205,9 @@ def resolve_program(program: str, cwd: str | None, env: Mapping[str, str] | None
     raise BotStartError(f"{program}: no such file or command")
 
 
-def _stat_fields(pid: int | str) -> list[bytes] | None:
-    """The fields of ``/proc/PID/stat`` after the command name (state, ppid, pgrp, session, ...),
-    or ``None`` if the process is gone. The name may contain spaces and parentheses."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        return None
-    return stat[stat.rfind(b")") + 2 :].split()
-
-
-def _proc_table() -> list[tuple[int, int, int]]:
-    """(pid, ppid, session id) of every process, from one pass over /proc."""
-    table: list[tuple[int, int, int]] = []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return table
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        rest = _stat_fields(entry)
-        if rest is not None and len(rest) >= 4:
-            table.append((int(entry), int(rest[1]), int(rest[3])))
-    return table
-
-
-def _children(pid: int) -> list[int] | None:
-    """Direct children of ``pid`` (all its threads), from ``/proc/PID/task/*/children``; ``None``
-    when the kernel does not offer those files."""
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []  # gone
-    found: list[int] = []
-    for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
-                found += [int(x) for x in f.read().split()]
-        except FileNotFoundError:
-            if not os.path.exists(f"/proc/{pid}/task/{tid}"):
-                continue  # the thread ended meanwhile
-            return None
-        except OSError:
-            continue
-    return found
-
-
-def _session_of(pid: int) -> int | None:
-    rest = _stat_fields(pid)
-    return int(rest[3]) if rest is not None and len(rest) >= 4 else None
-
-
-def _descendants(roots: list[int]) -> list[int] | None:
-    found: list[int] = []
-    stack = list(roots)
-    while stack:
-        kids = _children(stack.pop())
-        if kids is None:
-            return None
-        for kid in kids:
-            if kid not in found:
-                found.append(kid)
-                stack.append(kid)
-    return found
-
-
 def _tree_of(root: int) -> list[int]:
-    """Descendants of ``root`` and the orphans of its session (the bot leads its own session).
-
-    A grandchild that called setsid is still a descendant; one whose parent died was re-parented
-    to us (we are a subreaper) and still belongs to the bot's session. Fast path: follow the
-    kernel's per-thread ``children`` lists from the bot and from us (a few small files); without
-    them, or without the subreaper, one pass over the whole of /proc.
-    """
-    if _is_subreaper:
-        found = _descendants([root])
-        ours = _children(os.getpid())
-        if found is not None and ours is not None:
-            orphans = [p for p in ours if p != root and p not in found and _session_of(p) == root]
-            below = _descendants(orphans) if orphans else []
-            if below is not None:
-                return list(dict.fromkeys(found + orphans + below))
-    return _tree_by_scan(root)
-
-
-def _tree_by_scan(root: int) -> list[int]:
-    """:func:`_tree_of` from one pass over /proc."""
-    table = _proc_table()
-    children: dict[int, list[int]] = {}
-    for pid, ppid, _ in table:
-        children.setdefault(ppid, []).append(pid)
-    found = [pid for pid, _, sid in table if sid == root and pid != root]
-    stack = [root]
-    while stack:
-        for child in children.get(stack.pop(), []):
-            if child not in found:
-                found.append(child)
-            stack.append(child)
-    return found
+    """The bot's descendants and the orphans of its session (see :func:`proctree.tree_of`)."""
+    return proctree.tree_of(root, _is_subreaper)
 
 
 def kill_orphans(keep: Sequence[int] = ()) -> int:
@@ -289,13 +215,14 @@ def kill_orphans(keep: Sequence[int] = ()) -> int:
     :func:`become_subreaper`): every child in a session of its other than ours (bots start their
     own) and its descendants, ``keep`` aside. Returns how many processes were killed."""
     own_session = os.getsid(0)
-    kids = _children(os.getpid())
+    kids = proctree.children(os.getpid())
     if kids is None:
-        kids = [pid for pid, ppid, _ in _proc_table() if ppid == os.getpid()]
-    orphans = [p for p in kids if p not in keep and _session_of(p) not in (None, own_session)]
+        kids = [pid for pid, st in proctree.table() if st.ppid == os.getpid()]
+    orphans = [p for p in kids if p not in keep and (st := proctree.stat(p)) is not None
+               and st.session != own_session]
     if not orphans:
         return 0
-    targets = list(dict.fromkeys(orphans + (_descendants(orphans) or [])))
+    targets = list(dict.fromkeys(orphans + (proctree.descendants(orphans) or [])))
     for pid in targets:
         try:
             os.kill(pid, signal.SIGKILL)
@@ -363,24 +290,22 @@ class BotProcess:
     def start(self) -> BotProcess:
         """Start the process in its own session, under its limits. Raises :class:`BotStartError`.
 
-        The command actually run is ``[setpriv --pdeathsig KILL --] [limits launcher] [wrapper]
-        argv``: each part replaces itself with the next (``exec``), and no Python runs in the
-        child, so :mod:`subprocess` starts it with ``vfork`` (a ``fork`` of a big arena process
-        costs tens of milliseconds). The sandbox dies with its parent by itself
-        (``--die-with-parent``); without ``setpriv`` the parent-death signal is set from Python
-        in the child, which costs a ``fork``.
+        The command actually run is ``setpriv --pdeathsig KILL -- /bin/sh -c LAUNCHER ... --
+        [wrapper] argv``: each part replaces itself with the next (``exec``), and no Python runs
+        in the child, so :mod:`subprocess` starts it with ``vfork`` (a ``fork`` of a big arena
+        process costs tens of milliseconds). Without ``setpriv`` the parent-death signal is set
+        from Python in the child, which costs a ``fork``.
         """
         resolve_program(self.argv[0], self.cwd, self.env)
         become_subreaper()
         self._limiter = limiter = tree_limiter(self.limits, self._limiter_choice)
-        command = [*limiter.launcher(), *self.wrapper, *self.argv]
+        setpriv, parent = _setpriv(), os.getpid()
+        command = [*_launcher(limiter.admission(), parent if setpriv else None), *self.wrapper, *self.argv]
         setup: Callable[[], None] | None = None
-        if not self.wrapper:
-            setpriv = _setpriv()
-            if setpriv is not None:
-                command = [setpriv, "--pdeathsig", "KILL", "--", *command]
-            else:
-                setup = functools.partial(die_with_parent, os.getpid())
+        if setpriv is not None:
+            command = [setpriv, "--pdeathsig", "KILL", "--", *command]
+        else:
+            setup = functools.partial(die_with_parent, parent)
         try:
             self._proc = subprocess.Popen(
                 command,
@@ -420,19 +345,27 @@ class BotProcess:
         proc, limiter = self._proc, self._limiter
         assert proc is not None and limiter is not None
         while not self._watch_stop.wait(WATCH_INTERVAL_S):
-            breach = limiter.check(proc.pid, lambda: _tree_of(proc.pid))
-            if breach is not None:
-                self.breach = breach
-                limiter.kill_all()
-                self._signal_all(proc.pid, _tree_of(proc.pid), signal.SIGKILL)
+            if self._look_at_limits() is not None:
                 return
 
+    def _look_at_limits(self) -> Breach | None:
+        """Check the limits now; on a breach, record it and kill every process of the bot."""
+        proc, limiter = self._proc, self._limiter
+        if proc is None or limiter is None:
+            return None
+        breach = limiter.check(proc.pid, lambda: _tree_of(proc.pid))
+        if breach is not None:
+            self.breach = self.breach or breach
+            limiter.kill_all()
+            self._signal_all(proc.pid, _tree_of(proc.pid), signal.SIGKILL)
+        return breach
+
     def limit_breach(self) -> Breach | None:
-        """The limit the bot went past, if any, looking once more now (the kernel may have killed
-        it for its memory a moment before the watchdog's next look)."""
-        if self.breach is None and self._limiter is not None and self._proc is not None and not self._killed:
-            pid = self._proc.pid
-            self.breach = self._limiter.check(pid, lambda: _tree_of(pid))
+        """The limit the bot went past, if any, looking once more now (the watchdog looks every
+        few milliseconds, and the kernel may have killed it for its memory a moment before); a
+        breach found now kills the bot as the watchdog would."""
+        if self.breach is None and not self._killed:
+            self._look_at_limits()
         return self.breach
 
     def tree(self) -> list[int]:
@@ -699,10 +632,10 @@ class BotProcess:
 
     @staticmethod
     def _alive(pid: int) -> bool:
-        rest = _stat_fields(pid)
-        if not rest:
+        st = proctree.stat(pid)
+        if st is None:
             return False
-        if rest[0] == b"Z":
+        if st.state == "Z":
             BotProcess._reap([pid])
             return False
         return True

@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..match import sandbox
+from ..match import proctree, sandbox
 from ..match.botspec import BotSpec
 from ..match.process import BotProcess, BotStartError, ExitInfo, ReadStatus
 from ..match.shield import shielded
@@ -79,10 +79,10 @@ class _Watch:
 
     def poll_idle(self) -> bool:
         """Whether it is now idle (``True`` where ``/proc`` cannot tell: the wait decides)."""
-        states = [s for s in map(_sleep_and_cpu, self.process.tree()) if s is not None]
+        states = [s for s in map(proctree.stat, self.process.tree()) if s is not None]
         if not states:
             return True
-        asleep, cpu = all(s[0] for s in states), sum(s[1] for s in states)
+        asleep, cpu = all(s.state == "S" for s in states), sum(s.cpu_ticks for s in states)
         self.idle_polls = self.idle_polls + 1 if asleep and cpu == self.cpu else 0
         self.cpu = cpu
         return self.idle_polls >= _IDLE_POLLS
@@ -127,17 +127,6 @@ def _check_batch(specs: Sequence[BotSpec], memory_limit_mb: int | None, wait_s: 
             for watch in watches:
                 watch.process.kill_tree()
     return [failure for _, failure in sorted(failures, key=lambda item: item[0])]
-
-
-def _sleep_and_cpu(pid: int | None) -> tuple[bool, int] | None:
-    """(asleep, CPU ticks used) of a process, from ``/proc/PID/stat``; ``None`` when unknown."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-        fields = stat[stat.rfind(b")") + 2:].split()  # after the command name, which may hold spaces
-        return fields[0] == b"S", int(fields[11]) + int(fields[12])  # state; utime + stime
-    except (OSError, IndexError, ValueError):
-        return None
 
 
 def _why_stopped(process: BotProcess, info: ExitInfo) -> str | None:

@@ -292,6 +292,7 @@
     sent: "input sent, no answer expected this frame",
     "not started": "not started",
     "input refused": "could not take its input (exited or crashed)",
+    limit: "killed: past its memory or process limit",
   };
 
   function renderIo(frame) {

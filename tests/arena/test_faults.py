@@ -131,7 +131,8 @@ def test_an_answer_near_the_limit_is_ok_and_counted():
     assert result.players[1].near_limit == 0
 
 
-@pytest.mark.parametrize("mode,verdict", [("memory", Verdict.MEMORY), ("hogs", Verdict.MEMORY)])
+@pytest.mark.parametrize("mode,verdict", [("memory", Verdict.MEMORY), ("hogs", Verdict.MEMORY),
+                                          ("forkbomb", Verdict.CRASH)])
 def test_the_watchdog_holds_the_limits_without_cgroups(monkeypatch, mode, verdict):
     monkeypatch.setattr(limits, "_forced", "watchdog")
     result, _elapsed, ended = run(mode, 3, memory_limit_mb=256, task_limit=48, time_scale=10.0, sandbox="off")

@@ -1,0 +1,135 @@
+"""Processes as ``/proc`` shows them: one process's state, a process's children, a bot's tree.
+
+The one reader of ``/proc/PID/stat`` (:func:`stat`) and the tree walks built on it, for
+:mod:`arena.match.process` (what to kill), :mod:`arena.match.limits` (the watchdog's sums) and the
+tournament's start check (whether a bot is idle). Linux only; a process that ends while it is
+read counts as gone, never as an error.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+__all__ = ["Stat", "stat", "table", "children", "descendants", "tree_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Stat:
+    """What the arena reads of ``/proc/PID/stat``."""
+
+    state: str
+    """``R`` running, ``S`` sleeping, ``Z`` zombie... (one letter)."""
+    ppid: int
+    session: int
+    cpu_ticks: int
+    """User and system time, in clock ticks (``os.sysconf("SC_CLK_TCK")`` a second)."""
+    threads: int
+    rss_pages: int
+
+
+def stat(pid: int | str) -> Stat | None:
+    """The state of process ``pid``, or ``None`` once it is gone (or unreadable)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    # after the command name, which may hold spaces and parentheses: state(0) ppid(1) pgrp(2)
+    # session(3) ... utime(11) stime(12) ... num_threads(17) ... rss(21)
+    fields = raw[raw.rfind(b")") + 2:].split()
+    try:
+        return Stat(fields[0].decode(), int(fields[1]), int(fields[3]), int(fields[11]) + int(fields[12]),
+                    int(fields[17]), int(fields[21]))
+    except (IndexError, ValueError):
+        return None
+
+
+def table() -> list[tuple[int, Stat]]:
+    """Every process, from one pass over /proc."""
+    found: list[tuple[int, Stat]] = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.isdigit() and (st := stat(entry)) is not None:
+            found.append((int(entry), st))
+    return found
+
+
+def children(pid: int) -> list[int] | None:
+    """Direct children of ``pid`` (of all its threads), from ``/proc/PID/task/*/children``;
+    ``None`` when the kernel does not offer those files."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []  # gone
+    found: list[int] = []
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                found += [int(x) for x in f.read().split()]
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{tid}"):
+                continue  # the thread ended meanwhile
+            return None
+        except OSError:
+            continue
+    return found
+
+
+def descendants(roots: list[int]) -> list[int] | None:
+    """Every descendant of ``roots`` (``None`` without the ``children`` files)."""
+    found: dict[int, None] = {}
+    stack = list(roots)
+    while stack:
+        kids = children(stack.pop())
+        if kids is None:
+            return None
+        for kid in kids:
+            if kid not in found:
+                found[kid] = None
+                stack.append(kid)
+    return list(found)
+
+
+def tree_of(root: int, subreaper: bool) -> list[int]:
+    """Descendants of ``root`` and the orphans of its session (a bot leads its own session).
+
+    A grandchild that called setsid is still a descendant; one whose parent died was re-parented
+    to this process when it is a ``subreaper`` and still belongs to the bot's session. Fast path
+    (subreaper): follow the kernel's per-thread ``children`` lists from the bot and from us (a
+    few small files); otherwise one pass over the whole of /proc.
+    """
+    if subreaper:
+        found = descendants([root])
+        ours = children(os.getpid())
+        if found is not None and ours is not None:
+            seen = set(found)
+            orphans = [p for p in ours if p != root and p not in seen and _session(p) == root]
+            below = descendants(orphans) if orphans else []
+            if below is not None:
+                return list(dict.fromkeys(found + orphans + below))
+    return _tree_by_scan(root)
+
+
+def _session(pid: int) -> int | None:
+    st = stat(pid)
+    return st.session if st is not None else None
+
+
+def _tree_by_scan(root: int) -> list[int]:
+    """:func:`tree_of` from one pass over /proc."""
+    everything = table()
+    kids: dict[int, list[int]] = {}
+    for pid, st in everything:
+        kids.setdefault(st.ppid, []).append(pid)
+    found = {pid: None for pid, st in everything if st.session == root and pid != root}
+    stack = [root, *found]  # an orphan of the session may have children in other sessions
+    while stack:
+        for child in kids.get(stack.pop(), []):
+            if child not in found and child != root:
+                found[child] = None
+                stack.append(child)
+    return list(found)
