@@ -238,7 +238,7 @@ def play_match(
                 elif req.expected_lines:
                     answer, elapsed, got = _read_answer(proc, req.expected_lines, limit_s)
                     status = got.value
-                    if answer is not None and proc.limit_breach() is not None:
+                    if answer is not None and proc.limit_breach(thorough=False) is not None:
                         # Past a limit before it answered (the watchdog looks only every few
                         # milliseconds, a short game can end first): killed, the answer void.
                         answer, status = None, LIMIT_STATUS

@@ -348,24 +348,35 @@ class BotProcess:
             if self._look_at_limits() is not None:
                 return
 
-    def _look_at_limits(self) -> Breach | None:
+    def _look_at_limits(self, thorough: bool = True) -> Breach | None:
         """Check the limits now; on a breach, record it and kill every process of the bot."""
         proc, limiter = self._proc, self._limiter
         if proc is None or limiter is None:
             return None
-        breach = limiter.check(proc.pid, lambda: _tree_of(proc.pid))
+        pid = proc.pid
+
+        def tree() -> list[int]:
+            if not thorough:
+                found = proctree.descendants([pid])
+                if found is not None:
+                    return found
+            return _tree_of(pid)
+
+        breach = limiter.check(pid, tree)
         if breach is not None:
             self.breach = self.breach or breach
             limiter.kill_all()
             self._signal_all(proc.pid, _tree_of(proc.pid), signal.SIGKILL)
         return breach
 
-    def limit_breach(self) -> Breach | None:
+    def limit_breach(self, thorough: bool = True) -> Breach | None:
         """The limit the bot went past, if any, looking once more now (the watchdog looks every
         few milliseconds, and the kernel may have killed it for its memory a moment before); a
-        breach found now kills the bot as the watchdog would."""
+        breach found now kills the bot as the watchdog would. Not ``thorough`` (after each
+        answer, where it must be cheap): without cgroups, the processes the bot's descendants
+        left re-parented to the arena are not counted (the watchdog's regular look counts them)."""
         if self.breach is None and not self._killed:
-            self._look_at_limits()
+            self._look_at_limits(thorough)
         return self.breach
 
     def tree(self) -> list[int]:
