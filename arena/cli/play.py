@@ -18,14 +18,26 @@ import click
 
 import referee
 
-from ..match import botspec, sandbox
+from ..match import botspec, paths, sandbox
 from ..match.loop import Frame, MatchOptions, PlayerResult, Verdict, play_match
 from ..match.process import DEFAULT_MEMORY_LIMIT_MB
 from ..match.replay import ReplayPathError, check_replay_path, replay_document, write_replay
 from ..tournament.config import MAX_MEMORY_MB, MAX_TIME_SCALE
 from ..tournament.preflight import start_failures
+from ..tournament.provenance import data_paths
 from .main import DEFAULT_GAME, FiniteFloatRange, game_params, java_long, main
 from .repro import play_command
+
+
+def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[int, list[str]]:
+    """``--data N=PATH`` (repeatable) -> ``{N: [PATH, ...]}``, in the order given."""
+    out: dict[int, list[str]] = {}
+    for item in values:
+        place, sep, path = item.partition("=")
+        if not sep or not place.strip().isdecimal() or int(place) < 1 or not path:
+            raise click.BadParameter(f"{item!r}: expected N=PATH, N the bot's place among the BOTs (1, 2...)")
+        out.setdefault(int(place), []).append(path)
+    return out
 
 
 @main.command()
@@ -43,6 +55,9 @@ from .repro import play_command
               show_default=True, help="Memory limit of each bot, in MB.")
 @click.option("--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE",
               help="Game parameter (repeatable).")
+@click.option("--data", "data", multiple=True, callback=bot_data, metavar="N=PATH",
+              help="A file or folder the Nth BOT reads (1: the first; it follows its bot under --swap): "
+                   "readable by it in the sandbox, hidden from the others (repeatable).")
 @click.option("--sandbox", "sandbox_mode", type=click.Choice([m.value for m in sandbox.SandboxMode]),
               default="auto", show_default=True,
               help="Run each bot in a bubblewrap sandbox: auto (where it works), on (or fail), off.")
@@ -62,6 +77,7 @@ def play(
     no_timeout: bool,
     memory_limit: int,
     params: dict[str, str],
+    data: dict[int, list[str]],
     sandbox_mode: str,
     view: bool,
     no_open: bool,
@@ -74,6 +90,8 @@ def play(
     A BOT is a .py file, a package directory (run as python -m PKG), a directory with
     __main__.py, an executable, a command line in one string ("bot.py --depth 3"), or a shipped
     bot name from bots/shipped.yaml (arena bots lists them), optionally named: NAME=BOT.
+    A bot's data files (weights, an opening book) are declared with --data N=PATH, N its place
+    among the BOTs: in the sandbox it may read them, its opponents may not.
     """
     try:
         cls = referee.get(game)
@@ -93,6 +111,15 @@ def play(
         except botspec.BotSpecError as exc:
             raise click.UsageError(f"bot {text!r}: {exc}") from None
         specs.append(spec if label is None else dataclasses.replace(spec, name=label))
+    for place, files in sorted(data.items()):
+        if place > len(specs):
+            raise click.UsageError(f"--data {place}={files[0]}: there is no bot {place} ({len(specs)} bots)")
+        for text in files:
+            reason = paths.missing(paths.expanded(text))
+            if reason is not None:
+                raise click.UsageError(f"--data {place}={text}: {reason}")
+        found = tuple(str(p) for p in data_paths(files))  # absolute: whatever the bot's folder
+        specs[place - 1] = dataclasses.replace(specs[place - 1], data=specs[place - 1].data + found)
     if replay_path:
         try:
             check_replay_path(Path(replay_path))
@@ -184,7 +211,7 @@ def play(
             refused = f", {p.refused} action{'s' if p.refused != 1 else ''} refused" if p.refused else ""
             out(f"  player {p.index} {p.name}: {p.verdict.value}{note}{refused}; {timing}")
     again = play_command(cls.name, bots, seed, swap=swap, time_scale=time_scale, memory_limit_mb=memory_limit,
-                         no_timeout=no_timeout, params=params)
+                         no_timeout=no_timeout, params=params, sandboxed=result.sandboxed, data=data)
     out(f"replay this match with: {again}")
     if replay_path:
         out(f"replay file: {replay_path}")

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..match import paths
 from ..match.botspec import is_bot_name
 from ..match.process import DEFAULT_MEMORY_LIMIT_MB
 from ..tournament.config import BotEntry
@@ -19,11 +20,23 @@ __all__ = ["play_command", "bot_argument", "game_command", "stored_game_command"
 def play_command(game: str, bots: Sequence[str], seed: int, *, swap: bool = False, time_scale: float = 1.0,
                  memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB, no_timeout: bool = False,
                  params: Mapping[str, str] | None = None, env: Mapping[str, str] | None = None,
-                 cwd: str | None = None) -> str:
-    """``[cd DIR &&] [NAME=VALUE ...] arena play GAME BOT... --seed S [options]``: ``bots`` in the
-    order given on the command line, ``env`` the variables the bots need, ``cwd`` the directory
-    relative paths are taken from."""
+                 cwd: str | None = None, sandboxed: bool | None = None,
+                 data: Mapping[int, Sequence[str]] | None = None) -> str:
+    """``[cd DIR &&] [NAME=VALUE ...] arena play GAME BOT... --seed S [--data N=PATH ...] [options]
+    [--sandbox on|off]``: ``bots`` in the order given on the command line, ``env`` the variables the
+    bots need, ``cwd`` the directory relative paths are taken from, ``data`` the files each bot
+    reads, by its place among ``bots`` (from 1), in ``--data N=PATH`` order.
+
+    ``sandboxed`` is whether the bots *did* run in the sandbox, and the command asks for exactly
+    that, whatever mode was asked (``auto`` included): ``--sandbox on`` for a sandboxed game, so
+    that playing it again where bots cannot be sandboxed fails in one line instead of playing
+    unsandboxed; ``--sandbox off`` for a game played without the sandbox (asked for, or ``auto``
+    where bubblewrap does not work). ``None`` (not known: a game stored before games recorded it)
+    leaves the option out."""
     words = ["arena", "play", game, *bots, "--seed", str(seed)]
+    for place, files in sorted((data or {}).items()):
+        for path in files:
+            words += ["--data", f"{place}={path}"]
     if swap:
         words.append("--swap")
     if time_scale != 1.0:
@@ -34,6 +47,8 @@ def play_command(game: str, bots: Sequence[str], seed: int, *, swap: bool = Fals
         words += ["--memory-limit", str(memory_limit_mb)]
     for key, value in sorted((params or {}).items()):
         words += ["--param", f"{key}={value}"]
+    if sandboxed is not None:
+        words += ["--sandbox", "on" if sandboxed else "off"]
     text = shlex.join(words)
     if env:
         text = " ".join(shlex.quote(f"{k}={v}") for k, v in sorted(env.items())) + " " + text
@@ -55,14 +70,30 @@ def bot_argument(entry: BotEntry) -> str:
 
 def game_command(game: str, entries: Mapping[str, BotEntry], record: GameRecord, *, time_scale: float = 1.0,
                  memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
-                 params: Mapping[str, str] | None = None) -> str:
+                 params: Mapping[str, str] | None = None, sandbox: str = "auto") -> str:
     """The ``arena play`` command that plays a tournament game again: its bots in their seats, its
-    seed, the tournament's limits and parameters, the bots' environment and folder."""
+    seed, the tournament's limits and parameters, the bots' data files (``--data N=PATH``, N the
+    seat counted from 1), environment and folder, and the sandbox as the game ran in it
+    (:func:`play_command`). ``sandbox`` is the tournament's mode: for a game stored without saying
+    whether it was sandboxed, ``on`` and ``off`` still tell (``auto`` does not: no option)."""
     seated = [entries[name] for name in record.seats]
     env = {k: v for e in seated for k, v in e.env.items()}
     base = next((e.base for e in seated if e.base is not None), None)
+    data = {seat: [_data_path(d, e.base, base) for d in e.data] for seat, e in enumerate(seated, 1) if e.data}
+    sandboxed = record.sandboxed
+    if sandboxed is None and sandbox in ("on", "off"):
+        sandboxed = sandbox == "on"
     return play_command(game, [bot_argument(e) for e in seated], record.seed, time_scale=time_scale,
-                        memory_limit_mb=memory_limit_mb, params=params, env=env, cwd=base)
+                        memory_limit_mb=memory_limit_mb, params=params, env=env, cwd=base,
+                        sandboxed=sandboxed, data=data)
+
+
+def _data_path(text: str, base: str | None, cwd: str | None) -> str:
+    """A data path of a bot whose relative paths are taken from ``base``, as written in a command
+    run from ``cwd``: as in its config, unless the two folders differ."""
+    if base is None or base == cwd or paths.expanded(text).is_absolute():
+        return text
+    return str(Path(base) / paths.expanded(text))
 
 
 def stored_game_command(settings: Mapping[str, Any], record: GameRecord) -> str:
@@ -70,9 +101,10 @@ def stored_game_command(settings: Mapping[str, Any], record: GameRecord) -> str:
     dirs = settings.get("bot_dirs") or {}
     entries = {
         b["name"]: BotEntry(name=b["name"], bot=b["bot"], args=tuple(b.get("args") or ()),
-                            env=dict(b.get("env") or {}), base=dirs.get(b["name"]))
+                            env=dict(b.get("env") or {}), base=dirs.get(b["name"]),
+                            data=tuple(b.get("data") or ()))
         for b in settings.get("bots", [])
     }
     return game_command(str(settings["game"]), entries, record, time_scale=float(settings.get("time_scale", 1.0)),
                         memory_limit_mb=settings.get("memory_limit_mb", DEFAULT_MEMORY_LIMIT_MB),
-                        params=settings.get("params") or {})
+                        params=settings.get("params") or {}, sandbox=str(settings.get("sandbox") or "auto"))

@@ -145,9 +145,10 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
     entries = {b.name: b for b in config.bots}
 
     def reproduce(record: GameRecord) -> str:
-        """The ``arena play`` command that plays this game again, bots in their seats."""
+        """The ``arena play`` command that plays this game again, bots in their seats, with their
+        data files and the sandbox as the game ran in it."""
         return game_command(config.game, entries, record, time_scale=config.time_scale,
-                            memory_limit_mb=config.memory_limit_mb, params=config.params)
+                            memory_limit_mb=config.memory_limit_mb, params=config.params, sandbox=config.sandbox)
 
     previous = {sig: _signal.signal(sig, on_stop) for sig in (_signal.SIGTERM, _signal.SIGINT)}
     progress: Progress | None = None

@@ -15,9 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.match import sandbox
 from arena.match.replay import read_replay
 from bundler.cli import main as bundle_main
-from tests.arena.sandboxing import gone, marker, processes_with
+from tests.arena.sandboxing import gone, marker, processes_with, require_sandbox
 from tests.arena.test_faults import FAULTY
 
 
@@ -164,8 +165,9 @@ def test_the_replay_hint_is_the_exact_command(tmp_path):
     assert first.exit_code == 0, first.output
     hint = next(line for line in first.output.splitlines() if line.startswith("replay this match with: "))
     words = shlex.split(hint.removeprefix("replay this match with: "))
+    used = "on" if sandbox.support().works else "off"  # --sandbox auto: the mode it came to
     assert words == ["arena", "play", "spring2021", f"mine={bot}", "random", "--seed", "31", "--swap",
-                     "--time-scale", "2.5", "--memory-limit", "512", "--param", "MAX_ROUNDS=3"]
+                     "--time-scale", "2.5", "--memory-limit", "512", "--param", "MAX_ROUNDS=3", "--sandbox", used]
     again = CliRunner().invoke(main, [*words[1:], "--json"])
     a = json.loads(first.stdout.strip().splitlines()[-1])
     b = json.loads(again.stdout.strip().splitlines()[-1])
@@ -174,6 +176,68 @@ def test_the_replay_hint_is_the_exact_command(tmp_path):
     no_timeout = CliRunner().invoke(main, ["play", "spring2021", "wait", "wait", "--seed", "2", "--no-timeout",
                                            "--param", "MAX_ROUNDS=1"])
     assert "--no-timeout" in no_timeout.output.splitlines()[-1]
+
+
+def _data_bot(folder: Path) -> Path:
+    """A spring2021 bot in ``folder/bot`` that plays the action written in ``folder/weights/move.txt``
+    (read at its first turn, so it starts even where it cannot read it): a bot with a data file
+    outside its own folder."""
+    (folder / "bot").mkdir()
+    (folder / "weights").mkdir()
+    (folder / "weights" / "move.txt").write_text("WAIT\n")
+    bot = folder / "bot" / "reader.py"
+    source = (Path(__file__).resolve().parents[2] / "bots" / "spring2021" / "wait_bot.py").read_text()
+    bot.write_text(source.replace('print("WAIT", flush=True)',
+                                  f'print(open({str(folder / "weights" / "move.txt")!r}).read().strip(), flush=True)'))
+    return bot
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_the_replay_hint_keeps_the_sandbox_and_the_data_files(tmp_path, monkeypatch, mode):
+    """The hint asks for the sandbox the game ran in and names each bot's data files with --data
+    N=PATH (N: the bot's place among the BOTs, which --swap does not change); run, it plays the
+    same game. Sandboxed, the bot reads its data only because it is declared."""
+    if mode == "on":
+        require_sandbox()
+    _data_bot(tmp_path)
+    (tmp_path / "run").mkdir()
+    monkeypatch.chdir(tmp_path / "run")  # neither the bot's folder nor its data's
+    args = ["play", "spring2021", "greedy", "../bot/reader.py", "--seed", "5", "--data", "2=../weights/move.txt",
+            "--param", "MAX_ROUNDS=3", "--swap", "--sandbox", mode, "--json"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    hint = next(line for line in first.output.splitlines() if line.startswith("replay this match with: "))
+    words = shlex.split(hint.removeprefix("replay this match with: "))
+    assert words == ["arena", "play", "spring2021", "greedy", "../bot/reader.py", "--seed", "5",
+                     "--data", "2=../weights/move.txt", "--swap", "--param", "MAX_ROUNDS=3", "--sandbox", mode]
+    a = json.loads(first.stdout.strip().splitlines()[-1])
+    assert [p["name"] for p in a["players"]] == ["reader.py", "greedy"]
+    assert [p["status"] for p in a["players"]] == ["ok", "ok"]
+    again = CliRunner().invoke(main, [*words[1:], "--json"])
+    assert again.exit_code == 0, again.output
+    b = json.loads(again.stdout.strip().splitlines()[-1])
+    assert (a["seed"], a["scores"], a["turns"], a["sandbox"]) == (b["seed"], b["scores"], b["turns"], mode)
+    if mode == "on":  # without --data the sandbox hides the file: the bot crashes on its first turn
+        undeclared = [w for w in words[1:] if w not in ("--data", "2=../weights/move.txt")]
+        blind = CliRunner().invoke(main, [*undeclared, "--json"])
+        assert "No such file or directory" in blind.output, blind.output
+
+
+def test_bad_data_is_one_line_before_any_bot_starts(tmp_path, monkeypatch):
+    bot, marker = _starts_marker_bot(tmp_path)
+    (tmp_path / "book.txt").write_text("e4\n")
+    monkeypatch.chdir(tmp_path)
+    for given, message in (("book.txt", "expected N=PATH"), ("0=book.txt", "expected N=PATH"),
+                           ("x=book.txt", "expected N=PATH"), ("1=", "expected N=PATH"),
+                           ("3=book.txt", "there is no bot 3 (2 bots)"),
+                           ("2=missing.txt", "--data 2=missing.txt: no such file or directory")):
+        result = CliRunner().invoke(main, ["play", "spring2021", bot, "wait", "--seed", "1", "--data", given,
+                                           "--sandbox", "off"])
+        assert result.exit_code == 2, (given, result.output)
+        error = [line for line in result.output.splitlines() if line.startswith("Error: ")]
+        assert len(error) == 1 and message in error[0], (given, result.output)
+        assert "Traceback" not in result.output
+    assert not marker.exists()
 
 
 def test_versions():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -13,10 +14,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from tests.arena.sandboxing import alive
+from arena.cli.repro import stored_game_command
+from arena.match.process import DEFAULT_MEMORY_LIMIT_MB
+from arena.tournament.store import GameRecord, PlayerRecord
+from tests.arena.sandboxing import alive, require_sandbox
 
 ARENA = [sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main())"]
 
@@ -180,3 +185,92 @@ def test_bad_input_gets_one_line_and_no_results_file(tmp_path, monkeypatch):
         assert message in run.output, (args, run.output)
         assert "Traceback" not in run.output
     assert not list(tmp_path.glob("*.sqlite*"))
+
+
+def _bots_with_data(folder: Path) -> None:
+    """``folder/bot/reader.py`` plays the action in ``folder/weights/move.txt``; ``folder/bot/boom.py``
+    starts, then exits with the text of ``folder/weights/why.txt``: two bots whose data lies
+    outside their own folder, read once the game is on."""
+    (folder / "bot").mkdir()
+    (folder / "weights").mkdir()
+    move, why = folder / "weights" / "move.txt", folder / "weights" / "why.txt"
+    move.write_text("WAIT\n")
+    why.write_text("boom from the data\n")
+    source = (Path(__file__).resolve().parents[2] / "bots" / "spring2021" / "wait_bot.py").read_text()
+    (folder / "bot" / "reader.py").write_text(
+        source.replace('print("WAIT", flush=True)', f'print(open({str(move)!r}).read().strip(), flush=True)'))
+    (folder / "bot" / "boom.py").write_text(
+        f"import sys\nsys.stdin.readline()\nsys.exit(open({str(why)!r}).read().strip())\n")
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_the_reproduce_commands_keep_the_sandbox_and_the_data_files(tmp_path, monkeypatch, mode):
+    """The command a tournament prints for a failed game, and the one `matches show` prints for a
+    stored game, ask for the sandbox the game ran in and declare each seat's data (--data SEAT=PATH,
+    seats from 1, paths as in the config, run from its folder); run, they play the same game."""
+    if mode == "on":
+        require_sandbox()
+    _bots_with_data(tmp_path)
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    (conf / "t.yaml").write_text(
+        "game: spring2021\n"
+        "bots:\n"
+        "  - {name: reader, bot: ../bot/reader.py, data: [../weights/move.txt]}\n"
+        "  - {name: boom, bot: ../bot/boom.py, data: ../weights/why.txt}\n"
+        f"games: 2\nseed: 3\nworkers: 1\nmax_failures: 1\nparams: {{MAX_ROUNDS: '3'}}\nsandbox: '{mode}'\n"
+        "db: r.sqlite\n"
+    )
+    (tmp_path / "run").mkdir()
+    monkeypatch.chdir(tmp_path / "run")  # neither the bots' folder nor their data's
+    run = CliRunner().invoke(main, ["tournament", str(conf / "t.yaml"), "--no-progress"])
+    assert run.exit_code == 0, run.output
+    data = {"reader": "../weights/move.txt", "boom": "../weights/why.txt"}
+    db = str(conf / "r.sqlite")
+    games = json.loads(CliRunner().invoke(main, ["matches", "list", "--db", db, "--format", "json"]).output)["games"]
+    assert len(games) == 2
+    (warning,) = [line for line in run.output.splitlines() if "failed for the first time" in line]
+    first = next(g for g in games if f"seed {g['seed']}, seats 0: {g['players'][0]['bot']}, 1: "
+                 f"{g['players'][1]['bot']};" in warning)
+    for g in games:
+        seats = [p["bot"] for p in g["players"]]
+        expected = ["cd", str(conf), "&&", "arena", "play", "spring2021", *(f"{b}=../bot/{b}.py" for b in seats),
+                    "--seed", str(g["seed"]), "--data", f"1={data[seats[0]]}", "--data", f"2={data[seats[1]]}",
+                    "--param", "MAX_ROUNDS=3", "--sandbox", mode]
+        if g is first:
+            assert shlex.split(warning.split("play it again with: ", 1)[1]) == expected
+        shown = json.loads(CliRunner().invoke(main, ["matches", "show", str(g["id"]), "--db", db,
+                                                     "--format", "json"]).output)
+        assert shlex.split(shown["command"]) == expected
+        again = subprocess.run(shown["command"] + " --json", shell=True, capture_output=True, text=True,
+                               timeout=120, cwd=tmp_path, env={"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"})
+        assert again.returncode == 0, again.stderr
+        played = json.loads(again.stdout.strip().splitlines()[-1])
+        assert played["sandbox"] == g["sandbox"] == mode
+        assert played["seed"] == g["seed"]
+        assert played["scores"] == [p["score"] for p in g["players"]]
+        assert [p["status"] for p in played["players"]] == [p["status"] for p in g["players"]]
+        assert "boom from the data" in played["players"][seats.index("boom")]["message"]
+
+
+def test_a_stored_game_without_its_sandbox_uses_the_tournaments_mode():
+    """Games stored before games recorded their sandbox: ``on`` and ``off`` still tell, ``auto``
+    does not (no option); a game that says wins over its tournament. A bot's data is written from
+    the command's folder when the bot's own folder differs, quoted for the shell."""
+    players = (PlayerRecord(seat=0, bot="b", score=1, rank=0, status="ok"),
+               PlayerRecord(seat=1, bot="a", score=0, rank=1, status="ok"))
+
+    def command(sandbox: str, sandboxed: bool | None) -> str:
+        settings = {"game": "spring2021", "time_scale": 1.0, "memory_limit_mb": DEFAULT_MEMORY_LIMIT_MB,
+                    "params": {}, "sandbox": sandbox, "bot_dirs": {"a": "/x/other", "b": "/x/y"},
+                    "bots": [{"name": "a", "bot": "a.py", "data": ["my data/w.bin"]}, {"name": "b", "bot": "greedy"}]}
+        record = GameRecord(comparison=0, pair=0, leg=1, seed=7, players=players, winner=0, end_reason="max_rounds",
+                            turns=3, duration_s=0.1, sandboxed=sandboxed)
+        return stored_game_command(settings, record)
+
+    start = "cd /x/y && arena play spring2021 b=greedy a=a.py --seed 7 --data '2=/x/other/my data/w.bin'"
+    assert command("off", None) == start + " --sandbox off"
+    assert command("on", None) == start + " --sandbox on"
+    assert command("auto", None) == start
+    assert command("off", True) == start + " --sandbox on"
+    assert command("auto", False) == start + " --sandbox off"
