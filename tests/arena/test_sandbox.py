@@ -1,4 +1,4 @@
-"""The sandbox against a bot that attacks everything around it (``attack_bots/attacker.py``).
+"""The sandbox against a bot that attacks everything around it (``fault_bots/attacker.py``).
 
 Without the sandbox each attack works (the problems the sandbox is for: these runs show them);
 with it each one fails and the attacked bot plays its game untouched.
@@ -25,7 +25,7 @@ from arena.match.botspec import REPO_ROOT, BotSpec
 from .sandboxing import marker, require_sandbox
 from .spring_text_bots import write_spring_bot
 
-ATTACKER = Path(__file__).with_name("attack_bots") / "attacker.py"
+BOTS = Path(__file__).with_name("fault_bots")
 REPORT = "ATTACK-REPORT "
 SECRET = "ARENA_TEST_SECRET"
 
@@ -55,10 +55,11 @@ def listener() -> Iterator[int]:
 
 
 def attack(tmp_path: Path, mode: str, port: int, monkeypatch: pytest.MonkeyPatch, targets: list[Path]):
-    """The attacker (copied beside its victim) against a plain bot; returns the attacker's
-    report, the match result and the database's bytes before and after."""
+    """The attacker (copied beside its victim, with the input reader it imports) against a plain
+    bot; returns the attacker's report, the match result and the database's bytes before and after."""
+    for name in ("attacker.py", "frames.py"):
+        shutil.copy(BOTS / name, tmp_path / name)
     attacker = tmp_path / "attacker.py"
-    shutil.copy(ATTACKER, attacker)
     victim = write_spring_bot(tmp_path, "victim.py", "WAIT")
     db = tmp_path / "results.sqlite"
     with sqlite3.connect(db) as conn:

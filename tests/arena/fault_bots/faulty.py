@@ -11,22 +11,12 @@ import subprocess
 import sys
 import time
 
+from frames import turns
+
 MODE = sys.argv[1]
 AT = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 MARK = sys.argv[3] if len(sys.argv) > 3 else "faulty"
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(10000)", MARK]
-
-
-def read_frame(first):
-    if first:
-        for _ in range(int(input())):
-            input()
-    for _ in range(4):
-        input()
-    for _ in range(int(input())):
-        input()
-    for _ in range(int(input())):
-        input()
 
 
 def fault():
@@ -96,13 +86,7 @@ def main():
     sys.stderr.flush()
     if "noterm" in MODE:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    turn = 0
-    while True:
-        try:
-            read_frame(turn == 0)
-        except EOFError:
-            return
-        turn += 1
+    for turn in turns():
         if turn == AT:
             fault()
         else:

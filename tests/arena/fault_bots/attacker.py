@@ -21,6 +21,8 @@ import socket
 import sqlite3
 import sys
 
+from frames import turns
+
 REPORT, OPPONENT_MARK, PORT = sys.argv[1:4]
 TARGETS = sys.argv[4:]
 OPPONENT_FILE, DB = os.environ["OPPONENT"], os.environ["DB"]
@@ -96,28 +98,10 @@ def attack():
     sys.stderr.flush()
 
 
-def read_frame(first):
-    if first:
-        for _ in range(int(input())):
-            input()
-    for _ in range(4):
-        input()
-    for _ in range(int(input())):
-        input()
-    for _ in range(int(input())):
-        input()
-
-
 def main():
-    turn = 0
-    while True:
-        try:
-            read_frame(turn == 0)
-        except EOFError:
-            return
-        if turn == 0:
+    for turn in turns():
+        if turn == 1:
             attack()
-        turn += 1
         print("WAIT", flush=True)
 
 
