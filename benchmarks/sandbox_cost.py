@@ -4,7 +4,7 @@
 
 1. Bot start: start a bot, send it one line and read its answer, then kill it, with and without
    the sandbox (``cat``, so that the bot itself costs next to nothing, and a Python bot); the
-   sandbox's cost per start is the difference of the medians (goal: under 10 ms).
+   sandbox's cost per start is the median of the paired differences (goal: under 10 ms).
 2. Game: the same Spring games (shipped greedy against random) with and without the sandbox:
    median wall time and the machine's CPU per game (the bots', the sandbox's and the kernel's).
 3. Tournament: games per second of a 2-worker tournament with and without the sandbox.
@@ -68,17 +68,20 @@ def one_start(argv: tuple[str, ...], mode: str) -> tuple[float, float]:
     return elapsed, (machine_cpu() - c0) * 1000
 
 
-def starts(argv: tuple[str, ...], n: int) -> dict[str, tuple[float, float]]:
-    """Per mode: (median wall ms to the first answer, mean machine CPU ms per start). CPU is
-    counted in clock ticks of 10 ms, so its mean over all starts, not a median, says anything."""
+def starts(argv: tuple[str, ...], n: int) -> tuple[dict[str, tuple[float, float]], float]:
+    """Per mode: (median wall ms to the first answer, mean machine CPU ms per start); and the
+    median of the paired differences of wall time (sandboxed minus not, in the same round: the
+    machine's drift between rounds cancels out). CPU is counted in clock ticks of 10 ms, so its
+    mean over all starts, not a median, says anything."""
     times: dict[str, list[float]] = {m: [] for m in MODES}
     cpus: dict[str, list[float]] = {m: [] for m in MODES}
-    for _ in range(n):
-        for mode in MODES:
+    for i in range(n):
+        for mode in MODES if i % 2 == 0 else reversed(MODES):
             wall, cpu = one_start(argv, mode)
             times[mode].append(wall)
             cpus[mode].append(cpu)
-    return {m: (statistics.median(times[m]), statistics.fmean(cpus[m])) for m in MODES}
+    paired = statistics.median(on - off for on, off in zip(times["on"], times["off"], strict=True))
+    return {m: (statistics.median(times[m]), statistics.fmean(cpus[m])) for m in MODES}, paired
 
 
 def games(n: int) -> dict[str, tuple[float, float]]:
@@ -126,10 +129,11 @@ def main() -> None:
 
     print(f"\n1. bot start to first answer, median of {args.starts} (ms wall; ms machine CPU per start, mean)")
     for label, argv in (("cat", ("cat",)), ("python", PY_ECHO)):
-        got = starts(argv, args.starts)
+        got, paired = starts(argv, args.starts)
         (off_w, off_c), (on_w, on_c) = got["off"], got["on"]
         print(f"  {label:7} off {off_w:7.2f} ms ({off_c:5.1f} CPU)   on {on_w:7.2f} ms ({on_c:5.1f} CPU)   "
-              f"sandbox cost {on_w - off_w:+6.2f} ms wall, {on_c - off_c:+5.1f} ms CPU  ratio {on_w / off_w:.2f}")
+              f"sandbox cost {paired:+6.2f} ms wall (paired), {on_c - off_c:+5.1f} ms CPU  "
+              f"ratio {on_w / off_w:.2f}")
 
     print(f"\n2. one game, spring2021 greedy vs random, median of {args.games} (s wall; s machine CPU, mean)")
     got = games(args.games)
