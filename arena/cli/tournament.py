@@ -70,6 +70,12 @@ def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, .
                    "or the first N games of each comparison.")
 @click.option("--sandbox", "sandbox_mode", type=click.Choice(["auto", "on", "off"]),
               help="Run each bot in a bubblewrap sandbox: auto (where it works; the default), on (or fail), off.")
+@click.option("--executor", type=click.Choice(["local", "dask"]),
+              help="Where games are played: local worker processes (the default) or a Dask cluster.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="--executor dask: the Dask scheduler's address (tcp://HOST:8786).")
+@click.option("--local-cluster", type=click.IntRange(min=1), metavar="N",
+              help="--executor dask: make a Dask cluster of N workers on this machine instead.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or progress lines.")
 def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, max_failures: float | None,
                replay_dir: str | None, keep: str | None,
@@ -78,7 +84,8 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
                alpha: float | None, beta: float | None, sprt_model: str | None, time_scale: float | None,
                memory_limit: int | None, params: dict[str, str], sweep_bot: str | None,
                grid: dict[str, list[str]], db: str | None, new: bool, as_json: bool,
-               sandbox_mode: str | None, no_progress: bool) -> None:
+               sandbox_mode: str | None, executor: str | None, scheduler: str | None,
+               local_cluster: int | None, no_progress: bool) -> None:
     """Play many games: arena tournament CONFIG.yaml | GAME BOT BOT... [options].
 
     Every seed is played twice with the seats swapped; results go to SQLite game by game. Run the
@@ -90,6 +97,7 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
 
     from ..match import sandbox
     from ..tournament.config import ConfigError, config_from_mapping, load_config
+    from ..tournament.executor import Executor, ExecutorError
     from ..tournament.preflight import start_failures
     from ..tournament.runner import (
         BotFailed,
@@ -110,7 +118,8 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
         "games": games, "workers": workers, "seed": seed, "format": fmt, "baseline": baseline,
         "time_scale": time_scale, "memory_limit_mb": memory_limit, "params": params or None, "db": db,
         "seeds": seed_list, "max_failures": max_failures, "replays": replay_dir, "keep": keep,
-        "force_workers": force_workers or None, "sandbox": sandbox_mode,
+        "force_workers": force_workers or None, "sandbox": sandbox_mode, "executor": executor,
+        "scheduler": scheduler, "local_cluster": local_cluster,
     }
     if sprt or sprt_values:
         overrides["sprt"] = sprt_values or True
@@ -174,9 +183,12 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             state = f"resumed, {event.done} games already stored" if event.resumed else "new"
             n = len(config.bots)
             seeds = f"{len(config.seeds)} listed seeds" if config.seeds is not None else f"seed {config.seed}"
+            where = plural(config.workers, "worker")
+            if config.executor == "dask":
+                where = (f"Dask scheduler {config.scheduler}" if config.scheduler is not None
+                         else f"local Dask cluster of {plural(config.local_cluster or 1, 'worker')}")
             out(f"tournament {event.tournament_id} ({state}): {config.game}, {config.format}, {n} bots, "
-                f"{config.games} games per comparison, {plural(config.workers, 'worker')}, {seeds}, "
-                f"db {config.db}")
+                f"{config.games} games per comparison, {where}, {seeds}, db {config.db}")
             if not no_progress:
                 progress = Progress.create(sys.stderr, event.total, event.done)
         elif isinstance(event, GameDone):
@@ -191,17 +203,29 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             say(f"warning: bot {player.bot!r} failed for the first time: {what}; seed {record.seed}, "
                 f"seats {seats}; play it again with: {reproduce(record)}", err=True)
 
-    # A bot that names nothing, or that cannot start, fails before the database exists; so does
-    # --sandbox on where bots cannot be sandboxed.
+    # A bot that names nothing, or that cannot start, fails before the database exists; so do
+    # --sandbox on where bots cannot be sandboxed and --executor dask without Dask.
     try:
         specs = [bot_spec(entry, config.game) for entry in config.bots]
         confined, _ = sandbox.decide(config.sandbox)
-    except (TournamentError, sandbox.SandboxUnavailable) as exc:
+        if config.executor == "dask":
+            from ..tournament.dask_executor import require_dask
+
+            require_dask()
+    except (TournamentError, sandbox.SandboxUnavailable, ExecutorError) as exc:
         raise click.ClickException(str(exc)) from None
     failures = start_failures(specs, config.memory_limit_mb, sandboxed=confined)
     if failures:
         more = f" (and {plural(len(failures) - 1, 'other bot')})" if len(failures) > 1 else ""
         raise click.ClickException(f"{failures[0]}{more}; fix it, then run the tournament again")
+    pool: Executor | None = None
+    if config.executor == "dask":  # reach the cluster before the database is made
+        from ..tournament.dask_executor import DaskExecutor
+
+        try:
+            pool = DaskExecutor.connect(config.scheduler, config.local_cluster)
+        except ExecutorError as exc:
+            raise click.ClickException(str(exc)) from None
     again = " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "tournament ..."
     try:
         try:
@@ -210,7 +234,8 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             raise click.ClickException(str(exc)) from None
         with store:
             try:
-                runner = Tournament(config, store, new=new, on_event=on_event)
+                runner = Tournament(config, store, new=new, on_event=on_event,
+                                    executor=None if pool is None else (lambda _n: pool))
                 result = runner.run()
             except StorageFailure as exc:  # one line: what failed, the games stored, how to resume
                 if exc.tournament_id is None:
@@ -229,6 +254,8 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             except StoreError as exc:
                 raise click.ClickException(str(exc)) from None
     finally:
+        if pool is not None:
+            pool.stop(interrupt=True)  # closes the connection (and a local cluster) if the run did not
         if not stopping:  # once stopping, more signals wait for the end of the command
             for sig, handler in previous.items():
                 _signal.signal(sig, handler)

@@ -174,8 +174,11 @@ def play_match(
     bots: Sequence[BotSpec],
     options: MatchOptions = MatchOptions(),
     on_frame: Callable[[Frame], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> MatchResult:
     """Play one match. Bots that fail to start lose as if they never answered.
+
+    ``should_stop`` is asked before every turn: when it says yes, the match stops as on Ctrl-C.
 
     ``KeyboardInterrupt`` is handled: every bot is killed and the partial result is returned with
     ``interrupted=True``; a second Ctrl-C or a SIGTERM during that clean-up waits for its end.
@@ -222,6 +225,8 @@ def play_match(
                 players[i].verdict = Verdict.CRASH
                 players[i].message = f"failed to start: {exc}"
         while not ref.is_over:
+            if should_stop is not None and should_stop():
+                raise KeyboardInterrupt  # handled below: the bots are killed, the result interrupted
             executions = []
             outputs: dict[int, tuple[str, ...] | None] = {}
             for req in ref.requests():

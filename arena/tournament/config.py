@@ -253,6 +253,13 @@ class TournamentConfig:
     sandbox: str = "auto"
     """``auto``, ``on`` or ``off``: run the bots in the sandbox (:mod:`arena.match.sandbox`).
     Not part of the schedule: each game records whether its bots were sandboxed."""
+    executor: str = "local"
+    """Where games are played: ``local`` (worker processes here) or ``dask`` (a Dask cluster:
+    :mod:`arena.tournament.dask_executor`). Not part of the schedule."""
+    scheduler: str | None = None
+    """``executor: dask``: the scheduler's address (``tcp://HOST:8786``)."""
+    local_cluster: int | None = None
+    """``executor: dask``: instead of a scheduler, a Dask cluster of this many workers made here."""
 
     players: int = 2
     """Seats per game (from the game; not a setting of its own, so not stored)."""
@@ -303,7 +310,7 @@ class TournamentConfig:
 _TOP_KEYS = {
     "game", "bots", "format", "baseline", "games", "pairs", "seed", "seeds", "workers", "time_scale",
     "memory_limit_mb", "params", "sprt", "sweep", "db", "max_failures", "replays", "keep", "force_workers",
-    "sandbox",
+    "sandbox", "executor", "scheduler", "local_cluster",
 }
 
 
@@ -481,12 +488,35 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
         sandbox = {None: "auto", True: "on", False: "off"}[sandbox]
     if sandbox not in ("auto", "on", "off"):
         raise ConfigError(f"sandbox: expected auto, on or off, got {_shown(sandbox)}")
+    executor, scheduler, local_cluster = _executor(data)
     return TournamentConfig(
         game=game, bots=tuple(bots), format=fmt, baseline=baseline, games=games, seed=seed,
         workers=workers, time_scale=time_scale, memory_limit_mb=memory, params=params,
         sprt=sprt, sweep=sweep, db=db, seeds=seeds, max_failures=max_failures, replays=replays, players=players,
-        notes=tuple(notes), sandbox=str(sandbox),
+        notes=tuple(notes), sandbox=str(sandbox), executor=executor, scheduler=scheduler,
+        local_cluster=local_cluster,
     )
+
+
+def _executor(data: Mapping[str, Any]) -> tuple[str, str | None, int | None]:
+    """``executor``, with ``scheduler`` or ``local_cluster`` for ``dask``."""
+    executor = data.get("executor") or "local"
+    if executor not in ("local", "dask"):
+        raise ConfigError(f"executor: expected local or dask, got {_shown(executor)}")
+    scheduler = None if data.get("scheduler") is None else _text(data["scheduler"], "scheduler")
+    if scheduler is not None and (not scheduler.strip() or any(c.isspace() for c in scheduler)):
+        raise ConfigError(f"scheduler: expected an address such as tcp://HOST:8786, got {_shown(scheduler)}")
+    local = None
+    if data.get("local_cluster") is not None:
+        local = _int(data, "local_cluster", minimum=1, maximum=MAX_FORCED_WORKERS)
+    if executor == "local":
+        for key, value in (("scheduler", scheduler), ("local_cluster", local)):
+            if value is not None:
+                raise ConfigError(f"{key}: only for the Dask executor (executor: dask, --executor dask)")
+    elif (scheduler is None) == (local is None):
+        raise ConfigError("executor: dask needs a scheduler address (scheduler: tcp://HOST:8786, --scheduler) "
+                          "or a cluster made here (local_cluster: N, --local-cluster N), one of the two")
+    return str(executor), scheduler, local
 
 
 def _bots(raw: Any, base: Path | None = None) -> list[BotEntry]:

@@ -172,17 +172,28 @@ def settings_key(config: TournamentConfig) -> str:
     return hashlib.sha256(json.dumps(config.schedule_key(), sort_keys=True).encode()).hexdigest()[:16]
 
 
+def _executor_of(config: TournamentConfig) -> Callable[[int], Executor]:
+    """The executor the config asks for: local worker processes, or a Dask cluster (whose size
+    its workers' cores decide, not ``workers``)."""
+    if config.executor == "dask":
+        from .dask_executor import DaskExecutor
+
+        return lambda _n: DaskExecutor.connect(config.scheduler, config.local_cluster)
+    return LocalExecutor
+
+
 class Tournament:
     """Plays ``config`` into ``store``. ``new=True`` starts a fresh tournament even when one with
     the same settings exists; otherwise that one is resumed (or extended to more games).
     ``executor`` makes the place where games are played, given the number of games to play at
-    once (default: :class:`arena.tournament.executor.LocalExecutor`, worker processes on this machine)."""
+    once (default: what ``config.executor`` says: :class:`arena.tournament.executor.LocalExecutor`,
+    worker processes on this machine, or :class:`arena.tournament.dask_executor.DaskExecutor`)."""
 
     def __init__(self, config: TournamentConfig, store: Store, *, new: bool = False,
                  on_event: Callable[[object], None] | None = None,
-                 executor: Callable[[int], Executor] = LocalExecutor) -> None:
+                 executor: Callable[[int], Executor] | None = None) -> None:
         self.config = config
-        self.executor = executor
+        self.executor = executor or _executor_of(config)
         self.store = store
         self.new = new
         self.on_event = on_event or (lambda event: None)

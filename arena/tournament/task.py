@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,11 +76,12 @@ class GameTask:
         return (self.game.comparison, self.game.pair, self.game.leg)
 
 
-def play_task(task: GameTask) -> GameRecord | None:
-    """Play the task's game; ``None`` when it was interrupted (Ctrl-C, a stop signal). With a
-    replay policy that wants this game, its replay file is written and named in the record."""
+def play_task(task: GameTask, should_stop: Callable[[], bool] | None = None) -> GameRecord | None:
+    """Play the task's game; ``None`` when it was interrupted (Ctrl-C, a stop signal, or
+    ``should_stop()`` true: it is asked after every turn). With a replay policy that wants this
+    game, its replay file is written and named in the record."""
     options = task.options if task.replays is None else dataclasses.replace(task.options, record=True)
-    result = play_match(task.game_name, task.game.seed, list(task.specs), options)
+    result = play_match(task.game_name, task.game.seed, list(task.specs), options, should_stop=should_stop)
     if result.interrupted:
         return None
     record = record_of(task, result)
