@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from ..match import proctree
 from ..match.process import become_subreaper, die_with_parent, kill_orphans
 from .store import GameRecord
 from .task import GameTask, play_task
@@ -116,6 +117,9 @@ class LocalExecutor:
     def __init__(self, size: int, retries: int = 2) -> None:
         self._ctx = multiprocessing.get_context("spawn")
         become_subreaper()  # a dead worker's bots come to us, to be killed
+        # Children this process had before (a program using the arena may run servers of its
+        # own in sessions of their own): never taken for what a dead worker left.
+        self._before = tuple(proctree.children(os.getpid()) or ())
         self._workers = [_Worker(self._ctx) for _ in range(size)]
         self._retries = retries
         self._failures: dict[tuple[int, int, int], int] = {}
@@ -173,7 +177,7 @@ class LocalExecutor:
         except OSError:
             pass
         worker.process.join(1)
-        kill_orphans(keep=[w.process.pid for w in self._workers if w is not worker and w.process.pid])
+        kill_orphans(keep=[*self._before, *(w.process.pid for w in self._workers if w is not worker and w.process.pid)])
         self._workers[index] = _Worker(self._ctx)
 
     def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
@@ -197,6 +201,6 @@ class LocalExecutor:
                 w.process.kill()
                 w.process.join(1)
             w.conn.close()
-        kill_orphans()
+        kill_orphans(keep=self._before)
 
 

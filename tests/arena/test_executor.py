@@ -86,3 +86,26 @@ def test_a_tournament_stores_the_same_games_on_any_executor(tmp_path: Path,
     assert stored(tmp_path / "serial.sqlite") == stored(tmp_path / "local.sqlite")
     games = stored(tmp_path / "serial.sqlite")
     assert {g[6] for g in games} >= {"player_deactivated"}  # the quitter's games
+
+
+def test_a_child_of_the_caller_in_a_session_of_its_own_outlives_the_tournament(tmp_path: Path) -> None:
+    # The tournament's main process kills what dead workers left to it (bots in sessions of their
+    # own); a server the calling program started before, in a session of its own, is not that.
+    import os
+    import subprocess
+
+    server = subprocess.Popen(["sleep", "300"], start_new_session=True)
+    try:
+        config = config_from_mapping({"game": "spring2021", "bots": ["greedy", "random"], "games": 2,
+                                      "workers": 2, "seed": 3, "sandbox": "off",
+                                      "db": str(tmp_path / "t.sqlite")}, base=tmp_path)
+        store = Store(config.db)
+        try:
+            assert Tournament(config, store).run().played == 2
+        finally:
+            store.close()
+        assert server.poll() is None, "the caller's own child was killed"
+        assert os.getsid(server.pid) == server.pid
+    finally:
+        server.kill()
+        server.wait()

@@ -1,0 +1,148 @@
+"""Tournaments on a Dask cluster: a real ``dask scheduler`` and two ``dask worker`` processes on
+the loopback interface, started and stopped by the tests.
+
+The games a cluster plays are those of the local executor with the same master seed (same seeds,
+seats, scores and statuses: the shipped greedy and random bots play deterministically); a worker
+killed mid-tournament loses nothing and duplicates nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.tournament import Tournament
+from arena.tournament.config import config_from_mapping
+from arena.tournament.dask_executor import DaskExecutor
+from arena.tournament.runner import GameDone
+from arena.tournament.store import Store
+
+GAMES = 8
+
+
+class Cluster:
+    """A scheduler and its workers, each in a process group of its own."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.file = folder / "scheduler.json"
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.workers: list[subprocess.Popen[bytes]] = []
+
+    def _start(self, *args: str, log: str) -> subprocess.Popen[bytes]:
+        env = {**os.environ, "DASK_TEMPORARY_DIRECTORY": str(self.folder)}  # not /tmp/dask-scratch-space
+        with open(self.folder / log, "wb") as out:
+            proc = subprocess.Popen([sys.executable, "-m", "dask", *args], stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True, cwd=self.folder, env=env)
+        self.procs.append(proc)
+        return proc
+
+    def start(self, workers: int) -> str:
+        self._start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                    "--scheduler-file", str(self.file), log="scheduler.log")
+        end = time.monotonic() + 60
+        while not self.file.exists() or not self.file.read_text().strip():
+            assert time.monotonic() < end, (self.folder / "scheduler.log").read_text()
+            time.sleep(0.1)
+        for i in range(workers):
+            self.workers.append(self._start("worker", "--scheduler-file", str(self.file), "--host", "127.0.0.1",
+                                            "--nthreads", "1", "--no-dashboard", "--no-nanny",
+                                            "--local-directory", str(self.folder), log=f"worker{i}.log"))
+        return str(json.loads(self.file.read_text())["address"])
+
+    def kill(self, proc: subprocess.Popen[bytes]) -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(10)
+
+    def stop(self) -> None:
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                    proc.wait(10)
+                except (ProcessLookupError, subprocess.TimeoutExpired):
+                    self.kill(proc)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[Cluster, str]]:
+    folder = tmp_path / "cluster"
+    folder.mkdir()
+    made = Cluster(folder)
+    try:
+        address = made.start(workers=2)
+        assert address.startswith("tcp://127.0.0.1:"), address
+        yield made, address
+    finally:
+        made.stop()
+
+
+def games_of(tmp_path: Path, name: str, executor=None, on_event=None) -> list[tuple]:
+    """Play the tournament into its own database; its games as (key, seed, scores, statuses)."""
+    db = tmp_path / f"{name}.sqlite"
+    config = config_from_mapping({"game": "spring2021", "bots": ["greedy", "random"], "games": GAMES,
+                                  "workers": 2, "seed": 11, "sandbox": "off", "db": str(db)}, base=tmp_path)
+    store = Store(config.db)
+    try:
+        run = Tournament(config, store, executor=executor, on_event=on_event).run()
+        assert not run.interrupted and run.stopped is None
+        records = store.games(run.tournament_id)
+    finally:
+        store.close()
+    return sorted(((g.comparison, g.pair, g.leg), g.seed, tuple(p.score for p in g.players),
+                   tuple(p.status for p in g.players)) for g in records)
+
+
+def test_a_cluster_plays_the_games_of_the_local_executor(tmp_path, cluster):
+    _, address = cluster
+    local = games_of(tmp_path, "local")
+    on_dask = games_of(tmp_path, "dask", executor=lambda _n: DaskExecutor.connect(address))
+    assert len(local) == GAMES
+    assert on_dask == local
+
+
+def test_a_worker_killed_mid_tournament_loses_and_duplicates_nothing(tmp_path, cluster):
+    made, address = cluster
+    local = games_of(tmp_path, "local")
+    killed: list[int] = []
+
+    def on_event(event: object) -> None:
+        if isinstance(event, GameDone) and event.done == 2 and not killed:
+            victim = made.workers[0]
+            made.kill(victim)  # its game in progress is lost with it
+            killed.append(victim.pid)
+
+    on_dask = games_of(tmp_path, "dask", executor=lambda _n: DaskExecutor.connect(address), on_event=on_event)
+    assert killed, "the tournament ended before a worker could be killed"
+    assert [key for key, *_ in on_dask] == sorted({key for key, *_ in on_dask})  # each game once
+    assert on_dask == local
+
+
+def test_the_cli_plays_on_a_local_cluster_and_refuses_a_bad_address(tmp_path, monkeypatch):
+    import dask
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(dask.config.config, "temporary-directory", str(tmp_path))
+    ok = CliRunner().invoke(main, ["tournament", "spring2021", "greedy", "random", "--games", "4", "--sandbox", "off",
+                                   "--executor", "dask", "--local-cluster", "2", "--no-progress", "--json"])
+    assert ok.exit_code == 0, ok.output
+    data = json.loads(ok.output.strip().splitlines()[-1])
+    assert data["tournament"]["games_stored"] == 4
+    bad = CliRunner().invoke(main, ["tournament", "spring2021", "greedy", "random", "--games", "4",
+                                    "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9", "--db", "never.sqlite"])
+    assert bad.exit_code == 1
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in bad.output
+    assert "Traceback" not in bad.output and not (tmp_path / "never.sqlite").exists()
