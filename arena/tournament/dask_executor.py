@@ -36,11 +36,21 @@ from .task import GameTask, play_task
 if TYPE_CHECKING:
     import distributed
 
-__all__ = ["DaskExecutor", "DaskExecutorError", "require_dask", "INSTALL_HINT", "STOP_LOOK_S"]
+__all__ = ["DaskExecutor", "DaskExecutorError", "require_dask", "INSTALL_HINT", "STOP_LOOK_S", "QUIET_WORKER"]
 
 INSTALL_HINT = "Dask is not installed: pip install 'cgarena[dask]' (or: pip install distributed)"
 STOP_LOOK_S = 0.5
 """How often a game on a worker looks whether the tournament asked it to stop."""
+QUIET_WORKER = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+"""Dask settings for workers that play games: no sampling profiler (a thread waking every 10 ms
+in the worker, stealing time from the bots it times), fewer event-loop and memory checks.
+Remote workers get them from the environment (see the README)."""
+CAPACITY_LOOK_S = 1.0
+"""How often the workers connected to the scheduler are counted again."""
 
 
 class DaskExecutorError(ExecutorError):
@@ -100,6 +110,8 @@ class DaskExecutor:
         self._failures: dict[tuple[int, int, int], int] = {}
         self._stop_name = f"arena-stop-{uuid.uuid4().hex}"
         self._closed = False
+        self._capacity: tuple[float, int, int] | None = None
+        """(when, games at once, workers), as last asked of the scheduler."""
         self._check_workers()
 
     @classmethod
@@ -108,6 +120,7 @@ class DaskExecutor:
         """An executor on the scheduler at ``scheduler`` (``tcp://HOST:8786``), or on a new cluster
         of ``local_cluster`` one-thread worker processes on this machine (loopback only)."""
         require_dask()
+        import dask
         import distributed
 
         if (scheduler is None) == (local_cluster is None):
@@ -116,9 +129,10 @@ class DaskExecutor:
         cluster: distributed.LocalCluster | None = None
         try:
             if local_cluster is not None:
-                cluster = distributed.LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True,
-                                                   host="127.0.0.1", dashboard_address=None,
-                                                   silence_logs=40)
+                with dask.config.set(QUIET_WORKER):
+                    cluster = distributed.LocalCluster(n_workers=local_cluster, threads_per_worker=1,
+                                                       processes=True, host="127.0.0.1", dashboard_address=None,
+                                                       silence_logs=40)
                 client = distributed.Client(cluster, timeout=timeout_s)
             else:
                 client = distributed.Client(scheduler, timeout=timeout_s)
@@ -166,14 +180,25 @@ class DaskExecutor:
                     f"--nthreads {cores[address]} (or fewer)")
 
     def capacity(self) -> int:
-        """Games that can run at once on the workers connected now (within ``cap``)."""
-        total = sum(self._workers().values())
-        return total if self._cap is None else min(total, self._cap)
+        """Games that can run at once on the workers connected now (within ``cap``); asked of the
+        scheduler at most once a second."""
+        now = time.monotonic()
+        if self._capacity is None or now - self._capacity[0] > CAPACITY_LOOK_S:
+            workers = self._workers()
+            total = sum(workers.values())
+            self._capacity = (now, total if self._cap is None else min(total, self._cap), len(workers))
+        return self._capacity[1]
 
     # -- the Executor protocol -------------------------------------------------------------------
 
     def free_slots(self) -> int:
-        return max(0, self.capacity() - len(self._running))
+        """Games to submit now: as many as can run, plus one waiting per worker, so that a worker
+        that finishes a game starts the next without waiting for this process to hear of it.
+        (A worker still runs no more games at once than it has threads.)"""
+        capacity = self.capacity()
+        assert self._capacity is not None
+        waiting = self._capacity[2] if self._cap is None else 0
+        return max(0, capacity + waiting - len(self._running))
 
     def running(self) -> int:
         return len(self._running)
