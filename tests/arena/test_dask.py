@@ -26,6 +26,7 @@ from arena.tournament.config import config_from_mapping
 from arena.tournament.dask_executor import DaskExecutor
 from arena.tournament.runner import GameDone
 from arena.tournament.store import Store
+from tests.arena.spring_text_bots import spring_bot_text
 
 GAMES = 8
 
@@ -146,3 +147,51 @@ def test_the_cli_plays_on_a_local_cluster_and_refuses_a_bad_address(tmp_path, mo
     assert bad.exit_code == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in bad.output
     assert "Traceback" not in bad.output and not (tmp_path / "never.sqlite").exists()
+
+
+class StopAfter:
+    """The Dask executor, with a Ctrl-C coming ``after_s`` after the first game was submitted."""
+
+    def __init__(self, inner: DaskExecutor, after_s: float) -> None:
+        self.inner, self.after_s, self.first = inner, after_s, None
+        self.stopped_at: float | None = None
+
+    def free_slots(self) -> int:
+        return self.inner.free_slots()
+
+    def running(self) -> int:
+        return self.inner.running()
+
+    def submit(self, task) -> None:
+        self.first = self.first or time.monotonic()
+        self.inner.submit(task)
+
+    def results(self, timeout):
+        if self.first is not None and time.monotonic() - self.first > self.after_s:
+            self.stopped_at = time.monotonic()
+            raise KeyboardInterrupt
+        return self.inner.results(min(timeout or 0.2, 0.2))
+
+    def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
+        self.inner.stop(interrupt, timeout)
+
+
+def test_ctrl_c_stops_the_games_running_on_the_workers(tmp_path, cluster):
+    _, address = cluster
+    slow = tmp_path / "slow.py"  # 1 s an answer (it WAITs: a turn a day): a game takes 24 s
+    slow.write_text(spring_bot_text('(time.sleep(1.0), "WAIT")[1]', imports="import time\n"))
+    config = config_from_mapping({"game": "spring2021", "bots": [str(slow), "greedy"], "games": 2,
+                                  "time_scale": 20, "sandbox": "off", "db": str(tmp_path / "t.sqlite")},
+                                 base=tmp_path)
+    pool = StopAfter(DaskExecutor.connect(address), after_s=1.5)
+    store = Store(config.db)
+    try:
+        run = Tournament(config, store, executor=lambda _n: pool).run()
+        stored = store.games(run.tournament_id)
+    finally:
+        store.close()
+    assert run.interrupted and not stored
+    assert pool.stopped_at is not None
+    # the games look at the stop event twice a second, between turns of 1 s; without it the
+    # executor would wait its 10 s for them
+    assert time.monotonic() - pool.stopped_at < 4.0
