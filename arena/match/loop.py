@@ -319,15 +319,6 @@ def _read_answer(proc: BotProcess, count: int, limit_s: float | None
     return tuple(lines), elapsed, ReadStatus.LINE
 
 
-def _last_stderr_line(proc: BotProcess) -> str:
-    """The last non-empty stderr line (a traceback's error, e.g. ``SyntaxError: ...``), cut."""
-    proc.drain_stderr(0.2)
-    for line in reversed(proc.stderr_tail().splitlines()):
-        if line.strip():
-            return line.strip()[:200]
-    return ""
-
-
 def _judge(
     player: PlayerResult,
     cause: DeactivationCause,
@@ -355,7 +346,7 @@ def _judge(
             else f"exited with code {info.returncode}" if info.returncode is not None
             else "closed its output"
         )
-        last = _last_stderr_line(proc)
+        last = proc.last_stderr_line()
         player.message = f"no answer: the bot {how}" + (f" ({last})" if last else "")
     else:
         player.verdict = Verdict.TIMEOUT

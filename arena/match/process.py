@@ -571,6 +571,15 @@ class BotProcess:
             data = b"".join(self._stderr_tail)[-self._stderr_tail_cap :]
         return data.decode("utf-8", errors="replace")
 
+    def last_stderr_line(self, wait_s: float = 0.2) -> str:
+        """The last non-empty stderr line (a traceback's error, e.g. ``SyntaxError: ...``), cut
+        to 200 characters, after waiting up to ``wait_s`` for stderr to end."""
+        self.drain_stderr(wait_s)
+        for line in reversed(self.stderr_tail().splitlines()):
+            if line.strip():
+                return line.strip()[:200]
+        return ""
+
     @property
     def stderr_bytes(self) -> int:
         """Total bytes the bot wrote to stderr."""

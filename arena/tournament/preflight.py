@@ -137,13 +137,6 @@ def _why_stopped(process: BotProcess, info: ExitInfo) -> str | None:
         if process.read_line(_EOF_WAIT_S).status is not ReadStatus.EOF:
             return None
     how = f"it was killed by {info.signal}" if info.signal else f"it exited with code {info.returncode}"
-    last = _last_stderr_line(process)
+    last = process.last_stderr_line()
     return f"{how} before its first input" + (f" ({last})" if last else "")
 
-
-def _last_stderr_line(process: BotProcess) -> str:
-    process.drain_stderr(0.2)
-    for line in reversed(process.stderr_tail().splitlines()):
-        if line.strip():
-            return line.strip()[:200]
-    return ""
