@@ -139,4 +139,3 @@ def _why_stopped(process: BotProcess, info: ExitInfo) -> str | None:
     how = f"it was killed by {info.signal}" if info.signal else f"it exited with code {info.returncode}"
     last = process.last_stderr_line()
     return f"{how} before its first input" + (f" ({last})" if last else "")
-
