@@ -30,6 +30,7 @@ from typing import Any
 import click
 
 from ..stats.sprt import SprtModel, SprtState
+from ..tournament.standings import SLOWER
 from .main import plural
 
 NA = "n/a"
@@ -242,6 +243,19 @@ def bot_cells(b: dict[str, Any], players: int) -> list[str]:
     return [*cells, latency]
 
 
+WORKER_COLUMNS = [Column("Dask worker", "<"), Column("games"), Column("timeouts"), Column("crashes"),
+                  Column(">80% limit"), Column("latency ms median / p99", "<"), Column("pace", "<")]
+
+
+def worker_cells(w: dict[str, Any]) -> list[str]:
+    """One worker: its games and its bots' health there; its pace (how many times slower the bot
+    that slows most answers there than on all workers), marked when slow."""
+    lat = w["latency_ms"]
+    latency = NA if lat["median"] is None else f"{fmt(lat['median'], '.1f')} / {fmt(lat['p99'], '.1f')}"
+    pace = NA if w["pace"] is None else f"{w['pace']:.2f}x" + ("  slow" if w["slow"] else "")
+    return [w["worker"], str(w["games"]), str(w["timeouts"]), str(w["crashes"]), str(w["near_limit"]), latency, pace]
+
+
 SWEEP_COLUMNS = [Column("variant", "<"), Column("games"), Column("score", width=6), Column("score 95%", "<"),
                  Column("Elo", width=6), Column("95%", "<", width=6), Column("SPRT", "<")]
 
@@ -290,6 +304,14 @@ def print_standings(data: dict[str, Any]) -> None:
         click.echo(f"bots, over all {plural(total, 'stored game')}:")
     for line in render(bot_columns(players), [bot_cells(b, players) for b in data["bots"]]):
         click.echo(line)
+    if data.get("workers"):
+        click.echo("")
+        for line in render(WORKER_COLUMNS, [worker_cells(w) for w in data["workers"]]):
+            click.echo(line)
+        slow = [w["worker"] for w in data["workers"] if w["slow"]]
+        if slow:
+            click.echo(f"slow: {', '.join(slow)} (a bot answers there {SLOWER:g}x slower or more than on all workers: "
+                       "a slower CPU, or more games at once than cores)")
     if data.get("leaderboard"):
         click.echo("")
         click.echo("leaderboard (openskill, counted games only):" if counted < total else "leaderboard (openskill):")

@@ -223,9 +223,12 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
         from ..tournament.dask_executor import DaskExecutor
 
         try:
-            pool = DaskExecutor.connect(config.scheduler, config.local_cluster)
+            cluster = DaskExecutor.connect(config.scheduler, config.local_cluster, specs=specs)
         except ExecutorError as exc:
             raise click.ClickException(str(exc)) from None
+        for warning in cluster.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        pool = cluster
     again = " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "tournament ..."
     try:
         try:

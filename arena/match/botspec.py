@@ -25,6 +25,7 @@ a tournament config passes its own directory):
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import re
 import shlex
@@ -39,8 +40,8 @@ import yaml
 
 from . import paths
 
-__all__ = ["BotSpec", "BotSpecError", "resolve", "split_name", "is_bot_name", "python_command", "shipped_bots",
-           "default_bots", "REPO_ROOT", "BOTS_FILE"]
+__all__ = ["BotSpec", "BotSpecError", "PythonSource", "resolve", "split_name", "is_bot_name", "python_command",
+           "shipped_bots", "default_bots", "REPO_ROOT", "BOTS_FILE"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOTS_FILE = REPO_ROOT / "bots" / "shipped.yaml"
@@ -48,6 +49,17 @@ BOTS_FILE = REPO_ROOT / "bots" / "shipped.yaml"
 
 class BotSpecError(ValueError):
     """A BOT argument that names nothing runnable."""
+
+
+@dataclass(frozen=True)
+class PythonSource:
+    """Where a Python bot run by this interpreter comes from: what ``bundle`` takes as its entry."""
+
+    entry: str
+    """The script, or the package directory (absolute)."""
+    launcher: int
+    """How many leading words of the bot's ``argv`` start it (``python -u FILE``: 3,
+    ``python -u -m PKG``: 4); the words after them are the bot's arguments."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +72,9 @@ class BotSpec:
     env: Mapping[str, str] = field(default_factory=dict)
     data: tuple[str, ...] = ()
     """Files and directories the bot reads (relative to ``cwd``): readable in the sandbox."""
+    source: PythonSource | None = None
+    """For a Python bot (a script, a package, a shipped module), its source; ``None`` for other
+    bots, including a Python script given as a command (``python3 bot.py``)."""
 
     def command_line(self) -> str:
         return shlex.join(self.argv)
@@ -143,14 +158,21 @@ def python_command(path: Path) -> tuple[tuple[str, ...], str | None]:
     return (sys.executable, "-u", str(path)), None
 
 
-def _from_path(path: Path, args: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str | None]:
+def _from_path(name: str, path: Path, args: tuple[str, ...] = ()) -> BotSpec:
     if path.is_dir() or path.suffix == ".py":
         argv, cwd = python_command(path)
-        return argv + args, cwd
+        return BotSpec(name=name, argv=argv + args, cwd=cwd,
+                       source=PythonSource(str(path.resolve()), len(argv)))
     if not os.access(path, os.X_OK):
         raise BotSpecError(f"{path}: not executable (chmod +x it, or put its interpreter first, "
                            f"e.g. \"python3 {path}\")")
-    return (str(path.resolve()),) + args, None
+    return BotSpec(name=name, argv=(str(path.resolve()),) + args)
+
+
+def _module_entry(root: Path, module: str) -> Path:
+    """The file or package directory of ``module`` under ``root``."""
+    base = root.joinpath(*module.split("."))
+    return base if base.is_dir() else base.with_suffix(".py")
 
 
 def _display_name(path: Path) -> str:
@@ -161,18 +183,18 @@ def _display_name(path: Path) -> str:
 def _shipped(name: str, entry: Mapping[str, Any] | None, extra: tuple[str, ...], bots_file: Path) -> BotSpec:
     entry = entry or {}
     args = tuple(str(a) for a in entry.get("args", [])) + extra
-    cwd = None
     if "module" in entry:
-        argv = (sys.executable, "-u", "-m", str(entry["module"])) + args
-        cwd = str(REPO_ROOT)
+        launcher = (sys.executable, "-u", "-m", str(entry["module"]))
+        source = PythonSource(str(_module_entry(REPO_ROOT, str(entry["module"]))), len(launcher))
+        spec = BotSpec(name=name, argv=launcher + args, cwd=str(REPO_ROOT), source=source)
     elif "path" in entry:
-        argv, cwd = _from_path(REPO_ROOT / entry["path"], args)
+        spec = _from_path(name, REPO_ROOT / entry["path"], args)
     elif "command" in entry:
-        argv = tuple(shlex.split(entry["command"])) + args
+        spec = BotSpec(name=name, argv=tuple(shlex.split(entry["command"])) + args)
     else:
         raise BotSpecError(f"{bots_file}: bot {name!r} needs a module, a path or a command")
     env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
-    return BotSpec(name=name, argv=argv, cwd=cwd, env=env)
+    return dataclasses.replace(spec, env=env)
 
 
 def _is_path_like(token: str) -> bool:
@@ -201,8 +223,7 @@ def resolve(text: str, game: str, bots_file: Path = BOTS_FILE, base: Path | None
 
     whole = located(text)
     if paths.exists(whole):  # a command line is no file name (it may even be too long for one)
-        argv, cwd = _from_path(whole)
-        return BotSpec(name=_display_name(whole), argv=argv, cwd=cwd)
+        return _from_path(_display_name(whole), whole)
     try:
         words = tuple(shlex.split(text))
     except ValueError as exc:
@@ -215,8 +236,7 @@ def resolve(text: str, game: str, bots_file: Path = BOTS_FILE, base: Path | None
         reason = paths.missing(path)
         if reason is not None:
             raise BotSpecError(f"{program}: {reason} (from {here})")
-        argv, cwd = _from_path(path, rest)
-        return BotSpec(name=_display_name(path), argv=argv, cwd=cwd)
+        return _from_path(_display_name(path), path, rest)
     if shutil.which(program) is None:
         names = ", ".join(sorted(shipped)) or "none"
         raise BotSpecError(

@@ -16,6 +16,13 @@ progress display are those of a local run.
   bots and reports nothing, within a turn's time limit plus half a second.
 - **Lost workers.** A worker that dies mid-game loses that game only: Dask plays the task again
   on another worker, and the client receives one result per task, so no game is stored twice.
+- **Bots.** Python bots travel as their bundle and other bots must be at the same paths on every
+  worker (:mod:`arena.tournament.shipping`); :meth:`DaskExecutor.prepare` checks every worker
+  before the first game (and each game checks its worker, which may have joined since).
+- **Slow workers.** Each game records the worker that played it (the report shows latencies and
+  answers near the limit per worker); :meth:`DaskExecutor.prepare` also times a fixed piece of
+  work and the clock's pace on every worker, and :attr:`DaskExecutor.warnings` names a worker much
+  slower than the others, or whose clock runs at another pace than this machine's.
 
 Dask is an optional dependency (``pip install 'cgarena[dask]'``): :func:`require_dask` says how
 to install it in one line.
@@ -23,20 +30,25 @@ to install it in one line.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..match.botspec import BotSpec
 from .executor import ExecutorError
+from .shipping import Need, Shipped, ShippingError, describe_missing, missing, pack, unpack
 from .store import GameRecord
 from .task import GameTask, play_task
 
 if TYPE_CHECKING:
     import distributed
 
-__all__ = ["DaskExecutor", "DaskExecutorError", "require_dask", "INSTALL_HINT", "STOP_LOOK_S", "QUIET_WORKER"]
+__all__ = ["DaskExecutor", "DaskExecutorError", "require_dask", "INSTALL_HINT", "STOP_LOOK_S", "QUIET_WORKER",
+           "WorkerPace", "slow_workers", "SLOW_CPU", "CLOCK_DRIFT"]
 
 INSTALL_HINT = "Dask is not installed: pip install 'cgarena[dask]' (or: pip install distributed)"
 STOP_LOOK_S = 0.5
@@ -51,6 +63,13 @@ in the worker, stealing time from the bots it times), fewer event-loop and memor
 Remote workers get them from the environment (see the README)."""
 CAPACITY_LOOK_S = 1.0
 """How often the workers connected to the scheduler are counted again."""
+SLOW_CPU = 1.5
+"""A worker that takes this many times as long as the fastest one for the same work is reported."""
+CLOCK_DRIFT = 0.05
+"""A worker whose clock runs this much faster or slower than this machine's is reported (its bots
+would get more, or less, time than the rules give)."""
+CLOCK_SPAN_S = 1.0
+"""At least this long between the two readings of the workers' clocks."""
 
 
 class DaskExecutorError(ExecutorError):
@@ -73,10 +92,75 @@ def _worker_cores() -> int:
         return os.cpu_count() or 1
 
 
-def play_on_worker(task: GameTask, stop_event: str) -> GameRecord | None:
-    """The Dask task: :func:`play_task`, stopped (``None``) once the event ``stop_event`` is set."""
-    from distributed import Event
+def _cpu_work() -> float:
+    """Seconds this worker takes for a fixed piece of pure-Python work (best of five)."""
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        total = 0
+        for i in range(100_000):
+            total += i * i % 7
+        best = min(best, time.perf_counter() - start)
+    return best
 
+
+@dataclass(frozen=True)
+class WorkerPace:
+    """How fast a worker is: seconds for :func:`_cpu_work`, and its clock's pace against this
+    machine's (1.0: the same; ``None``: not measured)."""
+
+    cpu_s: float
+    clock_rate: float | None = None
+
+
+def slow_workers(paces: dict[str, WorkerPace], *, slow_cpu: float = SLOW_CPU,
+                 drift: float = CLOCK_DRIFT) -> list[str]:
+    """One line per worker much slower than the fastest, or whose clock is off pace."""
+    out = []
+    fastest = min((p.cpu_s for p in paces.values()), default=0.0)
+    for address, pace in sorted(paces.items()):
+        if fastest > 0 and len(paces) > 1 and pace.cpu_s >= slow_cpu * fastest:
+            out.append(f"Dask worker {address} is {pace.cpu_s / fastest:.1f}x slower than the fastest worker "
+                       f"({pace.cpu_s * 1000:.0f} ms against {fastest * 1000:.0f} ms for the same work): its bots "
+                       "will time out sooner; see the per-worker latencies in the report")
+        if pace.clock_rate is not None and abs(pace.clock_rate - 1) >= drift:
+            out.append(f"Dask worker {address}'s clock runs at {pace.clock_rate:.2f}x this machine's: its bots "
+                       f"get {1 / pace.clock_rate:.2f}x the time the rules give")
+    return out
+
+
+_checked: set[tuple[Need, ...]] = set()
+"""The needs already found on this worker process (each is looked for once)."""
+
+
+def _on_this_worker(specs: Sequence[BotSpec], ships: Sequence[Shipped | None], texts: Sequence[str | None],
+                    needs: tuple[Need, ...], worker: str) -> tuple[BotSpec, ...]:
+    """The bots as they run here: shipped ones unpacked, the others checked to exist."""
+    if needs not in _checked:
+        lacking = missing(needs)
+        if lacking:
+            raise ShippingError(describe_missing(lacking[0], worker))
+        _checked.add(needs)
+    out = []
+    for spec, ship, text in zip(specs, ships, texts, strict=True):
+        if ship is not None:
+            assert text is not None
+            spec = unpack(spec, ship, text)
+        out.append(spec)
+    return tuple(out)
+
+
+def play_on_worker(task: GameTask, stop_event: str, ships: tuple[Shipped | None, ...] = (),
+                   texts: tuple[str | None, ...] = (), needs: tuple[Need, ...] = ()) -> GameRecord | None:
+    """The Dask task: :func:`play_task` with the bots as they run on this worker (``ships``:
+    each seat's :class:`Shipped` form, or ``None``; ``texts``: the bundles; ``needs``: what the
+    other bots use), stopped (``None``) once the event ``stop_event`` is set. The record names the
+    worker."""
+    from distributed import Event, get_worker
+
+    worker = get_worker().address
+    if ships:
+        task = dataclasses.replace(task, specs=_on_this_worker(task.specs, ships, texts, needs, worker))
     event = Event(stop_event)
     last = time.monotonic()
 
@@ -88,7 +172,8 @@ def play_on_worker(task: GameTask, stop_event: str) -> GameRecord | None:
         last = now
         return bool(event.is_set())
 
-    return play_task(task, should_stop=should_stop)
+    record = play_task(task, should_stop=should_stop)
+    return None if record is None else dataclasses.replace(record, worker=worker)
 
 
 class DaskExecutor:
@@ -112,13 +197,25 @@ class DaskExecutor:
         self._closed = False
         self._capacity: tuple[float, int, int] | None = None
         """(when, games at once, workers), as last asked of the scheduler."""
+        self._prepared: set[str] = set()
+        """The bots (by name) the workers were made ready for."""
+        self._shipped: dict[str, Shipped] = {}
+        """The Python bots, by name, as they travel."""
+        self._needs: list[Need] = []
+        """What the other bots use, that every worker must have."""
+        self._bundles: dict[str, Any] = {}
+        """The bundles scattered to the workers: content hash -> Dask future."""
+        self.warnings: list[str] = []
+        """Workers much slower than the others, or with a clock off pace (see :meth:`prepare`)."""
         self._check_workers()
 
     @classmethod
     def connect(cls, scheduler: str | None = None, local_cluster: int | None = None, *,
-                cap: int | None = None, timeout_s: float = 10.0) -> DaskExecutor:
+                specs: Iterable[BotSpec] | None = None, cap: int | None = None,
+                timeout_s: float = 10.0) -> DaskExecutor:
         """An executor on the scheduler at ``scheduler`` (``tcp://HOST:8786``), or on a new cluster
-        of ``local_cluster`` one-thread worker processes on this machine (loopback only)."""
+        of ``local_cluster`` one-thread worker processes on this machine (loopback only); with
+        ``specs``, :meth:`prepare` d for those bots."""
         require_dask()
         import dask
         import distributed
@@ -149,10 +246,47 @@ class DaskExecutor:
                 cluster.close()
 
         try:
-            return cls(client, cap=cap, on_close=close)
+            executor = cls(client, cap=cap, on_close=close)
+            if specs is not None:
+                executor.prepare(specs)
+            return executor
         except BaseException:
             close()
             raise
+
+    # -- the bots --------------------------------------------------------------------------------
+
+    def prepare(self, specs: Iterable[BotSpec], bundler: Callable[[str], str] | None = None) -> None:
+        """Make the workers ready for these bots: bundle the Python bots and send each bundle to
+        every worker once; check that every worker has what the other bots use (raises
+        :class:`arena.tournament.shipping.ShippingError` naming the first bot and worker that
+        cannot play). The first time, also time every worker (:attr:`warnings`). A game whose
+        bots were not prepared prepares them when it is submitted. ``bundler``: for tests."""
+        specs = [s for s in specs if s.name not in self._prepared]
+        if not specs:
+            return
+        shipment = pack(specs, bundler)
+        first = not self._prepared
+        start = time.monotonic()
+        clocks = self._client.run(time.monotonic) if first else {}
+        for address, lacking in sorted(self._client.run(missing, list(shipment.needs)).items()):
+            if lacking:
+                raise ShippingError(describe_missing(lacking[0], address))
+        new = {sha: text for sha, text in shipment.bundles.items() if sha not in self._bundles}
+        if new:
+            self._bundles.update(self._client.scatter(new, broadcast=True, hash=False))
+        self._shipped.update(shipment.shipped)
+        self._needs.extend(n for n in shipment.needs if n not in self._needs)
+        self._prepared.update(s.name for s in specs)
+        if first:
+            cpu = self._client.run(_cpu_work)
+            time.sleep(max(0.0, CLOCK_SPAN_S - (time.monotonic() - start)))
+            span = time.monotonic() - start
+            later = self._client.run(time.monotonic)
+            paces = {address: WorkerPace(cpu[address], (later[address] - clocks[address]) / span
+                                         if address in clocks and address in later else None)
+                     for address in cpu}
+            self.warnings = slow_workers(paces)
 
     # -- the workers -----------------------------------------------------------------------------
 
@@ -205,7 +339,12 @@ class DaskExecutor:
 
     def submit(self, task: GameTask) -> None:
         c, p, leg = task.key
-        future = self._client.submit(play_on_worker, task, self._stop_name, pure=False,
+        self.prepare(task.specs)
+        ships = tuple(self._shipped.get(spec.name) for spec in task.specs)
+        texts = tuple(None if s is None else self._bundles[s.sha256] for s in ships)
+        names = {spec.name for spec in task.specs}
+        needs = tuple(n for n in self._needs if n.bot in names)
+        future = self._client.submit(play_on_worker, task, self._stop_name, ships, texts, needs, pure=False,
                                      key=f"arena-game-c{c}-p{p}-l{leg}-{uuid.uuid4().hex[:12]}")
         self._running[future] = task
 
@@ -231,6 +370,8 @@ class DaskExecutor:
                                             f"(seed {task.game.seed}); see the workers' logs") from None
                 self.submit(task)
                 continue
+            except ShippingError:  # a bot that cannot run on that worker: the message says which
+                raise
             except Exception as exc:  # raised by the game on the worker
                 raise DaskExecutorError(f"game {task.key} (seed {task.game.seed}) failed on a Dask worker: "
                                         f"{type(exc).__name__}: {exc}") from None

@@ -165,7 +165,7 @@ def bot_spec(entry: BotEntry, game: str) -> BotSpec:
     env = dict(spec.env)
     env.update(entry.env)
     data = tuple(str(p) for p in data_paths(entry.data, entry.base))  # absolute: whatever the bot's cwd
-    return BotSpec(name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env, data=data)
+    return BotSpec(name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env, data=data, source=spec.source)
 
 
 def settings_key(config: TournamentConfig) -> str:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 __all__ = ["SCHEMA_VERSION", "SCHEMA_V1", "MIGRATIONS"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """1: cgarena 0.1.0. 2: ``bots.hash_scheme`` (how ``source_hash`` was computed). 3: players in
 ``game_players`` and comparison bots in ``comparison_bots`` instead of two fixed columns.
 4: ``game_players.refused`` (illegal actions refused; NULL, unknown, for games stored before).
 5: ``games.replay`` (the path of the game's replay file, when one was kept).
-6: ``games.sandbox`` (1: the bots ran in the sandbox, 0: not, NULL: stored before it existed)."""
+6: ``games.sandbox`` (1: the bots ran in the sandbox, 0: not, NULL: stored before it existed).
+7: ``games.worker`` (the Dask worker that played the game; NULL: played on the tournament's machine)."""
 
 _TO_3 = """
 CREATE TABLE games_v3 (
@@ -92,6 +93,7 @@ MIGRATIONS: dict[int, str] = {
     3: "ALTER TABLE game_players ADD COLUMN refused INTEGER;",
     4: "ALTER TABLE games ADD COLUMN replay TEXT;",
     5: "ALTER TABLE games ADD COLUMN sandbox INTEGER;",
+    6: "ALTER TABLE games ADD COLUMN worker TEXT;",
 }
 """``MIGRATIONS[k]`` turns a database of schema version ``k`` into one of version ``k + 1``. A new
 database is created at version 1 and migrated like an old one, so both end the same."""

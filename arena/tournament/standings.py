@@ -4,7 +4,8 @@
 the first bot's side, with the SPRT state; for the tables of an N-player game each bot's first
 places and mean rank), per bot its health (timeouts, crashes, answers near
 the time limit, latency percentiles) so a weak bot can be told from a starved one, an openskill
-leaderboard, and for sweeps the variants ranked with their intervals.
+leaderboard, for sweeps the variants ranked with their intervals, and for games played on Dask
+workers the same health figures per worker, so that a starved or slow worker shows.
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ from ..stats.sprt import SprtModel, SprtParams
 from .store import GameRecord, Store, StoreError, TournamentRow
 from .tracker import ComparisonTracker, TableTracker, make_tracker
 
-__all__ = ["standings", "find_tournament"]
+__all__ = ["standings", "find_tournament", "worker_health", "SLOWER", "PACE_ANSWERS"]
+
+SLOWER = 1.5
+"""A worker on which some bot answers this many times slower than on all workers is marked slow."""
+PACE_ANSWERS = 20
+"""A bot's latencies on a worker count for its pace from this many answers on."""
 
 
 def find_tournament(store: Store, tid: int | None) -> TournamentRow:
@@ -93,6 +99,51 @@ def _bot_health(name: str, games: list[GameRecord], source_hash: str, players: i
     return out
 
 
+def _median(values: list[float]) -> float:
+    return float(np.median(np.asarray(values, dtype=float)))
+
+
+def worker_health(games: list[GameRecord]) -> list[dict[str, Any]]:
+    """Per Dask worker (games played on this machine are left out): the games it played, its
+    bots' timeouts, crashes and answers near the limit, their latency percentiles, and its pace:
+    the largest, over the bots that answered :data:`PACE_ANSWERS` times or more there, of the
+    bot's median latency on this worker over its median on all workers (a bot that searches to a
+    fixed depth answers slower on a slower CPU; one that stops on the clock does not, but comes
+    near the limit more often). ``slow`` when the pace is :data:`SLOWER` or more."""
+    everywhere: dict[str, list[float]] = {}
+    per: dict[str, dict[str, list[float]]] = {}
+    rows: dict[str, dict[str, Any]] = {}
+    for g in games:
+        if g.worker is None:
+            continue
+        row = rows.setdefault(g.worker, {"worker": g.worker, "games": 0, "timeouts": 0, "crashes": 0,
+                                         "near_limit": 0, "answers": 0})
+        row["games"] += 1
+        for p in g.players:
+            row["timeouts"] += p.status == Verdict.TIMEOUT
+            row["crashes"] += p.status in (Verdict.CRASH, Verdict.MEMORY)
+            row["near_limit"] += p.near_limit
+            row["answers"] += len(p.latencies_ms)
+            everywhere.setdefault(p.bot, []).extend(p.latencies_ms)
+            per.setdefault(g.worker, {}).setdefault(p.bot, []).extend(p.latencies_ms)
+    out = []
+    for worker in sorted(rows):
+        row = rows[worker]
+        mine = [x for values in per.get(worker, {}).values() for x in values]
+        if mine:
+            arr = np.asarray(mine, dtype=float)
+            row["latency_ms"] = {"median": round(float(np.median(arr)), 3),
+                                 "p99": round(float(np.percentile(arr, 99)), 3)}
+        else:
+            row["latency_ms"] = {"median": None, "p99": None}
+        ratios = [_median(values) / _median(everywhere[bot]) for bot, values in per.get(worker, {}).items()
+                  if len(values) >= PACE_ANSWERS and _median(everywhere[bot]) > 0]
+        row["pace"] = round(max(ratios), 3) if ratios else None
+        row["slow"] = bool(ratios) and max(ratios) >= SLOWER
+        out.append(row)
+    return out
+
+
 def _comparison(t: ComparisonTracker | TableTracker) -> dict[str, Any]:
     if isinstance(t, TableTracker):
         return {"index": t.index, "bots": list(t.bots), "games_stored": len(t.games),
@@ -140,6 +191,9 @@ def standings(store: Store, row: TournamentRow) -> dict[str, Any]:
     }
     if players > 2:
         out["tournament"]["players"] = players
+    workers = worker_health(games)
+    if workers:
+        out["workers"] = workers
     sweep = settings.get("sweep")
     if sweep:
         points_of = {b["name"]: b.get("sweep_point") for b in settings.get("bots", [])}

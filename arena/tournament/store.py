@@ -228,6 +228,9 @@ class GameRecord:
     """The game's replay file, when the tournament kept one."""
     sandboxed: bool | None = None
     """Whether the bots ran in the sandbox (``None``: stored by a release that did not say)."""
+    worker: str | None = field(default=None, compare=False)
+    """The Dask worker that played the game (its address); ``None`` when it was played on this
+    machine (or stored by a release that did not say)."""
     id: int | None = field(default=None, compare=False)
     """The game's number in its database (``arena matches show ID``), once stored."""
 
@@ -590,9 +593,10 @@ class Store:
         already there."""
         with self._transaction():
             cur = self._db.execute(
-                "INSERT OR IGNORE INTO games VALUES (" + ", ".join("?" * 13) + ")",
+                "INSERT OR IGNORE INTO games VALUES (" + ", ".join("?" * 14) + ")",
                 (tid, g.comparison, g.pair, g.leg, g.seed, g.winner, g.end_reason, g.turns, g.duration_s,
-                 g.referee_version, g.finished, g.replay, None if g.sandboxed is None else int(g.sandboxed)),
+                 g.referee_version, g.finished, g.replay, None if g.sandboxed is None else int(g.sandboxed),
+                 g.worker),
             )
             if cur.rowcount != 1:
                 return None
@@ -646,12 +650,13 @@ class Store:
                 latencies_ms=_floats(r[9]), near_limit=r[10], stderr=r[11], refused=r[12]))
         rows = self._db.execute(
             "SELECT comparison, pair, leg, seed, winner, end_reason, turns, duration_s, referee_version, finished,"
-            f" replay, sandbox, rowid FROM games WHERE {where} ORDER BY comparison, pair, leg", args
+            f" replay, sandbox, worker, rowid FROM games WHERE {where} ORDER BY comparison, pair, leg", args
         )
         return [
             GameRecord(comparison=r[0], pair=r[1], leg=r[2], seed=r[3], players=tuple(players.get(r[:3], ())),
                        winner=r[4], end_reason=r[5], turns=r[6], duration_s=r[7], referee_version=r[8],
-                       finished=r[9], replay=r[10], sandboxed=None if r[11] is None else bool(r[11]), id=r[12])
+                       finished=r[9], replay=r[10], sandboxed=None if r[11] is None else bool(r[11]), worker=r[12],
+                       id=r[13])
             for r in rows
         ]
 

@@ -41,7 +41,8 @@ class Cluster:
         self.workers: list[subprocess.Popen[bytes]] = []
 
     def _start(self, *args: str, log: str) -> subprocess.Popen[bytes]:
-        env = {**os.environ, "DASK_TEMPORARY_DIRECTORY": str(self.folder)}  # not /tmp/dask-scratch-space
+        # not /tmp/dask-scratch-space, nor the shipped bundles in /tmp/cgarena-bundles-UID
+        env = {**os.environ, "DASK_TEMPORARY_DIRECTORY": str(self.folder), "TMPDIR": str(self.folder)}
         with open(self.folder / log, "wb") as out:
             proc = subprocess.Popen([sys.executable, "-m", "dask", *args], stdout=out, stderr=subprocess.STDOUT,
                                     start_new_session=True, cwd=self.folder, env=env)
@@ -137,6 +138,7 @@ def test_the_cli_plays_on_a_local_cluster_and_refuses_a_bad_address(tmp_path, mo
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setitem(dask.config.config, "temporary-directory", str(tmp_path))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the workers' bundle cache
     ok = CliRunner().invoke(main, ["tournament", "spring2021", "greedy", "random", "--games", "4", "--sandbox", "off",
                                    "--executor", "dask", "--local-cluster", "2", "--no-progress", "--json"])
     assert ok.exit_code == 0, ok.output

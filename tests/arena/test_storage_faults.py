@@ -150,7 +150,7 @@ def test_processes_creating_the_same_new_database_at_once_all_succeed(tmp_path: 
         for w in workers:
             w.join(30)
         assert outcomes == ["ok"] * processes, (attempt, outcomes)
-        assert rows(path, "SELECT key, value FROM meta") == [("schema_version", "6")]
+        assert rows(path, "SELECT key, value FROM meta") == [("schema_version", "7")]
         assert rows(path, "SELECT count(*) FROM tournaments") == [(processes,)]
 
 
