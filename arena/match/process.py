@@ -318,9 +318,11 @@ class BotProcess:
                 close_fds=True,
                 preexec_fn=setup,
             )
-        except FileNotFoundError:
+        except FileNotFoundError as exc:
             limiter.close()
-            raise BotStartError(f"{command[0]}: no such file or command") from None
+            if self.cwd is not None and not os.path.isdir(self.cwd):
+                raise BotStartError(f"{self.cwd}: the bot's working folder does not exist") from None
+            raise BotStartError(f"{exc.filename or command[0]}: no such file or command") from None
         except PermissionError:
             limiter.close()
             raise BotStartError(f"{command[0]}: permission denied (not executable?)") from None

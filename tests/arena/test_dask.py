@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import distributed
 import pytest
 from click.testing import CliRunner
 
@@ -92,28 +93,97 @@ def cluster(tmp_path: Path) -> Iterator[tuple[Cluster, str]]:
         made.stop()
 
 
-def games_of(tmp_path: Path, name: str, executor=None, on_event=None) -> list[tuple]:
-    """Play the tournament into its own database; its games as (key, seed, scores, statuses)."""
+def games_of(tmp_path: Path, name: str, executor=None, on_event=None, bots=("greedy", "random"),
+             workers: list[str | None] | None = None) -> list[tuple]:
+    """Play the tournament into its own database; its games as (key, seed, scores, statuses).
+    ``executor`` is given the tournament (to prepare the bots) and returns the executor maker;
+    ``workers`` receives the worker that played each game."""
     db = tmp_path / f"{name}.sqlite"
-    config = config_from_mapping({"game": "spring2021", "bots": ["greedy", "random"], "games": GAMES,
+    config = config_from_mapping({"game": "spring2021", "bots": list(bots), "games": GAMES,
                                   "workers": 2, "seed": 11, "sandbox": "off", "db": str(db)}, base=tmp_path)
     store = Store(config.db)
     try:
-        run = Tournament(config, store, executor=executor, on_event=on_event).run()
+        tournament = Tournament(config, store, on_event=on_event)
+        if executor is not None:
+            tournament.executor = executor(tournament)
+        run = tournament.run()
         assert not run.interrupted and run.stopped is None
         records = store.games(run.tournament_id)
     finally:
         store.close()
+    if workers is not None:
+        workers.extend(g.worker for g in records)
     return sorted(((g.comparison, g.pair, g.leg), g.seed, tuple(p.score for p in g.players),
                    tuple(p.status for p in g.players)) for g in records)
+
+
+def on_cluster(address: str):
+    """The executor maker for ``games_of``: the cluster at ``address``, ready for the bots."""
+    return lambda tournament: lambda _n: DaskExecutor.connect(address, specs=tournament.specs.values())
 
 
 def test_a_cluster_plays_the_games_of_the_local_executor(tmp_path, cluster):
     _, address = cluster
     local = games_of(tmp_path, "local")
-    on_dask = games_of(tmp_path, "dask", executor=lambda _n: DaskExecutor.connect(address))
+    workers: list[str | None] = []
+    on_dask = games_of(tmp_path, "dask", executor=on_cluster(address), workers=workers)
     assert len(local) == GAMES
     assert on_dask == local
+    # each game names the worker that played it: one of the two, both busy
+    with distributed.Client(address, timeout=10) as client:
+        addresses = set(client.scheduler_info()["workers"])
+    assert len(addresses) == 2 and set(workers) == addresses
+
+
+def write_two_module_bot(folder: Path) -> Path:
+    """A package bot whose answer comes from a second module (so only a bundle of both runs)."""
+    pkg = folder / "twofile"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "logic.py").write_text("def answer():\n    return 'WAIT'\n")
+    (pkg / "__main__.py").write_text(spring_bot_text("answer()", imports="from .logic import answer\n"))
+    return pkg
+
+
+def test_python_bots_reach_the_workers_as_bundles_and_need_no_copy_of_their_source(tmp_path, cluster):
+    _, address = cluster
+    pkg = write_two_module_bot(tmp_path / "src")
+    local = games_of(tmp_path, "local", bots=(str(pkg), "greedy"))
+
+    def without_source(tournament):
+        pool = DaskExecutor.connect(address, specs=tournament.specs.values())  # bundled and sent here
+
+        def make(_n: int) -> DaskExecutor:
+            (tmp_path / "src").rename(tmp_path / "gone")  # from now on, only the bundles are left
+            return pool
+        return make
+
+    on_dask = games_of(tmp_path, "dask", executor=without_source, bots=(str(pkg), "greedy"))
+    assert not pkg.exists()
+    assert on_dask == local
+    assert {status for *_, statuses in on_dask for status in statuses} == {"ok"}
+    cached = list((made_folder := tmp_path / "cluster").glob("cgarena-bundles-*/*/bot.py"))
+    assert len(cached) == 2, made_folder  # the package and greedy, each written once
+
+
+def test_a_bot_missing_on_a_worker_stops_the_tournament_before_its_first_game(tmp_path, cluster, monkeypatch):
+    _, address = cluster
+    bin_dir = tmp_path / "bin"  # on this PATH, not on the workers'
+    bin_dir.mkdir()
+    bot = bin_dir / "mybot"
+    bot.write_text(f"#!{sys.executable}\n" + spring_bot_text('"WAIT"'))
+    bot.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["tournament", "spring2021", "mybot", "greedy", "--games", "2",
+                                       "--sandbox", "off", "--executor", "dask", "--scheduler", address,
+                                       "--db", "never.sqlite", "--no-progress"])
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error: bot 'mybot' cannot run on Dask worker tcp://127.0.0.1:")
+    assert "its program mybot is missing on its PATH" in lines[0]
+    assert not (tmp_path / "never.sqlite").exists()
 
 
 def test_a_worker_killed_mid_tournament_loses_and_duplicates_nothing(tmp_path, cluster):
@@ -127,7 +197,7 @@ def test_a_worker_killed_mid_tournament_loses_and_duplicates_nothing(tmp_path, c
             made.kill(victim)  # its game in progress is lost with it
             killed.append(victim.pid)
 
-    on_dask = games_of(tmp_path, "dask", executor=lambda _n: DaskExecutor.connect(address), on_event=on_event)
+    on_dask = games_of(tmp_path, "dask", executor=on_cluster(address), on_event=on_event)
     assert killed, "the tournament ended before a worker could be killed"
     assert [key for key, *_ in on_dask] == sorted({key for key, *_ in on_dask})  # each game once
     assert on_dask == local

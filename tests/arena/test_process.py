@@ -152,6 +152,11 @@ def test_a_command_that_cannot_run_is_refused_before_anything_starts(tmp_path, p
         BotProcess([program], cwd=str(tmp_path)).start()
 
 
+def test_a_missing_working_folder_is_named_rather_than_the_program(tmp_path):
+    with pytest.raises(BotStartError, match=f"^{tmp_path / 'gone'}: the bot's working folder does not exist$"):
+        BotProcess([sys.executable, "-c", "pass"], cwd=str(tmp_path / "gone")).start()
+
+
 def test_a_command_is_found_the_way_exec_finds_it(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
