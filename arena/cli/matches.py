@@ -48,6 +48,7 @@ def _game_dict(tid: int, g: GameRecord) -> dict[str, Any]:
         "id": g.id, "tournament": tid, "comparison": g.comparison, "pair": g.pair, "leg": g.leg, "seed": g.seed,
         "end_reason": g.end_reason, "turns": g.turns, "winner": g.winner, "duration_s": g.duration_s,
         "replay": g.replay, "sandbox": None if g.sandboxed is None else ("on" if g.sandboxed else "off"),
+        "worker": g.worker,
         "players": [{"seat": p.seat, "bot": p.bot, "score": p.score, "rank": p.rank, "status": p.status,
                      "message": p.message, "refused": p.refused} for p in g.players],
     }
@@ -143,7 +144,8 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
                f"seed {g.seed}")
     click.echo(f"  {g.end_reason} after {g.turns} turns, {g.duration_s:.1f} s, finished {_when(g.finished)}; "
                f"rules {g.referee_version}"
-               + ("" if g.sandboxed is None else f"; bots {'sandboxed' if g.sandboxed else 'not sandboxed'}"))
+               + ("" if g.sandboxed is None else f"; bots {'sandboxed' if g.sandboxed else 'not sandboxed'}")
+               + ("" if g.worker is None else f"; on Dask worker {g.worker}"))
     for p in g.players:
         rank = f"rank {p.rank + 1}"
         click.echo(f"player {p.seat}: {p.bot}, score {p.score}, {rank}, {p.status}"

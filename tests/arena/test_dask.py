@@ -214,6 +214,14 @@ def test_the_cli_plays_on_a_local_cluster_and_refuses_a_bad_address(tmp_path, mo
     assert ok.exit_code == 0, ok.output
     data = json.loads(ok.output.strip().splitlines()[-1])
     assert data["tournament"]["games_stored"] == 4
+    # the report's per-worker rows: the cluster's workers, 4 games between them
+    workers = data["workers"]
+    assert all(w["worker"].startswith("tcp://127.0.0.1:") for w in workers)
+    assert sum(w["games"] for w in workers) == 4
+    shown = CliRunner().invoke(main, ["matches", "show", "1"])
+    assert shown.exit_code == 0, shown.output
+    assert f"on Dask worker {workers[0]['worker']}" in shown.output or \
+        f"on Dask worker {workers[-1]['worker']}" in shown.output
     bad = CliRunner().invoke(main, ["tournament", "spring2021", "greedy", "random", "--games", "4",
                                     "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9", "--db", "never.sqlite"])
     assert bad.exit_code == 1

@@ -147,7 +147,7 @@ def test_migrated_and_new_databases_have_one_schema(copy: Path, tmp_path: Path) 
     assert result.exit_code == 0, result.output
     assert schema(copy / "results.sqlite") == schema(tmp_path / "new.sqlite")
     with sqlite3.connect(copy / "results.sqlite") as conn:
-        assert conn.execute("SELECT value FROM meta").fetchone() == ("6",)
+        assert conn.execute("SELECT value FROM meta").fetchone() == ("7",)
 
 
 def test_a_database_from_a_newer_arena_is_refused(copy: Path) -> None:
