@@ -133,7 +133,21 @@ _checked: set[tuple[Need, ...]] = set()
 """The needs already found on this worker process (each is looked for once)."""
 
 
-def _on_this_worker(specs: Sequence[BotSpec], ships: Sequence[Shipped | None], texts: Sequence[str | None],
+def _bundle_variable(prefix: str, sha: str) -> str:
+    """The name of the cluster-wide variable that holds the bundle of hash ``sha``."""
+    return f"{prefix}-bundle-{sha}"
+
+
+def _fetch(prefix: str, sha: str) -> Callable[[], str]:
+    def fetch() -> str:
+        from distributed import Variable
+
+        text: str = Variable(_bundle_variable(prefix, sha)).get(timeout=60)
+        return text
+    return fetch
+
+
+def _on_this_worker(specs: Sequence[BotSpec], ships: Sequence[Shipped | None], prefix: str,
                     needs: tuple[Need, ...], worker: str) -> tuple[BotSpec, ...]:
     """The bots as they run here: shipped ones unpacked, the others checked to exist."""
     if needs not in _checked:
@@ -142,25 +156,25 @@ def _on_this_worker(specs: Sequence[BotSpec], ships: Sequence[Shipped | None], t
             raise ShippingError(describe_missing(lacking[0], worker))
         _checked.add(needs)
     out = []
-    for spec, ship, text in zip(specs, ships, texts, strict=True):
+    for spec, ship in zip(specs, ships, strict=True):
         if ship is not None:
-            assert text is not None
-            spec = unpack(spec, ship, text)
+            spec = unpack(spec, ship, _fetch(prefix, ship.sha256))
         out.append(spec)
     return tuple(out)
 
 
 def play_on_worker(task: GameTask, stop_event: str, ships: tuple[Shipped | None, ...] = (),
-                   texts: tuple[str | None, ...] = (), needs: tuple[Need, ...] = ()) -> GameRecord | None:
+                   needs: tuple[Need, ...] = ()) -> GameRecord | None:
     """The Dask task: :func:`play_task` with the bots as they run on this worker (``ships``:
-    each seat's :class:`Shipped` form, or ``None``; ``texts``: the bundles; ``needs``: what the
-    other bots use), stopped (``None``) once the event ``stop_event`` is set. The record names the
-    worker."""
+    each seat's :class:`Shipped` form, or ``None``, its bundle fetched from the cluster variable
+    named after ``stop_event`` and its hash when this worker does not have it yet; ``needs``: what
+    the other bots use), stopped (``None``) once the event ``stop_event`` is set. The record names
+    the worker."""
     from distributed import Event, get_worker
 
     worker = get_worker().address
     if ships:
-        task = dataclasses.replace(task, specs=_on_this_worker(task.specs, ships, texts, needs, worker))
+        task = dataclasses.replace(task, specs=_on_this_worker(task.specs, ships, stop_event, needs, worker))
     event = Event(stop_event)
     last = time.monotonic()
 
@@ -204,7 +218,9 @@ class DaskExecutor:
         self._needs: list[Need] = []
         """What the other bots use, that every worker must have."""
         self._bundles: dict[str, Any] = {}
-        """The bundles scattered to the workers: content hash -> Dask future."""
+        """The bundles offered to the workers: content hash -> the cluster variable that holds it
+        (a worker fetches each once, when it first plays that bot; the tasks carry only hashes, so
+        the scheduler places them as games without data)."""
         self.warnings: list[str] = []
         """Workers much slower than the others, or with a clock off pace (see :meth:`prepare`)."""
         self._check_workers()
@@ -272,9 +288,13 @@ class DaskExecutor:
         for address, lacking in sorted(self._client.run(missing, list(shipment.needs)).items()):
             if lacking:
                 raise ShippingError(describe_missing(lacking[0], address))
-        new = {sha: text for sha, text in shipment.bundles.items() if sha not in self._bundles}
-        if new:
-            self._bundles.update(self._client.scatter(new, broadcast=True, hash=False))
+        import distributed
+
+        for sha, text in shipment.bundles.items():
+            if sha not in self._bundles:
+                variable = distributed.Variable(_bundle_variable(self._stop_name, sha), client=self._client)
+                variable.set(text)
+                self._bundles[sha] = variable
         self._shipped.update(shipment.shipped)
         self._needs.extend(n for n in shipment.needs if n not in self._needs)
         self._prepared.update(s.name for s in specs)
@@ -341,10 +361,9 @@ class DaskExecutor:
         c, p, leg = task.key
         self.prepare(task.specs)
         ships = tuple(self._shipped.get(spec.name) for spec in task.specs)
-        texts = tuple(None if s is None else self._bundles[s.sha256] for s in ships)
         names = {spec.name for spec in task.specs}
         needs = tuple(n for n in self._needs if n.bot in names)
-        future = self._client.submit(play_on_worker, task, self._stop_name, ships, texts, needs, pure=False,
+        future = self._client.submit(play_on_worker, task, self._stop_name, ships, needs, pure=False,
                                      key=f"arena-game-c{c}-p{p}-l{leg}-{uuid.uuid4().hex[:12]}")
         self._running[future] = task
 
@@ -400,6 +419,12 @@ class DaskExecutor:
                 import distributed
 
                 distributed.Event(self._stop_name, client=self._client).clear()
+            for variable in self._bundles.values():  # the scheduler keeps them until deleted
+                try:
+                    variable.delete()
+                except Exception:  # a scheduler already gone holds nothing
+                    pass
+            self._bundles.clear()
         finally:
             if self._on_close is not None:
                 on_close, self._on_close = self._on_close, None

@@ -3,8 +3,8 @@
 - **Python bots** (a script, a package, a shipped module: :attr:`arena.match.botspec.BotSpec.source`)
   travel as their bundle, the one file ``bundle`` makes: :func:`pack` bundles each once (the
   bundler is found through the ``cgarena.bundlers`` entry point, since the bundler sits above the
-  arena), and on the worker :func:`unpack` writes it once per content hash into a cache folder,
-  checking the hash of what arrived and of what is on disk before every game. The bot runs there
+  arena), and on the worker :func:`unpack` fetches it and writes it once per content hash into a
+  cache folder, checking the hash of what arrived and of what is on disk before every game. The bot runs there
   with the worker's interpreter, from the bundle's folder (from its own folder when it declares
   data files, which must then be on the worker too).
 - **Other bots** (executables, command lines) and data files must exist at the same paths on every
@@ -198,13 +198,15 @@ def _read_text(path: Path) -> str | None:
         return None
 
 
-def unpack(spec: BotSpec, shipped: Shipped, text: str) -> BotSpec:
-    """How ``spec`` runs on this worker: its bundle ``text`` written once into the cache (checked
-    against its hash as it arrived and as it is on disk) and run with this interpreter."""
+def unpack(spec: BotSpec, shipped: Shipped, fetch: Callable[[], str]) -> BotSpec:
+    """How ``spec`` runs on this worker: its bundle, from the cache when the file there has the
+    right hash, else ``fetch()`` ed, checked against its hash and written (atomically), and run
+    with this interpreter."""
     folder = cache_dir() / shipped.sha256
     path = folder / "bot.py"
     existing = _read_text(path)
     if existing is None or sha256_of(existing) != shipped.sha256:
+        text = fetch()
         if sha256_of(text) != shipped.sha256:
             raise ShippingError(f"bot {spec.name!r}: its bundle arrived damaged on this worker (content hash "
                                 f"{sha256_of(text)[:12]}, expected {shipped.sha256[:12]})")

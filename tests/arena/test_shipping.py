@@ -137,23 +137,29 @@ def test_a_bundle_is_written_once_and_run_with_its_arguments(tmp_path: Path, pri
     spec = resolve(f"{write_package(tmp_path)} 3", "spring2021")
     text = "print('WAIT')\n"
     ship = Shipped(sha(text), ("3",), keep_cwd=False)
-    ran = unpack(spec, ship, text)
+    fetched: list[str] = []
+
+    def fetch() -> str:
+        fetched.append(text)
+        return text
+
+    ran = unpack(spec, ship, fetch)
     path = private_tmp / f"cgarena-bundles-{os.getuid()}" / sha(text) / "bot.py"
     assert ran.argv == (sys.executable, "-u", str(path), "3")
     assert ran.cwd == str(path.parent) and ran.source is None and ran.name == spec.name
     assert path.read_text() == text
     inode = path.stat().st_ino
-    unpack(spec, ship, text)
-    assert path.stat().st_ino == inode  # not written again
+    unpack(spec, ship, fetch)
+    assert path.stat().st_ino == inode and len(fetched) == 1  # neither fetched nor written again
 
 
 def test_a_damaged_bundle_on_disk_is_written_again(tmp_path: Path, private_tmp: Path) -> None:
     spec = resolve(str(write_package(tmp_path)), "spring2021")
     text = "print('WAIT')\n"
     ship = Shipped(sha(text), (), keep_cwd=False)
-    path = Path(unpack(spec, ship, text).argv[2])
+    path = Path(unpack(spec, ship, lambda: text).argv[2])
     path.write_text("print('MOVE nowhere')\n")  # changed on the worker's disk
-    unpack(spec, ship, text)
+    unpack(spec, ship, lambda: text)
     assert path.read_text() == text
 
 
@@ -161,7 +167,7 @@ def test_a_bundle_that_arrives_damaged_is_refused(tmp_path: Path, private_tmp: P
     spec = resolve(str(write_package(tmp_path)), "spring2021")
     ship = Shipped(sha("print('WAIT')\n"), (), keep_cwd=False)
     with pytest.raises(ShippingError, match="its bundle arrived damaged on this worker"):
-        unpack(spec, ship, "print('WAIT') \n")
+        unpack(spec, ship, lambda: "print('WAIT') \n")
     assert not any(private_tmp.rglob("*.py"))  # nothing written
 
 
