@@ -4,9 +4,10 @@
 
 Both executors get ``W`` workers of one game each (the local one: worker processes; Dask: a
 ``LocalCluster`` of ``W`` one-thread worker processes on 127.0.0.1) and are started before the
-clock starts (the bots' bundles sent to the Dask workers), so what is timed is the games and what
-carries them: task shipping, the bundles checked on the workers, results coming back, the database. Executors alternate within each run. Prints games per second for both
-(median of the runs) and the ratio measured in this run (goal: Dask at least 0.9 of local).
+clock starts (the bots bundled for the Dask workers), so what is timed is the games and what
+carries them: task shipping, the bundles fetched and checked on the workers, results coming back,
+the database. Executors alternate within each run. Prints games per second for both (median of
+the runs) and the ratio measured in this run (goal: Dask at least 0.9 of local).
 """
 
 from __future__ import annotations
