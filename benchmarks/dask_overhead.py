@@ -65,6 +65,9 @@ class _Kept:
     def results(self, timeout):  # type: ignore[no-untyped-def]
         return self.inner.results(timeout)
 
+    def cancel(self, comparison: int, from_pair: int) -> None:
+        self.inner.cancel(comparison, from_pair)
+
     def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
         pass
 

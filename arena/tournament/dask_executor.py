@@ -13,7 +13,10 @@ progress display are those of a local run.
 - **Stopping.** A running Dask task cannot be interrupted from outside, so every game watches a
   cluster-wide :class:`distributed.Event` (looked at twice a second, between turns): when the
   tournament stops (Ctrl-C, a failure limit), the event is set and each running game kills its
-  bots and reports nothing, within a turn's time limit plus half a second.
+  bots and reports nothing, within a turn's time limit plus half a second. Likewise, when a
+  comparison's SPRT test decides, its later pairs are no longer wanted: those waiting are
+  cancelled, and those running see it in a cluster-wide :class:`distributed.Variable` (the
+  comparisons decided, and from which pair) and stop the same way.
 - **Lost workers.** A worker that dies mid-game loses that game only: Dask plays the task again
   on another worker, and the client receives one result per task, so no game is stored twice.
 - **Bots.** Python bots travel as their bundle and other bots must be at the same paths on every
@@ -138,6 +141,12 @@ def _bundle_variable(prefix: str, sha: str) -> str:
     return f"{prefix}-bundle-{sha}"
 
 
+def _dropped_variable(prefix: str) -> str:
+    """The name of the cluster-wide variable that maps each decided comparison (as a string) to
+    the first pair no longer wanted."""
+    return f"{prefix}-dropped"
+
+
 def _fetch(prefix: str, sha: str) -> Callable[[], str]:
     def fetch() -> str:
         from distributed import Variable
@@ -170,12 +179,13 @@ def play_on_worker(task: GameTask, stop_event: str, ships: tuple[Shipped | None,
     named after ``stop_event`` and its hash when this worker does not have it yet; ``needs``: what
     the other bots use), stopped (``None``) once the event ``stop_event`` is set. The record names
     the worker."""
-    from distributed import Event, get_worker
+    from distributed import Event, Variable, get_worker
 
     worker = get_worker().address
     if ships:
         task = dataclasses.replace(task, specs=_on_this_worker(task.specs, ships, stop_event, needs, worker))
     event = Event(stop_event)
+    dropped = Variable(_dropped_variable(stop_event))
     last = time.monotonic()
 
     def should_stop() -> bool:
@@ -184,7 +194,10 @@ def play_on_worker(task: GameTask, stop_event: str, ships: tuple[Shipped | None,
         if now - last < STOP_LOOK_S:
             return False
         last = now
-        return bool(event.is_set())
+        if event.is_set():
+            return True
+        from_pair = dropped.get(timeout=STOP_LOOK_S).get(str(task.game.comparison))
+        return from_pair is not None and task.game.pair >= from_pair
 
     record = play_task(task, should_stop=should_stop)
     return None if record is None else dataclasses.replace(record, worker=worker)
@@ -223,7 +236,12 @@ class DaskExecutor:
         the scheduler places them as games without data)."""
         self.warnings: list[str] = []
         """Workers much slower than the others, or with a clock off pace (see :meth:`prepare`)."""
+        self._dropped: dict[str, int] = {}
         self._check_workers()
+        import distributed
+
+        self._dropped_var = distributed.Variable(_dropped_variable(self._stop_name), client=client)
+        self._dropped_var.set({})
 
     @classmethod
     def connect(cls, scheduler: str | None = None, local_cluster: int | None = None, *,
@@ -396,6 +414,17 @@ class DaskExecutor:
                                         f"{type(exc).__name__}: {exc}") from None
             yield task, record
 
+    def cancel(self, comparison: int, from_pair: int) -> None:
+        """Cancel the games of ``comparison`` from pair ``from_pair`` on: those waiting are
+        cancelled, those running stop at their next look (half a second); none is reported."""
+        self._dropped[str(comparison)] = from_pair
+        self._dropped_var.set(dict(self._dropped))
+        doomed = [f for f, t in self._running.items() if t.game.comparison == comparison and t.game.pair >= from_pair]
+        for future in doomed:
+            del self._running[future]
+        if doomed:
+            self._client.cancel(doomed)
+
     def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
         """Stop: with ``interrupt``, running games kill their bots and report nothing (they are
         played again on resume); else they finish first (up to ``timeout``). Once stopped, the
@@ -419,7 +448,7 @@ class DaskExecutor:
                 import distributed
 
                 distributed.Event(self._stop_name, client=self._client).clear()
-            for variable in self._bundles.values():  # the scheduler keeps them until deleted
+            for variable in [*self._bundles.values(), self._dropped_var]:  # the scheduler keeps them until deleted
                 try:
                     variable.delete()
                 except Exception:  # a scheduler already gone holds nothing

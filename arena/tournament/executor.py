@@ -51,6 +51,11 @@ class Executor(Protocol):
         """Games finished since the last call, as they complete (waits up to ``timeout`` for
         the first); ``None`` for a game that was interrupted."""
 
+    def cancel(self, comparison: int, from_pair: int) -> None:
+        """The games of ``comparison`` from pair ``from_pair`` on are no longer wanted (its SPRT
+        test decided): the executor may drop those submitted, started or not, and report nothing
+        for them."""
+
     def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
         """Release the resources; with ``interrupt``, cancel the games in progress."""
 
@@ -179,6 +184,10 @@ class LocalExecutor:
         worker.process.join(1)
         kill_orphans(keep=[*self._before, *(w.process.pid for w in self._workers if w is not worker and w.process.pid)])
         self._workers[index] = _Worker(self._ctx)
+
+    def cancel(self, comparison: int, from_pair: int) -> None:
+        """Nothing: a local worker's game in progress finishes (at most one per worker, stored as
+        played after the decision and not counted); nothing waits here unstarted."""
 
     def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
         """Stop every worker; with ``interrupt``, games in progress are stopped (bots killed),

@@ -387,6 +387,7 @@ class Tournament:
                     if decided is not None:
                         assert decided.decision is not None and decided.decided_at is not None
                         self.store.set_decision(tid, decided.index, decided.decision.value, decided.decided_at)
+                        pool.cancel(decided.index, decided.decided_at)  # its later pairs: not counted, not wanted
                         self.on_event(Decided(decided.index, decided.bots, decided.decision, decided.decided_at))
                         total = max(done, done + scheduler.remaining())
                     leader = _leader(trackers)

@@ -22,11 +22,16 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.match.botspec import BotSpec, resolve
+from arena.match.loop import MatchOptions
+from arena.match.sandbox import SandboxMode
 from arena.tournament import Tournament
 from arena.tournament.config import config_from_mapping
 from arena.tournament.dask_executor import DaskExecutor
 from arena.tournament.runner import GameDone
+from arena.tournament.schedule import ScheduledGame
 from arena.tournament.store import Store
+from arena.tournament.task import GameTask
 from tests.arena.spring_text_bots import spring_bot_text
 
 GAMES = 8
@@ -252,6 +257,9 @@ class StopAfter:
             raise KeyboardInterrupt
         return self.inner.results(min(timeout or 0.2, 0.2))
 
+    def cancel(self, comparison: int, from_pair: int) -> None:
+        self.inner.cancel(comparison, from_pair)
+
     def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
         self.inner.stop(interrupt, timeout)
 
@@ -275,3 +283,55 @@ def test_ctrl_c_stops_the_games_running_on_the_workers(tmp_path, cluster):
     # the games look at the stop event twice a second, between turns of 1 s; without it the
     # executor would wait its 10 s for them
     assert time.monotonic() - pool.stopped_at < 4.0
+
+
+def bots_running(script: Path) -> list[int]:
+    """The processes whose command line names ``script``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                words = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if str(script).encode() in words:
+                found.append(int(entry.name))
+    return found
+
+
+def test_the_games_of_a_decided_comparison_stop_on_the_workers_and_free_them(tmp_path, cluster):
+    """What the tournament does when a comparison's SPRT test decides: its games still waiting
+    are cancelled, and those running stop between two turns, leaving the worker free."""
+    _, address = cluster
+    slow = tmp_path / "slow.py"  # 1 s an answer: a game lasts over 24 s
+    slow.write_text(spring_bot_text('(time.sleep(1.0), "WAIT")[1]', imports="import time\n"))
+    slow_spec = BotSpec(name="slow", argv=(sys.executable, "-u", str(slow)))  # a command: not bundled
+    greedy = resolve("greedy", "spring2021")
+    options = MatchOptions(time_scale=20, sandbox=SandboxMode.OFF)
+
+    def task(comparison: int, pair: int, leg: int, specs: tuple[BotSpec, ...]) -> GameTask:
+        game = ScheduledGame(comparison, pair, leg, seed=pair + 1, seats=tuple(s.name for s in specs))
+        return GameTask(game, "spring2021", specs, options, "spring2021 rules 1")
+
+    pool = DaskExecutor.connect(address, specs=[slow_spec, greedy])
+    try:
+        for pair in range(3):  # two playing, one waiting
+            pool.submit(task(0, pair, 0, (slow_spec, greedy)))
+        deadline = time.monotonic() + 30
+        while len(bots_running(slow)) < 2:
+            assert time.monotonic() < deadline, "the slow games did not start"
+            time.sleep(0.1)
+        pool.cancel(0, 0)
+        cancelled = time.monotonic()
+        assert pool.running() == 0
+        while bots_running(slow) and time.monotonic() - cancelled < 10:
+            time.sleep(0.05)
+        # a game looks twice a second, between turns of 1 s; uncancelled, they would play 20 s more
+        assert not bots_running(slow) and time.monotonic() - cancelled < 3.0
+        pool.submit(task(1, 0, 0, (greedy, greedy)))  # the workers are free for the next comparison
+        results = []
+        while not results and time.monotonic() - cancelled < 30:
+            results += list(pool.results(timeout=1.0))
+        assert [(t.game.comparison, r is not None and r.players[0].status) for t, r in results] == [(1, "ok")]
+    finally:
+        pool.stop(interrupt=True)

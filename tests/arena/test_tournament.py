@@ -346,3 +346,25 @@ def test_progress_total_shrinks_when_sprt_decides(tmp_path):
     done = [e for e in events if type(e).__name__ == "GameDone"]
     assert started.total == 200
     assert done[-1].total == done[-1].done == len(games) < 200
+
+
+def test_a_decided_comparison_asks_the_executor_to_cancel_its_later_pairs(tmp_path):
+    """greedy beats wait every game: H1 is accepted after a few pairs; the executor is then told
+    that the comparison's games from the deciding pair on are no longer wanted."""
+    from arena.tournament.executor import LocalExecutor
+
+    cancelled: list[tuple[int, int]] = []
+
+    class Recording(LocalExecutor):
+        def cancel(self, comparison: int, from_pair: int) -> None:
+            cancelled.append((comparison, from_pair))
+            super().cancel(comparison, from_pair)
+
+    config = config_from_mapping({"game": "spring2021", "bots": ["greedy", "wait"], "games": 40, "workers": 2,
+                                  "sandbox": "off", "db": str(tmp_path / "s.sqlite"),
+                                  "sprt": {"elo0": 0, "elo1": 300, "alpha": 0.25, "beta": 0.25}}, base=tmp_path)
+    with Store(config.db) as store:
+        run = Tournament(config, store, executor=Recording).run()
+        (comparison,) = store.comparisons(run.tournament_id)
+    assert comparison.decision == "H1" and comparison.decided_at_pair is not None
+    assert cancelled == [(0, comparison.decided_at_pair)]
