@@ -41,7 +41,7 @@ import yaml
 from . import paths
 
 __all__ = ["BotSpec", "BotSpecError", "PythonSource", "resolve", "split_name", "is_bot_name", "python_command",
-           "shipped_bots", "default_bots", "REPO_ROOT", "BOTS_FILE"]
+           "module_path", "shipped_bots", "default_bots", "REPO_ROOT", "BOTS_FILE"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOTS_FILE = REPO_ROOT / "bots" / "shipped.yaml"
@@ -169,10 +169,13 @@ def _from_path(name: str, path: Path, args: tuple[str, ...] = ()) -> BotSpec:
     return BotSpec(name=name, argv=(str(path.resolve()),) + args)
 
 
-def _module_entry(root: Path, module: str) -> Path:
-    """The file or package directory of ``module`` under ``root``."""
+def module_path(root: Path, module: str) -> Path | None:
+    """The package directory or the file of ``module`` under ``root`` (``None``: neither exists)."""
     base = root.joinpath(*module.split("."))
-    return base if base.is_dir() else base.with_suffix(".py")
+    for candidate in (base, base.with_name(base.name + ".py")):
+        if candidate.exists():
+            return candidate
+    return None
 
 
 def _display_name(path: Path) -> str:
@@ -185,7 +188,8 @@ def _shipped(name: str, entry: Mapping[str, Any] | None, extra: tuple[str, ...],
     args = tuple(str(a) for a in entry.get("args", [])) + extra
     if "module" in entry:
         launcher = (sys.executable, "-u", "-m", str(entry["module"]))
-        source = PythonSource(str(_module_entry(REPO_ROOT, str(entry["module"]))), len(launcher))
+        found = module_path(REPO_ROOT, str(entry["module"]))
+        source = None if found is None else PythonSource(str(found), len(launcher))
         spec = BotSpec(name=name, argv=launcher + args, cwd=str(REPO_ROOT), source=source)
     elif "path" in entry:
         spec = _from_path(name, REPO_ROOT / entry["path"], args)

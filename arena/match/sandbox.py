@@ -41,6 +41,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .botspec import module_path
+
 __all__ = [
     "SandboxMode",
     "SandboxUnavailable",
@@ -165,14 +167,6 @@ def _is_python(program: str) -> bool:
     return program == sys.executable or name.startswith(("python", "pypy"))
 
 
-def _module_path(cwd: Path, module: str) -> Path | None:
-    base = cwd.joinpath(*module.split("."))
-    for candidate in (base, base.with_name(base.name + ".py")):
-        if candidate.exists():
-            return candidate
-    return None
-
-
 def bot_files(argv: Sequence[str], cwd: str | None, data: Sequence[str] = ()) -> BotFiles:
     """The files of a bot run as ``argv`` from ``cwd`` (``None``: the current directory)."""
     where = Path(cwd) if cwd is not None else Path.cwd()
@@ -192,7 +186,7 @@ def bot_files(argv: Sequence[str], cwd: str | None, data: Sequence[str] = ()) ->
             add(where / program)
     for i, word in enumerate(words[1:], start=1):
         if word == "-m" and i + 1 < len(words) and words and _is_python(words[0]):
-            found = _module_path(where, words[i + 1])
+            found = module_path(where, words[i + 1])
             if found is not None:
                 add(found)
             continue

@@ -172,8 +172,8 @@ def _on_this_worker(specs: Sequence[BotSpec], ships: Sequence[Shipped | None], p
     return tuple(out)
 
 
-def play_on_worker(task: GameTask, stop_event: str, ships: tuple[Shipped | None, ...] = (),
-                   needs: tuple[Need, ...] = ()) -> GameRecord | None:
+def play_on_worker(task: GameTask, stop_event: str, ships: tuple[Shipped | None, ...],
+                   needs: tuple[Need, ...]) -> GameRecord | None:
     """The Dask task: :func:`play_task` with the bots as they run on this worker (``ships``:
     each seat's :class:`Shipped` form, or ``None``, its bundle fetched from the cluster variable
     named after ``stop_event`` and its hash when this worker does not have it yet; ``needs``: what
@@ -182,8 +182,7 @@ def play_on_worker(task: GameTask, stop_event: str, ships: tuple[Shipped | None,
     from distributed import Event, Variable, get_worker
 
     worker = get_worker().address
-    if ships:
-        task = dataclasses.replace(task, specs=_on_this_worker(task.specs, ships, stop_event, needs, worker))
+    task = dataclasses.replace(task, specs=_on_this_worker(task.specs, ships, stop_event, needs, worker))
     event = Event(stop_event)
     dropped = Variable(_dropped_variable(stop_event))
     last = time.monotonic()

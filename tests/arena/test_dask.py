@@ -32,6 +32,7 @@ from arena.tournament.runner import GameDone
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.store import Store
 from arena.tournament.task import GameTask
+from tests.arena.sandboxing import processes_with
 from tests.arena.spring_text_bots import spring_bot_text
 
 GAMES = 8
@@ -285,20 +286,6 @@ def test_ctrl_c_stops_the_games_running_on_the_workers(tmp_path, cluster):
     assert time.monotonic() - pool.stopped_at < 4.0
 
 
-def bots_running(script: Path) -> list[int]:
-    """The processes whose command line names ``script``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                words = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if str(script).encode() in words:
-                found.append(int(entry.name))
-    return found
-
-
 def test_the_games_of_a_decided_comparison_stop_on_the_workers_and_free_them(tmp_path, cluster):
     """What the tournament does when a comparison's SPRT test decides: its games still waiting
     are cancelled, and those running stop between two turns, leaving the worker free."""
@@ -318,16 +305,16 @@ def test_the_games_of_a_decided_comparison_stop_on_the_workers_and_free_them(tmp
         for pair in range(3):  # two playing, one waiting
             pool.submit(task(0, pair, 0, (slow_spec, greedy)))
         deadline = time.monotonic() + 30
-        while len(bots_running(slow)) < 2:
+        while len(processes_with(str(slow))) < 2:
             assert time.monotonic() < deadline, "the slow games did not start"
             time.sleep(0.1)
         pool.cancel(0, 0)
         cancelled = time.monotonic()
         assert pool.running() == 0
-        while bots_running(slow) and time.monotonic() - cancelled < 10:
+        while processes_with(str(slow)) and time.monotonic() - cancelled < 10:
             time.sleep(0.05)
         # a game looks twice a second, between turns of 1 s; uncancelled, they would play 20 s more
-        assert not bots_running(slow) and time.monotonic() - cancelled < 3.0
+        assert not processes_with(str(slow)) and time.monotonic() - cancelled < 3.0
         pool.submit(task(1, 0, 0, (greedy, greedy)))  # the workers are free for the next comparison
         results = []
         while not results and time.monotonic() - cancelled < 30:
