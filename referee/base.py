@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -49,6 +49,7 @@ __all__ = [
     "EndReason",
     "DeactivationCause",
     "Request",
+    "InputPart",
     "Deactivation",
     "FrameReport",
     "Outcome",
@@ -96,19 +97,93 @@ class DeactivationCause(str, enum.Enum):
     """The game's rules put it out (it played correctly but lost its place in the game)."""
 
 
-@dataclass(frozen=True, slots=True)
+InputPart = Sequence[str] | Callable[[], Sequence[str]]
+"""Input lines queued for a player: the lines, or a function that makes them when they are first
+read (it must not depend on state that changes afterwards: a game captures what it needs)."""
+
+
 class Request:
     """One execution of one player, as the official engine performs it.
 
     Write ``lines`` to the player, then read ``expected_lines`` lines within ``time_limit_ms``.
     ``expected_lines == 0`` is the engine's frame with no player to run: the lines (possibly none)
     are delivered and nothing is read.
+
+    A request is read-only and compares by value. Its lines may be made only when first read
+    (:meth:`deferred`): a caller that never reads them, such as an in-process random playout, does
+    not pay for formatting them.
     """
 
-    player: int
-    lines: tuple[str, ...]
-    expected_lines: int
-    time_limit_ms: int
+    __slots__ = ("_player", "_expected_lines", "_time_limit_ms", "_lines", "_parts")
+
+    _lines: tuple[str, ...] | None
+    _parts: Sequence[InputPart]
+
+    def __init__(self, player: int, lines: Sequence[str], expected_lines: int, time_limit_ms: int) -> None:
+        self._player = player
+        self._expected_lines = expected_lines
+        self._time_limit_ms = time_limit_ms
+        self._lines = tuple(lines)
+        self._parts = ()
+
+    @classmethod
+    def deferred(cls, player: int, parts: Sequence[InputPart], expected_lines: int,
+                 time_limit_ms: int) -> Request:
+        """A request whose lines are the concatenation of ``parts`` (each a sequence of lines or a
+        function returning one, called when :attr:`lines` is first read; ``parts`` itself must
+        not change afterwards)."""
+        request = cls.__new__(cls)
+        request._player = player
+        request._expected_lines = expected_lines
+        request._time_limit_ms = time_limit_ms
+        request._lines = None
+        request._parts = parts
+        return request
+
+    @property
+    def player(self) -> int:
+        """The player executed (0-based seat index)."""
+        return self._player
+
+    @property
+    def expected_lines(self) -> int:
+        """How many lines the player must answer (0: nothing is read)."""
+        return self._expected_lines
+
+    @property
+    def time_limit_ms(self) -> int:
+        """The time allowed for the answer, in milliseconds."""
+        return self._time_limit_ms
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The input lines delivered to the player at this execution."""
+        lines = self._lines
+        if lines is None:
+            made: list[str] = []
+            for part in self._parts:
+                made.extend(part() if callable(part) else part)
+            lines = self._lines = tuple(made)
+            self._parts = ()
+        return lines
+
+    def _key(self) -> tuple[int, tuple[str, ...], int, int]:
+        return self._player, self.lines, self._expected_lines, self._time_limit_ms
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Request):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[type[Request], tuple[int, tuple[str, ...], int, int]]:
+        return Request, self._key()
+
+    def __repr__(self) -> str:
+        return (f"Request(player={self._player!r}, lines={self.lines!r}, "
+                f"expected_lines={self._expected_lines!r}, time_limit_ms={self._time_limit_ms!r})")
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NoReturn, TypeVar
 
 from .base import (
     Deactivation,
     DeactivationCause,
     EndReason,
     FrameReport,
+    InputPart,
     InvalidCommand,
     Outcome,
     Outputs,
@@ -66,7 +67,7 @@ class EngineReferee(Referee):
         n = self.player_count
         self.scores = [0] * n
         self.active = [True] * n
-        self._pending: list[list[str]] = [[] for _ in range(n)]
+        self._pending: list[list[InputPart]] = [[] for _ in range(n)]
         self._executed = [False] * n
         self._turn = 1
         self._total_turn_time = 0
@@ -102,18 +103,31 @@ class EngineReferee(Referee):
         if self._outcome is not None:
             raise ProtocolError("the game is over")
         requests = self.requests()
-        expected = {r.player: r.expected_lines for r in requests if r.expected_lines > 0}
-        if set(outputs) != set(expected):
-            raise ProtocolError(
-                f"turn {self._turn}: expected outputs for players {sorted(expected)}, "
-                f"got {sorted(outputs)}"
-            )
-        answers = {p: _lines(p, outputs[p], expected[p], self._turn) for p in sorted(outputs)}
-        for r in requests:
-            self._pending[r.player] = []
-            if r.expected_lines > 0:
-                self._executed[r.player] = True
+        answers: dict[int, tuple[str, ...] | None] = {}
         turn = self._turn
+        pending = self._pending
+        executed = self._executed
+        for r in requests:
+            p = r.player
+            expected = r.expected_lines
+            if expected > 0:
+                if p not in outputs:
+                    self._wrong_players(outputs)
+                answer = outputs[p]
+                if answer is None:
+                    answers[p] = None
+                elif type(answer) is str and expected == 1:
+                    answers[p] = (answer,)
+                else:
+                    answers[p] = _lines(p, answer, expected, turn)
+        if len(answers) != len(outputs):
+            self._wrong_players(outputs)
+        if len(answers) > 1 and list(answers) != sorted(answers):
+            answers = {p: answers[p] for p in sorted(answers)}  # games see them by player index
+        for r in requests:
+            pending[r.player] = []
+        for p in answers:
+            executed[p] = True
         phase = self._phase()
         if self._abort_pending:
             self._finish(
@@ -131,18 +145,24 @@ class EngineReferee(Referee):
                 self._finish(EndReason.MAX_TURNS)
         self._requests = None
         report = FrameReport(
-            turn=turn,
-            summary=tuple(self._summary),
-            errors=tuple(self._errors),
-            deactivations=tuple(self._new_deactivations),
-            messages=tuple(self._messages),
-            phase=phase,
+            turn,
+            tuple(self._summary),
+            tuple(self._errors) if self._errors else (),
+            tuple(self._new_deactivations) if self._new_deactivations else (),
+            tuple(self._messages) if self._messages else (),
+            phase,
         )
         self._summary.clear()
         self._errors.clear()
         self._new_deactivations.clear()
         self._messages.clear()
         return report
+
+    def _wrong_players(self, outputs: Outputs) -> NoReturn:
+        expected = sorted(r.player for r in self.requests() if r.expected_lines > 0)
+        raise ProtocolError(
+            f"turn {self._turn}: expected outputs for players {expected}, got {sorted(outputs)}"
+        )
 
     def outcome(self) -> Outcome | None:
         return self._outcome
@@ -185,14 +205,19 @@ class EngineReferee(Referee):
 
     # -- services for subclasses -----------------------------------------------------------------
 
-    def _send(self, player: int, lines: list[str]) -> None:
-        """``player.sendInputLine`` for each line: buffered until the player's next execution."""
-        self._pending[player].extend(lines)
+    def _send(self, player: int, lines: InputPart) -> None:
+        """``player.sendInputLine`` for each line: buffered until the player's next execution.
+
+        ``lines`` may be a function returning the lines, called only if they are read (see
+        :meth:`Request.deferred`); it must capture the state it formats, not look at ``self``
+        later."""
+        self._pending[player].append(lines)
 
     def _parse_outputs(self, outputs: dict[int, tuple[str, ...] | None],
                        parse: Callable[[str], A]) -> list[A | None]:
-        """:meth:`_parse_answers` for a game whose players answer one line a turn."""
-        return self._parse_answers(outputs, lambda lines: parse(lines[0]))
+        """:meth:`_parse_answers` for a game whose players answer one line a turn: ``parse``
+        takes that line."""
+        return self._handle_commands(outputs, parse, True)
 
     def _parse_answers(self, outputs: dict[int, tuple[str, ...] | None],
                        parse: Callable[[tuple[str, ...]], A]) -> list[A | None]:
@@ -201,6 +226,10 @@ class EngineReferee(Referee):
         :class:`InvalidCommand`) -> disqualified with the official tooltip (where ``&lt;``/``&gt;``
         are turned back into ``<``/``>``, as the referees do). Returns each player's action
         (``None`` when it has none); an action's ``message`` attribute, if any, is reported."""
+        return self._handle_commands(outputs, parse, False)
+
+    def _handle_commands(self, outputs: dict[int, tuple[str, ...] | None],
+                         parse: Callable[[Any], A], first_line: bool) -> list[A | None]:
         actions: list[A | None] = [None] * self.player_count
         for p in sorted(outputs):
             lines = outputs[p]
@@ -210,7 +239,7 @@ class EngineReferee(Referee):
                 self._say(f"${p} was disqualified.")
                 continue
             try:
-                action = parse(lines)
+                action = parse(lines[0] if first_line else lines)
             except InvalidCommand as exc:
                 reason = str(exc).replace("&lt;", "<").replace("&gt;", ">")
                 self._deactivate(p, DeactivationCause.INVALID_INPUT, reason)
@@ -248,21 +277,22 @@ class EngineReferee(Referee):
 
     # -- internals -------------------------------------------------------------------------------
 
-    def _time_limit(self, player: int) -> int:
-        return self.turn_time_ms if self._executed[player] else self.first_turn_time_ms
-
     def _build_requests(self) -> tuple[Request, ...]:
         players = self._begin_turn()
         requests = []
+        pending, executed = self._pending, self._executed
+        turn_ms, first_ms = self.turn_time_ms, self.first_turn_time_ms
+        expected_lines = self._expected_lines
+        deferred = Request.deferred
         for p in players:
-            self._total_turn_time += self.turn_time_ms
+            self._total_turn_time += turn_ms
             if self._total_turn_time > self.hard_quota_ms:
                 # The engine throws while executing this player: the game is aborted.
                 self._abort_pending = True
                 break
-            requests.append(Request(p, tuple(self._pending[p]), self._expected_lines(p), self._time_limit(p)))
+            requests.append(deferred(p, tuple(pending[p]), expected_lines(p), turn_ms if executed[p] else first_ms))
         if not players:
-            requests.append(Request(0, tuple(self._pending[0]), 0, self._time_limit(0)))
+            requests.append(deferred(0, tuple(pending[0]), 0, turn_ms if executed[0] else first_ms))
         return tuple(requests)
 
     def _finish(self, reason: EndReason, message: str | None = None) -> None:

@@ -100,15 +100,15 @@ def java_shuffle(items: MutableSequence[T], rnd: JavaRandom) -> None:
         return
     state = rnd._state
     for i in range(n, 1, -1):
-        if i & -i == i:  # nextInt's power-of-two path
-            state = (state * _MULTIPLIER + _ADDEND) & _MASK
-            j = (i * (state >> 17)) >> 31
-        else:
-            while True:  # nextInt's rejection loop on next(31)
+        state = (state * _MULTIPLIER + _ADDEND) & _MASK
+        if i & (i - 1):
+            bits = state >> 17  # next(31)
+            j = bits % i
+            while bits - j + i > _INT_SIGN:  # nextInt's rejection of the top partial block
                 state = (state * _MULTIPLIER + _ADDEND) & _MASK
                 bits = state >> 17
                 j = bits % i
-                if bits - j + (i - 1) < _INT_SIGN:
-                    break
+        else:  # nextInt's power-of-two path
+            j = (i * (state >> 17)) >> 31
         items[i - 1], items[j] = items[j], items[i - 1]
     rnd._state = state

@@ -80,8 +80,24 @@ def trim_message(message: str | None) -> str | None:
     return cut_message(message, trim=True)
 
 
+_PLAIN: dict[str, Action] = {}
+"""Lines already parsed that are exactly a command in its usual spelling (``GROW 5``): no message,
+numbers of at most three digits without leading zeros. Bounded: there are about 10**6 of them."""
+
+
 def parse(line: str) -> Action:
     """Parse one output line; raise :class:`InvalidCommand` (official text) if it does not parse."""
+    action = _PLAIN.get(line)
+    if action is None:
+        action = _parse(line)
+        if action.message is None and str(action) == line and all(
+            len(number) <= 3 for number in line.split(" ")[1:]
+        ):
+            _PLAIN[line] = action
+    return action
+
+
+def _parse(line: str) -> Action:
     m = _WAIT.fullmatch(line)
     if m:
         return Wait(trim_message(m.group("message")))

@@ -7,12 +7,13 @@ player is asleep, then SUN_MOVE (next day), and so on for 24 days.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from ..base import EndReason, ParameterError
 from ..engine import EngineReferee
-from ..javarandom import JavaRandom
+from ..javarandom import JavaRandom, java_shuffle
 from . import rules
 from .actions import parse
 from .board import Board
@@ -39,6 +40,29 @@ _MAX_START_ATTEMPTS = 10_000
 _TREE_LINE = [
     [[[f"{c} {s} {m} {d}" for d in (0, 1)] for m in (0, 1)] for s in range(4)] for c in range(200)
 ]
+
+
+def _format_frame(player: int, day: int, nutrients: int, sun: list[int], score: list[int],
+                  other_waiting: bool, size: list[int], owner: list[int], dormant: list[bool],
+                  offered: list[str]) -> list[str]:
+    """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``)."""
+    other = 1 - player
+    lines = [
+        str(day),
+        str(nutrients),
+        f"{sun[player]} {score[player]}",
+        f"{sun[other]} {score[other]} {1 if other_waiting else 0}",
+    ]
+    tree_lines = [
+        _TREE_LINE[c][size[c]][owner[c] == player][dormant[c]]
+        for c in range(len(size))
+        if size[c] != NO_TREE
+    ]
+    lines.append(str(len(tree_lines)))
+    lines += tree_lines
+    lines.append(str(len(offered)))
+    lines += offered
+    return lines
 
 
 def _parse_params(params: Mapping[str, Any] | None) -> dict[str, int]:
@@ -92,9 +116,8 @@ class Spring2021Referee(EngineReferee):
         self._next_frame = FrameType.GATHERING
         self._actions_offered: dict[int, list[str]] = {}
         self._tree_bonus = [0, 0]
-        global_info = board.global_info_lines()
         for p in range(self.player_count):
-            self._send(p, global_info)
+            self._send(p, board.global_info_lines)  # the board never changes: formatted if read
 
     # -- set-up ----------------------------------------------------------------------------------
 
@@ -134,16 +157,17 @@ class Spring2021Referee(EngineReferee):
         self.frame = self._next_frame
         if self.frame is not FrameType.ACTIONS:
             return []
-        players = [p for p in range(self.player_count) if self.active[p] and not self.state.waiting[p]]
+        active, waiting = self.active, self.state.waiting
+        players = []
         self._actions_offered = {}
-        for p in players:
-            self._send(p, self._frame_lines(p))
+        for p in range(self.player_count):
+            if active[p] and not waiting[p]:
+                players.append(p)
+                self._send(p, self._frame_lines(p))
         return players
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
-        actions = self._parse_outputs(outputs, parse)
-
         frame = self.frame
         if frame is FrameType.GATHERING:
             self._say(f"Round {state.day}/{state.max_rounds - 1}")
@@ -153,6 +177,7 @@ class Spring2021Referee(EngineReferee):
                     self._say(f"${p} has collected {g} sun points")
             self._next_frame = FrameType.ACTIONS
         elif frame is FrameType.ACTIONS:
+            actions = self._parse_outputs(outputs, parse)
             self._say(f"Round {state.day}/{state.max_rounds - 1}")
             result = rules.resolve_actions(state, actions)
             self._report_actions(result)
@@ -203,33 +228,22 @@ class Spring2021Referee(EngineReferee):
 
     # -- input -----------------------------------------------------------------------------------
 
-    def _frame_lines(self, player: int) -> list[str]:
-        """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions."""
+    def _frame_lines(self, player: int) -> Callable[[], list[str]]:
+        """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions. The
+        actions are listed and shuffled now (the shuffles draw from the game's random); the lines
+        are formatted from a copy of the state only if they are read."""
         state = self.state
-        other = 1 - player
-        lines = [
-            str(state.day),
-            str(state.nutrients),
-            f"{state.sun[player]} {state.score[player]}",
-            f"{state.sun[other]} {state.score[other]} {1 if state.waiting[other] else 0}",
-        ]
-        size, owner, dormant = state.size, state.owner, state.dormant
-        tree_lines = [
-            _TREE_LINE[c][size[c]][owner[c] == player][dormant[c]]
-            for c in range(len(size))
-            if size[c] != NO_TREE
-        ]
-        lines.append(str(len(tree_lines)))
-        lines += tree_lines
         offered = ["WAIT"]
-        shuffle = self._random.shuffle
+        random = self._random
         for group in rules.possible_actions(state, player):
-            shuffle(group)
+            if len(group) > 1:
+                java_shuffle(group, random)
             offered += group
         self._actions_offered[player] = offered
-        lines.append(str(len(offered)))
-        lines += offered
-        return lines
+        return partial(
+            _format_frame, player, state.day, state.nutrients, state.sun[:], state.score[:],
+            state.waiting[1 - player], state.size[:], state.owner[:], state.dormant[:], offered,
+        )
 
     # -- extras ----------------------------------------------------------------------------------
 

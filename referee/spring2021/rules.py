@@ -74,9 +74,7 @@ def compute_shadows(state: SpringState) -> None:
     with value s (the biggest wins). A tree is shadowed when the value is >= its size."""
     shadows = [0] * state.board.size
     line = state.board.shadow_cells[state.sun_direction]
-    size = state.size
-    for c in range(len(size)):
-        s = size[c]
+    for c, s in enumerate(state.size):
         if s > 0:
             for target in line[c][:s]:
                 if shadows[target] < s:
@@ -123,7 +121,7 @@ def possible_actions(state: SpringState, player: int) -> tuple[list[str], list[s
             continue
         s = size[c]
         if s > 0 and can_seed:
-            texts = _seed_texts(c)
+            texts = _SEED_TEXT.get(c) or _seed_texts(c)
             for t in seed_range[c][s]:
                 if size[t] == NO_TREE and richness[t] != RICHNESS_NULL:
                     seeds.append(texts[t])
@@ -242,7 +240,7 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None]) -> Act
     sun changes, the sources stay dormant); completed trees score ``nutrients`` + the richness
     bonus (all with the same nutrient value) and are removed; nutrients drop by one per tree.
     """
-    result = ActionsResult()
+    result = ActionsResult([], [], None, [])
     available = state.sun[:]
     dying: list[int] = []
     sent: list[tuple[int, int, int]] = []

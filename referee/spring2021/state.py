@@ -90,8 +90,11 @@ class SpringState:
 
     def count(self, owner: int, size: int) -> int:
         """Number of ``owner``'s trees of exactly ``size``."""
-        s, o = self.size, self.owner
-        return sum(1 for c in range(len(s)) if s[c] == size and o[c] == owner)
+        n = 0
+        for s, o in zip(self.size, self.owner):
+            if s == size and o == owner:
+                n += 1
+        return n
 
     def trees(self) -> dict[int, tuple[int, int, bool]]:
         """``{cell: (size, owner, dormant)}`` for every tree, ascending by cell."""

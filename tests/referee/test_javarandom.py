@@ -76,3 +76,25 @@ def test_seed_must_be_a_java_long(bad: object) -> None:
 def test_bound_must_be_positive() -> None:
     with pytest.raises(ValueError):
         JavaRandom(1).next_int(0)
+
+
+def test_shuffle_rejects_a_draw_as_next_int_does() -> None:
+    """nextInt(3) rejects next(31) == 2**31 - 1 (2**31 - 1 - 1 + 2 is not < 2**31) and draws
+    again; the shuffle's inlined draws must do the same. The state before that draw is found by
+    running the LCG backwards."""
+    modulus = 1 << 48
+    after = ((1 << 31) - 1) << 17  # the state whose next(31) is 2**31 - 1
+    before = ((after - 0xB) * pow(0x5DEECE66D, -1, modulus)) % modulus
+    rnd, ref, steps = JavaRandom(0), JavaRandom(0), JavaRandom(0)
+    rnd._state = ref._state = steps._state = before
+    assert steps.next(31) == (1 << 31) - 1
+    items = ["a", "b", "c"]
+    java_shuffle(items, rnd)
+    expected = ["a", "b", "c"]
+    for i in (3, 2):  # Collections.shuffle: swap(i - 1, nextInt(i)) for i = size..2
+        j = ref.next_int(i)
+        expected[i - 1], expected[j] = expected[j], expected[i - 1]
+    assert items == expected
+    steps.next(31)
+    steps.next(31)  # the rejected draw, the retry, and the draw for nextInt(2)
+    assert rnd._state == ref._state == steps._state

@@ -74,3 +74,27 @@ def test_message_length_counts_utf16_units_like_java():
     emoji = "\U0001F600"  # two UTF-16 units
     assert parse("WAIT " + emoji * 24).message == emoji * 24  # 48 units: kept
     assert parse("WAIT " + emoji * 25).message == emoji * 23 + "..."  # 50 units: cut to 46
+
+
+def test_parsing_a_line_again_gives_what_the_official_patterns_give() -> None:
+    """Lines seen before are answered from a table; the answer must still be the official
+    parse (written out here by hand), whether or not the line was seen, and lines with messages,
+    odd spacing or leading zeros must never be taken from the table for another line."""
+    cases = {
+        "WAIT": Wait(),
+        "GROW 5": Grow(5),
+        "GROW 05": Grow(5),
+        "COMPLETE 0": Complete(0),
+        "SEED 12 30": Seed(12, 30),
+        "SEED 012 30": Seed(12, 30),
+        "GROW 5 hi": Grow(5, "hi"),
+        "WAIT  zz ": Wait("zz"),
+        "GROW 1234": Grow(1234),
+    }
+    for _ in range(3):
+        for line, expected in cases.items():
+            assert parse(line) == expected, line
+    for bad in ("GROW  5", "grow 5", "GROW 5\u2028", "SEED 1", "GROW -1"):
+        for _ in range(2):
+            with pytest.raises(InvalidCommand):
+                parse(bad)
