@@ -1,15 +1,19 @@
-"""Tournament throughput and the tournament's own overhead per game.
+"""Tournament throughput against the machine's CPU bound, and the tournament's own overhead.
 
-    python benchmarks/tournament.py [--games N] [--runs R] [--game spring2021] [BOT BOT]
+    python benchmarks/tournament.py [--games N] [--runs R] [--workers 1,2] [--game G] [BOT BOT]
 
 With fast bots (default: the shipped greedy and random Spring bots), measures:
 
 1. the games themselves: the same games played one after another with ``play_match`` directly
    (no tournament), in games per second;
-2. ``Tournament.run`` with 1 worker and with 2 workers (fresh database each run), in games per
-   second, and the scaling ratio 2 workers / 1 worker;
-3. the tournament's own overhead per game: (tournament wall with 1 worker - direct wall) / games,
-   and the main process's CPU per game (scheduling, SQLite writes, statistics).
+2. ``Tournament.run`` with each number of workers (fresh database each run): games per second,
+   and the CPU seconds per game of everything the run used (this process, the workers and the
+   bots they started: ``RUSAGE_SELF + RUSAGE_CHILDREN``);
+3. the CPU bound: the machine's cores / CPU seconds per game measured with one worker (a
+   tournament cannot play faster than its CPU allows), and each run's throughput as a share of
+   that bound (issue #18 asks >= 90% with workers = cores);
+4. a bot's start-up: the CPU of starting the two bots' interpreters and exiting at once, the way
+   the arena starts them, against the same interpreter's bare start (``python -S -c pass``).
 
 Prints medians over ``--runs`` runs, and the cores this machine has.
 """
@@ -20,10 +24,12 @@ import argparse
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -35,12 +41,17 @@ from arena.tournament.schedule import make_schedule  # noqa: E402
 from arena.tournament.store import Store  # noqa: E402
 
 
-def cpu_self() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
+def cpu(who: int) -> float:
+    r = resource.getrusage(who)
     return r.ru_utime + r.ru_stime
 
 
-def direct(config) -> float:
+def cpu_all() -> float:
+    """This process and every child it has waited for (workers, bots), in seconds."""
+    return cpu(resource.RUSAGE_SELF) + cpu(resource.RUSAGE_CHILDREN)
+
+
+def direct(config: Any) -> float:
     specs = {b.name: bot_spec(b, config.game) for b in config.bots}
     schedule = make_schedule(config.format, [b.name for b in config.bots], config.seed, config.pairs,
                              config.baseline)
@@ -50,41 +61,91 @@ def direct(config) -> float:
     return time.perf_counter() - start
 
 
-def tournament(config) -> tuple[float, float]:
+def tournament(config_map: dict[str, Any], workers: int) -> tuple[float, float, float, int]:
+    """(wall s, CPU s of everything, CPU s of this process alone, games played)."""
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "bench.sqlite")
-        cfg = config_from_mapping({**config_map, "workers": config.workers, "db": db})
+        cfg = config_from_mapping({**config_map, "workers": workers, "db": db})
         with Store(db) as store:
-            c0, w0 = cpu_self(), time.perf_counter()
+            c0, s0, w0 = cpu_all(), cpu(resource.RUSAGE_SELF), time.perf_counter()
             result = Tournament(cfg, store).run()
-            wall, cpu = time.perf_counter() - w0, cpu_self() - c0
-            assert result.played == cfg.pairs * 2 * (len(cfg.bots) - 1), result.played
-    return wall, cpu
+            wall = time.perf_counter() - w0
+            return wall, cpu_all() - c0, cpu(resource.RUSAGE_SELF) - s0, result.played
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def bot_starts(config_map: dict[str, Any], count: int) -> tuple[float, float]:
+    """Median CPU ms of starting each bot's command with an empty input (Python bots exit at
+    once on end of input), and of ``python -S -c pass``; both with the arena's process layer."""
+    from arena.match.process import BotProcess
+
+    cfg = config_from_mapping({**config_map, "workers": 1})
+    specs = [bot_spec(b, cfg.game) for b in cfg.bots]
+
+    def one(argv: list[str], cwd: str | None) -> float:
+        c0 = cpu(resource.RUSAGE_CHILDREN)
+        proc = BotProcess(argv, cwd=cwd, memory_limit_mb=None, task_limit=None).start()
+        proc.send([])
+        assert proc._proc is not None and proc._proc.stdin is not None
+        proc._proc.stdin.close()
+        proc.wait_exit(10)
+        proc.kill_tree()
+        return (cpu(resource.RUSAGE_CHILDREN) - c0) * 1000
+
+    bots, bare = [], []
+    for _ in range(count):
+        for spec in specs:
+            bots.append(one(list(spec.argv), spec.cwd))
+            bare.append(one([sys.executable, "-S", "-c", "pass"], None))
+    return statistics.median(bots), statistics.median(bare)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("bots", nargs="*", default=["greedy", "random"])
     parser.add_argument("--game", default="spring2021")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    parser.add_argument("--workers", default="1,2", help="comma-separated worker counts (default 1,2)")
+    parser.add_argument("--quick", action="store_true", help="12 games, 1 run")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.runs = 12, 1
+    workers = sorted({int(w) for w in args.workers.split(",")} | {1})
     config_map = {"game": args.game, "bots": args.bots, "games": args.games, "seed": 1}
-    n = args.games
-    rows: dict[str, list[float]] = {"direct": [], "w1": [], "w2": [], "cpu1": []}
+    cores = os.cpu_count() or 1
+    rows: dict[str, list[float]] = {"direct": []}
+    for w in workers:
+        rows[f"rate{w}"], rows[f"cpu{w}"], rows[f"main{w}"], rows[f"share{w}"] = [], [], [], []
     for _ in range(args.runs):
-        cfg1 = config_from_mapping({**config_map, "workers": 1})
-        rows["direct"].append(direct(cfg1))
-        wall1, cpu1 = tournament(cfg1)
-        rows["w1"].append(wall1)
-        rows["cpu1"].append(cpu1)
-        wall2, _ = tournament(config_from_mapping({**config_map, "workers": 2}))
-        rows["w2"].append(wall2)
+        rows["direct"].append(args.games / direct(config_from_mapping({**config_map, "workers": 1})))
+        for w in workers:
+            wall, cpu_s, main_s, played = tournament(config_map, w)
+            rows[f"rate{w}"].append(played / wall)
+            rows[f"cpu{w}"].append(cpu_s / played)
+            rows[f"main{w}"].append(main_s / played)
+        bound = cores / rows["cpu1"][-1]
+        for w in workers:
+            rows[f"share{w}"].append(rows[f"rate{w}"][-1] / bound)
     med = {k: statistics.median(v) for k, v in rows.items()}
-    print(f"{args.game} {' vs '.join(args.bots)}, {n} games, {os.cpu_count()} cores, medians of {args.runs} runs")
-    print(f"  play_match one after another: {n / med['direct']:.2f} games/s")
-    print(f"  tournament, 1 worker:        {n / med['w1']:.2f} games/s")
-    print(f"  tournament, 2 workers:       {n / med['w2']:.2f} games/s  (scaling 2/1 workers: "
-          f"{med['w1'] / med['w2']:.2f}x)")
-    print(f"  tournament overhead per game: wall {(med['w1'] - med['direct']) / n * 1000:+.1f} ms "
-          f"(1 worker vs direct), main-process CPU {med['cpu1'] / n * 1000:.1f} ms")
+    bound = cores / med["cpu1"]
+    print(f"{args.game} {' vs '.join(args.bots)}, {args.games} games, {cores} cores, "
+          f"medians of {args.runs} runs")
+    print(f"  play_match one after another: {med['direct']:.2f} games/s")
+    print(f"  CPU per game at 1 worker (arena, workers, bots): {med['cpu1'] * 1000:.0f} ms -> "
+          f"CPU bound on {cores} cores: {bound:.2f} games/s")
+    for w in workers:
+        print(f"  tournament, {w} worker{'s' if w > 1 else ' '}: {med[f'rate{w}']:6.2f} games/s  "
+              f"= {med[f'share{w}']:.0%} of the CPU bound (run by run: "
+              f"{', '.join(f'{x:.0%}' for x in rows[f'share{w}'])})  "
+              f"CPU per game {med[f'cpu{w}'] * 1000:.0f} ms, main process {med[f'main{w}'] * 1000:.1f} ms")
+    if len(workers) > 1:
+        top = workers[-1]
+        print(f"  scaling {top}/1 workers: {med[f'rate{top}'] / med['rate1']:.2f}x")
+    bot_ms, bare_ms = bot_starts(config_map, 5 if args.quick else 15)
+    print(f"  bot start (CPU, median over starts of {', '.join(args.bots)}): {bot_ms:.1f} ms; "
+          f"bare interpreter (python -S -c pass): {bare_ms:.1f} ms; difference {bot_ms - bare_ms:+.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -133,15 +133,18 @@ def _write(path: Path, value: str) -> None:
         f.write(value)
 
 
-def _parse_counts(data: bytes) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for line in data.decode("ascii", "replace").splitlines():
-        key, _, value = line.partition(" ")
-        try:
-            counts[key] = int(value)
-        except ValueError:
-            continue
-    return counts
+def _count(data: bytes, key: bytes) -> int:
+    """The value of the ``key value`` line of an event file's text (0 when absent)."""
+    at = data.find(key + b" ")
+    while at > 0 and data[at - 1] != 0x0A:  # a key that only ends like this one
+        at = data.find(key + b" ", at + 1)
+    if at < 0:
+        return 0
+    end = data.find(b"\n", at)
+    try:
+        return int(data[at + len(key) + 1:end if end >= 0 else len(data)])
+    except ValueError:
+        return 0
 
 
 def _procs(directory: Path) -> list[int]:
@@ -170,24 +173,31 @@ class _Cgroups:
     def __init__(self, dirs: list[Path], limits: TreeLimits) -> None:
         self.dirs = dirs
         self.limits = limits
-        self._open: dict[Path, int] = {}
+        self._open: dict[str, int] = {}
         self._open_lock = threading.Lock()
 
-    def _counts(self, path: Path) -> dict[str, int]:
-        """The ``key value`` lines of an event file (``memory.events``, ``memory.oom_control``,
-        ``pids.events``), from a descriptor kept open: the limits are read after every
-        answer, and a ``pread`` costs a few microseconds where opening the file costs fifty."""
-        with self._open_lock:
-            fd = self._open.get(path)
-            if fd is None:
-                try:
-                    fd = self._open[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-                except OSError:
-                    return {}
+    def _count(self, path: str, key: bytes) -> int:
+        """The value of ``key`` in an event file (see :meth:`_events`)."""
+        return _count(self._events(path), key)
+
+    def _events(self, path: str) -> bytes:
+        """The text of an event file (``memory.events``, ``memory.oom_control``, ``pids.events``;
+        empty when it cannot be read), from a descriptor kept open: the limits are read after
+        every answer, and a ``pread`` costs a few microseconds where opening the file costs
+        fifty."""
+        fd = self._open.get(path)
+        if fd is None:
+            with self._open_lock:
+                fd = self._open.get(path)
+                if fd is None:
+                    try:
+                        fd = self._open[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+                    except OSError:
+                        return b""
         try:
-            return _parse_counts(os.pread(fd, 4096, 0))
+            return os.pread(fd, 4096, 0)
         except OSError:
-            return {}
+            return b""
 
     def admission(self) -> Admission:
         return Admission(cgroup_procs=tuple(str(d / "cgroup.procs") for d in self.dirs))
@@ -246,12 +256,15 @@ class _CgroupV1(_Cgroups):
         super().__init__([d for d in (memory, pids) if d is not None], limits)
         self.memory = memory
         self.pids = pids
+        self._oom_control = None if memory is None else str(memory / "memory.oom_control")
+        self._pids_events = None if pids is None else str(pids / "pids.events")
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
-        if self.memory is not None and self._counts(self.memory / "memory.oom_control").get("oom_kill", 0) > 0:
+        if self._oom_control is not None and self._count(self._oom_control, b"oom_kill") > 0:
+            assert self.memory is not None
             peak = _read_int(self.memory / "memory.max_usage_in_bytes")
             return Breach(BreachKind.MEMORY, self._memory_detail(peak))
-        if self.pids is not None and self._counts(self.pids / "pids.events").get("max", 0) > 0:
+        if self._pids_events is not None and self._count(self._pids_events, b"max") > 0:
             return Breach(BreachKind.TASKS, self._tasks_detail())
         return None
 
@@ -262,12 +275,14 @@ class _CgroupV2(_Cgroups):
     def __init__(self, directory: Path, limits: TreeLimits) -> None:
         super().__init__([directory], limits)
         self.directory = directory
+        self._memory_events = str(directory / "memory.events")
+        self._pids_events = str(directory / "pids.events")
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
-        events = self._counts(self.directory / "memory.events")
-        if events.get("oom_kill", 0) > 0 or events.get("oom", 0) > 0:
+        events = self._events(self._memory_events)
+        if _count(events, b"oom_kill") > 0 or _count(events, b"oom") > 0:
             return Breach(BreachKind.MEMORY, self._memory_detail(_read_int(self.directory / "memory.peak")))
-        if self._counts(self.directory / "pids.events").get("max", 0) > 0:
+        if _count(self._events(self._pids_events), b"max") > 0:
             return Breach(BreachKind.TASKS, self._tasks_detail())
         return None
 

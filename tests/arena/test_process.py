@@ -174,3 +174,15 @@ def test_a_command_is_found_the_way_exec_finds_it(tmp_path):
             assert bot.read_line(10).line == "got ping"
         finally:
             bot.kill_tree()
+
+
+def test_event_counts_are_read_from_the_start_of_a_line() -> None:
+    """cgroup event files are ``key value`` lines; a key that is the end of another key
+    (``oom`` in ``under_oom``) or its start (``oom`` in ``oom_kill``) must not be read instead."""
+    from arena.match.limits import _count
+
+    v1 = b"oom_kill_disable 0\nunder_oom 1\noom_kill 3\n"
+    assert (_count(v1, b"oom_kill"), _count(v1, b"under_oom"), _count(v1, b"oom")) == (3, 1, 0)
+    v2 = b"low 0\nhigh 0\nmax 7\noom 2\noom_kill 0\noom_group_kill 0\n"
+    assert (_count(v2, b"oom"), _count(v2, b"max"), _count(v2, b"oom_kill")) == (2, 7, 0)
+    assert (_count(b"max 4", b"max"), _count(b"", b"max"), _count(b"max x\n", b"max")) == (4, 0, 0)
