@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
 
 from .base import (
     Answer,
@@ -32,6 +32,9 @@ from .base import (
     Request,
     RuleViolation,
 )
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = [
     "get",
@@ -85,6 +88,8 @@ class PluginError(UnknownGame):
 
 def _plugins() -> dict[str, EntryPoint]:
     """The installed game plugins by game name (shipped games keep their name)."""
+    from importlib.metadata import entry_points  # slow to import: only when plugins are looked for
+
     found: dict[str, EntryPoint] = {}
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         key = ep.name.strip().lower()

@@ -14,19 +14,20 @@ process adopts what a dead worker left (it is a subreaper) and kills it.
 
 from __future__ import annotations
 
-import multiprocessing
 import multiprocessing.connection
-import multiprocessing.context
 import os
 import signal
+import socket
+import subprocess
 import time
 from collections.abc import Iterator
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..match import proctree
-from ..match.process import become_subreaper, die_with_parent, kill_orphans
+from ..match.process import become_subreaper, kill_orphans
+from . import worker
 from .store import GameRecord
-from .task import GameTask, play_task
+from .task import GameTask
 
 __all__ = ["Executor", "ExecutorError", "LocalExecutor"]
 
@@ -60,59 +61,33 @@ class Executor(Protocol):
         """Release the resources; with ``interrupt``, cancel the games in progress."""
 
 
-_in_match = False
-_stopping = False
-
-
-def _on_stop_signal(signum: int, frame: Any) -> None:
-    """SIGINT (Ctrl-C reaches the whole process group) or SIGTERM (from the main process): stop
-    the game in progress once; later signals must not interrupt the bots' clean-up."""
-    global _stopping
-    if _stopping:
-        return
-    _stopping = True
-    if _in_match:
-        raise KeyboardInterrupt
-    os._exit(0)  # idle: nothing to clean up
-
-
-def _worker_main(conn: multiprocessing.connection.Connection[GameRecord | None, GameTask | None],
-                 parent: int) -> None:
-    """A worker: play each task received, send back its :class:`GameRecord` (None if stopped)."""
-    global _in_match
-    die_with_parent(parent)
-    signal.signal(signal.SIGINT, _on_stop_signal)
-    signal.signal(signal.SIGTERM, _on_stop_signal)
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
-        if task is None:
-            return
-        _in_match = True
-        try:
-            record = play_task(task)
-        except KeyboardInterrupt:  # stopped before the match had started its bots
-            return
-        finally:
-            _in_match = False
-        try:
-            conn.send(record)
-        except (BrokenPipeError, OSError):
-            return
-        if record is None:  # interrupted
-            return
-
-
 class _Worker:
-    def __init__(self, ctx: multiprocessing.context.SpawnContext) -> None:
+    """One worker process (see :mod:`.worker`) and the game it is playing."""
+
+    def __init__(self) -> None:
+        mine, theirs = socket.socketpair()
         self.conn: multiprocessing.connection.Connection[GameTask | None, GameRecord | None]
-        self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, os.getpid()), daemon=True)
-        self.process.start()
-        child.close()
+        self.conn = multiprocessing.connection.Connection(mine.detach())
+        fd = theirs.fileno()
+        try:
+            self.process = subprocess.Popen(worker.command(fd, os.getpid()), pass_fds=(fd,),
+                                            stdin=subprocess.DEVNULL)
+        finally:
+            theirs.close()
         self.task: GameTask | None = None
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def is_alive(self) -> bool:
+        return self.process.poll() is None
+
+    def join(self, timeout: float) -> None:
+        try:
+            self.process.wait(timeout=max(0.0, timeout))
+        except subprocess.TimeoutExpired:
+            pass
 
 
 class LocalExecutor:
@@ -120,12 +95,11 @@ class LocalExecutor:
     replaced and its game played again (at most ``retries`` times, then :class:`ExecutorError`)."""
 
     def __init__(self, size: int, retries: int = 2) -> None:
-        self._ctx = multiprocessing.get_context("spawn")
         become_subreaper()  # a dead worker's bots come to us, to be killed
         # Children this process had before (a program using the arena may run servers of its
         # own in sessions of their own): never taken for what a dead worker left.
         self._before = tuple(proctree.children(os.getpid()) or ())
-        self._workers = [_Worker(self._ctx) for _ in range(size)]
+        self._workers = [_Worker() for _ in range(size)]
         self._retries = retries
         self._failures: dict[tuple[int, int, int], int] = {}
 
@@ -181,9 +155,9 @@ class LocalExecutor:
             worker.conn.close()
         except OSError:
             pass
-        worker.process.join(1)
-        kill_orphans(keep=[*self._before, *(w.process.pid for w in self._workers if w is not worker and w.process.pid)])
-        self._workers[index] = _Worker(self._ctx)
+        worker.join(1)
+        kill_orphans(keep=[*self._before, *(w.pid for w in self._workers if w is not worker)])
+        self._workers[index] = _Worker()
 
     def cancel(self, comparison: int, from_pair: int) -> None:
         """Nothing: a local worker's game in progress finishes (at most one per worker, stored as
@@ -193,11 +167,9 @@ class LocalExecutor:
         """Stop every worker; with ``interrupt``, games in progress are stopped (bots killed),
         else the workers finish their games first."""
         for w in self._workers:
-            if w.process.is_alive():
+            if w.is_alive():
                 if interrupt and w.task is not None:
-                    pid = w.process.pid
-                    assert pid is not None  # started in _Worker.__init__
-                    os.kill(pid, signal.SIGTERM)
+                    os.kill(w.pid, signal.SIGTERM)
                 elif w.task is None:
                     try:
                         w.conn.send(None)
@@ -205,10 +177,10 @@ class LocalExecutor:
                         pass
         end = time.monotonic() + timeout
         for w in self._workers:
-            w.process.join(max(0.0, end - time.monotonic()))
-            if w.process.is_alive():
+            w.join(end - time.monotonic())
+            if w.is_alive():
                 w.process.kill()
-                w.process.join(1)
+                w.join(1)
             w.conn.close()
         kill_orphans(keep=self._before)
 

@@ -154,7 +154,7 @@ def worker_with_a_daemon(proc: subprocess.Popen[bytes], mark: str) -> tuple[int,
         assert proc.poll() is None, "the tournament ended early"
         for worker in descendants(proc.pid):
             try:
-                if b"spawn_main" not in Path(f"/proc/{worker}/cmdline").read_bytes():
+                if b"arena.tournament.worker" not in Path(f"/proc/{worker}/cmdline").read_bytes():
                     continue
                 below = descendants(worker)
                 lines = [Path(f"/proc/{p}/cmdline").read_bytes() for p in below]
