@@ -1,0 +1,37 @@
+"""The engine's own shortcuts give what the plain constructions give."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from referee.base import Deactivation, DeactivationCause, FrameReport, Request
+from referee.engine import _frame_report
+
+
+def test_the_engine_builds_the_frame_report_the_dataclass_builds() -> None:
+    gone = Deactivation(1, 7, DeactivationCause.TIMEOUT, "Timeout!")
+    fields = (7, ("Round 3/23",), ((0, "Cell 99 not found"),), (gone,), ((1, "hi"),), "ACTIONS")
+    made = _frame_report(*fields)
+    assert made == FrameReport(*fields)
+    assert dataclasses.astuple(made) == dataclasses.astuple(FrameReport(*fields))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.turn = 8  # type: ignore[misc]
+
+
+def test_a_deferred_request_is_the_request_of_its_lines() -> None:
+    calls = []
+
+    def later() -> list[str]:
+        calls.append(1)
+        return ["c", "d"]
+
+    request = Request.deferred(1, (["a", "b"], later, ()), 1, 100)
+    assert calls == []  # nothing is made until the lines are read
+    assert request == Request(1, ("a", "b", "c", "d"), 1, 100)
+    assert request.lines == ("a", "b", "c", "d") and calls == [1]
+    assert hash(request) == hash(Request(1, ["a", "b", "c", "d"], 1, 100))
+    assert request != Request(1, ("a", "b", "c"), 1, 100)
+    with pytest.raises(AttributeError):
+        request.player = 0  # type: ignore[misc]
