@@ -1,6 +1,6 @@
 """Harness overhead of ``arena play``: the arena's cost against the bots' own cost.
 
-    python benchmarks/arena_overhead.py [--games N] [--runs R]
+    python benchmarks/arena_overhead.py [--games N] [--runs R] [--quick]
 
 For each parity trace (the official test bots with their recorded arguments):
 
@@ -78,7 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--games", type=int, default=5, help="traces per game (default 5)")
     parser.add_argument("--runs", type=int, default=3, help="runs per trace (default 3)")
+    parser.add_argument("--quick", action="store_true", help="2 traces per game, 2 runs")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.runs = 2, 2
     if not PARITY.is_dir():
         print(f"error: {PARITY} not found (the parity traces and bots are needed)", file=sys.stderr)
         return 1

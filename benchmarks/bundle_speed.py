@@ -1,7 +1,7 @@
 """Bundler speed: milliseconds to bundle each shipped bot, each corpus bot and each test fixture
 (flat and modules mode), median of several runs, with the size the bundle adds to the sources.
 
-    python benchmarks/bundle_speed.py [--runs R]
+    python benchmarks/bundle_speed.py [--runs R] [--quick]
 
 A bundle is rebuilt on every save under ``--watch``, so this should stay well under a second for
 bots of CodinGame size (the limit is 100,000 characters). The first build also starts one
@@ -52,7 +52,10 @@ def entries() -> list[tuple[str, Path, tuple[Path, ...]]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="3 runs")
     args = parser.parse_args()
+    if args.quick:
+        args.runs = 3
     t = time.perf_counter()
     _startup_modules()
     print(f"start-up module list (once per process): {1000 * (time.perf_counter() - t):.0f} ms")

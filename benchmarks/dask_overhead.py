@@ -1,6 +1,6 @@
 """What Dask costs a tournament: the same games on the local executor and on a local Dask cluster.
 
-    python benchmarks/dask_overhead.py [--games N] [--workers W] [--runs R] [--sandbox off|on]
+    python benchmarks/dask_overhead.py [--games N] [--workers W] [--runs R] [--sandbox off|on] [--quick]
 
 Both executors get ``W`` workers of one game each (the local one: worker processes; Dask: a
 ``LocalCluster`` of ``W`` one-thread worker processes on 127.0.0.1) and are started before the
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from arena.match.botspec import resolve  # noqa: E402
 from arena.tournament import Tournament  # noqa: E402
 from arena.tournament.config import config_from_mapping  # noqa: E402
-from arena.tournament.dask_executor import DaskExecutor, require_dask  # noqa: E402
+from arena.tournament.dask_executor import DaskExecutor, DaskExecutorError, require_dask  # noqa: E402
 from arena.tournament.executor import Executor, LocalExecutor  # noqa: E402
 from arena.tournament.store import Store  # noqa: E402
 
@@ -78,8 +78,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sandbox", choices=("off", "on"), default="off")
+    parser.add_argument("--quick", action="store_true", help="10 games, 2 runs")
     args = parser.parse_args()
-    require_dask()
+    if args.quick:
+        args.games, args.runs = 10, 2
+    try:
+        require_dask()
+    except DaskExecutorError as exc:
+        raise SystemExit(f"cannot measure Dask here: {exc}") from None
     import dask
 
     with tempfile.TemporaryDirectory() as scratch:

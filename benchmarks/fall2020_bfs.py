@@ -1,7 +1,7 @@
 """Fall Challenge 2020 BFS planner: the post-mortem's offline experiment, and nodes per turn.
 
     python benchmarks/fall2020_bfs.py [--draws N] [--depth D] [--plain-depth P] [--tome K]
-                                      [--tome-plain-depth Q] [--games G]
+                                      [--tome-plain-depth Q] [--games G] [--quick]
 
 Part 1 reproduces NinjaDoggy's offline experiment (legend, Fall Challenge 2020 post-mortem):
 start with 3 tier-0 ingredients and the four official starting spells (+2 blue; blue -> green;
@@ -182,7 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tome-plain-depth", type=int, default=16)
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2020)
+    parser.add_argument("--quick", action="store_true", help="1 draw (the first), 1 game")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.draws, args.games = 1, 1
     gc.disable()
     print("Part 1: the post-mortem's offline experiment")
     experiment(args.draws, args.depth, args.plain_depth, args.seed, 0)

@@ -1,6 +1,6 @@
 """Fall Challenge 2020 beam bot: states generated per turn at the official time limits.
 
-    python benchmarks/fall2020_bots.py [--games N] [--every K] [--margin MS] [--width W]
+    python benchmarks/fall2020_bots.py [--games N] [--every K] [--margin MS] [--width W] [--quick]
 
 Positions come from in-process games (the referee; both seats played by the beam bot's own
 search with a small fixed budget, so the positions look like real ones). Every ``K``-th turn of
@@ -62,7 +62,10 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=Settings.width)
     ap.add_argument("--opp-share", type=float, default=Settings.opp_share)
     ap.add_argument("--budget", type=int, default=1500, help="budget of the self-play moves")
+    ap.add_argument("--quick", action="store_true", help="2 games")
     args = ap.parse_args()
+    if args.quick:
+        args.games = 2
     settings = Settings(width=args.width, opp_share=args.opp_share)
     print(f"collecting positions from {args.games} self-play games...", flush=True)
     pos_list = positions(args.games, args.every, args.budget)

@@ -1,6 +1,6 @@
 """What the sandbox costs: per bot start, per game, and in tournament throughput.
 
-    python benchmarks/sandbox_cost.py [--starts N] [--games N] [--tournament-games N] [--runs R]
+    python benchmarks/sandbox_cost.py [--starts N] [--games N] [--tournament-games N] [--runs R] [--quick]
 
 1. Bot start: start a bot, send it one line and read its answer, then kill it, with and without
    the sandbox (``cat``, so that the bot itself costs next to nothing, and a Python bot); the
@@ -121,7 +121,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--tournament-games", type=int, default=20)
     parser.add_argument("--runs", type=int, default=3, help="tournament runs per mode")
+    parser.add_argument("--quick", action="store_true", help="20 starts, 4 games, 1 tournament run of 10 games")
     args = parser.parse_args()
+    if args.quick:
+        args.starts, args.games, args.tournament_games, args.runs = 20, 4, 10, 1
     found = sandbox.support()
     if not found.works:
         raise SystemExit(f"cannot measure the sandbox here: {found.reason}")

@@ -1,6 +1,6 @@
 """Spring Challenge 2021 search bots: states searched per turn at the official time limit.
 
-    python benchmarks/spring2021_bots.py [--games N] [--bots beam,mcts] [--turn-ms 100]
+    python benchmarks/spring2021_bots.py [--games N] [--bots beam,mcts] [--turn-ms 100] [--quick]
 
 Positions come from in-process games (the referee, both seats played by the beam bot's own
 search with a small fixed budget, so the positions look like real ones). On each position the
@@ -103,7 +103,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="self-play games to take positions from")
     parser.add_argument("--turn-ms", type=float, default=100.0, help="time limit per turn")
     parser.add_argument("--bots", default="beam,mcts", help="which searches to measure")
+    parser.add_argument("--quick", action="store_true", help="positions from 1 game")
     args = parser.parse_args()
+    if args.quick:
+        args.games = 1
     samples = positions(args.games)
     clocks = ", ".join(f"{bot} {args.turn_ms - bot_margin(bot):.0f} ms"
                        for bot in args.bots.split(","))

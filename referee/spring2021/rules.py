@@ -265,9 +265,8 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None]) -> Act
             result.errors.append((player, message))
             state.waiting[player] = True
 
-    targets = [t for _, _, t in sent]
-    if len(set(targets)) != len(targets):
-        result.conflict = targets[0]
+    if len(sent) > 1 and len({target for _, _, target in sent}) != len(sent):
+        result.conflict = sent[0][2]
     else:
         for player, _source, target in sent:
             state.size[target] = SEED
