@@ -292,6 +292,9 @@ def play_match(
         result.interrupted = True
     finally:
         with shielded(redeliver=not result.interrupted):
+            for proc in procs:
+                if proc is not None:
+                    proc.terminate()  # all at once; each is then waited for
             for i, proc in enumerate(procs):
                 if proc is not None:
                     exit_info = proc.kill_tree()

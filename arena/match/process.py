@@ -22,6 +22,7 @@ import ctypes
 import enum
 import functools
 import os
+import select
 import selectors
 import shutil
 import signal
@@ -32,7 +33,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from . import proctree
+from . import proctree, pystart
 from .limits import (
     DEFAULT_MEMORY_LIMIT_MB,
     DEFAULT_TASK_LIMIT,
@@ -235,6 +236,26 @@ def kill_orphans(keep: Sequence[int] = ()) -> int:
     return len(targets)
 
 
+def _wait_for_exit(proc: subprocess.Popen[bytes], timeout_s: float) -> None:
+    """Wait until ``proc`` exits or ``timeout_s`` passes, woken by the kernel when it exits (a
+    pidfd) rather than by polling; without pidfds (Linux < 5.3), :meth:`Popen.wait` polls."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):
+        try:
+            proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            pass
+        return
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        poller.poll(max(0, int(timeout_s * 1000)))
+    finally:
+        os.close(fd)
+    proc.poll()
+
+
 class BotProcess:
     """A running bot. Create with :meth:`start`."""
 
@@ -294,13 +315,15 @@ class BotProcess:
         [wrapper] argv``: each part replaces itself with the next (``exec``), and no Python runs
         in the child, so :mod:`subprocess` starts it with ``vfork`` (a ``fork`` of a big arena
         process costs tens of milliseconds). Without ``setpriv`` the parent-death signal is set
-        from Python in the child, which costs a ``fork``.
+        from Python in the child, which costs a ``fork``. A Python bot run by this interpreter
+        starts without ``site``'s import hooks (:func:`arena.match.pystart.launch_argv`).
         """
         resolve_program(self.argv[0], self.cwd, self.env)
         become_subreaper()
         self._limiter = limiter = tree_limiter(self.limits, self._limiter_choice)
         setpriv, parent = _setpriv(), os.getpid()
-        command = [*_launcher(limiter.admission(), parent if setpriv else None), *self.wrapper, *self.argv]
+        argv = pystart.launch_argv(self.argv, self.cwd, self._bot_env())
+        command = [*_launcher(limiter.admission(), parent if setpriv else None), *self.wrapper, *argv]
         setup: Callable[[], None] | None = None
         if setpriv is not None:
             command = [setpriv, "--pdeathsig", "KILL", "--", *command]
@@ -341,6 +364,24 @@ class BotProcess:
         )
         self._stderr_thread.start()
         return self
+
+    def _bot_env(self) -> Mapping[str, str] | None:
+        """The environment the bot gets: ours, ``env``, or the one the sandbox sets (``bwrap
+        --clearenv --setenv NAME VALUE...``); ``None`` when a wrapper makes it unknown."""
+        if not self.wrapper:
+            return self.env if self.env is not None else os.environ
+        words = self.wrapper
+        if "--clearenv" not in words:
+            return None
+        env: dict[str, str] = {}
+        i = 0
+        while i < len(words) and words[i] != "--":
+            if words[i] == "--setenv" and i + 2 < len(words):
+                env[words[i + 1]] = words[i + 2]
+                i += 3
+            else:
+                i += 1
+        return env
 
     def _watch_limits(self) -> None:
         """Check the limits every few milliseconds until :meth:`kill_tree`; kill on a breach."""
@@ -603,11 +644,13 @@ class BotProcess:
             targets = _tree_of(proc.pid)
             self._signal_all(proc.pid, targets, signal.SIGTERM)
             end = time.monotonic() + grace_s
+            if not targets:  # the usual case: one process, whose exit is waited for, not polled
+                _wait_for_exit(proc, grace_s)
             while time.monotonic() < end:
                 self._reap(targets)
                 if proc.poll() is not None and not any(self._alive(p) for p in targets):
                     break
-                time.sleep(0.005)
+                time.sleep(0.002)
             if proc.poll() is None or any(self._alive(p) for p in targets):
                 targets = list(dict.fromkeys(targets + _tree_of(proc.pid)))
             self._signal_all(proc.pid, targets, signal.SIGKILL)
@@ -639,6 +682,12 @@ class BotProcess:
             if self._limiter is not None:
                 self._limiter.close()
         return self._exit_info(proc.returncode)
+
+    def terminate(self) -> None:
+        """Ask the bot and its descendants to stop (SIGTERM) without waiting: :meth:`kill_tree`
+        then waits for several bots at once instead of one after the other."""
+        if self._proc is not None and not self._killed and self._proc.poll() is None:
+            self._signal_all(self._proc.pid, _tree_of(self._proc.pid), signal.SIGTERM)
 
     @staticmethod
     def _signal_all(root: int, pids: list[int], sig: signal.Signals) -> None:

@@ -1,0 +1,304 @@
+"""A Python bot's fast start: this interpreter, without running the import hooks of ``.pth`` files.
+
+A Python bot runs as ``python -u FILE ...`` or ``python -u -m MODULE ...`` with the arena's own
+interpreter (:func:`arena.match.botspec.python_command`). At such a start ``site`` executes the
+``import`` lines of the ``.pth`` files of site-packages, such as setuptools' finders of editable
+installs (the toolkit's own among them), which cost about as much as the rest of the start. Every
+game starts two bots, so :func:`launch_argv` rewrites those two forms when the process is launched
+(a bot's ``argv`` stays as shown and stored) into ``python -u -S -c STUB CODE FILE ...`` (or
+``... CODE -m MODULE ...``), where ``CODE`` is the bootstrap (:mod:`arena.match._pyboot`) compiled
+by the arena: it does what ``site`` would do, with the same ``sys.path`` in the same order (the
+directories ``site`` adds, known from a probe run once per arena process: ``site`` with its
+``exec`` of import lines replaced by a recorder), ``exit``, ``quit`` and ``help``, ``sitecustomize``
+where there is one, then runs the bot with the same ``sys.argv``, ``sys.path[0]``, ``__file__``,
+``__name__``, ``__spec__`` and tracebacks as the normal start.
+
+The import lines are what is left out, and no bot should lose a module for it: a bot one of whose
+own modules imports a top-level module that this start cannot find (a library installed in
+editable mode, say), or one that a hook's finder takes over (setuptools' ``distutils``), starts the
+normal way; and a module imported out of sight of this check (computed names, a library's own
+imports) that the hooks' finders may provide makes the bootstrap run the import lines at its first
+import, after which these finders find it. What a bot can see of the difference:
+``sys.flags.no_site`` is 1, ``site`` is not imported, ``sys.orig_argv`` is the rewritten command;
+``copyright``, ``credits`` and ``license`` are not defined; a ``-m`` bot's traceback lacks the two
+lines of ``<frozen runpy>`` frames.
+
+Anything else runs unchanged: other interpreters, other options, a file that is not a ``.py``
+file. ``CGARENA_PYTHON_FAST_START=0`` in the arena's environment turns the rewrite off.
+"""
+
+from __future__ import annotations
+
+import _imp
+import ast
+import functools
+import importlib.machinery
+import json
+import marshal
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["ENV_SWITCH", "SiteLayout", "enabled", "launch_argv", "site_layout"]
+
+ENV_SWITCH = "CGARENA_PYTHON_FAST_START"
+"""``0`` (or ``off``, ``no``, ``false``) in the arena's environment: Python bots start the normal way."""
+
+_SITE_VARIABLES = ("PYTHONPATH", "PYTHONHOME", "PYTHONPLATLIBDIR", "PYTHONNOUSERSITE", "PYTHONUSERBASE", "HOME")
+"""The environment ``site``'s result depends on (``HOME`` only through the user site directory)."""
+
+_MAX_LOCAL_FILES = 2000
+"""A bot whose own modules (the files its imports reach in its folder) are more starts normally."""
+
+_MODULE_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+# Run with ``python -S -c``: ``site.main()`` as at a normal start, with the import lines of ``.pth``
+# files and the customize modules recorded instead of run; then the import lines are run, to see
+# which finders they install and which top-level modules these may provide. Prints one JSON object.
+_PROBE = r"""
+import json, os, site, sys
+from importlib.machinery import PathFinder
+hooks, custom = [], []
+def record(line, *rest):
+    frame = sys._getframe(1).f_locals
+    hooks.append([frame["sitedir"], frame["name"], line])
+site.exec = record
+site.execsitecustomize = lambda: custom.append("sitecustomize")
+site.execusercustomize = lambda: custom.append("usercustomize")
+if not sys.flags.safe_path and sys.path[:1] == [""]:
+    del sys.path[0]
+site.removeduppaths()
+base, finders, hooked = list(sys.path), list(sys.meta_path), list(sys.path_hooks)
+site.main()
+ok = sys.path[:len(base)] == base and sys.meta_path == finders and sys.path_hooks == hooked
+custom = [m for m in custom if PathFinder.find_spec(m, sys.path) is not None]
+dirs = sys.path[len(base):]
+def run(hooks):
+    names = {}
+    for sitedir, name, line in hooks:
+        try:
+            exec(line, names)
+        except Exception:
+            pass
+run(hooks)
+added = sys.path[len(base) + len(dirs):]
+ok = ok and sys.path[:len(base) + len(dirs)] == base + dirs and not any(os.path.exists(p) for p in added)
+claims, ahead, unknown = set(), set(), False
+for index, finder in enumerate(sys.meta_path):
+    if finder in finders:
+        continue
+    module = sys.modules.get(getattr(finder, "__module__", None) or "")
+    mapping = getattr(module, "MAPPING", None)
+    if isinstance(mapping, dict):
+        names = [*mapping, *(getattr(module, "NAMESPACES", None) or {})]
+    else:
+        names = [n[len("spec_for_"):] for n in dir(finder) if n.startswith("spec_for_")]
+    if not names:
+        unknown = True
+        ok = ok and index > sys.meta_path.index(PathFinder)
+    tops = {str(n).split(".")[0] for n in names}
+    claims |= tops
+    if index < sys.meta_path.index(PathFinder):
+        ahead |= tops
+print(json.dumps({"ok": ok, "base": base, "dirs": dirs, "hooks": hooks, "user_site": bool(site.ENABLE_USER_SITE),
+                  "custom": custom, "claims": None if unknown else sorted(claims), "ahead": sorted(ahead)}))
+"""
+
+
+@dataclass(frozen=True)
+class SiteLayout:
+    """What ``site`` does at a normal start of this interpreter, in a given environment."""
+
+    base: tuple[str, ...]
+    """``sys.path`` before ``site`` adds to it, without the script's folder."""
+    dirs: tuple[str, ...]
+    """What ``site`` appends: site-packages directories and the directory lines of their ``.pth`` files."""
+    hooks: tuple[tuple[str, str, str], ...]
+    """The ``import`` lines of the ``.pth`` files, in order: (site dir, file name, line)."""
+    user_site: bool
+    """Whether the user's site directory is enabled (it depends on ``HOME``)."""
+    custom: tuple[str, ...]
+    """``sitecustomize`` and ``usercustomize``, those that exist (``site`` imports them)."""
+    claims: tuple[str, ...] | None
+    """The top-level modules the finders installed by the import lines may provide (``None``:
+    any, a finder of an unknown kind; known: setuptools' editable finders, setuptools' distutils shim)."""
+    ahead: tuple[str, ...]
+    """Those of them whose finder comes before the path's: the import lines change what they are."""
+
+
+def enabled() -> bool:
+    """Whether the fast start is on (:data:`ENV_SWITCH`)."""
+    return os.environ.get(ENV_SWITCH, "1").strip().lower() not in ("0", "off", "no", "false")
+
+
+@functools.lru_cache(maxsize=16)
+def site_layout(variables: tuple[tuple[str, str | None], ...] = ()) -> SiteLayout | None:
+    """The layout of a normal start with these values of the variables ``site`` reads (the
+    others from our environment), found by one probe process; ``None`` when it cannot be known
+    (the probe failed; the import lines of ``.pth`` files change ``sys.path`` but for entries that
+    are no folders, or install a finder of an unknown kind before the path's)."""
+    env = {k: v for k, v in os.environ.items() if k not in _SITE_VARIABLES}
+    given = dict(variables)
+    env.update({k: v for k, v in given.items() if v is not None})
+    env.update({k: v for k, v in os.environ.items() if k in _SITE_VARIABLES and k not in given})
+    try:
+        done = subprocess.run([sys.executable, "-S", "-c", _PROBE], env=env, stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=30, check=False)
+        found = json.loads(done.stdout.decode("utf-8").strip().splitlines()[-1])
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError, UnicodeDecodeError):
+        return None
+    if done.returncode != 0 or not found.get("ok"):
+        return None
+    hooks = tuple((str(d), str(f), str(line)) for d, f, line in found["hooks"])
+    claims = None if found["claims"] is None else tuple(found["claims"])
+    return SiteLayout(tuple(found["base"]), tuple(found["dirs"]), hooks, bool(found["user_site"]),
+                      tuple(found["custom"]), claims, tuple(found["ahead"]))
+
+
+BOOT_NAME = "<cgarena-boot>"
+"""The file name of the bootstrap's code (its frames are left out of the bot's tracebacks)."""
+
+_STUB = "exec(__import__('marshal').loads(bytes.fromhex(__import__('sys').argv.pop(1))))"
+"""The ``-c`` command: the bootstrap comes compiled (compiling its text would cost 3 ms a start),
+as the next argument, which it removes from ``sys.argv``."""
+
+
+@functools.cache
+def _boot_text() -> str:
+    return (Path(__file__).with_name("_pyboot.py")).read_text(encoding="utf-8")
+
+
+def launch_argv(argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None) -> list[str]:
+    """The command that starts a bot run as ``argv`` from ``cwd`` (``None``: ours): the fast start
+    for ``python -u FILE ...`` and ``python -u -m MODULE ...`` with this interpreter, else ``argv``.
+
+    ``env`` is the bot's whole environment, ``None`` when it is not known (it is then checked
+    by the bootstrap, which starts the bot the normal way when it differs from ours where it
+    matters)."""
+    words = tuple(argv)
+    if len(words) < 3 or words[0] != sys.executable or words[1] != "-u" or not enabled():
+        return list(words)
+    known = env is not None
+    values = env if env is not None else os.environ
+    variables = tuple((k, values.get(k)) for k in _SITE_VARIABLES)
+    where = os.path.abspath(cwd or os.getcwd())
+    try:
+        fast = _fast_argv(words, where, variables, known)
+        if fast is not None and words[2] != "-m" and not os.path.isfile(os.path.join(where, words[2])):
+            fast = None  # gone since it was planned: let Python say so
+    except Exception:  # an optimisation: whatever goes wrong, the normal start is right
+        fast = None
+    return list(fast if fast is not None else words)
+
+
+@functools.lru_cache(maxsize=512)
+def _fast_argv(words: tuple[str, ...], cwd: str, variables: tuple[tuple[str, str | None], ...],
+               known: bool) -> tuple[str, ...] | None:
+    layout = site_layout(variables)
+    if layout is None or (layout.user_site and not known):
+        return None  # the user site depends on a HOME we do not know: leave it to site
+    if words[2] == "-m":
+        if len(words) < 4 or not _MODULE_NAME.fullmatch(words[3]):
+            return None
+        module, target, path0 = True, words[3], os.path.realpath(cwd)
+        entries: list[Path] = []
+        names = {words[3].split(".")[0]}
+    else:
+        if words[2].startswith("-") or not words[2].endswith(".py"):
+            return None
+        script = os.path.join(cwd, words[2])
+        if not os.path.isfile(script):
+            return None
+        module, target, path0 = False, os.path.abspath(script), os.path.dirname(os.path.realpath(script))
+        entries, names = [Path(target)], set()
+    if not _imports_found(path0, entries, names, [*layout.base, *layout.dirs], set(layout.ahead)):
+        return None
+    checked = [(k, v) for k, v in variables if k != "HOME" or layout.user_site]
+    env = tuple((os.fsencode(k), None if v is None else os.fsencode(v)) for k, v in checked)
+    call = (f"\n_cgarena_boot({sys.executable!r}, {module!r}, {target!r}, {path0!r}, {layout.dirs!r}, "
+            f"{layout.hooks!r}, {layout.claims!r}, {env!r}, {layout.custom!r})\n")
+    code = compile(_boot_text() + call, BOOT_NAME, "exec", dont_inherit=True)
+    return (sys.executable, "-u", "-S", "-c", _STUB, marshal.dumps(code).hex(), *words[2:])
+
+
+# -- what a bot imports ---------------------------------------------------------------------------
+
+def _imports_found(path0: str, entries: Iterable[Path], names: Iterable[str], rest: Sequence[str],
+                   ahead: set[str]) -> bool:
+    """Whether every top-level module imported by ``entries`` and by the modules of ``path0``
+    (the bot's folder, first on its path) that they import, transitively, and ``names``, can be
+    found on ``[path0, *rest]`` (or is built in or frozen), none of them one that an import hook
+    would provide instead (``ahead``)."""
+    search = [path0, *rest]
+    todo = list(entries)
+    seen: set[Path] = set()
+    wanted = set(names)
+    checked: set[str] = set()
+    while todo or wanted - checked:
+        for name in sorted(wanted - checked):
+            checked.add(name)
+            if name in ahead:
+                return False
+            if name == "__main__" or name in sys.builtin_module_names or _imp.is_frozen(name):
+                continue
+            spec = importlib.machinery.PathFinder.find_spec(name, search)
+            if spec is None:
+                return False
+            places = list(spec.submodule_search_locations or ([spec.origin] if spec.origin else []))
+            for place in places:
+                if os.path.dirname(place) == path0:  # the bot's own module: what does it import?
+                    todo.extend(_python_files(Path(place)))
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            if len(seen) > _MAX_LOCAL_FILES:
+                return False
+            found = _top_level_imports(path)
+            if found is None:
+                return False
+            wanted |= found
+    return True
+
+
+def _python_files(place: Path) -> list[Path]:
+    if place.is_dir():
+        return [p for p in place.rglob("*.py") if "__pycache__" not in p.parts]
+    return [place] if place.suffix == ".py" else []
+
+
+def _top_level_imports(path: Path) -> frozenset[str] | None:
+    """The top-level modules ``path`` imports by absolute name (statements, and ``__import__`` or
+    ``import_module`` of a literal name); ``None`` when it cannot be read or parsed."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _parsed_imports(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed_imports(path: Path, mtime_ns: int, size: int) -> frozenset[str] | None:
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return None
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.module and not node.level:
+                names.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func, first = node.func, node.args[0].value
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if called in ("__import__", "import_module") and isinstance(first, str) and first \
+                    and not first.startswith("."):
+                names.add(first.split(".")[0])
+    return frozenset(names)
