@@ -42,16 +42,19 @@ _TREE_LINE = [
 ]
 
 
-def _format_frame(player: int, day: int, nutrients: int, sun: list[int], score: list[int],
-                  other_waiting: bool, size: list[int], owner: list[int], dormant: list[bool],
-                  offered: list[str]) -> list[str]:
+_Board = tuple[int, int, list[int], list[int], list[bool], list[int], list[int], list[bool]]
+"""A copy of what the input lines show: day, nutrients, sun, score, waiting, size, owner, dormant."""
+
+
+def _format_frame(player: int, board: _Board, offered: list[str]) -> list[str]:
     """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``)."""
+    day, nutrients, sun, score, waiting, size, owner, dormant = board
     other = 1 - player
     lines = [
         str(day),
         str(nutrients),
         f"{sun[player]} {score[player]}",
-        f"{sun[other]} {score[other]} {1 if other_waiting else 0}",
+        f"{sun[other]} {score[other]} {1 if waiting[other] else 0}",
     ]
     tree_lines = [
         _TREE_LINE[c][size[c]][owner[c] == player][dormant[c]]
@@ -157,13 +160,17 @@ class Spring2021Referee(EngineReferee):
         self.frame = self._next_frame
         if self.frame is not FrameType.ACTIONS:
             return []
-        active, waiting = self.active, self.state.waiting
-        players = []
+        state = self.state
+        active, waiting = self.active, state.waiting
+        players = [p for p in range(self.player_count) if active[p] and not waiting[p]]
         self._actions_offered = {}
-        for p in range(self.player_count):
-            if active[p] and not waiting[p]:
-                players.append(p)
-                self._send(p, self._frame_lines(p))
+        if players:
+            trees = rules.trees_by_owner(state)
+            # One copy of the board for the input lines of both players (made only if read).
+            board = (state.day, state.nutrients, state.sun[:], state.score[:], waiting[:],
+                     state.size[:], state.owner[:], state.dormant[:])
+            for p in players:
+                self._send(p, self._frame_lines(p, trees[p], board))
         return players
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
@@ -228,22 +235,18 @@ class Spring2021Referee(EngineReferee):
 
     # -- input -----------------------------------------------------------------------------------
 
-    def _frame_lines(self, player: int) -> Callable[[], list[str]]:
+    def _frame_lines(self, player: int, mine: list[int], board: _Board) -> Callable[[], list[str]]:
         """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions. The
         actions are listed and shuffled now (the shuffles draw from the game's random); the lines
-        are formatted from a copy of the state only if they are read."""
-        state = self.state
+        are formatted from ``board``, a copy of the state, only if they are read."""
         offered = ["WAIT"]
         random = self._random
-        for group in rules.possible_actions(state, player):
+        for group in rules.possible_actions(self.state, player, mine):
             if len(group) > 1:
                 java_shuffle(group, random)
             offered += group
         self._actions_offered[player] = offered
-        return partial(
-            _format_frame, player, state.day, state.nutrients, state.sun[:], state.score[:],
-            state.waiting[1 - player], state.size[:], state.owner[:], state.dormant[:], offered,
-        )
+        return partial(_format_frame, player, board, offered)
 
     # -- extras ----------------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ __all__ = [
     "growth_cost",
     "compute_shadows",
     "gather",
+    "trees_by_owner",
     "possible_actions",
     "ActionsResult",
     "resolve_actions",
@@ -98,20 +99,30 @@ def gather(state: SpringState) -> list[int]:
     return given
 
 
-def possible_actions(state: SpringState, player: int) -> tuple[list[str], list[str], list[str]]:
-    """Game.getPossibleMoves before shuffling: (completes, grows, seeds), own trees by cell."""
+def trees_by_owner(state: SpringState) -> list[list[int]]:
+    """Each player's tree cells (seeds included), ascending."""
+    trees: list[list[int]] = [[] for _ in state.sun]
+    for c, o in enumerate(state.owner):
+        if o >= 0:  # owner is -1 on empty cells
+            trees[o].append(c)
+    return trees
+
+
+def possible_actions(state: SpringState, player: int,
+                     mine: list[int] | None = None) -> tuple[list[str], list[str], list[str]]:
+    """Game.getPossibleMoves before shuffling: (completes, grows, seeds), own trees by cell.
+    ``mine``: the player's tree cells from :func:`trees_by_owner`, when already known."""
     completes: list[str] = []
     grows: list[str] = []
     seeds: list[str] = []
     if state.waiting[player]:
         return completes, grows, seeds
-    size, owner, dormant = state.size, state.owner, state.dormant
+    size, dormant = state.size, state.dormant
+    if mine is None:
+        mine = trees_by_owner(state)[player]
     counts = [0, 0, 0, 0]
-    mine = []
-    for c, o in enumerate(owner):
-        if o == player:  # owner is -1 on empty cells
-            counts[size[c]] += 1
-            mine.append(c)
+    for c in mine:
+        counts[size[c]] += 1
     sun = state.sun[player]
     can_seed = counts[SEED] <= sun
     richness = state.board.richness

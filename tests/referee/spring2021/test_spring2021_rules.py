@@ -161,6 +161,8 @@ def test_possible_actions_respect_sun_dormancy_and_waiting():
     assert grows == ["GROW 2"]  # cell 1 is dormant; seed 2 -> 1 costs 1 + 0 small trees
     assert all(s.startswith("SEED 0 ") for s in seeds)  # seeds and dormant trees cannot seed
     assert len(seeds) == 37 - 4  # size 3 from the centre reaches every free cell
+    assert rules.trees_by_owner(st) == [[0, 1, 2], [3]]
+    assert rules.possible_actions(st, 0, [0, 1, 2]) == (completes, grows, seeds)
     st.waiting[0] = True
     assert rules.possible_actions(st, 0) == ([], [], [])
 
