@@ -12,8 +12,9 @@ With fast bots (default: the shipped greedy and random Spring bots), measures:
 3. the CPU bound: the machine's cores / CPU seconds per game measured with one worker (a
    tournament cannot play faster than its CPU allows), and each run's throughput as a share of
    that bound (issue #18 asks >= 90% with workers = cores);
-4. a bot's start-up: the CPU of starting the two bots' interpreters and exiting at once, the way
-   the arena starts them, against the same interpreter's bare start (``python -S -c pass``).
+4. a Python bot's start-up (CPU through the arena's process layer): a trivial bot started as
+   the arena starts it and the normal way, against the same interpreter's bare start (``python
+   -S -c pass``; issue #18 asks at most 5 ms more), and the tournament's bots.
 
 Prints medians over ``--runs`` runs, and the cores this machine has.
 """
@@ -72,9 +73,12 @@ def tournament(config_map: dict[str, Any], workers: int) -> tuple[float, float, 
             return wall, cpu_all() - c0, cpu(resource.RUSAGE_SELF) - s0, result.played
 
 
-def bot_starts(config_map: dict[str, Any], count: int) -> tuple[float, float]:
-    """Median CPU ms of starting each bot's command with an empty input (Python bots exit at
-    once on end of input), and of ``python -S -c pass``; both with the arena's process layer."""
+def bot_starts(config_map: dict[str, Any], count: int) -> dict[str, float]:
+    """Median CPU ms of a start through the arena's process layer (the bot reads its empty
+    input and exits): the bare interpreter (``python -S -c pass``), a trivial bot file started as
+    the arena starts Python bots and with the fast start switched off (the normal start), and
+    the tournament's own bots (their own imports included)."""
+    from arena.match import pystart
     from arena.match.process import BotProcess
 
     cfg = config_from_mapping({**config_map, "workers": 1})
@@ -83,19 +87,31 @@ def bot_starts(config_map: dict[str, Any], count: int) -> tuple[float, float]:
     def one(argv: list[str], cwd: str | None) -> float:
         c0 = cpu(resource.RUSAGE_CHILDREN)
         proc = BotProcess(argv, cwd=cwd, memory_limit_mb=None, task_limit=None).start()
-        proc.send([])
         assert proc._proc is not None and proc._proc.stdin is not None
         proc._proc.stdin.close()
         proc.wait_exit(10)
         proc.kill_tree()
         return (cpu(resource.RUSAGE_CHILDREN) - c0) * 1000
 
-    bots, bare = [], []
-    for _ in range(count):
-        for spec in specs:
-            bots.append(one(list(spec.argv), spec.cwd))
-            bare.append(one([sys.executable, "-S", "-c", "pass"], None))
-    return statistics.median(bots), statistics.median(bare)
+    def plain(argv: list[str], cwd: str | None) -> float:
+        os.environ[pystart.ENV_SWITCH] = "0"
+        try:
+            return one(argv, cwd)
+        finally:
+            del os.environ[pystart.ENV_SWITCH]
+
+    rows: dict[str, list[float]] = {"bare": [], "fast": [], "plain": [], "bots": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        trivial = os.path.join(tmp, "bot.py")
+        with open(trivial, "w") as f:
+            f.write("import sys\nfor line in sys.stdin:\n    pass\n")
+        for _ in range(count):  # the cases alternate, so the machine's load hits them alike
+            rows["bare"].append(one([sys.executable, "-S", "-c", "pass"], None))
+            rows["fast"].append(one([sys.executable, "-u", trivial], None))
+            rows["plain"].append(plain([sys.executable, "-u", trivial], None))
+            for spec in specs:
+                rows["bots"].append(one(list(spec.argv), spec.cwd))
+    return {k: statistics.median(v) for k, v in rows.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,9 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     if len(workers) > 1:
         top = workers[-1]
         print(f"  scaling {top}/1 workers: {med[f'rate{top}'] / med['rate1']:.2f}x")
-    bot_ms, bare_ms = bot_starts(config_map, 5 if args.quick else 15)
-    print(f"  bot start (CPU, median over starts of {', '.join(args.bots)}): {bot_ms:.1f} ms; "
-          f"bare interpreter (python -S -c pass): {bare_ms:.1f} ms; difference {bot_ms - bare_ms:+.1f} ms")
+    starts = bot_starts(config_map, 5 if args.quick else 20)
+    print(f"  Python bot start (CPU, medians): bare interpreter (python -S -c pass) "
+          f"{starts['bare']:.1f} ms; a trivial bot {starts['fast']:.1f} ms as the arena starts it "
+          f"({starts['fast'] - starts['bare']:+.1f} ms), {starts['plain']:.1f} ms the normal way "
+          f"({starts['plain'] - starts['bare']:+.1f} ms); {', '.join(args.bots)} with their own "
+          f"imports: {starts['bots']:.1f} ms")
     return 0
 
 
