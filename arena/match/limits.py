@@ -26,6 +26,7 @@ limit is killed whole by :class:`arena.match.process.BotProcess` and reported wi
 
 from __future__ import annotations
 
+import atexit
 import enum
 import errno
 import itertools
@@ -175,10 +176,26 @@ class _Cgroups:
         self.limits = limits
         self._open: dict[str, int] = {}
         self._open_lock = threading.Lock()
+        self._base: dict[tuple[str, bytes], int] = {}
+        """Event counts when this bot got the cgroup (a cgroup is reused, see :func:`_recycle`)."""
+        self._owner = os.getpid()
 
     def _count(self, path: str, key: bytes) -> int:
-        """The value of ``key`` in an event file (see :meth:`_events`)."""
-        return _count(self._events(path), key)
+        """How many ``key`` events an event file (see :meth:`_events`) counts since this bot got
+        the cgroup."""
+        return _count(self._events(path), key) - self._base.get((path, key), 0)
+
+    def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
+        raise NotImplementedError
+
+    def _events_watched(self) -> tuple[tuple[str, bytes], ...]:
+        """The (event file, key) pairs :meth:`check` looks at."""
+        return ()
+
+    def _rebase(self) -> None:
+        """Count events from now on (for the next bot of a reused cgroup)."""
+        self._base = {}
+        self._base = {(path, key): self._count(path, key) for path, key in self._events_watched()}
 
     def _events(self, path: str) -> bytes:
         """The text of an event file (``memory.events``, ``memory.oom_control``, ``pids.events``;
@@ -219,6 +236,13 @@ class _Cgroups:
             threading.Event().wait(0.002)
 
     def close(self) -> None:
+        """Keep the cgroup for the next bot when it is empty (making one costs milliseconds of the
+        kernel's time, a few per game), else remove it."""
+        if os.getpid() == self._owner and not self.members() and _recycle(self):
+            return
+        self._remove()
+
+    def _remove(self) -> None:
         with self._open_lock:
             for fd in self._open.values():
                 os.close(fd)
@@ -259,6 +283,14 @@ class _CgroupV1(_Cgroups):
         self._oom_control = None if memory is None else str(memory / "memory.oom_control")
         self._pids_events = None if pids is None else str(pids / "pids.events")
 
+    def _events_watched(self) -> tuple[tuple[str, bytes], ...]:
+        watched = []
+        if self._oom_control is not None:
+            watched.append((self._oom_control, b"oom_kill"))
+        if self._pids_events is not None:
+            watched.append((self._pids_events, b"max"))
+        return tuple(watched)
+
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
         if self._oom_control is not None and self._count(self._oom_control, b"oom_kill") > 0:
             assert self.memory is not None
@@ -278,11 +310,15 @@ class _CgroupV2(_Cgroups):
         self._memory_events = str(directory / "memory.events")
         self._pids_events = str(directory / "pids.events")
 
+    def _events_watched(self) -> tuple[tuple[str, bytes], ...]:
+        return ((self._memory_events, b"oom_kill"), (self._memory_events, b"oom"),
+                (self._pids_events, b"max"))
+
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
-        events = self._events(self._memory_events)
-        if _count(events, b"oom_kill") > 0 or _count(events, b"oom") > 0:
+        if self._count(self._memory_events, b"oom_kill") > 0 or self._count(self._memory_events, b"oom") > 0:
+            # The peak is this bot's: an earlier bot of a reused cgroup stayed under the limit.
             return Breach(BreachKind.MEMORY, self._memory_detail(_read_int(self.directory / "memory.peak")))
-        if _count(self._events(self._pids_events), b"max") > 0:
+        if self._count(self._pids_events, b"max") > 0:
             return Breach(BreachKind.TASKS, self._tasks_detail())
         return None
 
@@ -294,6 +330,54 @@ class _CgroupV2(_Cgroups):
             except OSError:
                 pass
         super().kill_all()
+
+
+_POOL_SIZE = 8
+"""Empty cgroups kept per set of limits (a tournament worker needs two at a time)."""
+_pool: dict[TreeLimits, list[_Cgroups]] = {}
+_pool_lock = threading.Lock()
+_pool_drained_at_exit = False
+
+
+def _recycle(cgroups: _Cgroups) -> bool:
+    """Keep an empty cgroup for the next bot with the same limits; False when the pool is full."""
+    global _pool_drained_at_exit
+    with _pool_lock:
+        kept = _pool.setdefault(cgroups.limits, [])
+        if len(kept) >= _POOL_SIZE:
+            return False
+        kept.append(cgroups)
+        if not _pool_drained_at_exit:
+            _pool_drained_at_exit = True
+            atexit.register(_drain_pool)
+    return True
+
+
+def _reused(limits: TreeLimits) -> _Cgroups | None:
+    """An empty cgroup kept with these limits (its events counted from now on), if any."""
+    with _pool_lock:
+        kept = _pool.get(limits)
+        cgroups = kept.pop() if kept else None
+    if cgroups is not None:
+        cgroups._rebase()
+    return cgroups
+
+
+def _drain_pool() -> None:
+    """Remove the kept cgroups (at exit)."""
+    with _pool_lock:
+        kept = [c for group in _pool.values() for c in group]
+        _pool.clear()
+    for cgroups in kept:
+        cgroups._remove()
+
+
+def _forget_pool() -> None:
+    # A forked child must not use (or remove) its parent's cgroups.
+    _pool.clear()
+
+
+os.register_at_fork(after_in_child=_forget_pool)
 
 
 def _read_int(path: Path) -> int | None:
@@ -459,6 +543,9 @@ def tree_limiter(limits: TreeLimits, force: str | None = None) -> TreeLimiter:
     """
     force = force or _forced
     if (limits.memory_mb or limits.tasks) and force != "watchdog":
+        reused = _reused(limits)
+        if reused is not None:
+            return reused
         name = f"arena-{os.getpid()}-{next(_counter)}"
         made: TreeLimiter | None = _cgroup_v2(limits, name) or _cgroup_v1(limits, name)
         if made is not None:

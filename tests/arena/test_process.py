@@ -186,3 +186,29 @@ def test_event_counts_are_read_from_the_start_of_a_line() -> None:
     v2 = b"low 0\nhigh 0\nmax 7\noom 2\noom_kill 0\noom_group_kill 0\n"
     assert (_count(v2, b"oom"), _count(v2, b"max"), _count(v2, b"oom_kill")) == (2, 7, 0)
     assert (_count(b"max 4", b"max"), _count(b"", b"max"), _count(b"max x\n", b"max")) == (4, 0, 0)
+
+
+def test_a_kept_cgroup_counts_only_the_events_of_its_next_bot() -> None:
+    """An empty cgroup is kept for the next bot; the events of the bot before (here: forks
+    refused at the task limit) must not be taken for the next bot's."""
+    from arena.match import limits
+
+    if limits.enforcement() == "watchdog":
+        pytest.skip("this machine gives no cgroups to the arena (the watchdog keeps no state)")
+    bomb = BotProcess([sys.executable, "-c", "import os, time\nfor _ in range(20):\n"
+                       "    try:\n        os.fork() or time.sleep(60)\n    except OSError:\n        pass\n"
+                       "time.sleep(60)"], memory_limit_mb=None, task_limit=8).start()
+    end = time.monotonic() + 10
+    while bomb.limit_breach() is None and time.monotonic() < end:
+        time.sleep(0.05)
+    assert bomb.breach is not None and bomb.breach.kind is limits.BreachKind.TASKS
+    used = bomb._limiter
+    bomb.kill_tree()
+    calm = BotProcess([sys.executable, "-c", "import sys; sys.stdin.readline()"],
+                      memory_limit_mb=None, task_limit=8).start()
+    try:
+        assert calm._limiter is used  # the same cgroup, kept
+        time.sleep(0.2)
+        assert calm.limit_breach() is None
+    finally:
+        calm.kill_tree()
