@@ -19,7 +19,7 @@ from typing import Final
 from ..base import InvalidCommand
 from ..javatext import cut_message, parse_java_int
 
-__all__ = ["Action", "REST", "CAST", "LEARN", "BREW", "WAIT", "EXPECTED", "parse", "trim_message"]
+__all__ = ["Action", "REST", "CAST", "LEARN", "BREW", "WAIT", "EXPECTED", "parse", "parse_answer", "trim_message"]
 
 REST: Final = "REST"
 CAST: Final = "CAST"
@@ -89,6 +89,12 @@ def parse(line: str) -> Action:
             _MEMO.clear()
         _MEMO[line] = action
     return action
+
+
+def parse_answer(lines: tuple[str, ...]) -> Action:
+    """:func:`parse` of a one-line answer (the engine gives answers as tuples of lines)."""
+    action = _MEMO.get(lines[0])
+    return action if action is not None else parse(lines[0])
 
 
 def _parse(line: str) -> Action:

@@ -9,12 +9,13 @@ player then scores one rupee per tier 1-3 ingredient.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from ..base import DeactivationCause, EndReason, ParameterError
 from ..engine import EngineReferee
 from . import rules
-from .actions import parse
+from .actions import parse_answer
 from .state import FallState
 
 __all__ = ["Fall2020Referee", "MAX_TURNS"]
@@ -63,17 +64,18 @@ class Fall2020Referee(EngineReferee):
     # -- engine hooks ----------------------------------------------------------------------------
 
     def _begin_turn(self) -> list[int]:
-        state = self.state
-        shared = rules.shared_lines(state)
         players = [p for p in _PLAYERS if self.active[p]]
-        for p in players:
-            self._send(p, rules.input_lines(state, p, shared))
+        if players:
+            # The lines are made only if read: the view captures the table as it is now.
+            view = rules.InputView(self.state)
+            for p in players:
+                self._send(p, partial(view.lines, p))
         return players
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
-        actions = self._parse_outputs(outputs, parse)
+        actions = self._parse_answers(outputs, parse_answer)
         log = rules.resolve_turn(self.state, actions)
-        self._summary.extend(log.summary)
+        self._summary += log.summary
         for player, message in log.errors:
             self._error(player, message)
         self._sync_scores()

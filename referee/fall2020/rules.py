@@ -20,6 +20,7 @@ from .deck import FIRST_LEARNT_SPELL_ID, STARTING_SPELLS, shuffled_decks
 from .state import (
     COUNTER_SIZE,
     DELIVERY_GOAL,
+    GUARDS,
     MAX_SPACE,
     TOME_SIZE,
     FallState,
@@ -36,6 +37,7 @@ __all__ = [
     "new_game",
     "shared_lines",
     "input_lines",
+    "InputView",
     "price_of",
     "find_spell",
     "brew",
@@ -112,23 +114,30 @@ def price_of(state: FallState, index: int) -> tuple[int, int, int]:
 
 def shared_lines(state: FallState) -> list[str]:
     """The order and tome lines (the same for both players)."""
+    return _table_lines(state.deliveries, state.bonus, state.bonus_value, state.tome,
+                        [spell.stock for spell in state.tome])
+
+
+def _table_lines(orders: Sequence[Order], bonus: Sequence[int], bonus_value: Sequence[int],
+                 tome: Sequence[TomeSpell], stocks: Sequence[int]) -> list[str]:
+    """The order lines (orders 0 and 1 with their urgency bonus, if any is left) and the tome
+    lines (position and stock)."""
     lines = []
-    bonus = state.bonus
-    bonus_value = state.bonus_value
-    for index, order in enumerate(state.deliveries):
+    for index, order in enumerate(orders):
         if index < 2:
             count = bonus[index]
             value = bonus_value[index] if count > 0 else 0
             lines.append(order.line(order.price + value, value, count))
         else:
             lines.append(order.line(order.price, 0, 0))
-    for index, spell in enumerate(state.tome):
-        lines.append(spell.line(index))
+    for index, spell in enumerate(tome):
+        lines.append(spell.line(index, stocks[index]))
     return lines
 
 
 def input_lines(state: FallState, player: int, shared: list[str] | None = None) -> list[str]:
-    """The lines the official referee sends to ``player`` at the start of a turn."""
+    """The lines the official referee sends to ``player`` at the start of a turn (``shared``:
+    :func:`shared_lines`, if already made)."""
     if shared is None:
         shared = shared_lines(state)
     me = state.players[player]
@@ -139,11 +148,69 @@ def input_lines(state: FallState, player: int, shared: list[str] | None = None) 
     return [str(count), *shared, *mine, *theirs, me.line(), foe.line()]
 
 
+class InputView:
+    """The table as :func:`input_lines` shows it now, captured so that the lines can be made
+    later, after the state has changed (the referee's input is formatted only if it is read).
+
+    Capturing copies a few references and numbers (the orders, the bonuses, the tome and its
+    stocks, each witch's spell lines, inventory and score); :meth:`lines` formats them, the
+    shared order and tome lines once for both players. (A card's id, recipe and price never
+    change, so the cards themselves are kept.)"""
+
+    __slots__ = ("_table", "_witches", "_shared", "_witch_lines")
+
+    def __init__(self, state: FallState) -> None:
+        tome = state.tome
+        self._table = (tuple(state.deliveries), tuple(state.bonus), tuple(state.bonus_value),
+                       tuple(tome), tuple([spell.stock for spell in tome]))
+        witches = []
+        for p in state.players:
+            if len(p.own_lines) != len(p.spells):
+                p.refresh_lines()
+            inv = p.inventory
+            witches.append((tuple(p.own_lines), tuple(p.foe_lines),
+                            (inv[0], inv[1], inv[2], inv[3], p.score)))
+        self._witches = tuple(witches)
+        self._shared: list[str] | None = None
+        self._witch_lines: list[str] | None = None
+
+    def lines(self, player: int) -> list[str]:
+        """What :func:`input_lines` gave for ``player`` when the view was captured."""
+        shared = self._shared
+        witch_lines = self._witch_lines
+        if shared is None or witch_lines is None:
+            shared = self._shared = _shared_lines_of(self._table)
+            witch_lines = self._witch_lines = [
+                "{} {} {} {} {}".format(*numbers) for _, _, numbers in self._witches
+            ]
+        mine = self._witches[player][0]
+        theirs = self._witches[1 - player][1]
+        count = len(shared) + len(mine) + len(theirs)
+        return [str(count), *shared, *mine, *theirs, witch_lines[player], witch_lines[1 - player]]
+
+
+_TableView = tuple[tuple[Order, ...], tuple[int, ...], tuple[int, ...], tuple[TomeSpell, ...],
+                   tuple[int, ...]]
+_last_table: tuple[_TableView, list[str]] | None = None
+"""The last table formatted by an :class:`InputView` and its lines: most turns show the same
+orders and tome as the turn before."""
+
+
+def _shared_lines_of(table: _TableView) -> list[str]:
+    """:func:`shared_lines` of a captured table (orders, bonus, bonus values, tome, stocks)."""
+    global _last_table
+    if _last_table is not None and _last_table[0] == table:
+        return _last_table[1]
+    lines = _table_lines(*table)
+    _last_table = (table, lines)
+    return lines
+
+
 # -- actions -----------------------------------------------------------------------------------
 
 
 def find_spell(state: FallState, spell_id: int) -> TomeSpell | Order | PlayerSpell | None:
-    """The card with that id among the orders, the tome and the players' spells."""
+    """The card with that id among the orders, the tome and the players' spells (first found)."""
     for order in state.deliveries:
         if order.id == spell_id:
             return order
@@ -161,18 +228,20 @@ def brew(state: FallState, player: int, order: Order, log: TurnLog) -> None:
     """BREW: pay the ingredients, earn the price plus the bonus of the order's position."""
     p = state.players[player]
     inv = p.inventory
-    delta = order.delta
-    if any(inv[i] + delta[i] < 0 for i in range(4)):
+    a, b, c, d = order.delta
+    if inv[0] + a < 0 or inv[1] + b < 0 or inv[2] + c < 0 or inv[3] + d < 0:
         raise RuleViolation(f"Not enough ingredients for order {order.id}")
-    for i in range(4):
-        inv[i] += delta[i]
+    inv[0] += a
+    inv[1] += b
+    inv[2] += c
+    inv[3] += d
     index = state.deliveries.index(order)
     earned = price_of(state, index)[0]
     log.delivered.append((order, index))
     p.deliveries += 1
     p.score = i32(p.score + earned)
-    log.summary.append(f"${player} brewed potion {order.id} and earned {earned} rupees")
-    log.summary.append(f"They have now brewed {p.deliveries} potions.")
+    log.summary += (f"${player} brewed potion {order.id} and earned {earned} rupees",
+                    f"They have now brewed {p.deliveries} potions.")
 
 
 def cast(state: FallState, player: int, spell: PlayerSpell, repeats: int, log: TurnLog) -> None:
@@ -182,24 +251,35 @@ def cast(state: FallState, player: int, spell: PlayerSpell, repeats: int, log: T
         raise RuleViolation(f"Repeat can't be zero (on {sid})")
     if repeats > 1 and not spell.repeatable:
         raise RuleViolation(f"Spell {sid} is not repeatable")
-    if not spell.castable:
+    if not spell._castable:
         raise RuleViolation(f"Spell {sid} is exhausted")
     inv = state.players[player].inventory
     delta = spell.delta
     a, b, c, d = inv
     if repeats < _SMALL and a < _SMALL and b < _SMALL and c < _SMALL and d < _SMALL:
         # No Java int can overflow here.
-        after = [a + delta[0] * repeats, b + delta[1] * repeats,
-                 c + delta[2] * repeats, d + delta[3] * repeats]
-        space = spell.total * repeats + a + b + c + d
+        if repeats == 1:
+            a += delta[0]
+            b += delta[1]
+            c += delta[2]
+            d += delta[3]
+        else:
+            a += delta[0] * repeats
+            b += delta[1] * repeats
+            c += delta[2] * repeats
+            d += delta[3] * repeats
+        if a < 0 or b < 0 or c < 0 or d < 0:
+            raise RuleViolation(f"Not enough ingredients for spell {sid}")
+        if a + b + c + d > MAX_SPACE:
+            raise RuleViolation(f"Not enough space in inventory for spell {sid}")
+        inv[:] = a, b, c, d
     else:
         after = [i32(inv[i] + delta[i] * repeats) for i in range(4)]
-        space = i32(spell.total * repeats + _total(inv))
-    if min(after) < 0:
-        raise RuleViolation(f"Not enough ingredients for spell {sid}")
-    if space > MAX_SPACE:
-        raise RuleViolation(f"Not enough space in inventory for spell {sid}")
-    inv[:] = after
+        if min(after) < 0:
+            raise RuleViolation(f"Not enough ingredients for spell {sid}")
+        if i32(spell.total * repeats + _total(inv)) > MAX_SPACE:
+            raise RuleViolation(f"Not enough space in inventory for spell {sid}")
+        inv[:] = after
     spell.castable = False
     log.summary.append(f"${player} cast spell {sid}")
 
@@ -216,17 +296,25 @@ def learn(state: FallState, player: int, spell: TomeSpell, log: TurnLog) -> None
         gain[i] += 1
     inv[0] -= index
     state.add_spell(player, spell.delta, spell.repeatable)
-    got = min(i32(MAX_SPACE - _total(inv)), spell.stock)
-    inv[0] = i32(inv[0] + got)
+    stock = spell.stock
+    a, b, c, d = inv
+    if -_SMALL < a < _SMALL and -_SMALL < b + c + d < _SMALL and -_SMALL < stock < _SMALL:
+        # No Java int can overflow here.
+        got = min(MAX_SPACE - (a + b + c + d), stock)
+        inv[0] = a + got
+        total = a + got + b + c + d
+    else:
+        got = min(i32(MAX_SPACE - _total(inv)), stock)
+        inv[0] = i32(inv[0] + got)
+        total = _total(inv)
     if spell not in log.learnt:
         log.learnt.append(spell)
-    # The official summary looks at the inventory *after* the gain (so its numbers can be off).
-    stock = spell.stock
-    total = _total(inv)
     name = f"${player} learnt spell {spell.id}"
     if stock <= 0:
         log.summary.append(name)
-    elif total >= MAX_SPACE:
+        return
+    # The official summary looks at the inventory *after* the gain (so its numbers can be off).
+    if total >= MAX_SPACE:
         log.summary.append(
             f"{name}, the taxed ingredients were lost because their inventory is full."
         )
@@ -242,10 +330,14 @@ def learn(state: FallState, player: int, spell: TomeSpell, log: TurnLog) -> None
 def rest(state: FallState, player: int, log: TurnLog) -> None:
     """REST: make every own spell castable again (refused if none is exhausted)."""
     spells = state.players[player].spells
-    if all(s._castable for s in spells):
+    for s in spells:
+        if not s._castable:
+            break
+    else:
         raise RuleViolation("All spells are already castable")
     for s in spells:
-        s.castable = True
+        if not s._castable:
+            s.castable = True
     log.summary.append(f"${player} rested")
 
 
@@ -294,8 +386,7 @@ def resolve_turn(state: FallState, actions: Sequence[Action | None]) -> TurnLog:
         except RuleViolation as exc:
             message = str(exc)
             what = "REST action" if action.kind == REST else "action"
-            log.summary.append(f"${player} attempted an invalid {what}:")
-            log.summary.append(message)
+            log.summary += (f"${player} attempted an invalid {what}:", message)
             log.errors.append((player, message))
     end_turn(state, log)
     return log
@@ -309,16 +400,17 @@ def end_turn(state: FallState, log: TurnLog) -> None:
         if state.tome_deck:
             tome.append(state.tome_deck.popleft())
     bonus = state.bonus
-    for _, index in log.delivered:
-        if index < 2 and bonus[index] > 0:
-            bonus[index] -= 1
-    done: list[Order] = []
-    for order, _ in log.delivered:
-        if order not in done:
-            done.append(order)
-            state.deliveries.remove(order)
-            if state.order_deck:
-                state.deliveries.append(state.order_deck.popleft())
+    if log.delivered:
+        for _, index in log.delivered:
+            if index < 2 and bonus[index] > 0:
+                bonus[index] -= 1
+        done: list[Order] = []
+        for order, _ in log.delivered:
+            if order not in done:
+                done.append(order)
+                state.deliveries.remove(order)
+                if state.order_deck:
+                    state.deliveries.append(state.order_deck.popleft())
     if bonus[0] <= 0:
         # The +3 bonus is used up: the +1 bonus (and its count) moves to position 0.
         bonus[0] = bonus[1]
@@ -326,15 +418,18 @@ def end_turn(state: FallState, log: TurnLog) -> None:
         state.bonus_value[0] = 1
         state.bonus_value[1] = 0
     gain = state.tome_stock_gain
-    for i, spell in enumerate(tome):
-        if gain[i]:
-            spell.stock += gain[i]
-            gain[i] = 0
+    if any(gain):
+        for i, spell in enumerate(tome):
+            if gain[i]:
+                spell.stock += gain[i]
+                gain[i] = 0
 
 
 def is_game_over(state: FallState, active: Sequence[bool]) -> bool:
     """After a turn: at most one active player, or a player has brewed its sixth potion."""
-    return sum(active) <= 1 or any(p.deliveries >= DELIVERY_GOAL for p in state.players)
+    first, second = state.players
+    return (sum(active) <= 1 or first.deliveries >= DELIVERY_GOAL
+            or second.deliveries >= DELIVERY_GOAL)
 
 
 def add_inventory_bonus(state: FallState, active: Sequence[bool]) -> None:
@@ -348,10 +443,6 @@ def add_inventory_bonus(state: FallState, active: Sequence[bool]) -> None:
 
 
 # -- legal moves ---------------------------------------------------------------------------------
-
-
-_K_MAX: dict[int, int] = {}
-"""Memo: ``spell.kind_key | packed inventory`` -> the largest legal repeat count (0 = none)."""
 
 
 def _k_max(spell: PlayerSpell, inv: list[int]) -> int:
@@ -373,30 +464,41 @@ def legal_actions(state: FallState, player: int) -> list[str]:
     p = state.players[player]
     inv = p.inventory
     a, b, c, d = inv
-    out = [
-        o.brew_command
-        for o in state.deliveries
-        if a + o.delta[0] >= 0 and b + o.delta[1] >= 0 and c + o.delta[2] >= 0 and d + o.delta[3] >= 0
-    ]
     exhausted = False
-    append = out.append
     if 0 <= a < 16 and 0 <= b < 16 and 0 <= c < 16 and 0 <= d < 16:
-        packed = a << 12 | b << 8 | c << 4 | d
-        memo_get = _K_MAX.get
+        # The usual case. The inventory packs into 20 bits with a guard bit per tier (see
+        # ``state.pack``): it covers a need iff subtracting the packed need keeps the guards.
+        guards = GUARDS
+        have = a << 15 | b << 10 | c << 5 | d | guards
+        out = []
+        for o in state.deliveries:
+            if (have - o.need_bits) & guards == guards:
+                out.append(o.brew_command)
+        room = MAX_SPACE - (a + b + c + d)
         for s in p.spells:
-            if s._castable:
-                key = s.kind_key | packed
-                k = memo_get(key)
-                if k is None:
-                    k = _K_MAX[key] = _k_max(s, inv)
-                if k:
-                    if k == 1 or not s.repeatable:
-                        append(s.cast_command)
-                    else:
-                        out += s.cast_commands(k)
-            else:
+            if not s._castable:
                 exhausted = True
-    else:  # only after a cast that overflowed a Java int: no memo
+                continue
+            total = s.total
+            if (have - s.cost_bits) & guards != guards or (total > 0 and room < total):
+                continue  # not even once
+            if not s.repeatable:
+                out.append(s.cast_command)
+                continue
+            # The most repeats the free space and every consumed tier allow (at least 1 here).
+            k = room // total if total > 0 else MAX_SPACE
+            for tier, amount in s.costs:
+                q = inv[tier] // amount
+                if q < k:
+                    k = q
+            out += s.cast_table[k]
+    else:  # only after a cast that overflowed a Java int
+        out = [
+            o.brew_command
+            for o in state.deliveries
+            if a + o.delta[0] >= 0 and b + o.delta[1] >= 0 and c + o.delta[2] >= 0
+            and d + o.delta[3] >= 0
+        ]
         for s in p.spells:
             if s._castable:
                 k = _k_max(s, inv)
@@ -404,10 +506,9 @@ def legal_actions(state: FallState, player: int) -> list[str]:
                     out += s.cast_commands(k if s.repeatable else 1)
             else:
                 exhausted = True
-    for index, spell in enumerate(state.tome):
-        if index > a:
-            break
-        out.append(spell.learn_command)
+    if a >= 0:
+        # Learning the spell at position i costs i tier-0 ingredients.
+        out += [spell.learn_command for spell in state.tome[:a + 1]]
     if exhausted:
         out.append(REST)
     out.append(WAIT)

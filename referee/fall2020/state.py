@@ -1,8 +1,8 @@
 """The mutable state of a Fall Challenge 2020 game: spells, orders, players, decks and bonuses.
 
 Objects compare by identity (``eq=False``), as the Java objects do, so ``list.index`` and
-``list.remove`` find exactly the card that was played. Each card caches the text the referee sends
-for it, so building the per-turn input costs a few string joins.
+``list.remove`` find exactly the card that was played. The texts of the cards (input lines,
+commands) are memoised across games, so building the per-turn input costs a few string joins.
 
 :meth:`FallState.build` sets up any position by hand (for tests); :func:`rules.new_game` deals the
 official starting position from a seed.
@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
 
 __all__ = [
     "Delta",
@@ -23,6 +22,8 @@ __all__ = [
     "DELIVERY_GOAL",
     "STARTING_SPELLS",
     "FIRST_PLAYER_SPELL_ID",
+    "GUARDS",
+    "pack",
     "TomeSpell",
     "Order",
     "PlayerSpell",
@@ -48,21 +49,37 @@ FIRST_PLAYER_SPELL_ID = 78
 orders of :mod:`.deck`; player 1's start at 82."""
 
 
-_RECIPE_KINDS: dict[Delta, int] = {}
-# Text memos shared by all games (the same cards come back game after game).
+GUARDS = 16 << 15 | 16 << 10 | 16 << 5 | 16
+"""The four guard bits of a packed inventory."""
+
+
+def pack(a: int, b: int, c: int, d: int) -> int:
+    """Four counts in 0-15 (an inventory, or an order's need) as one number, 5 bits per tier.
+
+    ``pack(*inventory) | GUARDS`` minus an order's :attr:`Order.need_bits` keeps all four guard
+    bits iff the inventory covers the need in every tier: no tier borrows from the next."""
+    return a << 15 | b << 10 | c << 5 | d
+
+
+# Memos shared by all games (the same cards come back game after game).
 _TOME_TEXTS: dict[tuple[int, Delta], tuple[bool, str, str, str]] = {}
-_ORDER_TEXTS: dict[tuple[int, Delta], tuple[str, str]] = {}
-_SPELL_TEXTS: dict[
-    tuple[int, Delta, bool],
-    tuple[int, tuple[tuple[int, int], ...], int, str, tuple[str, str, str, str]],
-] = {}
+_ORDER_TEXTS: dict[tuple[int, Delta], tuple[str, str, int]] = {}
+_RECIPES: dict[Delta, tuple[int, tuple[tuple[int, int], ...], int]] = {}
+_SPELL_LINES: dict[tuple[int, Delta, bool], tuple[str, str, str, str]] = {}
+_CAST_TABLES: dict[tuple[int, bool], tuple[tuple[str, ...], ...]] = {}
 
 
-def _kind_of(delta: Delta) -> int:
-    kind = _RECIPE_KINDS.get(delta)
-    if kind is None:
-        kind = _RECIPE_KINDS[delta] = len(_RECIPE_KINDS)
-    return kind
+def _cast_table(id: int, repeatable: bool) -> tuple[tuple[str, ...], ...]:
+    """Entry ``k`` (0 to :data:`MAX_SPACE`): the commands casting spell ``id`` when it can be
+    cast at most ``k`` times at once: none, ``CAST id``, then ``CAST id 2`` ... ``CAST id k`` if
+    it is repeatable. (Memoised: the same ids come back game after game.)"""
+    table = _CAST_TABLES.get((id, repeatable))
+    if table is None:
+        commands = [f"CAST {id}"] + [f"CAST {id} {k}" for k in range(2, MAX_SPACE + 1)]
+        table = _CAST_TABLES[id, repeatable] = ((),) + tuple(
+            tuple(commands[:k] if repeatable else commands[:1]) for k in range(1, MAX_SPACE + 1)
+        )
+    return table
 
 
 def _delta_text(delta: Delta) -> str:
@@ -85,7 +102,8 @@ class TomeSpell:
 
     def __post_init__(self) -> None:
         # Callers may give any sequence of 4 counts: stored as a tuple.
-        self.delta = delta = cast(Delta, tuple(self.delta))
+        raw = self.delta
+        self.delta = delta = (raw[0], raw[1], raw[2], raw[3])
         key = (self.id, delta)
         texts = _TOME_TEXTS.get(key)
         if texts is None:
@@ -99,12 +117,15 @@ class TomeSpell:
         self.repeatable, self.learn_command, self._prefix, self._suffix = texts
         self._cache = (-1, -1, "")
 
-    def line(self, index: int) -> str:
-        """The input line: ``id LEARN d0 d1 d2 d3 0 tomeIndex stock 0 repeatable``."""
+    def line(self, index: int, stock: int | None = None) -> str:
+        """The input line: ``id LEARN d0 d1 d2 d3 0 tomeIndex stock 0 repeatable`` (with the
+        spell's current stock, or ``stock`` if given)."""
+        if stock is None:
+            stock = self.stock
         cached_index, cached_stock, text = self._cache
-        if cached_index != index or cached_stock != self.stock:
-            text = f"{self._prefix}{index} {self.stock}{self._suffix}"
-            self._cache = (index, self.stock, text)
+        if cached_index != index or cached_stock != stock:
+            text = f"{self._prefix}{index} {stock}{self._suffix}"
+            self._cache = (index, stock, text)
         return text
 
 
@@ -116,20 +137,26 @@ class Order:
     delta: Delta
     price: int
     brew_command: str = field(init=False, repr=False)
+    need_bits: int = field(init=False, repr=False)
+    """The need as :func:`pack` packs it, each tier clamped to 0-16 (16: more than an inventory
+    of 0-15 can hold), for :func:`rules.legal_actions`. The delta must not change afterwards."""
     _prefix: str = field(init=False, repr=False)
     _cache: tuple[int, int, int, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # Callers may give any sequence of 4 counts: stored as a tuple.
-        self.delta = delta = cast(Delta, tuple(self.delta))
+        raw = self.delta
+        self.delta = delta = (raw[0], raw[1], raw[2], raw[3])
         key = (self.id, delta)
         texts = _ORDER_TEXTS.get(key)
         if texts is None:
+            a, b, c, d = (min(max(-x, 0), 16) for x in delta)
             texts = _ORDER_TEXTS[key] = (
                 f"BREW {self.id}",
                 f"{self.id} BREW {_delta_text(self.delta)} ",
+                pack(a, b, c, d),
             )
-        self.brew_command, self._prefix = texts
+        self.brew_command, self._prefix, self.need_bits = texts
         self._cache = (-1, -1, -1, "")
 
     @property
@@ -155,45 +182,48 @@ class PlayerSpell:
     """
 
     __slots__ = (
-        "id", "delta", "owner", "repeatable", "total", "costs", "kind_key", "cast_command", "lines",
-        "_casts", "_castable", "_holder", "_slot",
+        "id", "delta", "owner", "repeatable", "total", "costs", "cost_bits", "cast_command",
+        "cast_table", "lines", "_castable", "_holder", "_slot",
     )
 
     def __init__(
         self, id: int, delta: Delta, owner: int, repeatable: bool = False, castable: bool = True
     ) -> None:
         self.id = id
-        self.delta = delta = cast(Delta, tuple(delta))
+        self.delta = delta = (delta[0], delta[1], delta[2], delta[3])
         self.owner = owner
         self.repeatable = repeatable
-        key = (id, delta, repeatable)
-        texts = _SPELL_TEXTS.get(key)
-        if texts is None:
-            rep = 1 if repeatable else 0
-            text = _delta_text(delta)
-            texts = _SPELL_TEXTS[key] = (
-                sum(delta),
-                tuple((i, -d) for i, d in enumerate(delta) if d < 0),
-                _kind_of(delta) << 16,
-                f"CAST {id}",
-                (
-                    f"{id} CAST {text} 0 -1 -1 0 {rep}",
-                    f"{id} CAST {text} 0 -1 -1 1 {rep}",
-                    f"{id} OPPONENT_CAST {text} 0 -1 -1 0 {rep}",
-                    f"{id} OPPONENT_CAST {text} 0 -1 -1 1 {rep}",
-                ),
+        recipe = _RECIPES.get(delta)
+        if recipe is None:
+            a, b, c, d = (min(max(-x, 0), 16) for x in delta)
+            recipe = _RECIPES[delta] = (
+                sum(delta), tuple((i, -x) for i, x in enumerate(delta) if x < 0), pack(a, b, c, d)
             )
         self.total: int
         """Net change of the inventory size per cast."""
         self.costs: tuple[tuple[int, int], ...]
         """``(tier, amount)`` of every consumed ingredient."""
-        self.kind_key: int
-        """A number naming the recipe (same delta, same key), shifted left 16 bits: memo key
-        part for :func:`rules.legal_actions`."""
-        self.lines: tuple[str, str, str, str]
+        self.cost_bits: int
+        """The consumed ingredients as :attr:`Order.need_bits` (for :func:`rules.legal_actions`)."""
+        self.total, self.costs, self.cost_bits = recipe
+        table = _CAST_TABLES.get((id, repeatable))
+        if table is None:
+            table = _cast_table(id, repeatable)
+        self.cast_table: tuple[tuple[str, ...], ...] = table
+        """Entry ``k`` (0 to :data:`MAX_SPACE`): the legal cast commands when the spell can be
+        cast at most ``k`` times at once."""
+        self.cast_command: str = table[1][0]
+        key = (id, delta, repeatable)
+        lines = _SPELL_LINES.get(key)
+        if lines is None:
+            rep = 1 if repeatable else 0
+            text = f"{id} CAST {_delta_text(delta)} 0 -1 -1"
+            foe = f"{id} OPPONENT_CAST {_delta_text(delta)} 0 -1 -1"
+            lines = _SPELL_LINES[key] = (
+                f"{text} 0 {rep}", f"{text} 1 {rep}", f"{foe} 0 {rep}", f"{foe} 1 {rep}"
+            )
+        self.lines: tuple[str, str, str, str] = lines
         """Input lines: own spell exhausted / castable, opponent's spell exhausted / castable."""
-        self.total, self.costs, self.kind_key, self.cast_command, self.lines = texts
-        self._casts: list[str] = [self.cast_command]
         self._castable = bool(castable)
         self._holder: PlayerState | None = None
         self._slot = -1
@@ -219,10 +249,9 @@ class PlayerSpell:
 
     def cast_commands(self, k_max: int) -> list[str]:
         """``CAST id``, ``CAST id 2``, ..., ``CAST id k_max`` (a new list)."""
-        casts = self._casts
-        while len(casts) < k_max:
-            casts.append(f"CAST {self.id} {len(casts) + 1}")
-        return casts[:k_max]
+        if self.repeatable and 0 <= k_max <= MAX_SPACE:
+            return list(self.cast_table[k_max])
+        return [f"CAST {self.id} {k}" if k > 1 else self.cast_command for k in range(1, k_max + 1)]
 
     def __repr__(self) -> str:
         return (
@@ -264,7 +293,10 @@ class PlayerState:
     def add_spell(self, spell: PlayerSpell) -> None:
         """Append ``spell`` (spells are listed in learning order)."""
         self.spells.append(spell)
-        self._attach(spell)
+        spell._holder = self
+        spell._slot = len(self.own_lines)
+        self.own_lines.append(spell.lines[spell._castable])
+        self.foe_lines.append(spell.lines[2 + spell._castable])
 
     def refresh_lines(self) -> None:
         """Rebuild the cached lines (needed only after editing ``spells`` other than by

@@ -1,0 +1,177 @@
+"""The Fall Challenge 2020 referee's fast paths against plain reference implementations.
+
+* :func:`rules.legal_actions` packs the inventory with guard bits and computes repeat counts per
+  spell; here it is compared with the checks written out tier by tier, on random positions
+  including odd ones (inventories over 10, tiers up to 15, needs over 15, spells with no cost);
+* :class:`rules.InputView` captures the table so that the input lines can be made later: lines
+  made after the game moved on must be those :func:`rules.input_lines` gave at capture time;
+* :func:`actions.parse_answer` (memo first) must agree with :func:`actions.parse` on good and
+  bad lines alike.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import referee
+from referee.base import InvalidCommand, Request
+from referee.fall2020 import rules
+from referee.fall2020.actions import parse, parse_answer
+from referee.fall2020.deck import ORDER_RECIPES, TOME_RECIPES
+from referee.fall2020.referee import Fall2020Referee
+from referee.fall2020.state import GUARDS, STARTING_SPELLS, FallState, pack
+
+
+def reference_legal_actions(state: FallState, player: int) -> list[str]:
+    """The legal commands, each check written out: an order is brewable iff no tier goes
+    negative; a spell can be cast ``k`` times iff each consumed tier holds ``k`` times its cost
+    and the inventory (at most 10) has room for ``k`` times its net gain (no room check for a
+    spell whose net gain is not positive); ``k`` stops at 10."""
+    p = state.players[player]
+    inv = p.inventory
+    out = [f"BREW {o.id}" for o in state.deliveries
+           if all(inv[t] + o.delta[t] >= 0 for t in range(4))]
+    for s in p.spells:
+        if not s.castable:
+            continue
+        k = 0
+        while k < 10:
+            n = k + 1
+            enough = all(inv[t] + s.delta[t] * n >= 0 for t in range(4) if s.delta[t] < 0)
+            total = sum(s.delta)
+            room = total <= 0 or sum(inv) + total * n <= 10
+            if not (enough and room):
+                break
+            k = n
+        if k:
+            out.append(f"CAST {s.id}")
+            if s.repeatable:
+                out += [f"CAST {s.id} {n}" for n in range(2, k + 1)]
+    out += [f"LEARN {t.id}" for i, t in enumerate(state.tome) if i <= inv[0]]
+    if not all(s.castable for s in p.spells):
+        out.append("REST")
+    out.append("WAIT")
+    return out
+
+
+def random_position(rng: random.Random) -> FallState:
+    """A position with random cards, castable flags and inventories (sometimes over the
+    official limits, as a hand-built position may be)."""
+    recipes = list(TOME_RECIPES) + [(0, 0, 0, 0), (-16, 0, 0, 1), (0, -7, 0, 0)]
+    orders = [(need, price) for need, price in ORDER_RECIPES] + [((16, 0, 0, 0), 5), ((0, 0, 0, 0), 1)]
+    spells = []
+    next_id = 100
+    for _ in range(2):
+        own = [(next_id + i, d, rng.random() < 0.7, False) for i, d in enumerate(STARTING_SPELLS)]
+        next_id += len(own)
+        for _ in range(rng.randrange(8)):
+            delta = rng.choice(recipes)
+            own.append((next_id, delta, rng.random() < 0.6, any(x < 0 for x in delta)))
+            next_id += 1
+        spells.append(own)
+    top = rng.choice((10, 15))
+
+    def inventory() -> tuple[int, int, int, int]:
+        inv = [rng.randint(0, top) for _ in range(4)]
+        while top == 10 and sum(inv) > 10:
+            inv[rng.randrange(4)] //= 2
+        return (inv[0], inv[1], inv[2], inv[3])
+
+    return FallState.build(
+        tome=[(i, d, rng.randrange(3)) for i, d in enumerate(rng.sample(TOME_RECIPES, 6))],
+        deliveries=[(50 + i, need, price) for i, (need, price) in enumerate(rng.sample(orders, 5))],
+        inventories=[inventory(), inventory()],
+        spells=spells,
+    )
+
+
+def test_legal_actions_match_the_checks_written_out() -> None:
+    rng = random.Random(2020)
+    for _ in range(3000):
+        state = random_position(rng)
+        for player in (0, 1):
+            assert rules.legal_actions(state, player) == reference_legal_actions(state, player)
+
+
+def test_legal_actions_in_random_games_match_the_checks_written_out() -> None:
+    for seed in range(40):
+        ref = Fall2020Referee(seed)
+        rng = random.Random(seed)
+        while not ref.is_over:
+            outputs = {}
+            for r in ref.requests():
+                legal = ref.legal_actions(r.player)
+                assert legal == reference_legal_actions(ref.state, r.player)
+                outputs[r.player] = rng.choice(legal)
+            ref.apply(outputs)
+
+
+def test_guard_bits_tell_whether_an_inventory_covers_a_need() -> None:
+    needs = [(0, 0, 0, 0), (1, 0, 0, 0), (0, 2, 3, 0), (5, 5, 5, 5), (15, 0, 0, 15), (16, 0, 1, 0)]
+    for need in needs:
+        for a in range(16):
+            for b in range(0, 16, 3):
+                for c in range(0, 16, 5):
+                    for d in (0, 7, 15):
+                        inv = (a, b, c, d)
+                        covered = all(x >= n for x, n in zip(inv, need))
+                        have = pack(*inv) | GUARDS
+                        assert ((have - pack(*need)) & GUARDS == GUARDS) == covered, (inv, need)
+
+
+def test_deferred_lines_are_the_lines_at_capture_time() -> None:
+    for seed in range(15):
+        ref = Fall2020Referee(seed)
+        rng = random.Random(seed)
+        captured: list[tuple[rules.InputView, list[list[str]], tuple[Request, ...]]] = []
+        while not ref.is_over:
+            state = ref.state
+            view = rules.InputView(state)
+            expected = [rules.input_lines(state, p) for p in (0, 1)]
+            requests = ref.requests()
+            outputs = {r.player: rng.choice(ref.legal_actions(r.player)) for r in requests}
+            ref.apply(outputs)
+            captured.append((view, expected, requests))
+        for view, expected, requests in captured:
+            # Made only now, long after the state changed.
+            assert [view.lines(p) for p in (0, 1)] == expected
+            assert [list(r.lines) for r in requests] == [expected[r.player] for r in requests]
+
+
+def test_request_lines_read_late_equal_lines_read_at_once() -> None:
+    early = referee.create("fall2020", 77)
+    late = referee.create("fall2020", 77)
+    rng = random.Random(5)
+    kept = []
+    while not early.is_over:
+        requests = early.requests()
+        now = [r.lines for r in requests]
+        kept.append((late.requests(), now))
+        outputs = {r.player: rng.choice(early.legal_actions(r.player)) for r in requests}
+        early.apply(outputs)
+        late.apply(outputs)
+    for requests, now in kept:
+        assert [r.lines for r in requests] == now
+
+
+LINES = [
+    "WAIT", "REST", "wait", "Rest hello", "CAST 78", "CAST 78 2", "cast 79 3 go", "LEARN 3",
+    "BREW 42", "BREW 42 msg", "BREW", "CAST", "FOO", "", " WAIT", "WAIT\tx", "CAST 99999999999",
+    "LEARN 2147483648", "CAST 1 0", "brew 7  ", "REST\n", "CAST 78 2 " + "x" * 60,
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_parse_answer_agrees_with_parse(line: str) -> None:
+    for _ in range(2):  # the second time from the memo
+        try:
+            expected = parse(line)
+        except InvalidCommand as exc:
+            with pytest.raises(InvalidCommand) as got:
+                parse_answer((line,))
+            assert (str(got.value), got.value.got, got.value.expected) == (
+                str(exc), exc.got, exc.expected)
+        else:
+            assert parse_answer((line,)) == expected
