@@ -194,8 +194,7 @@ class _Cgroups:
 
     def _rebase(self) -> None:
         """Count events from now on (for the next bot of a reused cgroup)."""
-        self._base = {}
-        self._base = {(path, key): self._count(path, key) for path, key in self._events_watched()}
+        self._base = {(path, key): _count(self._events(path), key) for path, key in self._events_watched()}
 
     def _events(self, path: str) -> bytes:
         """The text of an event file (``memory.events``, ``memory.oom_control``, ``pids.events``;

@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from . import proctree, pystart
+from . import proctree, pystart, sandbox
 from .limits import (
     DEFAULT_MEMORY_LIMIT_MB,
     DEFAULT_TASK_LIMIT,
@@ -370,18 +370,7 @@ class BotProcess:
         --clearenv --setenv NAME VALUE...``); ``None`` when a wrapper makes it unknown."""
         if not self.wrapper:
             return self.env if self.env is not None else os.environ
-        words = self.wrapper
-        if "--clearenv" not in words:
-            return None
-        env: dict[str, str] = {}
-        i = 0
-        while i < len(words) and words[i] != "--":
-            if words[i] == "--setenv" and i + 2 < len(words):
-                env[words[i + 1]] = words[i + 2]
-                i += 3
-            else:
-                i += 1
-        return env
+        return sandbox.environment_of(self.wrapper)
 
     def _watch_limits(self) -> None:
         """Check the limits every few milliseconds until :meth:`kill_tree`; kill on a breach."""

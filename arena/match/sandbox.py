@@ -52,6 +52,7 @@ __all__ = [
     "decide",
     "bot_files",
     "confine",
+    "environment_of",
     "SCRATCH",
 ]
 
@@ -245,6 +246,23 @@ def _empty(directory: Path) -> bool:
 
 def _visible(path: Path, hidden: Sequence[Path], shown: Sequence[Path]) -> bool:
     return not _inside(path, hidden) or _inside(path, shown)
+
+
+def environment_of(wrapper: Sequence[str]) -> dict[str, str] | None:
+    """The whole environment a bot gets under ``wrapper``, a prefix made by :func:`confine`
+    (``--clearenv`` then ``--setenv NAME VALUE`` for each variable); ``None`` for a prefix that
+    does not clear the environment, whose bot's environment is not known from its words."""
+    if "--clearenv" not in wrapper:
+        return None
+    env: dict[str, str] = {}
+    i = 0
+    while i < len(wrapper) and wrapper[i] != "--":
+        if wrapper[i] == "--setenv" and i + 2 < len(wrapper):
+            env[wrapper[i + 1]] = wrapper[i + 2]
+            i += 3
+        else:
+            i += 1
+    return env
 
 
 def confine(

@@ -15,16 +15,16 @@ import multiprocessing.connection
 import os
 import signal
 import sys
-from pathlib import Path
 from typing import Any
 
+from ..match.botspec import REPO_ROOT
 from ..match.process import die_with_parent
 from .store import GameRecord
 from .task import GameTask, play_task
 
 __all__ = ["command", "serve"]
 
-_ROOT = str(Path(__file__).resolve().parents[2])
+_ROOT = str(REPO_ROOT)
 """The directory that holds the ``arena`` package (on the worker's path, whatever its cwd)."""
 
 _BOOT = ("import json, sys; sys.path[:] = json.loads(sys.argv[3]); "

@@ -242,8 +242,7 @@ class Spring2021Referee(EngineReferee):
         offered = ["WAIT"]
         random = self._random
         for group in rules.possible_actions(self.state, player, mine):
-            if len(group) > 1:
-                java_shuffle(group, random)
+            java_shuffle(group, random)
             offered += group
         self._actions_offered[player] = offered
         return partial(_format_frame, player, board, offered)

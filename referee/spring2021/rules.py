@@ -132,7 +132,7 @@ def possible_actions(state: SpringState, player: int,
             continue
         s = size[c]
         if s > 0 and can_seed:
-            texts = _SEED_TEXT.get(c) or _seed_texts(c)
+            texts = _seed_texts(c)
             for t in seed_range[c][s]:
                 if size[t] == NO_TREE and richness[t] != RICHNESS_NULL:
                     seeds.append(texts[t])

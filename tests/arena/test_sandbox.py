@@ -151,3 +151,17 @@ def test_on_refuses_where_there_is_no_sandbox_and_auto_says_why(monkeypatch):
     finally:
         monkeypatch.delenv("ARENA_BWRAP")
         sandbox.support.cache_clear()
+
+
+def test_the_environment_a_sandbox_prefix_sets_is_read_back(tmp_path, monkeypatch):
+    """``environment_of`` reads what ``confine`` gives the bot: the fixed variables (PATH and
+    LANG from ours, HOME the scratch folder, TMPDIR /tmp), then the bot's own, which win."""
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    argv = [sys.executable, str(tmp_path / "bot.py")]
+    wrapper = sandbox.confine(argv, str(tmp_path), {"SEED": "7", "LANG": "fr_FR.UTF-8"},
+                              own=sandbox.bot_files(argv, str(tmp_path)), bwrap="bwrap")
+    assert sandbox.environment_of(wrapper) == {
+        "PATH": "/usr/bin:/bin", "LANG": "fr_FR.UTF-8", "HOME": "/tmp/home", "TMPDIR": "/tmp", "SEED": "7",
+    }
+    assert sandbox.environment_of(["env", "A=1"]) is None  # does not clear: not known from its words
