@@ -72,6 +72,7 @@ class EngineReferee(Referee):
         self._turn = 1
         self._total_turn_time = 0
         self._requests: tuple[Request, ...] | None = None
+        self._expecting: list[tuple[int, int]] = []  # (player, lines) of this turn, ascending
         self._abort_pending = False
         self._game_end_reason: EndReason | None = None
         self._outcome: Outcome | None = None
@@ -102,32 +103,22 @@ class EngineReferee(Referee):
     def apply(self, outputs: Outputs) -> FrameReport:
         if self._outcome is not None:
             raise ProtocolError("the game is over")
-        requests = self.requests()
-        answers: dict[int, tuple[str, ...] | None] = {}
-        turn = self._turn
-        pending = self._pending
-        executed = self._executed
-        for r in requests:
-            p = r.player
-            expected = r.expected_lines
-            if expected > 0:
-                if p not in outputs:
-                    self._wrong_players(outputs)
-                answer = outputs[p]
-                if answer is None:
-                    answers[p] = None
-                elif type(answer) is str and expected == 1:
-                    answers[p] = (answer,)
-                else:
-                    answers[p] = _lines(p, answer, expected, turn)
-        if len(answers) != len(outputs):
+        if self._requests is None:
+            self.requests()
+        # The players that answer, ascending (games see the answers by player index).
+        expecting = self._expecting
+        if len(outputs) != len(expecting):
             self._wrong_players(outputs)
-        if len(answers) > 1 and list(answers) != sorted(answers):
-            answers = {p: answers[p] for p in sorted(answers)}  # games see them by player index
-        for r in requests:
-            pending[r.player] = []
-        for p in answers:
-            executed[p] = True
+        answers: dict[int, tuple[str, ...] | None] = {}
+        for p, expected in expecting:
+            if p not in outputs:
+                self._wrong_players(outputs)
+            answer = outputs[p]
+            if type(answer) is str and expected == 1:
+                answers[p] = (answer,)
+            else:
+                answers[p] = _lines(p, answer, expected, self._turn)
+        turn = self._turn
         phase = self._phase()
         if self._abort_pending:
             self._finish(
@@ -135,31 +126,39 @@ class EngineReferee(Referee):
                 message=f"Total game duration too long (>{self.hard_quota_ms}ms)",
             )
         else:
+            executed = self._executed
+            for p in answers:
+                executed[p] = True
             self._resolve(answers)
-            self._turn += 1
+            self._turn = turn + 1
             if self._game_end_reason is not None:
                 self._finish(self._game_end_reason)
-            elif not any(self.active):
+            elif True not in self.active:
                 self._finish(EndReason.PLAYER_DEACTIVATED)
-            elif self._turn > self.max_turns:
+            elif turn >= self.max_turns:
                 self._finish(EndReason.MAX_TURNS)
         self._requests = None
+        summary, errors, deactivations, messages = (
+            self._summary, self._errors, self._new_deactivations, self._messages)
         report = _frame_report(
             turn,
-            tuple(self._summary),
-            tuple(self._errors) if self._errors else (),
-            tuple(self._new_deactivations) if self._new_deactivations else (),
-            tuple(self._messages) if self._messages else (),
+            tuple(summary),
+            tuple(errors) if errors else (),
+            tuple(deactivations) if deactivations else (),
+            tuple(messages) if messages else (),
             phase,
         )
-        self._summary.clear()
-        self._errors.clear()
-        self._new_deactivations.clear()
-        self._messages.clear()
+        summary.clear()
+        if errors:
+            errors.clear()
+        if deactivations:
+            deactivations.clear()
+        if messages:
+            messages.clear()
         return report
 
     def _wrong_players(self, outputs: Outputs) -> NoReturn:
-        expected = sorted(r.player for r in self.requests() if r.expected_lines > 0)
+        expected = [p for p, _ in self._expecting]
         raise ProtocolError(
             f"turn {self._turn}: expected outputs for players {expected}, got {sorted(outputs)}"
         )
@@ -284,6 +283,7 @@ class EngineReferee(Referee):
     def _build_requests(self) -> tuple[Request, ...]:
         players = self._begin_turn()
         requests = []
+        expecting = []
         pending, executed = self._pending, self._executed
         turn_ms, first_ms = self.turn_time_ms, self.first_turn_time_ms
         expected_lines = self._expected_lines
@@ -294,9 +294,16 @@ class EngineReferee(Referee):
                 # The engine throws while executing this player: the game is aborted.
                 self._abort_pending = True
                 break
-            requests.append(deferred(p, tuple(pending[p]), expected_lines(p), turn_ms if executed[p] else first_ms))
+            expected = expected_lines(p)
+            requests.append(deferred(p, pending[p], expected, turn_ms if executed[p] else first_ms))
+            pending[p] = []  # delivered
+            if expected > 0:
+                expecting.append((p, expected))
         if not players:
-            requests.append(deferred(0, tuple(pending[0]), 0, turn_ms if executed[0] else first_ms))
+            requests.append(deferred(0, pending[0], 0, turn_ms if executed[0] else first_ms))
+            pending[0] = []
+        expecting.sort()
+        self._expecting = expecting
         return tuple(requests)
 
     def _finish(self, reason: EndReason, message: str | None = None) -> None:
