@@ -234,7 +234,7 @@ class EngineReferee(Referee):
     def _handle_commands(self, outputs: dict[int, tuple[str, ...] | None],
                          parse: Callable[[Any], A], first_line: bool) -> list[A | None]:
         actions: list[A | None] = [None] * self.player_count
-        for p in sorted(outputs):
+        for p in outputs:  # ascending: apply orders them
             lines = outputs[p]
             if lines is None:
                 self._deactivate(p, DeactivationCause.TIMEOUT, "Timeout!")

@@ -126,6 +126,16 @@ class Geometry:
     """``shadow_cells[d][cell]``: the on-board cells 1, 2, 3 steps away in direction d."""
     seed_range: tuple[tuple[tuple[int, ...], ...], ...] = field(repr=False)
     """``seed_range[cell][size]``: on-board cells within ``size`` of ``cell``, official order."""
+    rank: tuple[int, ...] = field(repr=False)
+    """``rank[cell]``: the cell's place when all cells are sorted by (x, y). The official range
+    order is (x, y) order too, so any set of cells, kept as a mask of ``1 << rank[cell]`` bits,
+    lists in that order from its lowest bit up."""
+    rank_bit: tuple[int, ...] = field(repr=False)
+    """``rank_bit[cell]``: ``1 << rank[cell]``."""
+    seed_mask: tuple[tuple[int, ...], ...] = field(repr=False)
+    """``seed_mask[cell][size]``: ``seed_range[cell][size]`` as a mask of rank bits."""
+    seed_text: tuple[tuple[str, ...], ...] = field(repr=False)
+    """``seed_text[cell][r]``: the command ``SEED cell t`` for the cell ``t`` of rank ``r``."""
     hashmap_order: tuple[int, ...] = field(repr=False)
     """Cell indices in the iteration order of the generator's HashMap (hole picks)."""
     ring_of: tuple[int, ...] = field(repr=False)
@@ -159,6 +169,11 @@ def geometry(rings: int) -> Geometry:
                     out.append(index_of[c])
         return tuple(out)
 
+    seed_range = tuple(tuple(in_range(c, s) for s in range(4)) for c in coords)
+    by_rank = sorted(range(len(coords)), key=lambda i: coords[i][:2])
+    rank = [0] * len(coords)
+    for r, cell in enumerate(by_rank):
+        rank[cell] = r
     return Geometry(
         rings=rings,
         coords=tuple(coords),
@@ -166,7 +181,13 @@ def geometry(rings: int) -> Geometry:
         neighbors=neighbors,
         dist=dist,
         shadow_cells=shadow_cells,
-        seed_range=tuple(tuple(in_range(c, s) for s in range(4)) for c in coords),
+        seed_range=seed_range,
+        rank=tuple(rank),
+        rank_bit=tuple(1 << r for r in rank),
+        seed_mask=tuple(
+            tuple(sum(1 << rank[t] for t in in_size) for in_size in in_cell) for in_cell in seed_range
+        ),
+        seed_text=tuple(tuple(f"SEED {c} {t}" for t in by_rank) for c in range(len(coords))),
         hashmap_order=tuple(index_of[c] for c in java_hashmap_order(coords)),
         ring_of=tuple(distance(c, (0, 0, 0)) for c in coords),
     )
@@ -176,7 +197,7 @@ class Board:
     """A board: its geometry and each cell's richness (0 = hole)."""
 
     __slots__ = ("geometry", "richness", "rings", "coords", "neighbors", "dist", "shadow_cells",
-                 "seed_range", "size")
+                 "seed_range", "open_mask", "size")
 
     def __init__(self, rings: int, richness: list[int] | tuple[int, ...]) -> None:
         g = geometry(rings)
@@ -190,6 +211,8 @@ class Board:
         self.dist = g.dist
         self.shadow_cells = g.shadow_cells
         self.seed_range = g.seed_range
+        self.open_mask = sum(1 << g.rank[c] for c, r in enumerate(self.richness) if r != RICHNESS_NULL)
+        """The cells that are not holes, as a mask of rank bits (see :attr:`Geometry.rank`)."""
         self.size = g.size
 
     @classmethod

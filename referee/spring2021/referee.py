@@ -119,6 +119,10 @@ class Spring2021Referee(EngineReferee):
         self._next_frame = FrameType.GATHERING
         self._actions_offered: dict[int, list[str]] = {}
         self._tree_bonus = [0, 0]
+        self._census: rules.Census | None = None  # the trees as of the last ACTIONS frame
+        self._census_of: tuple[list[int], list[int]] = ([], [])  # sizes and owners it counted
+        self._turn_census: rules.Census | None = None  # the census the offered actions came from
+        self._round: tuple[tuple[int, int], str] = ((-1, -1), "")
         for p in range(self.player_count):
             self._send(p, board.global_info_lines)  # the board never changes: formatted if read
 
@@ -162,22 +166,26 @@ class Spring2021Referee(EngineReferee):
             return []
         state = self.state
         active, waiting = self.active, state.waiting
-        players = [p for p in range(self.player_count) if active[p] and not waiting[p]]
+        players = []
+        for p in range(self.player_count):
+            if active[p] and not waiting[p]:
+                players.append(p)
         self._actions_offered = {}
+        self._turn_census = None
         if players:
-            trees = rules.trees_by_owner(state)
+            known = self._turn_census = self._frame_census()
             # One copy of the board for the input lines of both players (made only if read).
             board = (state.day, state.nutrients, state.sun[:], state.score[:], waiting[:],
                      state.size[:], state.owner[:], state.dormant[:])
             for p in players:
-                self._send(p, self._frame_lines(p, trees[p], board))
+                self._send(p, self._frame_lines(p, known, board))
         return players
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
         frame = self.frame
         if frame is FrameType.GATHERING:
-            self._say(f"Round {state.day}/{state.max_rounds - 1}")
+            self._say(self._round_line())
             given = rules.gather(state)
             for p, g in enumerate(given):
                 if g > 0:
@@ -185,8 +193,10 @@ class Spring2021Referee(EngineReferee):
             self._next_frame = FrameType.ACTIONS
         elif frame is FrameType.ACTIONS:
             actions = self._parse_outputs(outputs, parse)
-            self._say(f"Round {state.day}/{state.max_rounds - 1}")
-            result = rules.resolve_actions(state, actions)
+            self._say(self._round_line())
+            known = self._turn_census or self._frame_census()
+            result = rules.resolve_actions(state, actions, known)
+            self._keep_census(rules.recount(known, state, result))
             self._report_actions(result)
             if all(state.waiting):
                 self._next_frame = FrameType.SUN_MOVE
@@ -202,6 +212,29 @@ class Spring2021Referee(EngineReferee):
             self._end_game(EndReason.PLAYER_DEACTIVATED)
         elif state.day >= state.max_rounds:
             self._end_game(EndReason.MAX_ROUNDS)
+
+    def _frame_census(self) -> rules.Census:
+        """The trees of the state as it is: the census kept from the last frame, brought up to
+        date by :func:`rules.recount`, unless the trees were changed from outside (``state`` is
+        public), in which case it is made anew."""
+        state = self.state
+        known = self._census
+        if known is None or state.size != self._census_of[0] or state.owner != self._census_of[1]:
+            known = rules.census(state)
+            self._keep_census(known)
+        return known
+
+    def _keep_census(self, known: rules.Census) -> None:
+        self._census = known
+        self._census_of = (self.state.size[:], self.state.owner[:])
+
+    def _round_line(self) -> str:
+        """``Round day/last``, made once a day (the summary of every frame starts with it)."""
+        state = self.state
+        key = (state.day, state.max_rounds)
+        if self._round[0] != key:
+            self._round = (key, f"Round {state.day}/{state.max_rounds - 1}")
+        return self._round[1]
 
     def _report_actions(self, result: rules.ActionsResult) -> None:
         for event in result.events:
@@ -231,18 +264,19 @@ class Spring2021Referee(EngineReferee):
         )
 
     def _phase(self) -> str | None:
-        return self.frame.value
+        return self.frame._value_  # ``.value`` is a Python-level property: one call a frame
 
     # -- input -----------------------------------------------------------------------------------
 
-    def _frame_lines(self, player: int, mine: list[int], board: _Board) -> Callable[[], list[str]]:
+    def _frame_lines(self, player: int, known: rules.Census, board: _Board) -> Callable[[], list[str]]:
         """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions. The
         actions are listed and shuffled now (the shuffles draw from the game's random); the lines
         are formatted from ``board``, a copy of the state, only if they are read."""
         offered = ["WAIT"]
         random = self._random
-        for group in rules.possible_actions(self.state, player, mine):
-            java_shuffle(group, random)
+        for group in rules.possible_actions(self.state, player, known):
+            if len(group) > 1:  # a shorter list draws nothing
+                java_shuffle(group, random)
             offered += group
         self._actions_offered[player] = offered
         return partial(_format_frame, player, board, offered)

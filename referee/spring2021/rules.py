@@ -8,9 +8,10 @@ numbers (the referee shuffles the possible-action lists) and never format input 
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ..base import RuleViolation
 from .actions import Action, Complete, Grow, Seed
@@ -27,9 +28,12 @@ __all__ = [
     "compute_shadows",
     "gather",
     "trees_by_owner",
+    "Census",
+    "census",
     "possible_actions",
     "ActionsResult",
     "resolve_actions",
+    "recount",
     "sun_move",
     "end_scoring",
 ]
@@ -42,14 +46,7 @@ RICHNESS_BONUS = {RICHNESS_NULL: 0, 1: 0, RICHNESS_OK: 2, RICHNESS_LUSH: 4}
 _MAX_CELLS = 200
 _GROW_TEXT = [f"GROW {c}" for c in range(_MAX_CELLS)]
 _COMPLETE_TEXT = [f"COMPLETE {c}" for c in range(_MAX_CELLS)]
-_SEED_TEXT: dict[int, list[str]] = {}
-
-
-def _seed_texts(source: int) -> list[str]:
-    texts = _SEED_TEXT.get(source)
-    if texts is None:
-        texts = _SEED_TEXT[source] = [f"SEED {source} {t}" for t in range(_MAX_CELLS)]
-    return texts
+_GROW_OR_COMPLETE_TEXT = (_GROW_TEXT, _GROW_TEXT, _GROW_TEXT, _COMPLETE_TEXT)  # by tree size
 
 
 def cost(state: SpringState, owner: int, size: int) -> int:
@@ -101,46 +98,72 @@ def gather(state: SpringState) -> list[int]:
 
 def trees_by_owner(state: SpringState) -> list[list[int]]:
     """Each player's tree cells (seeds included), ascending."""
-    trees: list[list[int]] = [[] for _ in state.sun]
-    for c, o in enumerate(state.owner):
-        if o >= 0:  # owner is -1 on empty cells
+    return census(state).trees
+
+
+class Census(NamedTuple):
+    """Where the trees are, counted once for a frame (the state must not change meanwhile)."""
+
+    trees: list[list[int]]
+    """``trees[p]``: player ``p``'s tree cells (seeds included), ascending."""
+    counts: list[list[int]]
+    """``counts[p][size]``: how many trees of that size player ``p`` has."""
+    free: int
+    """The cells a seed could go to (no tree, not a hole), as a mask of ``1 << rank`` bits
+    (:attr:`.board.Geometry.rank`)."""
+
+
+def census(state: SpringState) -> Census:
+    """Count the trees of every player and find the free cells, in one pass over the board."""
+    players = len(state.sun)
+    trees: list[list[int]] = [[] for _ in range(players)]
+    counts = [[0, 0, 0, 0] for _ in range(players)]
+    free = 0
+    bit = state.board.geometry.rank_bit
+    owner = state.owner
+    for c, s in enumerate(state.size):
+        if s == NO_TREE:
+            free |= bit[c]
+        else:
+            o = owner[c]
             trees[o].append(c)
-    return trees
+            counts[o][s] += 1
+    return Census(trees, counts, free & state.board.open_mask)
 
 
 def possible_actions(state: SpringState, player: int,
-                     mine: list[int] | None = None) -> tuple[list[str], list[str], list[str]]:
+                     known: Census | None = None) -> tuple[list[str], list[str], list[str]]:
     """Game.getPossibleMoves before shuffling: (completes, grows, seeds), own trees by cell.
-    ``mine``: the player's tree cells from :func:`trees_by_owner`, when already known."""
+    ``known``: the frame's :func:`census`, when already made."""
     completes: list[str] = []
     grows: list[str] = []
     seeds: list[str] = []
     if state.waiting[player]:
         return completes, grows, seeds
+    trees, counts, free = known if known is not None else census(state)
+    mine, count = trees[player], counts[player]
     size, dormant = state.size, state.dormant
-    if mine is None:
-        mine = trees_by_owner(state)[player]
-    counts = [0, 0, 0, 0]
-    for c in mine:
-        counts[size[c]] += 1
     sun = state.sun[player]
-    can_seed = counts[SEED] <= sun
-    richness = state.board.richness
-    seed_range = state.board.seed_range
+    can_seed = count[SEED] <= sun
+    # By size: can the tree grow (or, when tall, complete), the list it goes to, and its texts.
+    affordable = (TREE_BASE_COST[1] + count[1] <= sun, TREE_BASE_COST[2] + count[2] <= sun,
+                  TREE_BASE_COST[3] + count[3] <= sun, sun >= LIFECYCLE_END_COST)
+    target_list = (grows, grows, grows, completes)
+    seed_mask, seed_text = state.board.geometry.seed_mask, state.board.geometry.seed_text
     for c in mine:
         if dormant[c]:
             continue
         s = size[c]
         if s > 0 and can_seed:
-            texts = _seed_texts(c)
-            for t in seed_range[c][s]:
-                if size[t] == NO_TREE and richness[t] != RICHNESS_NULL:
-                    seeds.append(texts[t])
-        if s == TALL:
-            if sun >= LIFECYCLE_END_COST:
-                completes.append(_COMPLETE_TEXT[c])
-        elif TREE_BASE_COST[s + 1] + counts[s + 1] <= sun:
-            grows.append(_GROW_TEXT[c])
+            targets = seed_mask[c][s] & free
+            if targets:
+                texts = seed_text[c]
+                while targets:  # lowest rank first: the official order
+                    low = targets & -targets
+                    seeds.append(texts[low.bit_length() - 1])
+                    targets ^= low
+        if affordable[s]:
+            target_list[s].append(_GROW_OR_COMPLETE_TEXT[s][c])
     return completes, grows, seeds
 
 
@@ -184,14 +207,14 @@ def _pay(state: SpringState, player: int, available: list[int], price: int) -> N
     available[player] -= price
 
 
-def _do_grow(state: SpringState, player: int, cell: int, available: list[int]) -> None:
+def _do_grow(state: SpringState, player: int, cell: int, available: list[int], count: list[int]) -> None:
     _check_cell(state, cell)
     _tree_on(state, player, cell)
     if state.dormant[cell]:
         raise RuleViolation(f"Tree on cell {cell} is dormant (has already been used this round)")
     if state.size[cell] >= TALL:
         raise RuleViolation(f"Tree on cell {cell} cannot grow more (max size is 3).")
-    _pay(state, player, available, growth_cost(state, cell))
+    _pay(state, player, available, TREE_BASE_COST[state.size[cell] + 1] + count[state.size[cell] + 1])
     state.size[cell] += 1
     state.dormant[cell] = True
 
@@ -217,6 +240,7 @@ def _do_seed(
     target: int,
     available: list[int],
     sent: list[tuple[int, int, int]],
+    count: list[int],
 ) -> None:
     _check_cell(state, target)
     _check_cell(state, source)
@@ -236,12 +260,13 @@ def _do_seed(
         )
     if state.board.richness[target] == RICHNESS_NULL:
         raise RuleViolation(f"You can't plant a seed on cell {target}")
-    _pay(state, player, available, seed_cost(state, player))
+    _pay(state, player, available, TREE_BASE_COST[SEED] + count[SEED])
     state.dormant[source] = True
     sent.append((player, source, target))
 
 
-def resolve_actions(state: SpringState, actions: Sequence[Action | None]) -> ActionsResult:
+def resolve_actions(state: SpringState, actions: Sequence[Action | None],
+                    known: Census | None = None) -> ActionsResult:
     """Game.performActionUpdate: one action per player (``None`` = no action, e.g. disqualified).
 
     Players not already waiting act in index order. GROW, COMPLETE and SEED are checked and
@@ -250,8 +275,12 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None]) -> Act
     Then seeds are planted unless two target the same cell (a conflict: nothing planted, nobody's
     sun changes, the sources stay dormant); completed trees score ``nutrients`` + the richness
     bonus (all with the same nutrient value) and are removed; nutrients drop by one per tree.
+
+    ``known``: the :func:`census` of the state as the frame began, when already made (each player
+    acts once a frame and its prices depend only on its own trees, so the counts hold throughout).
     """
     result = ActionsResult([], [], None, [])
+    counts = (known if known is not None else census(state)).counts
     available = state.sun[:]
     dying: list[int] = []
     sent: list[tuple[int, int, int]] = []
@@ -260,10 +289,10 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None]) -> Act
             continue
         try:
             if isinstance(action, Grow):
-                _do_grow(state, player, action.cell, available)
+                _do_grow(state, player, action.cell, available, counts[player])
                 result.events.append(("grow", player, action.cell))
             elif isinstance(action, Seed):
-                _do_seed(state, player, action.source, action.target, available, sent)
+                _do_seed(state, player, action.source, action.target, available, sent, counts[player])
                 result.events.append(("seed", player, action.target, action.source))
             elif isinstance(action, Complete):
                 _do_complete(state, player, action.cell, available, dying)
@@ -297,6 +326,32 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None]) -> Act
     for _ in dying:
         state.nutrients = max(0, state.nutrients - 1)
     return result
+
+
+def recount(known: Census, state: SpringState, result: ActionsResult) -> Census:
+    """The :func:`census` after :func:`resolve_actions` (``result``) changed ``state``, from the
+    census before it (``known``, whose lists are updated in place) and what the frame did: grown
+    trees change size, planted seeds (unless they conflicted) are new trees, completed trees are
+    gone. No pass over the board."""
+    trees, counts = known.trees, known.counts
+    free = known.free
+    bit = state.board.geometry.rank_bit
+    planted = result.conflict is None
+    for event in result.events:
+        if event[0] == "grow":
+            player, grown = event[1], state.size[event[2]]
+            counts[player][grown - 1] -= 1
+            counts[player][grown] += 1
+        elif event[0] == "seed" and planted:
+            player, target = event[1], event[2]
+            insort(trees[player], target)
+            counts[player][SEED] += 1
+            free &= ~bit[target]
+    for player, cell, _points in result.completed:
+        trees[player].remove(cell)
+        counts[player][TALL] -= 1
+        free |= bit[cell]
+    return Census(trees, counts, free)
 
 
 def sun_move(state: SpringState) -> None:

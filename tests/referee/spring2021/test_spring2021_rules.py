@@ -6,10 +6,12 @@ those the official referee sends for a 3-ring board; see ../shared/parity/README
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from referee.spring2021 import rules
-from referee.spring2021.actions import Complete, Grow, Seed, Wait
+from referee.spring2021.actions import Complete, Grow, Seed, Wait, parse
 from referee.spring2021.board import Board
 from referee.spring2021.state import SpringState
 
@@ -162,7 +164,7 @@ def test_possible_actions_respect_sun_dormancy_and_waiting():
     assert all(s.startswith("SEED 0 ") for s in seeds)  # seeds and dormant trees cannot seed
     assert len(seeds) == 37 - 4  # size 3 from the centre reaches every free cell
     assert rules.trees_by_owner(st) == [[0, 1, 2], [3]]
-    assert rules.possible_actions(st, 0, [0, 1, 2]) == (completes, grows, seeds)
+    assert rules.possible_actions(st, 0, rules.census(st)) == (completes, grows, seeds)
     st.waiting[0] = True
     assert rules.possible_actions(st, 0) == ([], [], [])
 
@@ -326,3 +328,104 @@ def test_illegal_actions_are_refused_with_the_official_message(trees, holes, sun
     assert st.waiting == [True, True]  # the offender sleeps for the rest of the day
     assert st.trees() == before
     assert st.sun == [sun, 0]
+
+
+# -- the counted trees and the seed ranges as rank masks ---------------------------------------
+
+@pytest.mark.parametrize("rings", [2, 3, 4, 6])
+def test_rank_order_is_the_official_range_order_from_every_cell(rings):
+    # getCoordsInRange lists x = -N..N, then y ascending; sorting by the absolute (x, y) of the
+    # cells gives the same order from any centre, so a rank mask lists a range in official order.
+    g = Board.standard(rings).geometry
+    for cell in range(g.size):
+        for size in range(4):
+            cells = g.seed_range[cell][size]
+            assert sorted(cells, key=lambda t: g.coords[t][:2]) == list(cells)
+            assert sorted(cells, key=lambda t: g.rank[t]) == list(cells)
+            assert g.seed_mask[cell][size] == sum(1 << g.rank[t] for t in cells)
+            assert [g.seed_text[cell][g.rank[t]] for t in cells] == [f"SEED {cell} {t}" for t in cells]
+
+
+def random_state(rng, holes=None) -> SpringState:
+    holes = tuple(rng.sample(range(1, 37), rng.randrange(0, 8))) if holes is None else holes
+    st = SpringState.empty(board(holes))
+    for c in range(37):
+        if c not in holes and rng.random() < 0.45:
+            st.size[c] = rng.randrange(4)
+            st.owner[c] = rng.randrange(2)
+            st.dormant[c] = rng.random() < 0.3
+    st.sun = [rng.randrange(0, 25), rng.randrange(0, 25)]
+    st.nutrients = rng.randrange(0, 21)
+    return st
+
+
+def written_out_census(st: SpringState) -> tuple[list[list[int]], list[list[int]], set[int]]:
+    trees = [[c for c in range(37) if st.size[c] != -1 and st.owner[c] == p] for p in (0, 1)]
+    counts = [[sum(1 for c in trees[p] if st.size[c] == s) for s in range(4)] for p in (0, 1)]
+    free = {c for c in range(37) if st.size[c] == -1 and st.board.richness[c] != 0}
+    return trees, counts, free
+
+
+def written_out_seeds(st: SpringState, player: int) -> list[str]:
+    """SEED commands as Game.getPossibleMoves lists them, checked cell by cell."""
+    if st.waiting[player] or rules.seed_cost(st, player) > st.sun[player]:
+        return []
+    out = []
+    for c in range(37):
+        if st.owner[c] == player and st.size[c] > 0 and not st.dormant[c]:
+            for t in st.board.seed_range[c][st.size[c]]:
+                if st.size[t] == -1 and st.board.richness[t] != 0:
+                    out.append(f"SEED {c} {t}")
+    return out
+
+
+def test_census_and_seed_lists_match_the_cell_by_cell_rules_on_random_positions():
+    rng = random.Random(37)
+    for _ in range(1500):
+        st = random_state(rng)
+        known = rules.census(st)
+        trees, counts, free = written_out_census(st)
+        assert known.trees == trees and known.counts == counts
+        assert {t for t in range(37) if known.free >> st.board.geometry.rank[t] & 1} == free
+        for p in (0, 1):
+            assert rules.possible_actions(st, p, known)[2] == written_out_seeds(st, p)
+            assert rules.possible_actions(st, p) == rules.possible_actions(st, p, known)
+
+
+def test_recount_after_a_frame_equals_a_census_made_anew():
+    rng = random.Random(2021)
+    checked = 0
+    for _ in range(1500):
+        st = random_state(rng)
+        st.waiting = [rng.random() < 0.2, rng.random() < 0.2]
+        known = rules.census(st)
+        actions = []
+        for p in (0, 1):
+            offered = [text for group in rules.possible_actions(st, p, known) for text in group]
+            if offered and rng.random() < 0.9:
+                actions.append(parse(rng.choice(offered)))
+            else:  # refused or waiting actions leave the trees alone
+                actions.append(rng.choice([Wait(), Grow(rng.randrange(40)), Seed(0, 36), None]))
+        before = rules.census(st)
+        result = rules.resolve_actions(st, actions, before)
+        assert rules.recount(before, st, result) == rules.census(st)
+        checked += bool(result.completed) + (result.conflict is not None)
+    assert checked > 50  # completions and seed conflicts were among the frames
+
+
+def test_trees_changed_from_outside_between_frames_are_seen():
+    import referee
+
+    ref = referee.create("spring2021", 5)
+    ref.apply({})  # GATHERING
+    assert [r.player for r in ref.requests() if r.expected_lines] == [0, 1]  # trees counted
+    ref.apply({p: ref.legal_actions(p)[-1] for p in (0, 1)})  # SEED (listed last): still awake
+    st = ref.state
+    assert ref.frame.value == "ACTIONS" and st.waiting == [False, False]
+    cell = next(c for c in range(37) if st.size[c] == -1 and st.board.richness[c] != 0)
+    st.size[cell], st.owner[cell], st.dormant[cell] = 1, 0, False  # a tree appears
+    st.sun[0] = 50
+    assert [r.player for r in ref.requests() if r.expected_lines] == [0, 1]
+    completes, grows, seeds = rules.possible_actions(st, 0, rules.census(st))
+    assert f"GROW {cell}" in grows
+    assert sorted(ref.legal_actions(0)) == sorted(["WAIT", *completes, *grows, *seeds])
