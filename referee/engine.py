@@ -286,6 +286,7 @@ class EngineReferee(Referee):
         expecting = []
         pending, executed = self._pending, self._executed
         turn_ms, first_ms = self.turn_time_ms, self.first_turn_time_ms
+        one_line = type(self)._expected_lines is EngineReferee._expected_lines  # not overridden
         expected_lines = self._expected_lines
         deferred = Request.deferred
         for p in players:
@@ -294,7 +295,7 @@ class EngineReferee(Referee):
                 # The engine throws while executing this player: the game is aborted.
                 self._abort_pending = True
                 break
-            expected = expected_lines(p)
+            expected = 1 if one_line else expected_lines(p)
             requests.append(deferred(p, pending[p], expected, turn_ms if executed[p] else first_ms))
             pending[p] = []  # delivered
             if expected > 0:

@@ -36,6 +36,13 @@ STARTING_TREE_COUNT = 2
 STARTING_TREE_DISTANCE = 2
 _MAX_START_ATTEMPTS = 10_000
 
+# The frame types as plain globals: attribute look-ups on an Enum class are slow in Python 3.11.
+_GATHERING, _ACTIONS, _SUN_MOVE = FrameType.GATHERING, FrameType.ACTIONS, FrameType.SUN_MOVE
+
+# Summary lines made for every ACTIONS frame: _GROWING[player][cell], _WAITING[player].
+_GROWING = [[f"${p} is growing a tree on cell {c}" for c in range(200)] for p in range(2)]
+_WAITING = [f"${p} is waiting" for p in range(2)]
+
 # Input lines for one tree: _TREE_LINE[cell][size][mine][dormant].
 _TREE_LINE = [
     [[[f"{c} {s} {m} {d}" for d in (0, 1)] for m in (0, 1)] for s in range(4)] for c in range(200)
@@ -115,8 +122,8 @@ class Spring2021Referee(EngineReferee):
         self.scores = state.score  # the engine's scores are the game's scores
         self._place_starting_trees()
         rules.compute_shadows(state)
-        self.frame = FrameType.GATHERING  # type of the frame being played
-        self._next_frame = FrameType.GATHERING
+        self.frame = _GATHERING  # type of the frame being played
+        self._next_frame = _GATHERING
         self._actions_offered: dict[int, list[str]] = {}
         self._tree_bonus = [0, 0]
         self._census: rules.Census | None = None  # the trees as of the last ACTIONS frame
@@ -162,7 +169,7 @@ class Spring2021Referee(EngineReferee):
 
     def _begin_turn(self) -> list[int]:
         self.frame = self._next_frame
-        if self.frame is not FrameType.ACTIONS:
+        if self.frame is not _ACTIONS:
             return []
         state = self.state
         active, waiting = self.active, state.waiting
@@ -184,14 +191,14 @@ class Spring2021Referee(EngineReferee):
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
         frame = self.frame
-        if frame is FrameType.GATHERING:
+        if frame is _GATHERING:
             self._say(self._round_line())
-            given = rules.gather(state)
+            given = rules.gather(state, self._frame_census())
             for p, g in enumerate(given):
                 if g > 0:
                     self._say(f"${p} has collected {g} sun points")
-            self._next_frame = FrameType.ACTIONS
-        elif frame is FrameType.ACTIONS:
+            self._next_frame = _ACTIONS
+        elif frame is _ACTIONS:
             actions = self._parse_outputs(outputs, parse)
             self._say(self._round_line())
             known = self._turn_census or self._frame_census()
@@ -199,16 +206,16 @@ class Spring2021Referee(EngineReferee):
             self._keep_census(rules.recount(known, state, result))
             self._report_actions(result)
             if all(state.waiting):
-                self._next_frame = FrameType.SUN_MOVE
+                self._next_frame = _SUN_MOVE
         else:
             self._say(f"Round {state.day} ends")
             if state.day + 1 < state.max_rounds:
                 self._say(f"The sun is now pointing towards direction {(state.day + 1) % 6}")
                 self._say(f"Round {state.day + 1} starts")
-            rules.sun_move(state)
-            self._next_frame = FrameType.GATHERING
+            rules.sun_move(state, self._frame_census())
+            self._next_frame = _GATHERING
 
-        if sum(self.active) <= 1:
+        if self.active.count(True) <= 1:
             self._end_game(EndReason.PLAYER_DEACTIVATED)
         elif state.day >= state.max_rounds:
             self._end_game(EndReason.MAX_ROUNDS)
@@ -237,22 +244,23 @@ class Spring2021Referee(EngineReferee):
         return self._round[1]
 
     def _report_actions(self, result: rules.ActionsResult) -> None:
+        say = self._say
         for event in result.events:
             # Tested on ``event[0]`` itself, so that the type checker narrows ``event``.
             p = event[1]
             if event[0] == "grow":
-                self._say(f"${p} is growing a tree on cell {event[2]}")
+                say(_GROWING[p][event[2]])
             elif event[0] == "seed":
-                self._say(f"${p} is planting a seed on cell {event[2]} from cell {event[3]}")
+                say(f"${p} is planting a seed on cell {event[2]} from cell {event[3]}")
             elif event[0] == "wait":
-                self._say(f"${p} is waiting")
+                say(_WAITING[p])
             else:
-                self._say(f"${p}: {event[2]}")
+                say(f"${p}: {event[2]}")
                 self._error(p, event[2])
         if result.conflict is not None:
-            self._say(f"Seed conflict on cell {result.conflict}")
+            say(f"Seed conflict on cell {result.conflict}")
         for p, cell, points in result.completed:
-            self._say(f"${p} is ending their tree life on cell {cell}, scoring {points} points")
+            say(f"${p} is ending their tree life on cell {cell}, scoring {points} points")
 
     def _on_end(self) -> None:
         self._tree_bonus = rules.end_scoring(self.state, self.active)
@@ -295,7 +303,7 @@ class Spring2021Referee(EngineReferee):
     @classmethod
     def progress(cls, snapshot: Mapping[str, Any]) -> str | None:
         """One line per finished day: scores and sun."""
-        if snapshot.get("frame") != FrameType.SUN_MOVE.value:
+        if snapshot.get("frame") != _SUN_MOVE.value:
             return None
         players = snapshot["players"]
         return (

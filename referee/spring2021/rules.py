@@ -67,30 +67,36 @@ def growth_cost(state: SpringState, cell: int) -> int:
     return cost(state, state.owner[cell], size + 1)
 
 
-def compute_shadows(state: SpringState) -> None:
+def compute_shadows(state: SpringState, known: Census | None = None) -> None:
     """Game.calculateShadows: a tree of size s shades the s cells after it in the sun direction
-    with value s (the biggest wins). A tree is shadowed when the value is >= its size."""
+    with value s (the biggest wins). A tree is shadowed when the value is >= its size.
+    ``known``: the state's :func:`census`, when already made (only the trees are visited)."""
     shadows = [0] * state.board.size
     line = state.board.shadow_cells[state.sun_direction]
-    for c, s in enumerate(state.size):
-        if s > 0:
-            for target in line[c][:s]:
-                if shadows[target] < s:
-                    shadows[target] = s
+    size = state.size
+    for mine in (known if known is not None else census(state)).trees:
+        for c in mine:
+            s = size[c]
+            if s > 0:
+                for target in line[c][:s]:
+                    if shadows[target] < s:
+                        shadows[target] = s
     state.shadows = shadows
 
 
-def gather(state: SpringState) -> list[int]:
+def gather(state: SpringState, known: Census | None = None) -> list[int]:
     """The GATHERING frame: wake every player and tree, then each unshadowed tree gives its size
-    in sun to its owner. Returns the sun given to each player."""
+    in sun to its owner. Returns the sun given to each player. ``known``: the state's
+    :func:`census`, when already made."""
     state.waiting = [False] * len(state.waiting)
     state.dormant = [False] * len(state.dormant)
     given = [0] * len(state.sun)
-    size, owner, shadows = state.size, state.owner, state.shadows
-    for c in range(len(size)):
-        s = size[c]
-        if s > 0 and shadows[c] < s:
-            given[owner[c]] += s
+    size, shadows = state.size, state.shadows
+    for p, mine in enumerate((known if known is not None else census(state)).trees):
+        for c in mine:
+            s = size[c]
+            if s > 0 and shadows[c] < s:
+                given[p] += s
     for p, g in enumerate(given):
         state.sun[p] += g
     return given
@@ -208,6 +214,16 @@ def _pay(state: SpringState, player: int, available: list[int], price: int) -> N
 
 
 def _do_grow(state: SpringState, player: int, cell: int, available: list[int], count: list[int]) -> None:
+    size = state.size
+    if 0 <= cell < len(size):  # the usual case first: every check below passes
+        s = size[cell]
+        if SEED <= s < TALL and state.owner[cell] == player and not state.dormant[cell]:
+            price = TREE_BASE_COST[s + 1] + count[s + 1]
+            if available[player] >= price:
+                available[player] -= price
+                size[cell] = s + 1
+                state.dormant[cell] = True
+                return
     _check_cell(state, cell)
     _tree_on(state, player, cell)
     if state.dormant[cell]:
@@ -242,6 +258,17 @@ def _do_seed(
     sent: list[tuple[int, int, int]],
     count: list[int],
 ) -> None:
+    size = state.size
+    if 0 <= target < len(size) and 0 <= source < len(size):  # the usual case first: all pass
+        s = size[source]
+        if (size[target] == NO_TREE and s > SEED and state.owner[source] == player
+                and not state.dormant[source] and state.board.dist[source][target] <= s
+                and state.board.richness[target] != RICHNESS_NULL
+                and available[player] >= TREE_BASE_COST[SEED] + count[SEED]):
+            available[player] -= TREE_BASE_COST[SEED] + count[SEED]
+            state.dormant[source] = True
+            sent.append((player, source, target))
+            return
     _check_cell(state, target)
     _check_cell(state, source)
     if state.size[target] != NO_TREE:
@@ -354,13 +381,13 @@ def recount(known: Census, state: SpringState, result: ActionsResult) -> Census:
     return Census(trees, counts, free)
 
 
-def sun_move(state: SpringState) -> None:
+def sun_move(state: SpringState, known: Census | None = None) -> None:
     """The SUN_MOVE frame: next day; the sun turns and shadows are recomputed (not after the
-    last day)."""
+    last day). ``known``: the state's :func:`census`, when already made."""
     state.day += 1
     if state.day < state.max_rounds:
         state.sun_direction = (state.sun_direction + 1) % 6
-        compute_shadows(state)
+        compute_shadows(state, known)
 
 
 def end_scoring(state: SpringState, active: Sequence[bool]) -> list[int]:

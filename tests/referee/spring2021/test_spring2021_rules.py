@@ -12,7 +12,7 @@ import pytest
 
 from referee.spring2021 import rules
 from referee.spring2021.actions import Complete, Grow, Seed, Wait, parse
-from referee.spring2021.board import Board
+from referee.spring2021.board import DIRECTIONS, Board
 from referee.spring2021.state import SpringState
 
 # Cells in a straight line from the centre, per sun direction (from the official neighbour table:
@@ -379,6 +379,26 @@ def written_out_seeds(st: SpringState, player: int) -> list[str]:
     return out
 
 
+def written_out_shadows(st: SpringState) -> list[int]:
+    """For each cell, the size of the tallest tree 1..size cells before it against the sun."""
+    out = []
+    for cell in range(37):
+        x, y, z = st.board.coords[cell]
+        dx, dy, dz = DIRECTIONS[st.sun_direction]
+        tallest = 0
+        for k in (1, 2, 3):
+            back = st.board.geometry.index_of.get((x - k * dx, y - k * dy, z - k * dz))
+            if back is not None and st.size[back] >= k:
+                tallest = max(tallest, st.size[back])
+        out.append(tallest)
+    return out
+
+
+def written_out_income(st: SpringState) -> list[int]:
+    return [sum(st.size[c] for c in range(37)
+                if st.owner[c] == p and st.size[c] > 0 and st.shadows[c] < st.size[c]) for p in (0, 1)]
+
+
 def test_census_and_seed_lists_match_the_cell_by_cell_rules_on_random_positions():
     rng = random.Random(37)
     for _ in range(1500):
@@ -390,6 +410,12 @@ def test_census_and_seed_lists_match_the_cell_by_cell_rules_on_random_positions(
         for p in (0, 1):
             assert rules.possible_actions(st, p, known)[2] == written_out_seeds(st, p)
             assert rules.possible_actions(st, p) == rules.possible_actions(st, p, known)
+        st.sun_direction = rng.randrange(6)
+        rules.compute_shadows(st, known)
+        assert st.shadows == written_out_shadows(st)
+        sun = st.sun[:]
+        given = rules.gather(st, known)
+        assert given == written_out_income(st) and st.sun == [sun[0] + given[0], sun[1] + given[1]]
 
 
 def test_recount_after_a_frame_equals_a_census_made_anew():
