@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any, ClassVar, NoReturn, TypeVar
 
 from .base import (
@@ -52,6 +53,12 @@ class EngineReferee(Referee):
       :meth:`_end_game`, :meth:`_error`, :meth:`_say`;
     * :meth:`_on_end` - final scoring (not called when the engine aborts the game).
     """
+
+    # The engine's own attributes are slots: fast to read, and they leave the instance dictionary
+    # to the game (CPython keeps attribute look-ups fast only for dictionaries of at most 30 keys).
+    __slots__ = ("_seed", "scores", "active", "_pending", "_executed", "_turn", "_total_turn_time",
+                 "_requests", "_expecting", "_abort_pending", "_game_end_reason", "_outcome",
+                 "_deactivations", "_summary", "_errors", "_new_deactivations", "_messages")
 
     hard_quota_ms: ClassVar[int] = GAME_DURATION_HARD_QUOTA_MS
     max_turns: int = DEFAULT_MAX_TURNS
@@ -234,8 +241,7 @@ class EngineReferee(Referee):
     def _handle_commands(self, outputs: dict[int, tuple[str, ...] | None],
                          parse: Callable[[Any], A], first_line: bool) -> list[A | None]:
         actions: list[A | None] = [None] * self.player_count
-        for p in outputs:  # ascending: apply orders them
-            lines = outputs[p]
+        for p, lines in outputs.items():  # ascending: apply orders them
             if lines is None:
                 self._deactivate(p, DeactivationCause.TIMEOUT, "Timeout!")
                 self._say(f"¤RED¤${p} {self.timeout_summary}§RED§")
@@ -282,10 +288,17 @@ class EngineReferee(Referee):
 
     def _build_requests(self) -> tuple[Request, ...]:
         players = self._begin_turn()
-        requests = []
-        expecting = []
         pending, executed = self._pending, self._executed
         turn_ms, first_ms = self.turn_time_ms, self.first_turn_time_ms
+        if not players:  # nobody plays: player 0 is "executed" to deliver its input, if any
+            self._expecting = []
+            limit = turn_ms if executed[0] else first_ms
+            if not pending[0]:
+                return _idle_requests(limit)
+            parts, pending[0] = pending[0], []
+            return (Request.deferred(0, parts, 0, limit),)
+        requests = []
+        expecting = []
         one_line = type(self)._expected_lines is EngineReferee._expected_lines  # not overridden
         expected_lines = self._expected_lines
         deferred = Request.deferred
@@ -300,9 +313,6 @@ class EngineReferee(Referee):
             pending[p] = []  # delivered
             if expected > 0:
                 expecting.append((p, expected))
-        if not players:
-            requests.append(deferred(0, pending[0], 0, turn_ms if executed[0] else first_ms))
-            pending[0] = []
         expecting.sort()
         self._expecting = expecting
         return tuple(requests)
@@ -318,6 +328,13 @@ class EngineReferee(Referee):
             texts=self._end_texts(),
             message=message,
         )
+
+
+@cache
+def _idle_requests(time_limit_ms: int) -> tuple[Request]:
+    """The requests of a turn that executes nobody and has no input to deliver (requests are
+    read-only and compare by value, so one object serves every such turn)."""
+    return (Request(0, (), 0, time_limit_ms),)
 
 
 _new = object.__new__

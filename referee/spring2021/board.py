@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import compress
 
 from ..javarandom import JavaRandom
 
@@ -124,6 +125,8 @@ class Geometry:
     dist: tuple[tuple[int, ...], ...] = field(repr=False)
     shadow_cells: tuple[tuple[tuple[int, ...], ...], ...] = field(repr=False)
     """``shadow_cells[d][cell]``: the on-board cells 1, 2, 3 steps away in direction d."""
+    shadow_reach: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = field(repr=False)
+    """``shadow_reach[d][cell][size]``: the cells a tree of that size shades, ``shadow_cells[d][cell][:size]``."""
     seed_range: tuple[tuple[tuple[int, ...], ...], ...] = field(repr=False)
     """``seed_range[cell][size]``: on-board cells within ``size`` of ``cell``, official order."""
     rank: tuple[int, ...] = field(repr=False)
@@ -139,6 +142,8 @@ class Geometry:
     hashmap_order: tuple[int, ...] = field(repr=False)
     """Cell indices in the iteration order of the generator's HashMap (hole picks)."""
     ring_of: tuple[int, ...] = field(repr=False)
+    ring_richness: tuple[int, ...] = field(repr=False)
+    """Each cell's richness before holes are made (lush centre, ok middle, poor outer ring)."""
 
     @property
     def size(self) -> int:
@@ -170,6 +175,7 @@ def geometry(rings: int) -> Geometry:
         return tuple(out)
 
     seed_range = tuple(tuple(in_range(c, s) for s in range(4)) for c in coords)
+    ring_of = [distance(c, (0, 0, 0)) for c in coords]
     by_rank = sorted(range(len(coords)), key=lambda i: coords[i][:2])
     rank = [0] * len(coords)
     for r, cell in enumerate(by_rank):
@@ -181,6 +187,7 @@ def geometry(rings: int) -> Geometry:
         neighbors=neighbors,
         dist=dist,
         shadow_cells=shadow_cells,
+        shadow_reach=tuple(tuple(tuple(line[:s] for s in range(4)) for line in by_cell) for by_cell in shadow_cells),
         seed_range=seed_range,
         rank=tuple(rank),
         rank_bit=tuple(1 << r for r in rank),
@@ -189,7 +196,8 @@ def geometry(rings: int) -> Geometry:
         ),
         seed_text=tuple(tuple(f"SEED {c} {t}" for t in by_rank) for c in range(len(coords))),
         hashmap_order=tuple(index_of[c] for c in java_hashmap_order(coords)),
-        ring_of=tuple(distance(c, (0, 0, 0)) for c in coords),
+        ring_of=tuple(ring_of),
+        ring_richness=tuple(_ring_richness(r, rings) for r in ring_of),
     )
 
 
@@ -211,7 +219,7 @@ class Board:
         self.dist = g.dist
         self.shadow_cells = g.shadow_cells
         self.seed_range = g.seed_range
-        self.open_mask = sum(1 << g.rank[c] for c, r in enumerate(self.richness) if r != RICHNESS_NULL)
+        self.open_mask = sum(compress(g.rank_bit, self.richness))  # richness 0 leaves the bit out
         """The cells that are not holes, as a mask of rank bits (see :attr:`Geometry.rank`)."""
         self.size = g.size
 
@@ -219,7 +227,7 @@ class Board:
     def standard(cls, rings: int = 3, holes: tuple[int, ...] = ()) -> Board:
         """A board with the official ring richness and the given cells made holes."""
         g = geometry(rings)
-        richness = [_ring_richness(r, rings) for r in g.ring_of]
+        richness = list(g.ring_richness)
         for cell in holes:
             richness[cell] = RICHNESS_NULL
         return cls(rings, richness)
@@ -232,7 +240,7 @@ class Board:
         over the HashMap iteration order until at least ``wanted - 1`` cells are holes.
         """
         g = geometry(rings)
-        richness = [_ring_richness(r, rings) for r in g.ring_of]
+        richness = list(g.ring_richness)
         order = g.hashmap_order
         wanted = random.next_int(max_empty_cells + 1)
         actual = 0

@@ -129,7 +129,7 @@ class Spring2021Referee(EngineReferee):
         self._census: rules.Census | None = None  # the trees as of the last ACTIONS frame
         self._census_of: tuple[list[int], list[int]] = ([], [])  # sizes and owners it counted
         self._turn_census: rules.Census | None = None  # the census the offered actions came from
-        self._round: tuple[tuple[int, int], str] = ((-1, -1), "")
+        self._round: tuple[int, int, str] = (-1, -1, "")  # day, max_rounds, its summary line
         for p in range(self.player_count):
             self._send(p, board.global_info_lines)  # the board never changes: formatted if read
 
@@ -181,9 +181,11 @@ class Spring2021Referee(EngineReferee):
         self._turn_census = None
         if players:
             known = self._turn_census = self._frame_census()
-            # One copy of the board for the input lines of both players (made only if read).
+            # One copy of the board for the input lines of both players (made only if read); the
+            # sizes and owners the census was checked against are such a copy already.
+            size, owner = self._census_of
             board = (state.day, state.nutrients, state.sun[:], state.score[:], waiting[:],
-                     state.size[:], state.owner[:], state.dormant[:])
+                     size, owner, state.dormant[:])
             for p in players:
                 self._send(p, self._frame_lines(p, known, board))
         return players
@@ -202,8 +204,8 @@ class Spring2021Referee(EngineReferee):
             actions = self._parse_outputs(outputs, parse)
             self._say(self._round_line())
             known = self._turn_census or self._frame_census()
-            result = rules.resolve_actions(state, actions, known)
-            self._keep_census(rules.recount(known, state, result))
+            result = rules.resolve_actions(state, actions, known)  # brings the census up to date
+            self._keep_census(known)
             self._report_actions(result)
             if all(state.waiting):
                 self._next_frame = _SUN_MOVE
@@ -222,7 +224,7 @@ class Spring2021Referee(EngineReferee):
 
     def _frame_census(self) -> rules.Census:
         """The trees of the state as it is: the census kept from the last frame, brought up to
-        date by :func:`rules.recount`, unless the trees were changed from outside (``state`` is
+        date by :func:`rules.resolve_actions`, unless the trees were changed from outside (``state`` is
         public), in which case it is made anew."""
         state = self.state
         known = self._census
@@ -232,16 +234,17 @@ class Spring2021Referee(EngineReferee):
         return known
 
     def _keep_census(self, known: rules.Census) -> None:
+        # The copies are compared with the state and given to input lines, never changed.
         self._census = known
         self._census_of = (self.state.size[:], self.state.owner[:])
 
     def _round_line(self) -> str:
         """``Round day/last``, made once a day (the summary of every frame starts with it)."""
         state = self.state
-        key = (state.day, state.max_rounds)
-        if self._round[0] != key:
-            self._round = (key, f"Round {state.day}/{state.max_rounds - 1}")
-        return self._round[1]
+        day, last, text = self._round
+        if day != state.day or last != state.max_rounds:
+            self._round = day, last, text = state.day, state.max_rounds, f"Round {state.day}/{state.max_rounds - 1}"
+        return text
 
     def _report_actions(self, result: rules.ActionsResult) -> None:
         say = self._say
@@ -280,12 +283,16 @@ class Spring2021Referee(EngineReferee):
         """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions. The
         actions are listed and shuffled now (the shuffles draw from the game's random); the lines
         are formatted from ``board``, a copy of the state, only if they are read."""
-        offered = ["WAIT"]
+        completes, grows, seeds = rules.possible_actions(self.state, player, known)
         random = self._random
-        for group in rules.possible_actions(self.state, player, known):
-            if len(group) > 1:  # a shorter list draws nothing
-                java_shuffle(group, random)
-            offered += group
+        # A list of fewer than two actions draws nothing.
+        if len(completes) > 1:
+            java_shuffle(completes, random)
+        if len(grows) > 1:
+            java_shuffle(grows, random)
+        if len(seeds) > 1:
+            java_shuffle(seeds, random)
+        offered = ["WAIT", *completes, *grows, *seeds]
         self._actions_offered[player] = offered
         return partial(_format_frame, player, board, offered)
 

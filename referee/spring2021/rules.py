@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from ..base import RuleViolation
 from .actions import Action, Complete, Grow, Seed
@@ -33,7 +33,6 @@ __all__ = [
     "possible_actions",
     "ActionsResult",
     "resolve_actions",
-    "recount",
     "sun_move",
     "end_scoring",
 ]
@@ -72,13 +71,13 @@ def compute_shadows(state: SpringState, known: Census | None = None) -> None:
     with value s (the biggest wins). A tree is shadowed when the value is >= its size.
     ``known``: the state's :func:`census`, when already made (only the trees are visited)."""
     shadows = [0] * state.board.size
-    line = state.board.shadow_cells[state.sun_direction]
+    reach = state.board.geometry.shadow_reach[state.sun_direction]
     size = state.size
     for mine in (known if known is not None else census(state)).trees:
         for c in mine:
             s = size[c]
             if s > 0:
-                for target in line[c][:s]:
+                for target in reach[c][s]:
                     if shadows[target] < s:
                         shadows[target] = s
     state.shadows = shadows
@@ -107,8 +106,10 @@ def trees_by_owner(state: SpringState) -> list[list[int]]:
     return census(state).trees
 
 
-class Census(NamedTuple):
-    """Where the trees are, counted once for a frame (the state must not change meanwhile)."""
+@dataclass(slots=True)
+class Census:
+    """Where the trees are, counted once (valid while the trees do not change;
+    :func:`resolve_actions` keeps it up to date)."""
 
     trees: list[list[int]]
     """``trees[p]``: player ``p``'s tree cells (seeds included), ascending."""
@@ -146,8 +147,9 @@ def possible_actions(state: SpringState, player: int,
     seeds: list[str] = []
     if state.waiting[player]:
         return completes, grows, seeds
-    trees, counts, free = known if known is not None else census(state)
-    mine, count = trees[player], counts[player]
+    if known is None:
+        known = census(state)
+    mine, count, free = known.trees[player], known.counts[player], known.free
     size, dormant = state.size, state.dormant
     sun = state.sun[player]
     can_seed = count[SEED] <= sun
@@ -303,11 +305,17 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None],
     sun changes, the sources stay dormant); completed trees score ``nutrients`` + the richness
     bonus (all with the same nutrient value) and are removed; nutrients drop by one per tree.
 
-    ``known``: the :func:`census` of the state as the frame began, when already made (each player
-    acts once a frame and its prices depend only on its own trees, so the counts hold throughout).
+    ``known``: the :func:`census` of the state as the frame begins, when already made; it is
+    brought up to date in place (grown trees change size, planted seeds are new trees, completed
+    trees are gone), so it stays the census of the state without a new pass over the board. Each
+    player acts once a frame and its prices depend only on its own trees, so the counts it is
+    priced with are those the frame began with.
     """
     result = ActionsResult([], [], None, [])
-    counts = (known if known is not None else census(state)).counts
+    if known is None:
+        known = census(state)
+    trees, counts = known.trees, known.counts
+    size = state.size
     available = state.sun[:]
     dying: list[int] = []
     sent: list[tuple[int, int, int]] = []
@@ -316,7 +324,11 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None],
             continue
         try:
             if isinstance(action, Grow):
-                _do_grow(state, player, action.cell, available, counts[player])
+                count = counts[player]
+                _do_grow(state, player, action.cell, available, count)
+                grown = size[action.cell]
+                count[grown - 1] -= 1
+                count[grown] += 1
                 result.events.append(("grow", player, action.cell))
             elif isinstance(action, Seed):
                 _do_seed(state, player, action.source, action.target, available, sent, counts[player])
@@ -332,13 +344,17 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None],
             result.errors.append((player, message))
             state.waiting[player] = True
 
+    bit = state.board.geometry.rank_bit
     if len(sent) > 1 and len({target for _, _, target in sent}) != len(sent):
         result.conflict = sent[0][2]
     else:
         for player, _source, target in sent:
-            state.size[target] = SEED
+            size[target] = SEED
             state.owner[target] = player
             state.dormant[target] = True
+            insort(trees[player], target)
+            counts[player][SEED] += 1
+            known.free &= ~bit[target]
         state.sun[:] = available
 
     richness = state.board.richness
@@ -346,39 +362,16 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None],
         points = state.nutrients + RICHNESS_BONUS[richness[cell]]
         player = state.owner[cell]
         state.score[player] += points
-        state.size[cell] = NO_TREE
+        size[cell] = NO_TREE
         state.owner[cell] = -1
         state.dormant[cell] = False
         result.completed.append((player, cell, points))
+        trees[player].remove(cell)
+        counts[player][TALL] -= 1
+        known.free |= bit[cell]
     for _ in dying:
         state.nutrients = max(0, state.nutrients - 1)
     return result
-
-
-def recount(known: Census, state: SpringState, result: ActionsResult) -> Census:
-    """The :func:`census` after :func:`resolve_actions` (``result``) changed ``state``, from the
-    census before it (``known``, whose lists are updated in place) and what the frame did: grown
-    trees change size, planted seeds (unless they conflicted) are new trees, completed trees are
-    gone. No pass over the board."""
-    trees, counts = known.trees, known.counts
-    free = known.free
-    bit = state.board.geometry.rank_bit
-    planted = result.conflict is None
-    for event in result.events:
-        if event[0] == "grow":
-            player, grown = event[1], state.size[event[2]]
-            counts[player][grown - 1] -= 1
-            counts[player][grown] += 1
-        elif event[0] == "seed" and planted:
-            player, target = event[1], event[2]
-            insort(trees[player], target)
-            counts[player][SEED] += 1
-            free &= ~bit[target]
-    for player, cell, _points in result.completed:
-        trees[player].remove(cell)
-        counts[player][TALL] -= 1
-        free |= bit[cell]
-    return Census(trees, counts, free)
 
 
 def sun_move(state: SpringState, known: Census | None = None) -> None:
