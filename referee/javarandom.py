@@ -98,17 +98,30 @@ def java_shuffle(items: MutableSequence[T], rnd: JavaRandom) -> None:
     n = len(items)
     if n < 2:
         return
+    if n >= len(_REJECT_FROM):  # a very long list: nextInt itself
+        for i in range(n, 1, -1):
+            j = rnd.next_int(i)
+            items[i - 1], items[j] = items[j], items[i - 1]
+        return
+    reject_from = _REJECT_FROM
     state = rnd._state
     for i in range(n, 1, -1):
         state = (state * _MULTIPLIER + _ADDEND) & _MASK
-        if i & (i - 1):
-            bits = state >> 17  # next(31)
-            j = bits % i
-            while bits - j + i > _INT_SIGN:  # nextInt's rejection of the top partial block
+        bits = state >> 17  # next(31)
+        limit = reject_from[i]
+        if limit:
+            while bits >= limit:  # nextInt's rejection of the top partial block
                 state = (state * _MULTIPLIER + _ADDEND) & _MASK
                 bits = state >> 17
-                j = bits % i
+            j = bits % i
         else:  # nextInt's power-of-two path
-            j = (i * (state >> 17)) >> 31
+            j = (i * bits) >> 31
         items[i - 1], items[j] = items[j], items[i - 1]
     rnd._state = state
+
+
+_REJECT_FROM = [0 if bound & (bound - 1) == 0 else _INT_SIGN // bound * bound for bound in range(1, 1025)]
+_REJECT_FROM.insert(0, 0)
+"""``_REJECT_FROM[bound]``: for a bound that is not a power of two, the smallest ``next(31)`` that
+``nextInt(bound)`` rejects (``bits - bits % bound + (bound - 1)`` overflows a Java int exactly
+when ``bits`` is in the top partial block of multiples of ``bound``); 0 for a power of two."""

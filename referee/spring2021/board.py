@@ -142,6 +142,8 @@ class Geometry:
     hashmap_order: tuple[int, ...] = field(repr=False)
     """Cell indices in the iteration order of the generator's HashMap (hole picks)."""
     ring_of: tuple[int, ...] = field(repr=False)
+    edge_cells: tuple[int, ...] = field(repr=False)
+    """The cells of the outer ring, in index order."""
     ring_richness: tuple[int, ...] = field(repr=False)
     """Each cell's richness before holes are made (lush centre, ok middle, poor outer ring)."""
 
@@ -197,6 +199,7 @@ def geometry(rings: int) -> Geometry:
         seed_text=tuple(tuple(f"SEED {c} {t}" for t in by_rank) for c in range(len(coords))),
         hashmap_order=tuple(index_of[c] for c in java_hashmap_order(coords)),
         ring_of=tuple(ring_of),
+        edge_cells=tuple(i for i, r in enumerate(ring_of) if r == rings),
         ring_richness=tuple(_ring_richness(r, rings) for r in ring_of),
     )
 
@@ -260,7 +263,7 @@ class Board:
 
     def edge_cells(self) -> list[int]:
         """Cells on the outer ring, in index order (Game.getBoardEdges)."""
-        return [i for i, r in enumerate(self.geometry.ring_of) if r == self.rings]
+        return list(self.geometry.edge_cells)
 
     def global_info_lines(self) -> list[str]:
         """The initial input block: cell count, then ``index richness n0..n5`` per cell."""

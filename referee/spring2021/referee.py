@@ -121,14 +121,14 @@ class Spring2021Referee(EngineReferee):
         self.state = state
         self.scores = state.score  # the engine's scores are the game's scores
         self._place_starting_trees()
-        rules.compute_shadows(state)
+        self._census: rules.Census | None = None  # the trees as last counted or kept up to date
+        self._census_of: tuple[list[int], list[int]] = ([], [])  # sizes and owners it counted
+        self._turn_census: rules.Census | None = None  # the census the offered actions came from
+        rules.compute_shadows(state, self._frame_census())
         self.frame = _GATHERING  # type of the frame being played
         self._next_frame = _GATHERING
         self._actions_offered: dict[int, list[str]] = {}
         self._tree_bonus = [0, 0]
-        self._census: rules.Census | None = None  # the trees as of the last ACTIONS frame
-        self._census_of: tuple[list[int], list[int]] = ([], [])  # sizes and owners it counted
-        self._turn_census: rules.Census | None = None  # the census the offered actions came from
         self._round: tuple[int, int, str] = (-1, -1, "")  # day, max_rounds, its summary line
         for p in range(self.player_count):
             self._send(p, board.global_info_lines)  # the board never changes: formatted if read

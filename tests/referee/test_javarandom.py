@@ -98,3 +98,39 @@ def test_shuffle_rejects_a_draw_as_next_int_does() -> None:
     steps.next(31)
     steps.next(31)  # the rejected draw, the retry, and the draw for nextInt(2)
     assert rnd._state == ref._state == steps._state
+
+
+def _state_before(bits31: int) -> int:
+    """The LCG state whose next draw's next(31) is ``bits31`` (low 17 bits zero), run backwards."""
+    modulus = 1 << 48
+    return ((bits31 << 17) - 0xB) * pow(0x5DEECE66D, -1, modulus) % modulus
+
+
+def _reference_shuffle(items: list, rnd: JavaRandom) -> None:
+    for i in range(len(items), 1, -1):  # Collections.shuffle with nextInt, draw by draw
+        j = rnd.next_int(i)
+        items[i - 1], items[j] = items[j], items[i - 1]
+
+
+@pytest.mark.parametrize("bound", [3, 5, 6, 7, 100, 1000, 1023])
+def test_shuffle_rejects_exactly_the_draws_next_int_rejects(bound: int) -> None:
+    # nextInt(bound) rejects next(31) from the last multiple of bound below 2**31 upwards: the
+    # first draw of shuffling `bound` items is nextInt(bound); try both sides of that edge.
+    edge = (1 << 31) // bound * bound
+    for bits in (edge - 1, edge, (1 << 31) - 1):
+        rnd, ref = JavaRandom(0), JavaRandom(0)
+        rnd._state = ref._state = _state_before(bits)
+        items, expected = list(range(bound)), list(range(bound))
+        java_shuffle(items, rnd)
+        _reference_shuffle(expected, ref)
+        assert items == expected and rnd._state == ref._state
+
+
+def test_shuffle_of_every_length_matches_next_int_draws() -> None:
+    for n in [*range(45), 511, 512, 513, 1023, 1024, 1025, 1500]:
+        for seed in (0, -7, 1 << 40):
+            rnd, ref = JavaRandom(seed), JavaRandom(seed)
+            items, expected = list(range(n)), list(range(n))
+            java_shuffle(items, rnd)
+            _reference_shuffle(expected, ref)
+            assert items == expected and rnd._state == ref._state, n
