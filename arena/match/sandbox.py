@@ -148,7 +148,23 @@ class BotFiles:
 
 
 def _inside(path: Path, places: Iterable[str | Path]) -> bool:
-    return any(path == Path(p) or path.is_relative_to(p) for p in places)
+    """``path`` is one of ``places`` or lies under one, lexically (``Path.is_relative_to``, on
+    strings: this runs for every file of every bot of every game)."""
+    text = str(path)
+    if text.startswith("//"):  # POSIX's other root, which pathlib keeps apart from "/"
+        return any(path == Path(p) or path.is_relative_to(p) for p in places)
+    for place in places:
+        prefix = _as_prefix(place)
+        if text.startswith(prefix) or text == prefix[:-1]:
+            return True
+    return False
+
+
+@functools.cache
+def _as_prefix(place: str | Path) -> str:
+    """``place`` as the start of the paths under it: ``/usr/`` (``/`` for the root)."""
+    text = str(Path(place))
+    return text if text.endswith("/") else text + "/"
 
 
 def _python_places() -> tuple[str, ...]:
@@ -156,11 +172,15 @@ def _python_places() -> tuple[str, ...]:
     return tuple(dict.fromkeys([sys.prefix, sys.base_prefix, sys.exec_prefix, real]))
 
 
-def _broad() -> set[Path]:
+def _broad() -> frozenset[Path]:
     """Directories too wide to show as a bot's root: showing them would show everything."""
-    home = Path(os.path.expanduser("~"))
-    places = {Path("/"), home, Path("/tmp"), *(Path(p) for p in _HIDDEN)}
-    return places | {Path(os.path.realpath(p)) for p in places}
+    return _broad_for(os.path.expanduser("~"))
+
+
+@functools.cache
+def _broad_for(home: str) -> frozenset[Path]:
+    places = {Path("/"), Path(home), Path("/tmp"), *(Path(p) for p in _HIDDEN)}
+    return frozenset(places | {Path(os.path.realpath(p)) for p in places})
 
 
 def _is_python(program: str) -> bool:

@@ -165,3 +165,14 @@ def test_the_environment_a_sandbox_prefix_sets_is_read_back(tmp_path, monkeypatc
         "PATH": "/usr/bin:/bin", "LANG": "fr_FR.UTF-8", "HOME": "/tmp/home", "TMPDIR": "/tmp", "SEED": "7",
     }
     assert sandbox.environment_of(["env", "A=1"]) is None  # does not clear: not known from its words
+
+
+def test_inside_agrees_with_path_is_relative_to() -> None:
+    places = ["/", "/usr", "/usr/", "/usr/lib/python3", "/tmp", "//x", "/a/b"]
+    paths = ["/usr", "/usr/bin/x", "/usrx", "/", "/tmp/a", "/a/b", "/a/bc", "/a/b/c", "/x", "//x/y"]
+    for path in map(Path, paths):
+        for place in places:
+            expected = path == Path(place) or path.is_relative_to(place)
+            assert sandbox._inside(path, [place]) is expected, (path, place)
+        assert sandbox._inside(path, places) is any(
+            path == Path(p) or path.is_relative_to(p) for p in places)
