@@ -21,7 +21,6 @@ from .state import FallState
 __all__ = ["Fall2020Referee", "MAX_TURNS"]
 
 MAX_TURNS = 100
-_PLAYERS = (0, 1)
 
 
 class Fall2020Referee(EngineReferee):
@@ -64,22 +63,31 @@ class Fall2020Referee(EngineReferee):
     # -- engine hooks ----------------------------------------------------------------------------
 
     def _begin_turn(self) -> list[int]:
-        players = [p for p in _PLAYERS if self.active[p]]
-        if players:
-            # The lines are made only if read: the view captures the table as it is now.
-            view = rules.InputView(self.state)
-            for p in players:
-                self._send(p, partial(view.lines, p))
+        active = self.active
+        if active[0] and active[1]:
+            players = [0, 1]
+        elif active[0] or active[1]:
+            players = [0] if active[0] else [1]
+        else:
+            return []
+        # The lines are made only if read: the view captures the table as it is now.
+        lines = rules.InputView(self.state).lines
+        for p in players:
+            self._send(p, partial(lines, p))
         return players
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
-        actions = self._parse_answers(outputs, parse_answer)
-        log = rules.resolve_turn(self.state, actions)
+        state = self.state
+        log = rules.resolve_turn(state, self._parse_answers(outputs, parse_answer))
         self._summary += log.summary
-        for player, message in log.errors:
-            self._error(player, message)
-        self._sync_scores()
-        if rules.is_game_over(self.state, self.active):
+        if log.errors:
+            for player, message in log.errors:
+                self._error(player, message)
+        first, second = state.players
+        scores = self.scores
+        scores[0] = first.score
+        scores[1] = second.score
+        if rules.is_game_over(state, self.active):
             if sum(self.active) <= 1:
                 self._end_game(EndReason.PLAYER_DEACTIVATED)
             else:
@@ -159,5 +167,7 @@ class Fall2020Referee(EngineReferee):
         self.state.players[player].score = -1
 
     def _sync_scores(self) -> None:
-        for p, player in enumerate(self.state.players):
-            self.scores[p] = player.score
+        first, second = self.state.players
+        scores = self.scores
+        scores[0] = first.score
+        scores[1] = second.score

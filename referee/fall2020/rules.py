@@ -18,6 +18,7 @@ from ..base import RuleViolation
 from .actions import BREW, CAST, LEARN, REST, WAIT, Action
 from .deck import FIRST_LEARNT_SPELL_ID, STARTING_SPELLS, shuffled_decks
 from .state import (
+    CAST_GUARDS,
     COUNTER_SIZE,
     DELIVERY_GOAL,
     GUARDS,
@@ -121,17 +122,18 @@ def shared_lines(state: FallState) -> list[str]:
 def _table_lines(orders: Sequence[Order], bonus: Sequence[int], bonus_value: Sequence[int],
                  tome: Sequence[TomeSpell], stocks: Sequence[int]) -> list[str]:
     """The order lines (orders 0 and 1 with their urgency bonus, if any is left) and the tome
-    lines (position and stock)."""
+    lines (position and stock): :meth:`Order.line` and :meth:`TomeSpell.line`, their memos
+    looked up directly."""
     lines = []
     for index, order in enumerate(orders):
         if index < 2:
             count = bonus[index]
             value = bonus_value[index] if count > 0 else 0
-            lines.append(order.line(order.price + value, value, count))
+            lines.append(order._lines[order.price + value, value, count])
         else:
-            lines.append(order.line(order.price, 0, 0))
+            lines.append(order._lines[order.price, 0, 0])
     for index, spell in enumerate(tome):
-        lines.append(spell.line(index, stocks[index]))
+        lines.append(spell._lines[index, stocks[index]])
     return lines
 
 
@@ -161,16 +163,21 @@ class InputView:
 
     def __init__(self, state: FallState) -> None:
         tome = state.tome
+        stocks = []
+        for spell in tome:
+            stocks.append(spell.stock)
         self._table = (tuple(state.deliveries), tuple(state.bonus), tuple(state.bonus_value),
-                       tuple(tome), tuple([spell.stock for spell in tome]))
-        witches = []
-        for p in state.players:
-            if len(p.own_lines) != len(p.spells):
-                p.refresh_lines()
-            inv = p.inventory
-            witches.append((tuple(p.own_lines), tuple(p.foe_lines),
-                            (inv[0], inv[1], inv[2], inv[3], p.score)))
-        self._witches = tuple(witches)
+                       tuple(tome), stocks)
+        first, second = state.players
+        if len(first.own_lines) != len(first.spells):
+            first.refresh_lines()
+        if len(second.own_lines) != len(second.spells):
+            second.refresh_lines()
+        self._witches = (
+            (tuple(first.own_lines), tuple(first.foe_lines), tuple(first.inventory), first.score),
+            (tuple(second.own_lines), tuple(second.foe_lines), tuple(second.inventory),
+             second.score),
+        )
         self._shared: list[str] | None = None
         self._witch_lines: list[str] | None = None
 
@@ -180,8 +187,10 @@ class InputView:
         witch_lines = self._witch_lines
         if shared is None or witch_lines is None:
             shared = self._shared = _shared_lines_of(self._table)
+            (_, _, inv0, score0), (_, _, inv1, score1) = self._witches
             witch_lines = self._witch_lines = [
-                "{} {} {} {} {}".format(*numbers) for _, _, numbers in self._witches
+                f"{inv0[0]} {inv0[1]} {inv0[2]} {inv0[3]} {score0}",
+                f"{inv1[0]} {inv1[1]} {inv1[2]} {inv1[3]} {score1}",
             ]
         mine = self._witches[player][0]
         theirs = self._witches[1 - player][1]
@@ -190,7 +199,7 @@ class InputView:
 
 
 _TableView = tuple[tuple[Order, ...], tuple[int, ...], tuple[int, ...], tuple[TomeSpell, ...],
-                   tuple[int, ...]]
+                   list[int]]
 _last_table: tuple[_TableView, list[str]] | None = None
 """The last table formatted by an :class:`InputView` and its lines: most turns show the same
 orders and tome as the turn before."""
@@ -254,26 +263,27 @@ def cast(state: FallState, player: int, spell: PlayerSpell, repeats: int, log: T
     if not spell._castable:
         raise RuleViolation(f"Spell {sid} is exhausted")
     inv = state.players[player].inventory
-    delta = spell.delta
     a, b, c, d = inv
     if repeats < _SMALL and a < _SMALL and b < _SMALL and c < _SMALL and d < _SMALL:
         # No Java int can overflow here.
+        da, db, dc, dd = spell.delta
         if repeats == 1:
-            a += delta[0]
-            b += delta[1]
-            c += delta[2]
-            d += delta[3]
+            a += da
+            b += db
+            c += dc
+            d += dd
         else:
-            a += delta[0] * repeats
-            b += delta[1] * repeats
-            c += delta[2] * repeats
-            d += delta[3] * repeats
+            a += da * repeats
+            b += db * repeats
+            c += dc * repeats
+            d += dd * repeats
         if a < 0 or b < 0 or c < 0 or d < 0:
             raise RuleViolation(f"Not enough ingredients for spell {sid}")
         if a + b + c + d > MAX_SPACE:
             raise RuleViolation(f"Not enough space in inventory for spell {sid}")
         inv[:] = a, b, c, d
     else:
+        delta = spell.delta
         after = [i32(inv[i] + delta[i] * repeats) for i in range(4)]
         if min(after) < 0:
             raise RuleViolation(f"Not enough ingredients for spell {sid}")
@@ -341,37 +351,8 @@ def rest(state: FallState, player: int, log: TurnLog) -> None:
     log.summary.append(f"${player} rested")
 
 
-_EXPECTED_COMMAND = {TomeSpell: LEARN, Order: BREW}
-
-
-def _play(state: FallState, player: int, action: Action, log: TurnLog) -> None:
-    kind = action.kind
-    if kind == WAIT:
-        log.summary.append(f"${player} bided their time")
-        return
-    if kind == REST:
-        rest(state, player, log)
-        return
-    card = find_spell(state, action.spell_id)
-    if card is None:
-        raise RuleViolation(f"Spell with id {action.spell_id} does not exist")
-    if type(card) is PlayerSpell:
-        if card.owner != player:
-            raise RuleViolation("Tried to cast an opponent's spell...")
-        expected = CAST
-    else:
-        expected = _EXPECTED_COMMAND[type(card)]
-    if kind != expected:
-        raise RuleViolation(
-            f"Command does not match action, expected '{expected}' but got '{kind}'"
-        )
-    # ``kind`` is the command of the card's type (checked above): dispatch on the type itself.
-    if type(card) is PlayerSpell:
-        cast(state, player, card, 1 if action.repeats is None else action.repeats, log)
-    elif type(card) is Order:
-        brew(state, player, card, log)
-    elif type(card) is TomeSpell:
-        learn(state, player, card, log)
+def _mismatch(expected: str, kind: str) -> RuleViolation:
+    return RuleViolation(f"Command does not match action, expected '{expected}' but got '{kind}'")
 
 
 def resolve_turn(state: FallState, actions: Sequence[Action | None]) -> TurnLog:
@@ -381,11 +362,36 @@ def resolve_turn(state: FallState, actions: Sequence[Action | None]) -> TurnLog:
     for player, action in enumerate(actions):
         if action is None:
             continue
+        kind = action.kind
         try:
-            _play(state, player, action, log)
+            if kind == WAIT:
+                log.summary.append(f"${player} bided their time")
+            elif kind == REST:
+                rest(state, player, log)
+            else:
+                card = find_spell(state, action.spell_id)
+                if card is None:
+                    raise RuleViolation(f"Spell with id {action.spell_id} does not exist")
+                # The command must be the one of the card's type: CAST (own spells only), LEARN
+                # or BREW.
+                if type(card) is PlayerSpell:
+                    if card.owner != player:
+                        raise RuleViolation("Tried to cast an opponent's spell...")
+                    if kind != CAST:
+                        raise _mismatch(CAST, kind)
+                    cast(state, player, card, 1 if action.repeats is None else action.repeats,
+                         log)
+                elif type(card) is TomeSpell:
+                    if kind != LEARN:
+                        raise _mismatch(LEARN, kind)
+                    learn(state, player, card, log)
+                elif type(card) is Order:
+                    if kind != BREW:
+                        raise _mismatch(BREW, kind)
+                    brew(state, player, card, log)
         except RuleViolation as exc:
             message = str(exc)
-            what = "REST action" if action.kind == REST else "action"
+            what = "REST action" if kind == REST else "action"
             log.summary += (f"${player} attempted an invalid {what}:", message)
             log.errors.append((player, message))
     end_turn(state, log)
@@ -428,8 +434,8 @@ def end_turn(state: FallState, log: TurnLog) -> None:
 def is_game_over(state: FallState, active: Sequence[bool]) -> bool:
     """After a turn: at most one active player, or a player has brewed its sixth potion."""
     first, second = state.players
-    return (sum(active) <= 1 or first.deliveries >= DELIVERY_GOAL
-            or second.deliveries >= DELIVERY_GOAL)
+    return (first.deliveries >= DELIVERY_GOAL or second.deliveries >= DELIVERY_GOAL
+            or sum(active) <= 1)
 
 
 def add_inventory_bonus(state: FallState, active: Sequence[bool]) -> None:
@@ -443,6 +449,7 @@ def add_inventory_bonus(state: FallState, active: Sequence[bool]) -> None:
 
 
 # -- legal moves ---------------------------------------------------------------------------------
+
 
 
 def _k_max(spell: PlayerSpell, inv: list[int]) -> int:
@@ -474,24 +481,26 @@ def legal_actions(state: FallState, player: int) -> list[str]:
         for o in state.deliveries:
             if (have - o.need_bits) & guards == guards:
                 out.append(o.brew_command)
+        # The same with the free space added (``state.cast_key``, written out): a spell can be
+        # cast once iff subtracting its lane keeps the five guards.
         room = MAX_SPACE - (a + b + c + d)
+        key = have << 5 | (room if room > 0 else 0) | 16
+        cast_guards = CAST_GUARDS
         for s in p.spells:
             if not s._castable:
                 exhausted = True
-                continue
-            total = s.total
-            if (have - s.cost_bits) & guards != guards or (total > 0 and room < total):
-                continue  # not even once
-            if not s.repeatable:
-                out.append(s.cast_command)
-                continue
-            # The most repeats the free space and every consumed tier allow (at least 1 here).
-            k = room // total if total > 0 else MAX_SPACE
-            for tier, amount in s.costs:
-                q = inv[tier] // amount
-                if q < k:
-                    k = q
-            out += s.cast_table[k]
+            elif (key - s.lane) & cast_guards == cast_guards:
+                if not s.repeatable:
+                    out.append(s.cast_command)
+                    continue
+                # The most repeats the free space and every consumed tier allow (at least 1).
+                total = s.total
+                k = room // total if total > 0 else MAX_SPACE
+                for tier, amount in s.costs:
+                    q = inv[tier] // amount
+                    if q < k:
+                        k = q
+                out += s.cast_table[k]
     else:  # only after a cast that overflowed a Java int
         out = [
             o.brew_command
@@ -508,7 +517,8 @@ def legal_actions(state: FallState, player: int) -> list[str]:
                 exhausted = True
     if a >= 0:
         # Learning the spell at position i costs i tier-0 ingredients.
-        out += [spell.learn_command for spell in state.tome[:a + 1]]
+        for spell in state.tome[:a + 1]:
+            out.append(spell.learn_command)
     if exhausted:
         out.append(REST)
     out.append(WAIT)

@@ -24,6 +24,8 @@ __all__ = [
     "FIRST_PLAYER_SPELL_ID",
     "GUARDS",
     "pack",
+    "CAST_GUARDS",
+    "cast_key",
     "TomeSpell",
     "Order",
     "PlayerSpell",
@@ -61,12 +63,27 @@ def pack(a: int, b: int, c: int, d: int) -> int:
     return a << 15 | b << 10 | c << 5 | d
 
 
+CAST_GUARDS = GUARDS << 5 | 16
+"""The five guard bits of a packed inventory as :func:`cast_key` makes it."""
+
+
+def cast_key(a: int, b: int, c: int, d: int) -> int:
+    """An inventory (each tier 0-15) packed against :attr:`PlayerSpell.lane`: the four tiers and
+    the free space (0 if none, or if the inventory is over-full), 5 bits each, guards set. Minus
+    the lane of a spell it keeps all five guards iff the spell, if not exhausted, can be cast
+    once: every consumed tier holds enough and the free space takes its net gain."""
+    room = MAX_SPACE - (a + b + c + d)
+    return (a << 20 | b << 15 | c << 10 | d << 5 | (room if room > 0 else 0)) | CAST_GUARDS
+
+
 # Memos shared by all games (the same cards come back game after game).
-_TOME_TEXTS: dict[tuple[int, Delta], tuple[bool, str, str, str]] = {}
-_ORDER_TEXTS: dict[tuple[int, Delta], tuple[str, str, int]] = {}
-_RECIPES: dict[Delta, tuple[int, tuple[tuple[int, int], ...], int]] = {}
-_SPELL_LINES: dict[tuple[int, Delta, bool], tuple[str, str, str, str]] = {}
+_TOME_TEXTS: dict[tuple[int, Delta], tuple[bool, str, _LineMemo]] = {}
+_ORDER_TEXTS: dict[tuple[int, Delta], tuple[str, int, _LineMemo]] = {}
 _CAST_TABLES: dict[tuple[int, bool], tuple[tuple[str, ...], ...]] = {}
+_RECIPES: dict[Delta, tuple[int, tuple[tuple[int, int], ...], int]] = {}
+"""Net change, ``(tier, amount)`` costs and the lane of a castable spell, by recipe."""
+_SPELL_LINES: dict[tuple[int, Delta, bool], tuple[str, str, str, str]] = {}
+_SPELL_TAILS: dict[tuple[Delta, bool], tuple[str, str, str, str]] = {}
 
 
 def _cast_table(id: int, repeatable: bool) -> tuple[tuple[str, ...], ...]:
@@ -86,78 +103,88 @@ def _delta_text(delta: Delta) -> str:
     return f"{delta[0]} {delta[1]} {delta[2]} {delta[3]}"
 
 
-@dataclass(slots=True, eq=False)
+def _recipe(delta: Delta) -> tuple[int, tuple[tuple[int, int], ...], int]:
+    """A player spell's net change, ``(tier, amount)`` costs and lane (memoised).
+
+    Each needed amount and the net gain are clamped to 0-16 (16: more than an inventory of 0-15,
+    or a free space of at most 10, can hold)."""
+    total = sum(delta)
+    a, b, c, d = (min(max(-x, 0), 16) for x in delta)
+    recipe = _RECIPES[delta] = (
+        total,
+        tuple((i, -x) for i, x in enumerate(delta) if x < 0),
+        pack(a, b, c, d) << 5 | min(max(total, 0), 16),
+    )
+    return recipe
+
+
+def _spell_lines(id: int, delta: Delta, repeatable: bool) -> tuple[str, str, str, str]:
+    """A player spell's input lines (memoised): own exhausted / castable, opponent's exhausted /
+    castable. What follows the id depends only on the recipe (memoised too: the same recipes
+    come back with other ids)."""
+    tails = _SPELL_TAILS.get((delta, repeatable))
+    if tails is None:
+        rep = 1 if repeatable else 0
+        own = f" CAST {_delta_text(delta)} 0 -1 -1"
+        foe = f" OPPONENT_CAST {_delta_text(delta)} 0 -1 -1"
+        tails = _SPELL_TAILS[delta, repeatable] = (
+            f"{own} 0 {rep}", f"{own} 1 {rep}", f"{foe} 0 {rep}", f"{foe} 1 {rep}")
+    head = str(id)
+    lines = _SPELL_LINES[id, delta, repeatable] = (
+        head + tails[0], head + tails[1], head + tails[2], head + tails[3])
+    return lines
+
+
 class TomeSpell:
-    """A spell of the tome (or still in its deck). Repeatable iff it consumes an ingredient."""
+    """A spell of the tome (or still in its deck). Repeatable iff it consumes an ingredient.
 
-    id: int
-    delta: Delta
-    stock: int = 0
-    """Tier-0 ingredients taxed onto this spell, given to whoever learns it."""
-    repeatable: bool = field(init=False)
-    learn_command: str = field(init=False, repr=False)
-    _prefix: str = field(init=False, repr=False)
-    _suffix: str = field(init=False, repr=False)
-    _cache: tuple[int, int, str] = field(init=False, repr=False)
+    Cards compare by identity. ``delta`` (any sequence of 4 counts, stored as a tuple) must not
+    change afterwards: the spell's texts are derived from it once."""
 
-    def __post_init__(self) -> None:
-        # Callers may give any sequence of 4 counts: stored as a tuple.
-        raw = self.delta
-        self.delta = delta = (raw[0], raw[1], raw[2], raw[3])
-        key = (self.id, delta)
-        texts = _TOME_TEXTS.get(key)
-        if texts is None:
-            repeatable = any(d < 0 for d in self.delta)
-            texts = _TOME_TEXTS[key] = (
-                repeatable,
-                f"LEARN {self.id}",
-                f"{self.id} LEARN {_delta_text(self.delta)} 0 ",
-                f" 0 {1 if repeatable else 0}",
-            )
-        self.repeatable, self.learn_command, self._prefix, self._suffix = texts
-        self._cache = (-1, -1, "")
+    __slots__ = ("id", "delta", "stock", "repeatable", "learn_command", "_lines")
+
+    def __init__(self, id: int, delta: Sequence[int], stock: int = 0) -> None:
+        self.id = id
+        self.delta: Delta = (delta[0], delta[1], delta[2], delta[3])
+        self.stock = stock
+        """Tier-0 ingredients taxed onto this spell, given to whoever learns it."""
+        self.repeatable: bool
+        self.learn_command: str
+        self._lines: _LineMemo
+        self.repeatable, self.learn_command, self._lines = (
+            _TOME_TEXTS.get((id, self.delta)) or _tome_texts(id, self.delta))
 
     def line(self, index: int, stock: int | None = None) -> str:
         """The input line: ``id LEARN d0 d1 d2 d3 0 tomeIndex stock 0 repeatable`` (with the
         spell's current stock, or ``stock`` if given)."""
         if stock is None:
             stock = self.stock
-        cached_index, cached_stock, text = self._cache
-        if cached_index != index or cached_stock != stock:
-            text = f"{self._prefix}{index} {stock}{self._suffix}"
-            self._cache = (index, stock, text)
-        return text
+        return self._lines[index, stock]
+
+    def __repr__(self) -> str:
+        return f"TomeSpell(id={self.id!r}, delta={self.delta!r}, stock={self.stock!r}, " \
+               f"repeatable={self.repeatable!r})"
 
 
-@dataclass(slots=True, eq=False)
 class Order:
-    """A potion order; ``delta`` is what brewing it does to the inventory (all <= 0)."""
+    """A potion order; ``delta`` is what brewing it does to the inventory (all <= 0).
 
-    id: int
-    delta: Delta
-    price: int
-    brew_command: str = field(init=False, repr=False)
-    need_bits: int = field(init=False, repr=False)
-    """The need as :func:`pack` packs it, each tier clamped to 0-16 (16: more than an inventory
-    of 0-15 can hold), for :func:`rules.legal_actions`. The delta must not change afterwards."""
-    _prefix: str = field(init=False, repr=False)
-    _cache: tuple[int, int, int, str] = field(init=False, repr=False)
+    Cards compare by identity. ``delta`` (any sequence of 4 counts, stored as a tuple) must not
+    change afterwards: the order's texts are derived from it once."""
 
-    def __post_init__(self) -> None:
-        # Callers may give any sequence of 4 counts: stored as a tuple.
-        raw = self.delta
-        self.delta = delta = (raw[0], raw[1], raw[2], raw[3])
-        key = (self.id, delta)
-        texts = _ORDER_TEXTS.get(key)
-        if texts is None:
-            a, b, c, d = (min(max(-x, 0), 16) for x in delta)
-            texts = _ORDER_TEXTS[key] = (
-                f"BREW {self.id}",
-                f"{self.id} BREW {_delta_text(self.delta)} ",
-                pack(a, b, c, d),
-            )
-        self.brew_command, self._prefix, self.need_bits = texts
-        self._cache = (-1, -1, -1, "")
+    __slots__ = ("id", "delta", "price", "brew_command", "need_bits", "_lines")
+
+    def __init__(self, id: int, delta: Sequence[int], price: int) -> None:
+        self.id = id
+        self.delta: Delta = (delta[0], delta[1], delta[2], delta[3])
+        self.price = price
+        self.brew_command: str
+        self.need_bits: int
+        """The need as :func:`pack` packs it, each tier clamped to 0-16 (16: more than an
+        inventory of 0-15 can hold), for :func:`rules.legal_actions`."""
+        self._lines: _LineMemo
+        self.brew_command, self.need_bits, self._lines = (
+            _ORDER_TEXTS.get((id, self.delta)) or _order_texts(id, self.delta))
 
     @property
     def need(self) -> Delta:
@@ -167,11 +194,44 @@ class Order:
 
     def line(self, price: int, bonus_value: int, bonus_count: int) -> str:
         """The input line: ``id BREW d0 d1 d2 d3 price bonusValue bonusCount 0 0``."""
-        p, v, c, text = self._cache
-        if p != price or v != bonus_value or c != bonus_count:
-            text = f"{self._prefix}{price} {bonus_value} {bonus_count} 0 0"
-            self._cache = (price, bonus_value, bonus_count, text)
+        return self._lines[price, bonus_value, bonus_count]
+
+    def __repr__(self) -> str:
+        return f"Order(id={self.id!r}, delta={self.delta!r}, price={self.price!r})"
+
+
+class _LineMemo(dict[tuple[int, ...], str]):
+    """A card's input lines by the numbers that vary (tome: position and stock; order: price,
+    bonus value and bonus count), made on first use: ``prefix`` + the numbers + ``suffix``."""
+
+    __slots__ = ("prefix", "suffix")
+
+    def __init__(self, prefix: str, suffix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+        self.suffix = suffix
+
+    def __missing__(self, numbers: tuple[int, ...]) -> str:
+        text = self[numbers] = f"{self.prefix}{' '.join(map(str, numbers))}{self.suffix}"
         return text
+
+
+def _tome_texts(id: int, delta: Delta) -> tuple[bool, str, _LineMemo]:
+    repeatable = any(d < 0 for d in delta)
+    texts = _TOME_TEXTS[id, delta] = (
+        repeatable,
+        f"LEARN {id}",
+        _LineMemo(f"{id} LEARN {_delta_text(delta)} 0 ", f" 0 {1 if repeatable else 0}"),
+    )
+    return texts
+
+
+def _order_texts(id: int, delta: Delta) -> tuple[str, int, _LineMemo]:
+    a, b, c, d = (min(max(-x, 0), 16) for x in delta)
+    texts = _ORDER_TEXTS[id, delta] = (
+        f"BREW {id}", pack(a, b, c, d), _LineMemo(f"{id} BREW {_delta_text(delta)} ", " 0 0"),
+    )
+    return texts
 
 
 class PlayerSpell:
@@ -182,7 +242,7 @@ class PlayerSpell:
     """
 
     __slots__ = (
-        "id", "delta", "owner", "repeatable", "total", "costs", "cost_bits", "cast_command",
+        "id", "delta", "owner", "repeatable", "total", "costs", "lane", "cast_command",
         "cast_table", "lines", "_castable", "_holder", "_slot",
     )
 
@@ -193,37 +253,23 @@ class PlayerSpell:
         self.delta = delta = (delta[0], delta[1], delta[2], delta[3])
         self.owner = owner
         self.repeatable = repeatable
-        recipe = _RECIPES.get(delta)
-        if recipe is None:
-            a, b, c, d = (min(max(-x, 0), 16) for x in delta)
-            recipe = _RECIPES[delta] = (
-                sum(delta), tuple((i, -x) for i, x in enumerate(delta) if x < 0), pack(a, b, c, d)
-            )
         self.total: int
         """Net change of the inventory size per cast."""
         self.costs: tuple[tuple[int, int], ...]
         """``(tier, amount)`` of every consumed ingredient."""
-        self.cost_bits: int
-        """The consumed ingredients as :attr:`Order.need_bits` (for :func:`rules.legal_actions`)."""
-        self.total, self.costs, self.cost_bits = recipe
-        table = _CAST_TABLES.get((id, repeatable))
-        if table is None:
-            table = _cast_table(id, repeatable)
-        self.cast_table: tuple[tuple[str, ...], ...] = table
+        self.lane: int
+        """What casting the spell once takes from :func:`cast_key`: the consumed ingredients as
+        :attr:`Order.need_bits` packs them, then the net gain (if positive) from the free space."""
+        self.cast_table: tuple[tuple[str, ...], ...]
         """Entry ``k`` (0 to :data:`MAX_SPACE`): the legal cast commands when the spell can be
         cast at most ``k`` times at once."""
-        self.cast_command: str = table[1][0]
-        key = (id, delta, repeatable)
-        lines = _SPELL_LINES.get(key)
-        if lines is None:
-            rep = 1 if repeatable else 0
-            text = f"{id} CAST {_delta_text(delta)} 0 -1 -1"
-            foe = f"{id} OPPONENT_CAST {_delta_text(delta)} 0 -1 -1"
-            lines = _SPELL_LINES[key] = (
-                f"{text} 0 {rep}", f"{text} 1 {rep}", f"{foe} 0 {rep}", f"{foe} 1 {rep}"
-            )
-        self.lines: tuple[str, str, str, str] = lines
+        self.lines: tuple[str, str, str, str]
         """Input lines: own spell exhausted / castable, opponent's spell exhausted / castable."""
+        self.total, self.costs, self.lane = _RECIPES.get(delta) or _recipe(delta)
+        self.cast_table = _CAST_TABLES.get((id, repeatable)) or _cast_table(id, repeatable)
+        self.lines = (_SPELL_LINES.get((id, delta, repeatable))
+                      or _spell_lines(id, delta, repeatable))
+        self.cast_command: str = self.cast_table[1][0]
         self._castable = bool(castable)
         self._holder: PlayerState | None = None
         self._slot = -1
@@ -235,13 +281,15 @@ class PlayerSpell:
 
     @castable.setter
     def castable(self, value: bool) -> None:
-        value = bool(value)
-        self._castable = value
+        value = self._castable = bool(value)
         holder = self._holder
-        slot = self._slot
-        if holder is not None and slot < len(holder.spells) and holder.spells[slot] is self:
-            holder.own_lines[slot] = self.lines[value]
-            holder.foe_lines[slot] = self.lines[2 + value]
+        if holder is not None:
+            slot = self._slot
+            spells = holder.spells
+            if slot < len(spells) and spells[slot] is self:
+                lines = self.lines
+                holder.own_lines[slot] = lines[value]
+                holder.foe_lines[slot] = lines[2 + value]
 
     def line(self, viewer: int) -> str:
         """The input line as player ``viewer`` sees it (CAST or OPPONENT_CAST)."""

@@ -1,8 +1,10 @@
 """The Fall Challenge 2020 referee's fast paths against plain reference implementations.
 
-* :func:`rules.legal_actions` packs the inventory with guard bits and computes repeat counts per
-  spell; here it is compared with the checks written out tier by tier, on random positions
-  including odd ones (inventories over 10, tiers up to 15, needs over 15, spells with no cost);
+* :func:`rules.legal_actions` packs the inventory with guard bits (and the free space, against
+  each spell's lane) and computes repeat counts per spell; here it is compared with the checks
+  written out tier by tier, on random positions including odd ones (inventories over 10, tiers up
+  to 15, needs over 15, spells with no cost), and the lane test alone on every recipe;
+* the cards' memoised texts (input lines, commands) against the official formats written out;
 * :class:`rules.InputView` captures the table so that the input lines can be made later: lines
   made after the game moved on must be those :func:`rules.input_lines` gave at capture time;
 * :func:`actions.parse_answer` (memo first) must agree with :func:`actions.parse` on good and
@@ -21,7 +23,17 @@ from referee.fall2020 import rules
 from referee.fall2020.actions import parse, parse_answer
 from referee.fall2020.deck import ORDER_RECIPES, TOME_RECIPES
 from referee.fall2020.referee import Fall2020Referee
-from referee.fall2020.state import GUARDS, STARTING_SPELLS, FallState, pack
+from referee.fall2020.state import (
+    CAST_GUARDS,
+    GUARDS,
+    STARTING_SPELLS,
+    FallState,
+    Order,
+    PlayerSpell,
+    TomeSpell,
+    cast_key,
+    pack,
+)
 
 
 def reference_legal_actions(state: FallState, player: int) -> list[str]:
@@ -119,6 +131,55 @@ def test_guard_bits_tell_whether_an_inventory_covers_a_need() -> None:
                         covered = all(x >= n for x, n in zip(inv, need))
                         have = pack(*inv) | GUARDS
                         assert ((have - pack(*need)) & GUARDS == GUARDS) == covered, (inv, need)
+
+
+ODD_RECIPES = [(0, 0, 0, 0), (-16, 0, 0, 1), (0, -7, 0, 0), (0, 0, 0, 11), (20, 0, 0, 0),
+               (-17, 0, 18, 0), (1, 1, 1, 1)]
+
+
+def test_spell_lane_tells_whether_a_spell_can_be_cast_once() -> None:
+    """``cast_key(inventory) - lane`` keeps the guards iff every consumed tier holds enough and
+    the inventory (at most 10) has room for the net gain, for every recipe and many inventories
+    (tiers 0-15, so sums over 10 too)."""
+    values = range(16)
+    for delta in list(TOME_RECIPES) + list(STARTING_SPELLS) + ODD_RECIPES:
+        spell = PlayerSpell(1, delta, 0, True)
+        for a in values:
+            for b in values[::3]:
+                for c in values[::4]:
+                    for d in (0, 1, 2, 5, 15):
+                        inv = (a, b, c, d)
+                        enough = all(inv[t] + delta[t] >= 0 for t in range(4) if delta[t] < 0)
+                        room = sum(delta) <= 0 or sum(inv) + sum(delta) <= 10
+                        fits = (cast_key(*inv) - spell.lane) & CAST_GUARDS == CAST_GUARDS
+                        assert fits == (enough and room), (delta, inv)
+
+
+def test_card_texts_are_the_official_formats() -> None:
+    rng = random.Random(7)
+    for _ in range(500):
+        delta = rng.choice(list(TOME_RECIPES) + ODD_RECIPES)
+        d = " ".join(map(str, delta))
+        card_id = rng.randrange(200)
+        tome = TomeSpell(card_id, delta, rng.randrange(4))
+        rep = int(any(x < 0 for x in delta))
+        index, stock = rng.randrange(6), rng.randrange(-1, 12)
+        assert tome.line(index, stock) == f"{card_id} LEARN {d} 0 {index} {stock} 0 {rep}"
+        assert tome.line(index) == f"{card_id} LEARN {d} 0 {index} {tome.stock} 0 {rep}"
+        assert tome.learn_command == f"LEARN {card_id}"
+        order = Order(card_id, delta, rng.randrange(30))
+        price, value, count = rng.randrange(40), rng.randrange(4), rng.randrange(5)
+        assert order.line(price, value, count) == f"{card_id} BREW {d} {price} {value} {count} 0 0"
+        assert order.brew_command == f"BREW {card_id}"
+        repeatable = rng.random() < 0.5
+        owner = rng.randrange(2)
+        spell = PlayerSpell(card_id, delta, owner, repeatable, rng.random() < 0.5)
+        for viewer in (0, 1):
+            kind = "CAST" if viewer == owner else "OPPONENT_CAST"
+            assert spell.line(viewer) == (
+                f"{card_id} {kind} {d} 0 -1 -1 {int(spell.castable)} {int(repeatable)}")
+        spell.castable = not spell.castable
+        assert spell.line(owner).split()[-2] == str(int(spell.castable))
 
 
 def test_deferred_lines_are_the_lines_at_capture_time() -> None:
