@@ -123,7 +123,6 @@ class Spring2021Referee(EngineReferee):
         self._place_starting_trees()
         self._census: rules.Census | None = None  # the trees as last counted or kept up to date
         self._census_of: tuple[list[int], list[int]] = ([], [])  # sizes and owners it counted
-        self._turn_census: rules.Census | None = None  # the census the offered actions came from
         rules.compute_shadows(state, self._frame_census())
         self.frame = _GATHERING  # type of the frame being played
         self._next_frame = _GATHERING
@@ -178,9 +177,8 @@ class Spring2021Referee(EngineReferee):
             if active[p] and not waiting[p]:
                 players.append(p)
         self._actions_offered = {}
-        self._turn_census = None
         if players:
-            known = self._turn_census = self._frame_census()
+            known = self._frame_census()
             # One copy of the board for the input lines of both players (made only if read); the
             # sizes and owners the census was checked against are such a copy already.
             size, owner = self._census_of
@@ -203,7 +201,7 @@ class Spring2021Referee(EngineReferee):
         elif frame is _ACTIONS:
             actions = self._parse_outputs(outputs, parse)
             self._say(self._round_line())
-            known = self._turn_census or self._frame_census()
+            known = self._frame_census()
             result = rules.resolve_actions(state, actions, known)  # brings the census up to date
             self._keep_census(known)
             self._report_actions(result)

@@ -261,13 +261,13 @@ def _do_seed(
     count: list[int],
 ) -> None:
     size = state.size
+    price = TREE_BASE_COST[SEED] + count[SEED]
     if 0 <= target < len(size) and 0 <= source < len(size):  # the usual case first: all pass
         s = size[source]
         if (size[target] == NO_TREE and s > SEED and state.owner[source] == player
                 and not state.dormant[source] and state.board.dist[source][target] <= s
-                and state.board.richness[target] != RICHNESS_NULL
-                and available[player] >= TREE_BASE_COST[SEED] + count[SEED]):
-            available[player] -= TREE_BASE_COST[SEED] + count[SEED]
+                and state.board.richness[target] != RICHNESS_NULL and available[player] >= price):
+            available[player] -= price
             state.dormant[source] = True
             sent.append((player, source, target))
             return
@@ -289,7 +289,7 @@ def _do_seed(
         )
     if state.board.richness[target] == RICHNESS_NULL:
         raise RuleViolation(f"You can't plant a seed on cell {target}")
-    _pay(state, player, available, TREE_BASE_COST[SEED] + count[SEED])
+    _pay(state, player, available, price)
     state.dormant[source] = True
     sent.append((player, source, target))
 
