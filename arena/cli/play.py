@@ -240,15 +240,26 @@ def _not_started(player: PlayerResult) -> str | None:
 
 @contextlib.contextmanager
 def _stop_on_signals() -> Iterator[None]:
-    """SIGTERM and SIGHUP stop the match as Ctrl-C does: the bots are killed, then the command
-    ends (the match's clean-up is shielded from further signals, see :mod:`arena.match.shield`)."""
+    """Ctrl-C, SIGTERM and SIGHUP stop the match: the bots are killed, then the command ends (the
+    match's clean-up is shielded from further signals, see :mod:`arena.match.shield`).
+
+    From the first of them on, Ctrl-C is ignored to the end of the process: the partial result is
+    still printed and the exit status is 130 however often Ctrl-C is pressed, even as Python exits
+    (which puts its own handlers back to the default, death by SIGINT)."""
+    stopped = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopped
+        if stopped:  # the match is already stopping
+            return
+        stopped = True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         raise KeyboardInterrupt
 
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         yield
     finally:
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            if not (stopped and sig == signal.SIGINT):
+                signal.signal(sig, handler)

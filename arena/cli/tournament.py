@@ -144,11 +144,14 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
     stopping = False
 
     def on_stop(signum: int, frame: object) -> None:
-        """Ctrl-C or SIGTERM: stop the tournament (the first time; later ones wait for it)."""
+        """Ctrl-C or SIGTERM: stop the tournament (the first time; later ones wait for it). From
+        then on Ctrl-C is ignored to the end of the process, so the exit status is 130 however
+        often it is pressed, even as Python exits (which puts its handlers back to the default)."""
         nonlocal stopping
         if stopping:
             return
         stopping = True
+        _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
         raise KeyboardInterrupt
 
     entries = {b.name: b for b in config.bots}

@@ -115,6 +115,40 @@ def test_more_signals_during_the_clean_up_do_not_cut_it_short(tmp_path, mode):
             proc.kill()
 
 
+def hold_ctrl_c(proc: subprocess.Popen[bytes], group: bool) -> int:
+    """Ctrl-C every few milliseconds until ``proc`` ends, as a user holding it down; its exit status."""
+    while proc.poll() is None:
+        try:
+            if group:
+                os.killpg(proc.pid, signal.SIGINT)
+            else:
+                proc.send_signal(signal.SIGINT)
+        except ProcessLookupError:
+            break
+        time.sleep(0.003)
+    return proc.wait()
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_ctrl_c_held_down_through_a_match_s_end_still_exits_130(tmp_path, mode):
+    # Python puts its signal handlers back to the default as it exits: a Ctrl-C then would kill
+    # the arena by SIGINT (-2) instead of its exit status 130, unless Ctrl-C is ignored by then
+    if mode == "on":
+        require_sandbox()
+    mark = marker()
+    proc = arena("play", "spring2021", bot("daemon-noterm", 1, mark), bot("daemon-noterm", 1, mark),
+                 "--time-scale", "50", "--sandbox", mode, tmp_path=tmp_path)
+    try:
+        wait_for(mark, 4, proc)
+        assert hold_ctrl_c(proc, group=False) == 130
+        assert proc.stdout is not None and b"interrupted after" in proc.stdout.read()
+        assert gone(mark), f"left running: {processes_with(mark)}"
+    finally:
+        proc.kill()
+        for pid in processes_with(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
 def tournament(mark: str, mode: str, tmp_path: Path) -> subprocess.Popen[bytes]:
     # two workers, each in a game whose bots start a daemon and then hang for ~100 s
     return arena("tournament", "spring2021", f"a={bot('daemon', 1, mark)}", f"b={bot('hang', 2, mark)}",
@@ -201,6 +235,23 @@ def test_more_signals_while_a_tournament_stops_do_not_cut_it_short(tmp_path, mod
         proc.send_signal(signal.SIGTERM)
         # 130 (interrupted), or SIGTERM itself when it came after the clean-up, as Python exits
         assert proc.wait(timeout=30) in (130, -signal.SIGTERM)
+        assert gone(mark), f"left running: {processes_with(mark)}"
+    finally:
+        for pid in processes_with(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_ctrl_c_held_down_through_a_tournament_s_end_still_exits_130(tmp_path, mode):
+    if mode == "on":
+        require_sandbox()
+    mark = marker()
+    proc = arena("tournament", "spring2021", f"a={bot('daemon-noterm', 1, mark)}",
+                 f"b={bot('daemon-noterm', 1, mark)}", "--games", "4", "--workers", "2", "--time-scale", "1000",
+                 "--sandbox", mode, "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True)
+    try:
+        worker_with_a_daemon(proc, mark)
+        assert hold_ctrl_c(proc, group=True) == 130
         assert gone(mark), f"left running: {processes_with(mark)}"
     finally:
         for pid in processes_with(mark):
