@@ -136,12 +136,17 @@ def test_ctrl_c_held_down_through_a_match_s_end_still_exits_130(tmp_path, mode):
     if mode == "on":
         require_sandbox()
     mark = marker()
-    proc = arena("play", "spring2021", bot("daemon-noterm", 1, mark), bot("daemon-noterm", 1, mark),
-                 "--time-scale", "50", "--sandbox", mode, tmp_path=tmp_path)
+    # the first bot ignores SIGTERM (the clean-up waits its grace period) and starts a daemon; the
+    # second waits for ever at its 3rd answer, so the match ends only by Ctrl-C
+    proc = arena("play", "spring2021", bot("daemon-noterm", 1, mark), bot("hang", 3, mark),
+                 "--no-timeout", "--sandbox", mode, tmp_path=tmp_path)
     try:
-        wait_for(mark, 4, proc)
-        assert hold_ctrl_c(proc, group=False) == 130
-        assert proc.stdout is not None and b"interrupted after" in proc.stdout.read()
+        wait_for(mark, 3, proc)
+        status = hold_ctrl_c(proc, group=False)
+        assert proc.stdout is not None and proc.stderr is not None
+        out, err = proc.stdout.read().decode(), proc.stderr.read().decode()
+        assert status == 130, f"exit status {status}; its output: {out}{err}"
+        assert "interrupted after" in out
         assert gone(mark), f"left running: {processes_with(mark)}"
     finally:
         proc.kill()
@@ -246,8 +251,9 @@ def test_ctrl_c_held_down_through_a_tournament_s_end_still_exits_130(tmp_path, m
     if mode == "on":
         require_sandbox()
     mark = marker()
+    # games that end only by Ctrl-C (the second bot hangs), whose clean-up waits a grace period
     proc = arena("tournament", "spring2021", f"a={bot('daemon-noterm', 1, mark)}",
-                 f"b={bot('daemon-noterm', 1, mark)}", "--games", "4", "--workers", "2", "--time-scale", "1000",
+                 f"b={bot('hang', 2, mark)}", "--games", "4", "--workers", "2", "--time-scale", "1000",
                  "--sandbox", mode, "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True)
     try:
         worker_with_a_daemon(proc, mark)
