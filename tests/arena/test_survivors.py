@@ -227,9 +227,10 @@ def test_more_signals_while_a_tournament_stops_do_not_cut_it_short(tmp_path, mod
     if mode == "on":
         require_sandbox()
     mark = marker()
-    # bots that ignore SIGTERM and start a daemon: stopping each game takes its grace period
+    # a bot that ignores SIGTERM and starts a daemon (stopping each game takes its grace period)
+    # against one that hangs (no game ends before the Ctrl-C)
     proc = arena("tournament", "spring2021", f"a={bot('daemon-noterm', 1, mark)}",
-                 f"b={bot('daemon-noterm', 1, mark)}", "--games", "4", "--workers", "2", "--time-scale", "1000",
+                 f"b={bot('hang', 2, mark)}", "--games", "4", "--workers", "2", "--time-scale", "1000",
                  "--sandbox", mode, "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True)
     try:
         worker_with_a_daemon(proc, mark)
