@@ -22,6 +22,13 @@ that do it, then ``exec`` the bot), so nothing it starts escapes, whatever sessi
 group it moves to. Whoever breaks a
 limit is killed whole by :class:`arena.match.process.BotProcess` and reported with a
 :class:`Breach` ("memory limit", like CodinGame).
+
+A bot's cgroup is named ``arena-NS-PID-N``: the arena's PID namespace (``/proc/self/ns/pid``),
+its PID and a counter. An arena removes its cgroups when it ends; one that is killed outright
+(SIGKILL, the out-of-memory killer) cannot, so every arena, before it makes its first cgroup in
+a directory, removes those of the arenas of its own PID namespace that no longer run, and kills
+what is left in them (a daemon a bot started outside the sandbox). Cgroups of other namespaces
+(another container sharing the hierarchy) are never touched: their PIDs mean nothing here.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import enum
 import errno
 import itertools
 import os
+import re
 import signal
 import threading
 from collections.abc import Callable, Iterable
@@ -386,7 +394,75 @@ def _read_int(path: Path) -> int | None:
         return None
 
 
+def _pid_namespace() -> int:
+    """The inode of this process's PID namespace (0 where ``/proc`` does not tell)."""
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return 0
+
+
+_NAMESPACE = _pid_namespace()
+_NAME = re.compile(r"arena-(\d+)-(\d+)-\d+")
+"""A bot's cgroup: ``arena-NS-PID-N`` (see the module's documentation)."""
+_swept: set[Path] = set()
+"""The directories this process (or its parent, before a fork) has swept."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: alive
+        pass
+    return True
+
+
+def stale_cgroups(parent: Path) -> list[Path]:
+    """The cgroups under ``parent`` that arenas of this PID namespace left when they were killed
+    (their PID no longer runs); a PID in use again keeps its cgroups until it ends too."""
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        m = _NAME.fullmatch(name)
+        if m is not None and _NAMESPACE and int(m.group(1)) == _NAMESPACE and not _alive(int(m.group(2))):
+            found.append(parent / name)
+    return sorted(found)
+
+
+def _sweep(parent: Path) -> None:
+    """Remove the :func:`stale_cgroups` under ``parent`` once per process: kill what is still in
+    them, then remove them (another arena sweeping at the same time is no harm)."""
+    if parent in _swept:
+        return
+    _swept.add(parent)
+    for directory in stale_cgroups(parent):
+        kill = directory / "cgroup.kill"
+        for _ in range(20):
+            members = _procs(directory)
+            if not members:
+                break
+            try:
+                _write(kill, "1")
+            except OSError:
+                for pid in members:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+            threading.Event().wait(0.005)
+        try:
+            directory.rmdir()
+        except OSError:  # gone already, or a member outlived the kills: the next arena tries again
+            pass
+
+
 def _make_dir(parent: Path, name: str) -> Path | None:
+    _sweep(parent)
     directory = parent / name
     try:
         directory.mkdir()
@@ -545,7 +621,7 @@ def tree_limiter(limits: TreeLimits, force: str | None = None) -> TreeLimiter:
         reused = _reused(limits)
         if reused is not None:
             return reused
-        name = f"arena-{os.getpid()}-{next(_counter)}"
+        name = f"arena-{_NAMESPACE}-{os.getpid()}-{next(_counter)}"
         made: TreeLimiter | None = _cgroup_v2(limits, name) or _cgroup_v1(limits, name)
         if made is not None:
             return made

@@ -212,3 +212,29 @@ def test_a_kept_cgroup_counts_only_the_events_of_its_next_bot() -> None:
         assert calm.limit_breach() is None
     finally:
         calm.kill_tree()
+
+
+def test_stale_cgroups_are_those_of_dead_arenas_of_this_pid_namespace(tmp_path: Path) -> None:
+    """Only ``arena-NS-PID-N`` with this PID namespace and a PID that no longer runs is stale:
+    a running PID keeps its cgroups, and the PIDs of another namespace (a container sharing the
+    hierarchy) mean nothing here; older names and other directories are left alone."""
+    from arena.match import limits
+
+    ns = os.stat("/proc/self/ns/pid").st_ino
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(done.stdout)  # ended: waited for above
+    names = {
+        f"arena-{ns}-{dead}-0": True,
+        f"arena-{ns}-{dead}-7": True,
+        f"arena-{ns}-{os.getpid()}-0": False,
+        f"arena-{ns + 1}-{dead}-0": False,
+        f"arena-{dead}-0": False,
+        f"arena-{ns}-{dead}-x": False,
+        "system.slice": False,
+    }
+    for name in names:
+        (tmp_path / name).mkdir()
+    expected = sorted(tmp_path / name for name, stale in names.items() if stale)
+    assert limits.stale_cgroups(tmp_path) == expected
+    limits._sweep(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(n for n, stale in names.items() if not stale)

@@ -93,6 +93,53 @@ def test_sigkill_of_arena_play_leaves_no_bot(tmp_path, mode, first):
         proc.kill()
 
 
+def cgroup_dirs(pid: int) -> list[Path]:
+    """The bot cgroups ``pid`` is in, as ``/proc/PID/cgroup`` names them (v1: one per hierarchy)."""
+    found = []
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if "/arena-" in path:
+            root = Path("/sys/fs/cgroup")
+            found.append(root / (controllers or "") / path.lstrip("/") if controllers else root / path.lstrip("/"))
+    return found
+
+
+def test_the_next_arena_removes_the_cgroups_of_a_killed_one(tmp_path):
+    """An arena killed by SIGKILL cannot remove its bots' cgroups, nor (without the sandbox) kill
+    a daemon a bot started in a session of its own: the next arena does both."""
+    from arena.match import limits
+
+    if limits.enforcement() == "watchdog":
+        pytest.skip("this machine gives no cgroups to the arena (the watchdog makes none)")
+    mark = marker()
+    proc = arena("play", "spring2021", bot("daemon", 1, mark), bot("hang", 2, mark), "--no-timeout",
+                 "--sandbox", "off", tmp_path=tmp_path)
+    try:
+        wait_for(mark, 3, proc)
+
+        def daemons() -> list[int]:
+            return [p for p in processes_with(mark) if b"time.sleep" in cmdline(p) and b"faulty.py" not in cmdline(p)]
+
+        assert soon(lambda: len(daemons()) == 1), processes_with(mark)
+        (daemon,) = daemons()
+        dirs = cgroup_dirs(daemon)
+        assert dirs and all(d.is_dir() for d in dirs), dirs
+        assert all(f"-{proc.pid}-" in d.name for d in dirs), dirs
+        proc.kill()
+        proc.wait()
+        time.sleep(0.2)
+        # what the killed arena left: its cgroups, and the daemon in them
+        assert all(d.is_dir() for d in dirs) and alive(daemon)
+        subprocess.run([sys.executable, "-c", "from arena.match import limits\n"
+                        "limits.tree_limiter(limits.TreeLimits()).close()"], check=True, timeout=60)
+        assert soon(lambda: not alive(daemon)), "the daemon in the stale cgroup is still running"
+        assert not any(d.exists() for d in dirs), f"left: {[d for d in dirs if d.exists()]}"
+    finally:
+        proc.kill()
+        for pid in processes_with(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.parametrize("mode", ["off", "on"])
 def test_more_signals_during_the_clean_up_do_not_cut_it_short(tmp_path, mode):
     if mode == "on":
