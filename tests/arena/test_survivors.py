@@ -4,7 +4,8 @@ of its workers is killed with SIGKILL, not when more signals come during the cle
 Every process of the test's bots carries a marker on its command line (see ``sandboxing.py``), so
 they are found on the machine whatever namespace they run in. With ``--sandbox off`` the bots
 themselves die with the arena (parent-death signal) but a daemon a bot started in a session of
-its own can only be killed by the arena while it lives; with the sandbox it dies in every case.
+its own can only be killed by the arena while it lives (or, with cgroups, by the next arena, which
+removes what a killed arena left); with the sandbox it dies in every case.
 """
 
 from __future__ import annotations
