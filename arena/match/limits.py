@@ -435,30 +435,15 @@ def stale_cgroups(parent: Path) -> list[Path]:
 
 
 def _sweep(parent: Path) -> None:
-    """Remove the :func:`stale_cgroups` under ``parent`` once per process: kill what is still in
-    them, then remove them (another arena sweeping at the same time is no harm)."""
+    """Remove the :func:`stale_cgroups` under ``parent`` once per process, killing what is still
+    in them first (another arena sweeping at the same time is no harm)."""
     if parent in _swept:
         return
     _swept.add(parent)
     for directory in stale_cgroups(parent):
-        kill = directory / "cgroup.kill"
-        for _ in range(20):
-            members = _procs(directory)
-            if not members:
-                break
-            try:
-                _write(kill, "1")
-            except OSError:
-                for pid in members:
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except OSError:
-                        pass
-            threading.Event().wait(0.005)
-        try:
-            directory.rmdir()
-        except OSError:  # gone already, or a member outlived the kills: the next arena tries again
-            pass
+        stale = _Cgroups([directory], TreeLimits())
+        stale.kill_all()
+        stale._remove()
 
 
 def _make_dir(parent: Path, name: str) -> Path | None:

@@ -270,43 +270,35 @@ def test_a_killed_worker_leaves_nothing(tmp_path, mode):
             os.kill(pid, signal.SIGKILL)
 
 
-@pytest.mark.parametrize("mode", ["off", "on"])
-def test_more_signals_while_a_tournament_stops_do_not_cut_it_short(tmp_path, mode):
-    if mode == "on":
-        require_sandbox()
-    mark = marker()
-    # a bot that ignores SIGTERM and starts a daemon (stopping each game takes its grace period)
-    # against one that hangs (no game ends before the Ctrl-C)
-    proc = arena("tournament", "spring2021", f"a={bot('daemon-noterm', 1, mark)}",
-                 f"b={bot('hang', 2, mark)}", "--games", "4", "--workers", "2", "--time-scale", "1000",
-                 "--sandbox", mode, "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True)
-    try:
-        worker_with_a_daemon(proc, mark)
-        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole group
-        time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)
-        time.sleep(0.02)
-        proc.send_signal(signal.SIGTERM)
-        # 130 (interrupted), or SIGTERM itself when it came after the clean-up, as Python exits
-        assert proc.wait(timeout=30) in (130, -signal.SIGTERM)
-        assert gone(mark), f"left running: {processes_with(mark)}"
-    finally:
-        for pid in processes_with(mark):
-            os.kill(pid, signal.SIGKILL)
+def slow_to_stop_tournament(mark: str, mode: str, tmp_path: Path) -> subprocess.Popen[bytes]:
+    """A tournament whose games end only when it is stopped (the second bot hangs) and take their
+    grace period to stop (the first bot ignores SIGTERM, and starts a daemon)."""
+    return arena("tournament", "spring2021", f"a={bot('daemon-noterm', 1, mark)}", f"b={bot('hang', 2, mark)}",
+                 "--games", "4", "--workers", "2", "--time-scale", "1000", "--sandbox", mode,
+                 "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True)
 
 
 @pytest.mark.parametrize("mode", ["off", "on"])
-def test_ctrl_c_held_down_through_a_tournament_s_end_still_exits_130(tmp_path, mode):
+@pytest.mark.parametrize("signals", ["two-ctrl-c-then-sigterm", "ctrl-c-held-down"])
+def test_more_signals_while_a_tournament_stops_do_not_cut_it_short(tmp_path, mode, signals):
     if mode == "on":
         require_sandbox()
     mark = marker()
-    # games that end only by Ctrl-C (the second bot hangs), whose clean-up waits a grace period
-    proc = arena("tournament", "spring2021", f"a={bot('daemon-noterm', 1, mark)}",
-                 f"b={bot('hang', 2, mark)}", "--games", "4", "--workers", "2", "--time-scale", "1000",
-                 "--sandbox", mode, "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True)
+    proc = slow_to_stop_tournament(mark, mode, tmp_path)
     try:
         worker_with_a_daemon(proc, mark)
-        assert hold_ctrl_c(proc, group=True) == 130
+        if signals == "ctrl-c-held-down":
+            # Ctrl-C is ignored once the first came, even as Python exits (which would otherwise
+            # put the default handler back: death by SIGINT, -2): the exit status is 130
+            assert hold_ctrl_c(proc, group=True) == 130
+        else:
+            os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole group
+            time.sleep(0.05)
+            os.killpg(proc.pid, signal.SIGINT)
+            time.sleep(0.02)
+            proc.send_signal(signal.SIGTERM)
+            # 130 (interrupted), or SIGTERM itself when it came after the clean-up, as Python exits
+            assert proc.wait(timeout=30) in (130, -signal.SIGTERM)
         assert gone(mark), f"left running: {processes_with(mark)}"
     finally:
         for pid in processes_with(mark):
