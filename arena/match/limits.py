@@ -59,6 +59,7 @@ __all__ = [
     "tree_limiter",
     "Admission",
     "enforcement",
+    "stale_cgroups",
 ]
 
 DEFAULT_MEMORY_LIMIT_MB = 768
