@@ -411,6 +411,9 @@ _swept: set[Path] = set()
 
 
 def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie counts). Asked of the kernel, not of ``/proc`` as
+    :func:`proctree.stat` does: ``/proc`` may hide other users' processes (``hidepid``), and a
+    live arena taken for dead would have its bots killed."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
