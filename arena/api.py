@@ -55,8 +55,7 @@ class Seat:
         return self.status == Verdict.OK
 
 
-def play_recorded(game: str, seed: int, bots: Sequence[str | Bot], *,
-                  time_scale: float = 1.0) -> list[Seat]:
+def play_recorded(game: str, seed: int, bots: Sequence[str | Bot], *, time_scale: float = 1.0) -> list[Seat]:
     """Play one match of ``game`` with ``bots`` in seat order (a string is a BOT as ``arena play``
     takes it: a file, a folder, a command or a shipped name) and return every seat's answers.
 
@@ -87,7 +86,16 @@ def _spec(bot: str | Bot, game: str, seat: int) -> BotSpec:
 
 def _seat(result: MatchResult, seat: int) -> Seat:
     player = result.players[seat]
-    answers = tuple((frame.turn, e.output) for frame in result.frames for e in frame.executions
-                    if e.player == seat and e.expected_lines)
-    return Seat(name=player.name, answers=answers, status=player.verdict.value, message=player.message,
-                turns=result.outcome.turns if result.outcome else result.turns)
+    answers = tuple(
+        (frame.turn, e.output)
+        for frame in result.frames
+        for e in frame.executions
+        if e.player == seat and e.expected_lines
+    )
+    return Seat(
+        name=player.name,
+        answers=answers,
+        status=player.verdict.value,
+        message=player.message,
+        turns=result.outcome.turns if result.outcome else result.turns,
+    )

@@ -23,8 +23,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
-ORDER = ("bundle_speed", "fall2020_bots", "arena_overhead", "referees", "bot_start", "spring2021_bots",
-         "fall2020_bfs", "sandbox_cost", "dask_overhead", "tournament")
+ORDER = (
+    "bundle_speed",
+    "fall2020_bots",
+    "arena_overhead",
+    "referees",
+    "bot_start",
+    "spring2021_bots",
+    "fall2020_bfs",
+    "sandbox_cost",
+    "dask_overhead",
+    "tournament",
+)
 """The order they run in (fast ones first); a script not named here runs after these, by name."""
 
 
@@ -47,8 +57,9 @@ def run(name: str, quick: bool) -> tuple[int, float, str]:
     print(f"=== {name}: {' '.join(['python', *argv[1:]])}", flush=True)
     last = ""
     start = time.perf_counter()
-    with subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, errors="replace") as proc:
+    with subprocess.Popen(
+        argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+    ) as proc:
         assert proc.stdout is not None
         try:
             for line in proc.stdout:
@@ -70,8 +81,9 @@ def run(name: str, quick: bool) -> tuple[int, float, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="pass --quick to each benchmark (fewer games and runs)")
     parser.add_argument("--only", metavar="NAME[,NAME...]", help="run only these benchmarks")
     parser.add_argument("--list", action="store_true", help="list the benchmarks and what each measures")
@@ -100,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         state = "ok" if status == 0 else f"failed ({status})"
         reason = f"  {last}" if status != 0 and last else ""
         print(f"{name:{width}}  {state:12} {seconds:8.1f}{reason}")
-    for i, name in enumerate(names[len(results):]):
+    for i, name in enumerate(names[len(results) :]):
         print(f"{name:{width}}  {'interrupted' if i == 0 else 'not run'}")
     failed = len(results) < len(names) or any(status != 0 for _, status, _, _ in results)
     return 1 if failed else 0

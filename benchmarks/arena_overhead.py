@@ -88,8 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=5, help="traces per game (default 5)")
     parser.add_argument("--runs", type=int, default=3, help="runs per trace (default 3)")
     parser.add_argument("--quick", action="store_true", help="2 traces per game, 2 runs")
-    parser.add_argument("--sandbox", choices=("auto", "on", "off"), default="auto",
-                        help="the bots' sandbox in the match (default auto, as arena play)")
+    parser.add_argument(
+        "--sandbox",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="the bots' sandbox in the match (default auto, as arena play)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.runs = 2, 2

@@ -32,8 +32,9 @@ def one(argv: list[str], cwd: str) -> tuple[float, float]:
     """(wall ms, CPU ms) of one start of ``argv``, run to its end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, check=False)
+    done = subprocess.run(
+        argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
+    )
     wall = (time.perf_counter() - t0) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -97,8 +98,10 @@ def main() -> None:
     for name in table:
         if name.endswith(" fast"):
             plain = name[:-5] + " plain"
-            print(f"{name:24} plain/fast wall {wall[plain] / wall[name]:.2f}x, cpu {cpu[plain] / cpu[name]:.2f}x; "
-                  f"fast - bare: wall {wall[name] - wall[bare]:+.1f} ms, cpu {cpu[name] - cpu[bare]:+.1f} ms")
+            print(
+                f"{name:24} plain/fast wall {wall[plain] / wall[name]:.2f}x, cpu {cpu[plain] / cpu[name]:.2f}x; "
+                f"fast - bare: wall {wall[name] - wall[bare]:+.1f} ms, cpu {cpu[name] - cpu[bare]:+.1f} ms"
+            )
 
 
 if __name__ == "__main__":

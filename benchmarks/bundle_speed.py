@@ -75,8 +75,10 @@ def main() -> None:
             source = sum(len(m.source) for m in build_graph(entry, list(libs)).modules.values())
             header = sum(len(line) for line in bundle.text.splitlines(keepends=True)[:3] if line.startswith("# "))
             overhead = 100 * (len(bundle.text) - header - source) / source
-            print(f"{name:<40} {mode:<8} {bundle.size.total:>8,} {overhead:>+8.1f}% "
-                  f"{1000 * statistics.median(times):>8.1f}")
+            print(
+                f"{name:<40} {mode:<8} {bundle.size.total:>8,} {overhead:>+8.1f}% "
+                f"{1000 * statistics.median(times):>8.1f}"
+            )
 
 
 if __name__ == "__main__":

@@ -33,9 +33,18 @@ from arena.tournament.store import Store  # noqa: E402
 def rate(games: int, workers: int, sandbox: str, pool: Executor, seed: int) -> float:
     """Games per second of one tournament of ``games`` games on ``pool``."""
     with tempfile.TemporaryDirectory() as tmp:
-        config = config_from_mapping({"game": "spring2021", "bots": ["greedy", "random"], "games": games,
-                                      "workers": workers, "seed": seed, "sandbox": sandbox,
-                                      "db": str(Path(tmp) / "t.sqlite")}, base=Path(tmp))
+        config = config_from_mapping(
+            {
+                "game": "spring2021",
+                "bots": ["greedy", "random"],
+                "games": games,
+                "workers": workers,
+                "seed": seed,
+                "sandbox": sandbox,
+                "db": str(Path(tmp) / "t.sqlite"),
+            },
+            base=Path(tmp),
+        )
         store = Store(config.db)
         try:
             start = time.perf_counter()
@@ -92,8 +101,9 @@ def main() -> None:
         dask.config.set({"temporary-directory": scratch})
         local = LocalExecutor(args.workers)
         # bundled and sent to the workers, and the workers timed, before the clock starts
-        on_dask = DaskExecutor.connect(local_cluster=args.workers,
-                                       specs=[resolve(name, "spring2021") for name in ("greedy", "random")])
+        on_dask = DaskExecutor.connect(
+            local_cluster=args.workers, specs=[resolve(name, "spring2021") for name in ("greedy", "random")]
+        )
         rates: dict[str, list[float]] = {"local": [], "dask": []}
         try:
             for i in range(args.runs):
@@ -104,8 +114,10 @@ def main() -> None:
             local.stop()
             on_dask.stop()
     lo, da = statistics.median(rates["local"]), statistics.median(rates["dask"])
-    print(f"{args.games} games of spring2021 greedy vs random, {args.workers} workers, sandbox {args.sandbox}, "
-          f"median of {args.runs} runs")
+    print(
+        f"{args.games} games of spring2021 greedy vs random, {args.workers} workers, sandbox {args.sandbox}, "
+        f"median of {args.runs} runs"
+    )
     print(f"  local executor      {lo:6.2f} games/s   runs: {', '.join(f'{r:.2f}' for r in rates['local'])}")
     print(f"  local Dask cluster  {da:6.2f} games/s   runs: {', '.join(f'{r:.2f}' for r in rates['dask'])}")
     print(f"  ratio dask/local {da / lo:.3f}  (Dask overhead per game {100 * (1 - da / lo):+.1f}%)")

@@ -97,24 +97,31 @@ def run(problem: Problem, depth: int, pruning: bool) -> dict[str, float]:
 
 def experiment(draws: int, depth: int, plain_depth: int, seed: int, tome: int) -> None:
     what = "the 4 starting spells" if not tome else f"the 4 starting spells + {tome} tome spells"
-    print(f"3 blue, {what}, {ORDERS} orders (window {WINDOW}), depth {depth}, stop at {BREWS} "
-          "brews")
-    print(f"{'draw':>4} {'ms':>8} {'generated':>10} {'kept':>9} {'deepest':>7} "
-          f"{'6-pairs':>8} {'6-sets':>6} {'min turns':>9}")
+    print(f"3 blue, {what}, {ORDERS} orders (window {WINDOW}), depth {depth}, stop at {BREWS} brews")
+    print(
+        f"{'draw':>4} {'ms':>8} {'generated':>10} {'kept':>9} {'deepest':>7} "
+        f"{'6-pairs':>8} {'6-sets':>6} {'min turns':>9}"
+    )
     rows = []
     for i in range(draws):
         problem = problem_for(draw(seed + i), tome_spells(seed + i, tome))
         r = run(problem, depth, True)
         rows.append(r)
-        print(f"{i:>4} {r['ms']:>8.0f} {r['generated']:>10} {r['kept']:>9} {r['depth']:>7} "
-              f"{r['six']:>8} {r['sets']:>6} {r['shortest']:>9}")
+        print(
+            f"{i:>4} {r['ms']:>8.0f} {r['generated']:>10} {r['kept']:>9} {r['depth']:>7} "
+            f"{r['six']:>8} {r['sets']:>6} {r['shortest']:>9}"
+        )
     med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
-    print(f"{'med':>4} {med['ms']:>8.0f} {med['generated']:>10.0f} {med['kept']:>9.0f} "
-          f"{med['depth']:>7.0f} {med['six']:>8.0f} {med['sets']:>6.0f} {med['shortest']:>9.0f}")
+    print(
+        f"{'med':>4} {med['ms']:>8.0f} {med['generated']:>10.0f} {med['kept']:>9.0f} "
+        f"{med['depth']:>7.0f} {med['six']:>8.0f} {med['sets']:>6.0f} {med['shortest']:>9.0f}"
+    )
     print()
     print(f"Pruned against plain BFS (exact duplicates only), depth {plain_depth}:")
-    print(f"{'draw':>4} {'pruned ms':>9} {'generated':>10} {'kept':>9} | {'plain ms':>9} "
-          f"{'generated':>10} {'kept':>9} | {'ratio':>5}")
+    print(
+        f"{'draw':>4} {'pruned ms':>9} {'generated':>10} {'kept':>9} | {'plain ms':>9} "
+        f"{'generated':>10} {'kept':>9} | {'ratio':>5}"
+    )
     ratios, pms, qms, pgen, qgen = [], [], [], [], []
     for i in range(draws):
         problem = problem_for(draw(seed + i), tome_spells(seed + i, tome))
@@ -126,17 +133,23 @@ def experiment(draws: int, depth: int, plain_depth: int, seed: int, tome: int) -
         qms.append(q["ms"])
         pgen.append(p["generated"])
         qgen.append(q["generated"])
-        print(f"{i:>4} {p['ms']:>9.0f} {p['generated']:>10} {p['kept']:>9} | {q['ms']:>9.0f} "
-              f"{q['generated']:>10} {q['kept']:>9} | {ratio:>5.1f}")
-    print(f"{'med':>4} {statistics.median(pms):>9.0f} {statistics.median(pgen):>10.0f} "
-          f"{'':>9} | {statistics.median(qms):>9.0f} {statistics.median(qgen):>10.0f} "
-          f"{'':>9} | {statistics.median(ratios):>5.1f}")
+        print(
+            f"{i:>4} {p['ms']:>9.0f} {p['generated']:>10} {p['kept']:>9} | {q['ms']:>9.0f} "
+            f"{q['generated']:>10} {q['kept']:>9} | {ratio:>5.1f}"
+        )
+    print(
+        f"{'med':>4} {statistics.median(pms):>9.0f} {statistics.median(pgen):>10.0f} "
+        f"{'':>9} | {statistics.median(qms):>9.0f} {statistics.median(qgen):>10.0f} "
+        f"{'':>9} | {statistics.median(ratios):>5.1f}"
+    )
     print()
 
 
 def nodes_per_turn(games: int, seed: int) -> None:
-    print(f"Part 2: the bot's planner against the random bot, real clock (50 ms turns, 20 ms "
-          f"margin), {games} games in this process")
+    print(
+        f"Part 2: the bot's planner against the random bot, real clock (50 ms turns, 20 ms "
+        f"margin), {games} games in this process"
+    )
     generated: list[int] = []
     turn_ms: list[float] = []
     for g in range(games):
@@ -166,15 +179,16 @@ def nodes_per_turn(games: int, seed: int) -> None:
         print("no searched turn")
         return
     q = statistics.quantiles(generated, n=10)
-    print(f"searched turns: {len(generated)}; children generated per turn: median "
-          f"{statistics.median(generated):.0f}, 10% {q[0]:.0f}, 90% {q[-1]:.0f}, "
-          f"min {min(generated)}, max {max(generated)}")
+    print(
+        f"searched turns: {len(generated)}; children generated per turn: median "
+        f"{statistics.median(generated):.0f}, 10% {q[0]:.0f}, 90% {q[-1]:.0f}, "
+        f"min {min(generated)}, max {max(generated)}"
+    )
     print(f"turn time: median {statistics.median(turn_ms):.1f} ms, max {max(turn_ms):.1f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--draws", type=int, default=5)
     parser.add_argument("--depth", type=int, default=100)
     parser.add_argument("--plain-depth", type=int, default=100)

@@ -89,8 +89,7 @@ def main() -> None:
             if lo <= pos.state.turn <= hi:
                 by_phase[name].append(record)
     gc.enable()
-    print(f"states generated per turn (ours + the opponent's beam), width {args.width}, "
-          f"margin {args.margin} ms")
+    print(f"states generated per turn (ours + the opponent's beam), width {args.width}, margin {args.margin} ms")
     rows = [("turn 1 (1000 ms)", first)] + [(f"{n} (50 ms)", by_phase[n]) for n, _, _ in PHASES]
     for name, records in rows:
         if not records:
@@ -98,9 +97,11 @@ def main() -> None:
         nodes = [r[0] for r in records]
         depth = [r[1] for r in records]
         rates = [r[2] for r in records]
-        print(f"  {name:20s} n={len(records):3d}  median {statistics.median(nodes):8.0f}"
-              f"  p10 {pct(nodes, 0.1):8.0f}  per 50 ms: median {statistics.median(rates):8.0f}"
-              f"  p10 {pct(rates, 0.1):8.0f}  depth median {statistics.median(depth):4.0f}")
+        print(
+            f"  {name:20s} n={len(records):3d}  median {statistics.median(nodes):8.0f}"
+            f"  p10 {pct(nodes, 0.1):8.0f}  per 50 ms: median {statistics.median(rates):8.0f}"
+            f"  p10 {pct(rates, 0.1):8.0f}  depth median {statistics.median(depth):4.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -66,8 +66,7 @@ def run(game: str, games: int, seed0: int, read_lines: bool = False) -> dict[str
 
 def run_in(tree: Path, game: str, games: int, seed0: int, read_lines: bool) -> dict[str, float]:
     """:func:`run` in a fresh interpreter whose ``referee`` package is the one in ``tree``."""
-    argv = [sys.executable, __file__, "--child", str(tree), game,
-            "--games", str(games), "--seed", str(seed0)]
+    argv = [sys.executable, __file__, "--child", str(tree), game, "--games", str(games), "--seed", str(seed0)]
     if read_lines:
         argv.append("--read-lines")
     done = subprocess.run(argv, capture_output=True, text=True, cwd=tree, check=False)
@@ -123,10 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games_to_run", nargs="*", metavar="GAME", help="default: every game")
     parser.add_argument("--games", type=int, default=200, help="games per run (default 200)")
     parser.add_argument("--runs", type=int, default=5, help="runs; the median is reported (default 5)")
-    parser.add_argument("--baseline", type=Path, metavar="DIR",
-                        help="another checkout of the project to compare with, run by run")
-    parser.add_argument("--read-lines", action="store_true",
-                        help="only the figure that reads every request's input lines")
+    parser.add_argument(
+        "--baseline", type=Path, metavar="DIR", help="another checkout of the project to compare with, run by run"
+    )
+    parser.add_argument(
+        "--read-lines", action="store_true", help="only the figure that reads every request's input lines"
+    )
     parser.add_argument("--quick", action="store_true", help="30 games, 3 runs")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
@@ -138,8 +139,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(run(args.games_to_run[0], args.games, args.seed, args.read_lines)))
         return 0
     if args.baseline is not None and not (args.baseline / "referee" / "__init__.py").is_file():
-        print(f"error: {args.baseline} is not a checkout of this project (no referee/ package); "
-              "make one with: git worktree add DIR COMMIT", file=sys.stderr)
+        print(
+            f"error: {args.baseline} is not a checkout of this project (no referee/ package); "
+            "make one with: git worktree add DIR COMMIT",
+            file=sys.stderr,
+        )
         return 2
     sys.path.insert(0, str(ROOT))
     referee: Any = importlib.import_module("referee")

@@ -101,9 +101,18 @@ def games(n: int) -> dict[str, tuple[float, float]]:
 def tournament(n: int, mode: str) -> float:
     """Games per second of a 2-worker tournament of ``n`` games."""
     with tempfile.TemporaryDirectory() as tmp:
-        config = config_from_mapping({"game": "spring2021", "bots": ["greedy", "random"], "games": n,
-                                      "workers": 2, "seed": 5, "sandbox": mode, "db": str(Path(tmp) / "t.sqlite")},
-                                     base=Path(tmp))
+        config = config_from_mapping(
+            {
+                "game": "spring2021",
+                "bots": ["greedy", "random"],
+                "games": n,
+                "workers": 2,
+                "seed": 5,
+                "sandbox": mode,
+                "db": str(Path(tmp) / "t.sqlite"),
+            },
+            base=Path(tmp),
+        )
         store = Store(config.db)
         try:
             start = time.perf_counter()
@@ -134,16 +143,20 @@ def main() -> None:
     for label, argv in (("cat", ("cat",)), ("python", PY_ECHO)):
         got, paired = starts(argv, args.starts)
         (off_w, off_c), (on_w, on_c) = got["off"], got["on"]
-        print(f"  {label:7} off {off_w:7.2f} ms ({off_c:5.1f} CPU)   on {on_w:7.2f} ms ({on_c:5.1f} CPU)   "
-              f"sandbox cost {paired:+6.2f} ms wall (paired), {on_c - off_c:+5.1f} ms CPU  "
-              f"ratio {on_w / off_w:.2f}")
+        print(
+            f"  {label:7} off {off_w:7.2f} ms ({off_c:5.1f} CPU)   on {on_w:7.2f} ms ({on_c:5.1f} CPU)   "
+            f"sandbox cost {paired:+6.2f} ms wall (paired), {on_c - off_c:+5.1f} ms CPU  "
+            f"ratio {on_w / off_w:.2f}"
+        )
 
     print(f"\n2. one game, spring2021 greedy vs random, median of {args.games} (s wall; s machine CPU, mean)")
     got = games(args.games)
     (off_w, off_c), (on_w, on_c) = got["off"], got["on"]
-    print(f"  off {off_w:.3f} s ({off_c:.3f} CPU)   on {on_w:.3f} s ({on_c:.3f} CPU)   "
-          f"per game {1000 * (on_w - off_w):+.1f} ms wall, {1000 * (on_c - off_c):+.1f} ms CPU  "
-          f"ratio {on_w / off_w:.3f}")
+    print(
+        f"  off {off_w:.3f} s ({off_c:.3f} CPU)   on {on_w:.3f} s ({on_c:.3f} CPU)   "
+        f"per game {1000 * (on_w - off_w):+.1f} ms wall, {1000 * (on_c - off_c):+.1f} ms CPU  "
+        f"ratio {on_w / off_w:.3f}"
+    )
 
     print(f"\n3. tournament, {args.tournament_games} games on 2 workers, median of {args.runs} runs (games/s)")
     rates: dict[str, list[float]] = {m: [] for m in MODES}

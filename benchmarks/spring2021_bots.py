@@ -37,6 +37,7 @@ def bot_margin(bot: str) -> float:
         from bots.spring2021.mcts.__main__ import parse_args
     return parse_args([]).margin
 
+
 PHASES = (("days 0-7", 0, 7), ("days 8-15", 8, 15), ("days 16-23", 16, 23))
 
 
@@ -108,14 +109,16 @@ def main() -> None:
     if args.quick:
         args.games = 1
     samples = positions(args.games)
-    clocks = ", ".join(f"{bot} {args.turn_ms - bot_margin(bot):.0f} ms"
-                       for bot in args.bots.split(","))
-    print(f"{len(samples)} positions from {args.games} games; search clock {clocks} "
-          f"(the {args.turn_ms:.0f} ms turn minus each bot's safety margin)")
-    print("per turn, and per 100 ms of search (a beam search that finishes its horizon stops "
-          "before the clock); beam: states generated, mcts: playouts")
-    print(f"{'bot':6} {'phase':11} {'turns':>5} {'median':>8} {'p10':>8} {'/100ms med':>11} "
-          f"{'/100ms p10':>11}")
+    clocks = ", ".join(f"{bot} {args.turn_ms - bot_margin(bot):.0f} ms" for bot in args.bots.split(","))
+    print(
+        f"{len(samples)} positions from {args.games} games; search clock {clocks} "
+        f"(the {args.turn_ms:.0f} ms turn minus each bot's safety margin)"
+    )
+    print(
+        "per turn, and per 100 ms of search (a beam search that finishes its horizon stops "
+        "before the clock); beam: states generated, mcts: playouts"
+    )
+    print(f"{'bot':6} {'phase':11} {'turns':>5} {'median':>8} {'p10':>8} {'/100ms med':>11} {'/100ms p10':>11}")
     for bot in args.bots.split(","):
         by_phase = measure(samples, args.turn_ms, bot)
         rows = list(by_phase.items()) + [("all", [v for vs in by_phase.values() for v in vs])]
@@ -124,8 +127,10 @@ def main() -> None:
                 continue
             counts = [n for n, _ in values]
             rates = [r for _, r in values]
-            print(f"{bot if i == 0 else '':6} {name:11} {len(values):5} {statistics.median(counts):8.0f} "
-                  f"{p10(counts):8.0f} {statistics.median(rates):11.0f} {p10(rates):11.0f}")
+            print(
+                f"{bot if i == 0 else '':6} {name:11} {len(values):5} {statistics.median(counts):8.0f} "
+                f"{p10(counts):8.0f} {statistics.median(rates):11.0f} {p10(rates):11.0f}"
+            )
 
 
 if __name__ == "__main__":

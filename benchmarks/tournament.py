@@ -69,8 +69,7 @@ def machine_cpu() -> float:
 
 def direct(config: Any) -> float:
     specs = {b.name: bot_spec(b, config.game) for b in config.bots}
-    schedule = make_schedule(config.format, [b.name for b in config.bots], config.seed, config.pairs,
-                             config.baseline)
+    schedule = make_schedule(config.format, [b.name for b in config.bots], config.seed, config.pairs, config.baseline)
     start = time.perf_counter()
     for g in schedule.games():
         play_match(config.game, g.seed, [specs[g.seats[0]], specs[g.seats[1]]], MatchOptions())
@@ -87,8 +86,7 @@ def tournament(config_map: dict[str, Any], workers: int) -> tuple[float, float, 
             m0, c0, s0, w0 = machine_cpu(), cpu_all(), cpu(resource.RUSAGE_SELF), time.perf_counter()
             result = Tournament(cfg, store).run()
             wall = time.perf_counter() - w0
-            return (wall, machine_cpu() - m0, cpu_all() - c0, cpu(resource.RUSAGE_SELF) - s0,
-                    result.played)
+            return (wall, machine_cpu() - m0, cpu_all() - c0, cpu(resource.RUSAGE_SELF) - s0, result.played)
 
 
 def bot_starts(config_map: dict[str, Any], count: int) -> dict[str, float]:
@@ -163,26 +161,31 @@ def main(argv: list[str] | None = None) -> int:
             rows[f"share{w}"].append(rows[f"rate{w}"][-1] / bound)
     med = {k: statistics.median(v) for k, v in rows.items()}
     bound = cores / med["cpu1"]
-    print(f"{args.game} {' vs '.join(args.bots)}, {args.games} games, {cores} cores, "
-          f"medians of {args.runs} runs")
+    print(f"{args.game} {' vs '.join(args.bots)}, {args.games} games, {cores} cores, medians of {args.runs} runs")
     print(f"  play_match one after another: {med['direct']:.2f} games/s")
-    print(f"  the machine's CPU per game at 1 worker (arena, workers, bots, sandboxes, kernel): "
-          f"{med['cpu1'] * 1000:.0f} ms -> CPU bound on {cores} cores: {bound:.2f} games/s")
+    print(
+        f"  the machine's CPU per game at 1 worker (arena, workers, bots, sandboxes, kernel): "
+        f"{med['cpu1'] * 1000:.0f} ms -> CPU bound on {cores} cores: {bound:.2f} games/s"
+    )
     for w in workers:
-        print(f"  tournament, {w} worker{'s' if w > 1 else ' '}: {med[f'rate{w}']:6.2f} games/s  "
-              f"= {med[f'share{w}']:.0%} of the CPU bound (run by run: "
-              f"{', '.join(f'{x:.0%}' for x in rows[f'share{w}'])})  "
-              f"machine CPU per game {med[f'cpu{w}'] * 1000:.0f} ms (reaped processes' rusage "
-              f"{med[f'reaped{w}'] * 1000:.0f} ms), main process {med[f'main{w}'] * 1000:.1f} ms")
+        print(
+            f"  tournament, {w} worker{'s' if w > 1 else ' '}: {med[f'rate{w}']:6.2f} games/s  "
+            f"= {med[f'share{w}']:.0%} of the CPU bound (run by run: "
+            f"{', '.join(f'{x:.0%}' for x in rows[f'share{w}'])})  "
+            f"machine CPU per game {med[f'cpu{w}'] * 1000:.0f} ms (reaped processes' rusage "
+            f"{med[f'reaped{w}'] * 1000:.0f} ms), main process {med[f'main{w}'] * 1000:.1f} ms"
+        )
     if len(workers) > 1:
         top = workers[-1]
         print(f"  scaling {top}/1 workers: {med[f'rate{top}'] / med['rate1']:.2f}x")
     starts = bot_starts(config_map, 5 if args.quick else 20)
-    print(f"  Python bot start (CPU, medians): bare interpreter (python -S -c pass) "
-          f"{starts['bare']:.1f} ms; a trivial bot {starts['fast']:.1f} ms as the arena starts it "
-          f"({starts['fast'] - starts['bare']:+.1f} ms), {starts['plain']:.1f} ms the normal way "
-          f"({starts['plain'] - starts['bare']:+.1f} ms); {', '.join(args.bots)} with their own "
-          f"imports: {starts['bots']:.1f} ms")
+    print(
+        f"  Python bot start (CPU, medians): bare interpreter (python -S -c pass) "
+        f"{starts['bare']:.1f} ms; a trivial bot {starts['fast']:.1f} ms as the arena starts it "
+        f"({starts['fast'] - starts['bare']:+.1f} ms), {starts['plain']:.1f} ms the normal way "
+        f"({starts['plain'] - starts['bare']:+.1f} ms); {', '.join(args.bots)} with their own "
+        f"imports: {starts['bots']:.1f} ms"
+    )
     return 0
 
 

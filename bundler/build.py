@@ -77,8 +77,11 @@ def _source_line(graph: Graph, inputs: list[Path]) -> tuple[str, str]:
     top = _git(["rev-parse", "--show-toplevel"], entry.parent)
     if top is None:
         return graph.display(graph.entry), ""
-    shown = entry.relative_to(Path(top).resolve()).as_posix() if entry.is_relative_to(
-        Path(top).resolve()) else graph.display(graph.entry)
+    shown = (
+        entry.relative_to(Path(top).resolve()).as_posix()
+        if entry.is_relative_to(Path(top).resolve())
+        else graph.display(graph.entry)
+    )
     commit = _git(["rev-parse", "HEAD"], entry.parent)
     if commit is None:
         return shown, ""
@@ -145,5 +148,4 @@ def build(options: BuildOptions, inputs: list[Path] | None = None) -> Bundle:
         f"# content sha256 {digest}\n"
     )
     text = header + body
-    return Bundle(text, mode, graph.entry_point, SizeReport.of(text, parts), unique_inputs, reasons,
-                  renamed)
+    return Bundle(text, mode, graph.entry_point, SizeReport.of(text, parts), unique_inputs, reasons, renamed)

@@ -53,8 +53,7 @@ def _is_empty(m: Module) -> bool:
     """A module with no statement but maybe a docstring (an empty ``__init__.py``): running it
     under two names makes two modules that hold nothing."""
     body = m.tree.body
-    return not body or (len(body) == 1 and isinstance(body[0], ast.Expr)
-                        and isinstance(body[0].value, ast.Constant))
+    return not body or (len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant))
 
 
 def _check_imports(graph: Graph, found: Refusals) -> None:
@@ -71,13 +70,17 @@ def _check_imports(graph: Graph, found: Refusals) -> None:
                 if not site.type_checking:
                     found.note(p.replace(str(m.path), graph.display(m)) if m.path else p)
             if entry.name in site.executes and not m.is_entry:
-                found.refuse(m, site.node, f"imports the entry module {entry.name}, which Python "
-                                           f"would run a second time")
+                found.refuse(
+                    m, site.node, f"imports the entry module {entry.name}, which Python would run a second time"
+                )
             if isinstance(site.node, ast.ImportFrom) and site.node.module == "__future__" and not site.top_level:
                 continue
             if site.external and any(a.name == "*" for a in site.node.names):
-                found.refuse(m, site.node, f"'from {site.external[0]} import *' binds names that "
-                                           f"cannot be listed without running it")
+                found.refuse(
+                    m,
+                    site.node,
+                    f"'from {site.external[0]} import *' binds names that cannot be listed without running it",
+                )
 
 
 def _module_futures(m: Module) -> set[str]:
@@ -91,13 +94,26 @@ def _module_futures(m: Module) -> set[str]:
 def _evaluated_annotations(m: Module, facts: ModuleFacts) -> list[ast.expr]:
     """The annotations Python evaluates when the module runs (without ``from __future__ import
     annotations``): those of ``def`` statements, and module and class variable annotations."""
-    return [expr for node in ast.walk(m.tree)
-            if not (isinstance(node, ast.AnnAssign) and facts.in_function(node))
-            for expr in annotation_exprs(node)]
+    return [
+        expr
+        for node in ast.walk(m.tree)
+        if not (isinstance(node, ast.AnnAssign) and facts.in_function(node))
+        for expr in annotation_exprs(node)
+    ]
 
 
-_EFFECTS = (ast.Call, ast.NamedExpr, ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom,
-            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_EFFECTS = (
+    ast.Call,
+    ast.NamedExpr,
+    ast.Lambda,
+    ast.Await,
+    ast.Yield,
+    ast.YieldFrom,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 
 
 def _reads_annotations(graph: Graph, collected: Collected) -> tuple[Module, ast.AST, str] | None:
@@ -111,8 +127,11 @@ def _reads_annotations(graph: Graph, collected: Collected) -> tuple[Module, ast.
         for node in ast.walk(m.tree):
             if isinstance(node, ast.Attribute) and node.attr in ("__annotations__", "__dataclass_fields__"):
                 return m, node, node.attr
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and f"{bound.get(node.value.id)}.{node.attr}" in readers):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and f"{bound.get(node.value.id)}.{node.attr}" in readers
+            ):
                 return m, node, ast.unparse(node)
             if isinstance(node, ast.Name) and bound.get(node.id) in readers:
                 return m, node, node.id
@@ -134,16 +153,24 @@ def _check_futures(graph: Graph, collected: Collected, found: Refusals) -> None:
             continue
         if reader is not None:
             other, node, name = reader
-            found.refuse(m, evaluated[0], f"has annotations evaluated at definition time, another module uses "
-                                          f"'from __future__ import annotations', and {where(graph, other, node)} "
-                                          f"reads annotations ({name}); one file cannot have both")
+            found.refuse(
+                m,
+                evaluated[0],
+                f"has annotations evaluated at definition time, another module uses "
+                f"'from __future__ import annotations', and {where(graph, other, node)} "
+                f"reads annotations ({name}); one file cannot have both",
+            )
             continue
         for expr in evaluated:
             effect = next((n for n in ast.walk(expr) if isinstance(n, _EFFECTS)), None)
             if effect is not None:
-                found.refuse(m, expr, f"has an annotation that runs code ({ast.unparse(effect)}) at definition "
-                                      f"time, but another module uses 'from __future__ import annotations' "
-                                      f"(one file cannot have both)")
+                found.refuse(
+                    m,
+                    expr,
+                    f"has an annotation that runs code ({ast.unparse(effect)}) at definition "
+                    f"time, but another module uses 'from __future__ import annotations' "
+                    f"(one file cannot have both)",
+                )
                 break
 
 
@@ -201,8 +228,21 @@ MODULE_IDENTITY_IMPORTS = {
 """Standard modules that look classes and functions up by ``__module__``: in one flat module
 every one of them is ``__main__.Name``."""
 
-_CLASS_FACTORIES = frozenset({"namedtuple", "NamedTuple", "TypedDict", "make_dataclass", "Enum", "IntEnum",
-                               "Flag", "IntFlag", "StrEnum", "NewType", "TypeVar"})
+_CLASS_FACTORIES = frozenset(
+    {
+        "namedtuple",
+        "NamedTuple",
+        "TypedDict",
+        "make_dataclass",
+        "Enum",
+        "IntEnum",
+        "Flag",
+        "IntFlag",
+        "StrEnum",
+        "NewType",
+        "TypeVar",
+    }
+)
 """Functions that make a class (or a typing object) whose ``__module__`` is the caller's
 ``__name__``."""
 
@@ -217,8 +257,11 @@ def _check_module_identity(facts: ModuleFacts, found: Refusals) -> None:
         for name in site.external:
             top = name.split(".")[0]
             if top in MODULE_IDENTITY_IMPORTS:
-                found.refuse(m, site.node, f"imports {top}, which {MODULE_IDENTITY_IMPORTS[top]}; one flat "
-                                           f"module cannot stand for several")
+                found.refuse(
+                    m,
+                    site.node,
+                    f"imports {top}, which {MODULE_IDENTITY_IMPORTS[top]}; one flat module cannot stand for several",
+                )
     if m.is_entry:
         return
     for node in ast.walk(m.tree):
@@ -231,8 +274,9 @@ def _check_module_identity(facts: ModuleFacts, found: Refusals) -> None:
             if name in _CLASS_FACTORIES or (name == "type" and len(node.args) == 3):
                 made = f"{name}()"
         if made is not None and facts.in_function(node):
-            found.refuse(m, node, f"makes {made} inside a function: its __module__ would not be {m.name} "
-                                  f"in a flat file")
+            found.refuse(
+                m, node, f"makes {made} inside a function: its __module__ would not be {m.name} in a flat file"
+            )
 
 
 def _defines_objects(m: Module) -> bool:

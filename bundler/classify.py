@@ -56,10 +56,7 @@ class Classified:
     def only(self, modules: Collection[str]) -> Classified:
         """The same, but a module not in ``modules`` (not in the bundle) binds nothing but its
         type-checking names."""
-        names = {
-            name: n if name in modules else replace(n, aliases={}, own={})
-            for name, n in self.names.items()
-        }
+        names = {name: n if name in modules else replace(n, aliases={}, own={}) for name, n in self.names.items()}
         return replace(self, names=names)
 
 
@@ -71,7 +68,9 @@ class _Classifier:
         self.all_read = any(
             (isinstance(n, ast.Name) and n.id == "__all__" and isinstance(n.ctx, ast.Load))
             or (isinstance(n, ast.Attribute) and n.attr == "__all__")
-            for m in graph.modules.values() for n in ast.walk(m.tree))
+            for m in graph.modules.values()
+            for n in ast.walk(m.tree)
+        )
         """Does any code read ``__all__``? (The bundler reads it statically for star imports.)"""
 
     def module(self, facts: ModuleFacts) -> ModuleNames:

@@ -35,8 +35,10 @@ def _seeds(text: str | None, games: int) -> list[int]:
 
 
 def _describe(bundle: Bundle) -> str:
-    return (f"{bundle.mode} mode, {len(bundle.size.modules)} module"
-            f"{'s' if len(bundle.size.modules) != 1 else ''}, {bundle.size.total:,} of {LIMIT:,} characters")
+    return (
+        f"{bundle.mode} mode, {len(bundle.size.modules)} module"
+        f"{'s' if len(bundle.size.modules) != 1 else ''}, {bundle.size.total:,} of {LIMIT:,} characters"
+    )
 
 
 @dataclass(frozen=True)
@@ -66,11 +68,15 @@ def _once(options: BuildOptions, settings: _Settings, inputs: list[Path]) -> Bun
         for line in bundle.size.lines():
             click.echo(line)
     if bundle.size.over_limit:
-        raise SizeLimitError(f"{bundle.size.total:,} characters, over CodinGame's {LIMIT:,} limit "
-                             f"(nothing written; --check shows each module's share)")
+        raise SizeLimitError(
+            f"{bundle.size.total:,} characters, over CodinGame's {LIMIT:,} limit "
+            f"(nothing written; --check shows each module's share)"
+        )
     if bundle.size.near_limit:
-        _say(f"warning: {bundle.size.total:,} characters, close to CodinGame's {LIMIT:,} limit "
-             f"(warning above {WARN_AT:,})")
+        _say(
+            f"warning: {bundle.size.total:,} characters, close to CodinGame's {LIMIT:,} limit "
+            f"(warning above {WARN_AT:,})"
+        )
     if output is not None:
         if output.resolve() in {p.resolve() for p in bundle.inputs}:
             raise OutputError(f"{output}: is one of the bot's own source files; not overwriting it")
@@ -89,8 +95,16 @@ def _once(options: BuildOptions, settings: _Settings, inputs: list[Path]) -> Bun
     return bundle
 
 
-def _verify(bundle: Bundle, options: BuildOptions, output: Path | None, game: str, seeds: list[int],
-            opponent: str | None, time_scale: float, bot_args: tuple[str, ...] = ()) -> None:
+def _verify(
+    bundle: Bundle,
+    options: BuildOptions,
+    output: Path | None,
+    game: str,
+    seeds: list[int],
+    opponent: str | None,
+    time_scale: float,
+    bot_args: tuple[str, ...] = (),
+) -> None:
     source = source_bot(bundle.entry_point, options.libs, bot_args)
     with tempfile.TemporaryDirectory(prefix="bundle-verify-") as tmp:
         path = output
@@ -100,8 +114,10 @@ def _verify(bundle: Bundle, options: BuildOptions, output: Path | None, game: st
         bundled = bundle_bot(path, bot_args)
         games = verify(game, source, bundled, opponent, seeds, time_scale)
     answers = sum(g.answers for g in games)
-    _say(f"verified on {game}: {len(games)} game{'s' if len(games) != 1 else ''} (seeds "
-         f"{', '.join(str(g.seed) for g in games)}), {answers} answers identical to the source bot")
+    _say(
+        f"verified on {game}: {len(games)} game{'s' if len(games) != 1 else ''} (seeds "
+        f"{', '.join(str(g.seed) for g in games)}), {answers} answers identical to the source bot"
+    )
 
 
 def _watch(options: BuildOptions, settings: _Settings) -> None:
@@ -138,42 +154,90 @@ def _watch(options: BuildOptions, settings: _Settings) -> None:
             state = attempt()
 
 
-_NO_CLIPBOARD = (f"--copy: no clipboard tool found (install one of {', '.join(c[0] for c in CLIPBOARD_TOOLS)}), "
-                 "or write the bundle to a file with -o")
+_NO_CLIPBOARD = (
+    f"--copy: no clipboard tool found (install one of {', '.join(c[0] for c in CLIPBOARD_TOOLS)}), "
+    "or write the bundle to a file with -o"
+)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cgarena", prog_name="bundle")
 @click.argument("entry", type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
-              help="Write the bundle here (atomically). Default: standard output, unless --check, "
-                   "--copy or --verify is given.")
-@click.option("--lib", "libs", multiple=True, type=click.Path(path_type=Path),
-              help="A directory whose packages may be inlined (a shared library); repeatable.")
-@click.option("--mode", type=click.Choice(MODES), default=None,
-              help="flat: one flattened module, fail if that is not safe; modules: embedded modules "
-                   "loaded from memory. Default: flat, falling back to modules with the reason.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write the bundle here (atomically). Default: standard output, unless --check, --copy or --verify is given.",
+)
+@click.option(
+    "--lib",
+    "libs",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="A directory whose packages may be inlined (a shared library); repeatable.",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default=None,
+    help="flat: one flattened module, fail if that is not safe; modules: embedded modules "
+    "loaded from memory. Default: flat, falling back to modules with the reason.",
+)
 @click.option("--strip-comments", is_flag=True, help="Remove comments.")
 @click.option("--strip-docstrings", is_flag=True, help="Remove docstrings.")
 @click.option("--check", is_flag=True, help="Print the size of each module and the total.")
 @click.option("--watch", is_flag=True, help="Rebuild whenever an input file changes (needs -o).")
-@click.option("--verify", "verify_game", metavar="GAME", default=None,
-              help="Play GAME with the source bot and with the bundle; every answer must match.")
+@click.option(
+    "--verify",
+    "verify_game",
+    metavar="GAME",
+    default=None,
+    help="Play GAME with the source bot and with the bundle; every answer must match.",
+)
 @click.option("--seeds", default=None, metavar="LIST", help="Seeds for --verify (e.g. 1,2,3).")
-@click.option("--games", type=click.IntRange(1), default=2, show_default=True,
-              help="Games for --verify when --seeds is not given (seeds 1..N).")
-@click.option("--opponent", default=None, metavar="BOT",
-              help="The opponent for --verify (default: the source bot itself).")
-@click.option("--bot-args", default="", metavar="ARGS",
-              help="Arguments for both the source bot and the bundle during --verify, e.g. "
-                   "'--budget 2000' for a bot that is deterministic only with a fixed budget.")
-@click.option("--time-scale", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIME_SCALE,
-              show_default=True, help="Multiplies the time limits during --verify.")
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="Games for --verify when --seeds is not given (seeds 1..N).",
+)
+@click.option(
+    "--opponent", default=None, metavar="BOT", help="The opponent for --verify (default: the source bot itself)."
+)
+@click.option(
+    "--bot-args",
+    default="",
+    metavar="ARGS",
+    help="Arguments for both the source bot and the bundle during --verify, e.g. "
+    "'--budget 2000' for a bot that is deterministic only with a fixed budget.",
+)
+@click.option(
+    "--time-scale",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_TIME_SCALE,
+    show_default=True,
+    help="Multiplies the time limits during --verify.",
+)
 @click.option("--copy", is_flag=True, help="Put the bundle on the clipboard.")
-def main(entry: Path, output: Path | None, libs: tuple[Path, ...], mode: str | None,
-         strip_comments: bool, strip_docstrings: bool, check: bool, watch: bool,
-         verify_game: str | None, seeds: str | None, games: int, opponent: str | None,
-         bot_args: str, time_scale: float, copy: bool) -> None:
+def main(
+    entry: Path,
+    output: Path | None,
+    libs: tuple[Path, ...],
+    mode: str | None,
+    strip_comments: bool,
+    strip_docstrings: bool,
+    check: bool,
+    watch: bool,
+    verify_game: str | None,
+    seeds: str | None,
+    games: int,
+    opponent: str | None,
+    bot_args: str,
+    time_scale: float,
+    copy: bool,
+) -> None:
     """Turn the bot ENTRY (its main .py file, or its package directory) into the single file
     CodinGame accepts."""
     options = BuildOptions(entry, tuple(libs), mode, strip_comments, strip_docstrings)
@@ -183,8 +247,7 @@ def main(entry: Path, output: Path | None, libs: tuple[Path, ...], mode: str | N
         raise click.BadParameter(f"{bot_args!r}: {exc}", param_hint="--bot-args") from None
     if args and not verify_game:
         raise click.UsageError("--bot-args is only used with --verify")
-    settings = _Settings(output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale,
-                         args)
+    settings = _Settings(output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale, args)
     if watch and output is None:
         raise click.UsageError("--watch needs -o/--output")
     if copy and clipboard_tool() is None:

@@ -151,8 +151,9 @@ def _module_facts(m: Module) -> ModuleFacts:
             dropped.update(id(a) for a in site.node.names)
     alias_refs = {id(r.node): r for r in m.scopes.refs if isinstance(r.node, ast.alias)}
     live = tuple(r for r in m.scopes.refs if id(r.node) not in dropped)
-    return ModuleFacts(m, Positions(m.source), parents, alias_bindings, tuple(star_bindings), alias_refs,
-                       frozenset(dropped), live)
+    return ModuleFacts(
+        m, Positions(m.source), parents, alias_bindings, tuple(star_bindings), alias_refs, frozenset(dropped), live
+    )
 
 
 def _futures(graph: Graph) -> tuple[str, ...]:

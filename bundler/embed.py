@@ -87,7 +87,7 @@ _LOADER = '''def _cgarena_bundle():
 '''
 
 
-_RUN = '''
+_RUN = """
     # A module the bot names like a standard one (random.py) must win, as it does from files:
     # forget the standard modules this loader's own imports brought in under such names.
     for name in set(sys.modules) - loaded:
@@ -102,15 +102,14 @@ _RUN = '''
         main["__package__"] = PACKAGE
         importlib.import_module(PACKAGE)
     exec(compile_source(ENTRY[0], ENTRY[1]), main)
-'''
+"""
 
 
 def _extra_modules(graph: Graph) -> list[Module]:
     """With dynamic imports, more modules may be needed than the imports show: every module of
     the entry's directory, and of the packages the bot uses from ``--lib`` directories (files
     that do not parse are left out)."""
-    dynamic = any("__import__" in m.source or "import_module" in m.source
-                  for m in graph.modules.values())
+    dynamic = any("__import__" in m.source or "import_module" in m.source for m in graph.modules.values())
     if not dynamic:
         return []
     known = {str(m.path) for m in graph.modules.values() if m.path}
@@ -127,8 +126,7 @@ def _extra_modules(graph: Graph) -> list[Module]:
                 parts = parts[:-1]
             if not parts or any(not p.isidentifier() for p in parts) or str(path) in known:
                 continue
-            packages_ok = all((root.joinpath(*parts[:i]) / "__init__.py").is_file()
-                              for i in range(1, len(parts)))
+            packages_ok = all((root.joinpath(*parts[:i]) / "__init__.py").is_file() for i in range(1, len(parts)))
             name = ".".join(parts)
             if not packages_ok or name in names or unshadowable(parts[0]):
                 continue
@@ -139,8 +137,7 @@ def _extra_modules(graph: Graph) -> list[Module]:
                 continue
             if source.startswith(HEADER_START):
                 continue  # an earlier bundle, not a module of the bot
-            extra.append(Module(name, path, source, tree, is_package,
-                                (path.parent,) if is_package else ()))
+            extra.append(Module(name, path, source, tree, is_package, (path.parent,) if is_package else ()))
             known.add(str(path))
             names.add(name)
     return extra
@@ -176,4 +173,3 @@ def embed(graph: Graph) -> EmbeddedBundle:
         "\n_cgarena_bundle()\n",
     ]
     return EmbeddedBundle("".join(out), parts)
-

@@ -54,8 +54,10 @@ class FlatBundle:
         if self.futures:
             out.append(f"from __future__ import {', '.join(self.futures)}\n")
         if self.registered:
-            out.append(f'__import__("sys").modules.update(dict.fromkeys({list(self.registered)!r}, '
-                       f'__import__("sys").modules["__main__"]))\n')
+            out.append(
+                f'__import__("sys").modules.update(dict.fromkeys({list(self.registered)!r}, '
+                f'__import__("sys").modules["__main__"]))\n'
+            )
         shown = [p for p in self.pieces if p.text.strip()]
         single = len({p.module for p in shown}) == 1  # the header names the only file
         running = "__main__"
@@ -121,8 +123,7 @@ class _Emitter:
             nonlocal buffer
             if current is not None and buffer:
                 m = self.graph.modules[current]
-                pieces.append(Piece(current, self.graph.display(m), "".join(buffer),
-                                    current in started))
+                pieces.append(Piece(current, self.graph.display(m), "".join(buffer), current in started))
                 started.add(current)
             buffer = []
 
@@ -164,8 +165,7 @@ class _Emitter:
                 j += 1
             groups[i] = j
             if j > i and any(k in top for k in range(i, j + 1)):
-                self.found.refuse(m, body[i], "an import that must be removed shares its line with another "
-                                              "statement")
+                self.found.refuse(m, body[i], "an import that must be removed shares its line with another statement")
             i = j + 1
         return groups
 

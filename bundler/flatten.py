@@ -88,5 +88,10 @@ def flatten(graph: Graph) -> FlatBundle:
         raise FlattenRefused(list(emitted.reasons))
     others = [name for name in in_bundle if name != graph.entry.name]
     defines_classes = any(isinstance(n, ast.ClassDef) for name in others for n in ast.walk(graph.modules[name].tree))
-    return FlatBundle(list(collected.futures), list(emitted.pieces), naming.renamed(), graph.entry.name,
-                      tuple(others) if defines_classes else ())
+    return FlatBundle(
+        list(collected.futures),
+        list(emitted.pieces),
+        naming.renamed(),
+        graph.entry.name,
+        tuple(others) if defines_classes else (),
+    )

@@ -93,8 +93,9 @@ def _startup_modules() -> frozenset[str]:
     code = "import sys; print(' '.join(sys.modules))"
     try:
         with tempfile.TemporaryDirectory() as empty:
-            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                 cwd=empty, timeout=30, check=True).stdout
+            out = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, cwd=empty, timeout=30, check=True
+            ).stdout
     except (OSError, subprocess.SubprocessError):
         out = ""
     names = {n.split(".")[0] for n in out.split()}
@@ -344,8 +345,7 @@ def _catches_import_error(node: ast.Try | ast.TryStar) -> bool:
             return True
         types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
         for t in types:
-            if isinstance(t, ast.Name) and t.id in ("ImportError", "ModuleNotFoundError", "Exception",
-                                                    "BaseException"):
+            if isinstance(t, ast.Name) and t.id in ("ImportError", "ModuleNotFoundError", "Exception", "BaseException"):
                 return True
     return False
 
@@ -418,8 +418,9 @@ def _literal_all(module: Module) -> list[str] | None:
 
 
 class _Builder:
-    def __init__(self, entry_point: EntryPoint, libs: list[Path], files: list[Path],
-                 transform: Transform | None) -> None:
+    def __init__(
+        self, entry_point: EntryPoint, libs: list[Path], files: list[Path], transform: Transform | None
+    ) -> None:
         self.ep = entry_point
         self.transform = transform
         self.roots = [entry_point.root] + [p for p in libs if p != entry_point.root]
@@ -482,8 +483,9 @@ class _Builder:
             self.external(module, site, base)
             for alias in node.names:
                 if alias.name != "*":
-                    site.bindings.append(Binding(alias.asname or alias.name, None,
-                                                 external=f"{base}:{alias.name}", alias=alias))
+                    site.bindings.append(
+                        Binding(alias.asname or alias.name, None, external=f"{base}:{alias.name}", alias=alias)
+                    )
             return
         target = self.require(module, site, base)
         if target is None:
@@ -494,7 +496,8 @@ class _Builder:
                 names = _literal_all(target)
                 if names is None:
                     site.problems.append(
-                        f"{self.where(module, node)}: 'from {base} import *' and {base} has no literal __all__")
+                        f"{self.where(module, node)}: 'from {base} import *' and {base} has no literal __all__"
+                    )
                     continue
                 for name in names:
                     self.from_name(module, site, target, name, name, None)
@@ -520,27 +523,33 @@ class _Builder:
             out.update(_literal_all(source) or ())
         return out
 
-    def from_name(self, module: Module, site: ImportSite, target: Module, name: str, bound: str,
-                  alias: ast.alias | None) -> None:
+    def from_name(
+        self, module: Module, site: ImportSite, target: Module, name: str, bound: str, alias: ast.alias | None
+    ) -> None:
         defined = name in target.scopes.module_names() or name in self.star_names(target)
         if defined and target.is_package and self.finder.find(f"{target.name}.{name}") is not None:
             # ``from . import sub`` inside the package itself binds the submodule, as Python does;
             # ``from .sub import sub`` binds what the submodule defines.
-            attribute_imports = {id(a) for node in ast.walk(target.tree)
-                                 if isinstance(node, ast.ImportFrom) and node.module for a in node.names}
-            defined = any(r.name == name and r.kind in ("store", "del")
-                          and (not isinstance(r.node, ast.alias) or id(r.node) in attribute_imports)
-                          for r in target.scopes.global_refs())
+            attribute_imports = {
+                id(a)
+                for node in ast.walk(target.tree)
+                if isinstance(node, ast.ImportFrom) and node.module
+                for a in node.names
+            }
+            defined = any(
+                r.name == name
+                and r.kind in ("store", "del")
+                and (not isinstance(r.node, ast.alias) or id(r.node) in attribute_imports)
+                for r in target.scopes.global_refs()
+            )
         if defined or not target.is_package:
             if not defined:
-                site.problems.append(f"{self.where(module, site.node)}: {target.name} does not visibly "
-                                     f"define {name!r}")
+                site.problems.append(f"{self.where(module, site.node)}: {target.name} does not visibly define {name!r}")
             site.bindings.append(Binding(bound, target.name, name, alias=alias))
             return
         sub = self.require(module, site, f"{target.name}.{name}", quiet=True)
         if sub is None:
-            site.problems.append(f"{self.where(module, site.node)}: {target.name} does not visibly "
-                                 f"define {name!r}")
+            site.problems.append(f"{self.where(module, site.node)}: {target.name} does not visibly define {name!r}")
             site.bindings.append(Binding(bound, target.name, name, alias=alias))
             return
         site.bindings.append(Binding(bound, sub.name, alias=alias))
@@ -570,7 +579,8 @@ class _Builder:
                     return None
                 raise UnresolvedImportError(
                     f"{self.where(module, site.node)}: no module named {prefix!r} "
-                    f"(searched {', '.join(str(r) for r in self.roots)})")
+                    f"(searched {', '.join(str(r) for r in self.roots)})"
+                )
             loaded.append(self.load(mf))
         if not site.type_checking:
             for m in loaded:
@@ -584,11 +594,13 @@ class _Builder:
         package = self.ep.package if module.is_entry else module.package
         if not package:
             raise UnresolvedImportError(
-                f"{self.where(module, node)}: relative import in a module that is not in a package")
+                f"{self.where(module, node)}: relative import in a module that is not in a package"
+            )
         parts = package.split(".")
         if node.level > len(parts):
             raise UnresolvedImportError(
-                f"{self.where(module, node)}: relative import goes above the top package {parts[0]}")
+                f"{self.where(module, node)}: relative import goes above the top package {parts[0]}"
+            )
         base = ".".join(parts[: len(parts) - node.level + 1])
         return f"{base}.{node.module}" if node.module else base
 
@@ -600,7 +612,8 @@ class _Builder:
         raise ThirdPartyImportError(
             f"{self.where(module, site.node)}: imports {name!r}, which is not a local module "
             f"(searched {', '.join(str(r) for r in self.roots)}), not in the standard library and "
-            f"not numpy; CodinGame's Python has nothing else")
+            f"not numpy; CodinGame's Python has nothing else"
+        )
 
 
 def _prefixes(name: str) -> list[str]:
@@ -608,8 +621,13 @@ def _prefixes(name: str) -> list[str]:
     return [".".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-def build_graph(entry: Path | str, libs: list[Path] | None = None, *,
-                files: list[Path] | None = None, transform: Transform | None = None) -> Graph:
+def build_graph(
+    entry: Path | str,
+    libs: list[Path] | None = None,
+    *,
+    files: list[Path] | None = None,
+    transform: Transform | None = None,
+) -> Graph:
     """Find and parse every local module the bot at ``entry`` imports.
 
     ``files`` (when given) receives every file read, even when the graph cannot be built;
@@ -625,4 +643,3 @@ def build_graph(entry: Path | str, libs: list[Path] | None = None, *,
             raise EntryNotFoundError(f"--lib {lib}: not a directory")
         lib_dirs.append(lib.resolve())
     return _Builder(entry_point, lib_dirs, files, transform).build()
-

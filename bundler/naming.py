@@ -53,8 +53,7 @@ class NamePlan:
     modules: frozenset[str]
     """Every module of the graph."""
 
-    def target(self, module: str, attr: str | None,
-               seen: frozenset[tuple[str, str]] = frozenset()) -> Target | None:
+    def target(self, module: str, attr: str | None, seen: frozenset[tuple[str, str]] = frozenset()) -> Target | None:
         """Where ``module.attr`` (or the module itself) lives in the flat namespace; None when it
         cannot be told."""
         if attr is None:
@@ -90,9 +89,12 @@ def _tag(module: str) -> str:
     return tag
 
 
-def assign_names(owned: Sequence[tuple[str, Mapping[str, NameKey]]], claimed: Mapping[str, NameKey],
-                 forbidden: AbstractSet[str],
-                 force: AbstractSet[tuple[str, str]] = frozenset()) -> dict[str, dict[str, str]]:
+def assign_names(
+    owned: Sequence[tuple[str, Mapping[str, NameKey]]],
+    claimed: Mapping[str, NameKey],
+    forbidden: AbstractSet[str],
+    force: AbstractSet[tuple[str, str]] = frozenset(),
+) -> dict[str, dict[str, str]]:
     """The final name of each own name of each module.
 
     ``owned`` lists (module, {own name: what it holds}) in priority order; ``claimed`` is what the
@@ -138,8 +140,9 @@ def _identifiers(graph: Graph) -> set[str]:
     return out
 
 
-def _free_reads(graph: Graph, collected: Collected, names: Mapping[str, ModuleNames],
-                modules: Sequence[str]) -> dict[str, NameKey]:
+def _free_reads(
+    graph: Graph, collected: Collected, names: Mapping[str, ModuleNames], modules: Sequence[str]
+) -> dict[str, NameKey]:
     """Global reads of names no module binds (builtins, mostly): they must keep their meaning."""
     claimed: dict[str, NameKey] = {}
     for name in modules:
@@ -154,8 +157,9 @@ def _free_reads(graph: Graph, collected: Collected, names: Mapping[str, ModuleNa
     return claimed
 
 
-def _duplicates(graph: Graph, names: Mapping[str, ModuleNames], final: Mapping[str, Mapping[str, str]],
-                plan: Sequence[Step]) -> frozenset[int]:
+def _duplicates(
+    graph: Graph, names: Mapping[str, ModuleNames], final: Mapping[str, Mapping[str, str]], plan: Sequence[Step]
+) -> frozenset[int]:
     """Standard-library imports that bind the same object to the same global as one earlier
     in the output (in output order)."""
     seen: set[tuple[str, NameKey]] = set()
@@ -188,8 +192,14 @@ def _defined_names(collected: Collected, module: str) -> dict[str, list[int]]:
     return out
 
 
-def _moves_overlap(collected: Collected, positions: Mapping[tuple[str, int], int],
-                   mover: str, defs: Sequence[int], owner: str, name: str) -> bool:
+def _moves_overlap(
+    collected: Collected,
+    positions: Mapping[tuple[str, int], int],
+    mover: str,
+    defs: Sequence[int],
+    owner: str,
+    name: str,
+) -> bool:
     """A renamed definition is made under its own name, then moved to its final name and the
     name deleted. Could that overwrite or delete the global that ``owner`` keeps under that
     name? Only when the owner binds it before (or in a function, at any time)."""
@@ -206,8 +216,13 @@ def _moves_overlap(collected: Collected, positions: Mapping[tuple[str, int], int
     return False
 
 
-def plan_names(graph: Graph, collected: Collected, names: Mapping[str, ModuleNames],
-               plan: Sequence[Step], force: AbstractSet[tuple[str, str]] = frozenset()) -> NamePlan:
+def plan_names(
+    graph: Graph,
+    collected: Collected,
+    names: Mapping[str, ModuleNames],
+    plan: Sequence[Step],
+    force: AbstractSet[tuple[str, str]] = frozenset(),
+) -> NamePlan:
     """Name every global of the modules in ``plan`` (see the module docstring). ``names`` must
     give nothing to bind for modules not in the plan (:meth:`Classified.only`); ``force`` lists
     (module, name) that must not keep their spelling (a local name where they are read).

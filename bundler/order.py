@@ -22,13 +22,59 @@ Step = tuple[str, int | None]
 statement ``i``, ``-i - 1`` for the blank lines and comments above statement ``i`` (emitted ahead
 of the modules that statement imports)."""
 
-_PURE_BUILTINS = frozenset([
-    "abs", "all", "any", "bool", "bytes", "callable", "chr", "classmethod", "complex", "dict", "divmod",
-    "enumerate", "filter", "float", "format", "frozenset", "getattr", "hasattr", "hash", "hex", "int",
-    "isinstance", "issubclass", "iter", "len", "list", "map", "max", "min", "next", "object", "oct", "ord",
-    "pow", "property", "range", "repr", "reversed", "round", "set", "slice", "sorted", "staticmethod", "str",
-    "sum", "super", "tuple", "type", "zip",
-])
+_PURE_BUILTINS = frozenset(
+    [
+        "abs",
+        "all",
+        "any",
+        "bool",
+        "bytes",
+        "callable",
+        "chr",
+        "classmethod",
+        "complex",
+        "dict",
+        "divmod",
+        "enumerate",
+        "filter",
+        "float",
+        "format",
+        "frozenset",
+        "getattr",
+        "hasattr",
+        "hash",
+        "hex",
+        "int",
+        "isinstance",
+        "issubclass",
+        "iter",
+        "len",
+        "list",
+        "map",
+        "max",
+        "min",
+        "next",
+        "object",
+        "oct",
+        "ord",
+        "pow",
+        "property",
+        "range",
+        "repr",
+        "reversed",
+        "round",
+        "set",
+        "slice",
+        "sorted",
+        "staticmethod",
+        "str",
+        "sum",
+        "super",
+        "tuple",
+        "type",
+        "zip",
+    ]
+)
 """Builtins that a module may call at import time without effects anyone could see."""
 
 
@@ -79,11 +125,35 @@ def _blocked(site: ImportSite, active: list[str]) -> str | None:
     return None
 
 
-_PURE_MODULES = frozenset([
-    "abc", "array", "bisect", "cmath", "collections", "copy", "dataclasses", "decimal", "enum", "fractions",
-    "functools", "heapq", "itertools", "keyword", "math", "numbers", "numpy", "operator", "re", "statistics",
-    "string", "struct", "textwrap", "types", "typing",
-])
+_PURE_MODULES = frozenset(
+    [
+        "abc",
+        "array",
+        "bisect",
+        "cmath",
+        "collections",
+        "copy",
+        "dataclasses",
+        "decimal",
+        "enum",
+        "fractions",
+        "functools",
+        "heapq",
+        "itertools",
+        "keyword",
+        "math",
+        "numbers",
+        "numpy",
+        "operator",
+        "re",
+        "statistics",
+        "string",
+        "struct",
+        "textwrap",
+        "types",
+        "typing",
+    ]
+)
 """Non-local modules whose functions, called at import time, depend on nothing but their
 arguments and change nothing the program could see (``numpy.random`` aside)."""
 
@@ -105,8 +175,12 @@ class _Purity:
         """The module's names bound to non-local things (name -> dotted path) and to local
         modules or their names (name -> binding), by its executed imports."""
         if m.name not in self._names:
-            local = {b.name: b for site in executed_sites(m) for b in site.bindings
-                     if not b.external and b.module is not None}
+            local = {
+                b.name: b
+                for site in executed_sites(m)
+                for b in site.bindings
+                if not b.external and b.module is not None
+            }
             self._names[m.name] = (external_paths(m), local)
         return self._names[m.name]
 
@@ -122,8 +196,9 @@ class _Purity:
         if target is None:
             return f"reads {module}.{attr}"
         scope = target.scopes.module
-        stores = [r for r in target.scopes.refs if r.resolved is scope and r.name == attr
-                  and r.kind in ("store", "del")]
+        stores = [
+            r for r in target.scopes.refs if r.resolved is scope and r.name == attr and r.kind in ("store", "del")
+        ]
         if len(stores) != 1 or stores[0].scope is not scope:
             return f"reads {module}.{attr}, which {module} may rebind"
         stmt = target.tree.body[stores[0].top_index]
@@ -138,8 +213,14 @@ class _Purity:
                 return None
         return f"reads {module}.{attr}, whose value the program may change before Python would run this"
 
-    def read(self, m: Module, node: ast.Name, parents: dict[int, ast.AST],
-             external: dict[str, str], local: dict[str, Binding]) -> str | None:
+    def read(
+        self,
+        m: Module,
+        node: ast.Name,
+        parents: dict[int, ast.AST],
+        external: dict[str, str],
+        local: dict[str, Binding],
+    ) -> str | None:
         """Why this read, at import time, could see something else when run early, or None."""
         if node.id in external:
             return None if self.pure_path(external[node.id]) else f"reads {external[node.id]}"
@@ -192,8 +273,10 @@ class _Purity:
             root = _root_name(expr)
             if root in _PURE_BUILTINS or (root in external and self.pure_path(external[root])):
                 continue
-            return (f"class {stmt.name} derives from {ast.unparse(expr)}, whose creation may run the bot's "
-                    f"code (__init_subclass__, a metaclass)")
+            return (
+                f"class {stmt.name} derives from {ast.unparse(expr)}, whose creation may run the bot's "
+                f"code (__init_subclass__, a metaclass)"
+            )
         return None
 
     def stmt(self, m: Module, stmt: ast.stmt) -> str | None:
@@ -220,8 +303,7 @@ class _Purity:
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for t in targets:
-                if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred, ast.Store))
-                           for n in ast.walk(t)):
+                if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred, ast.Store)) for n in ast.walk(t)):
                     return "assigns into an object (its effect could be seen)"
             return self.exprs(m, [stmt.value] if stmt.value is not None else [], 0)
         return f"runs a {type(stmt).__name__} statement at import time"
@@ -271,7 +353,7 @@ def order(graph: Graph) -> tuple[Step, ...]:
             for site in by_index.get(index, []):
                 blocked = _blocked(site, active)
                 if blocked:
-                    chain = " -> ".join(active[active.index(blocked):] + [blocked])
+                    chain = " -> ".join(active[active.index(blocked) :] + [blocked])
                     raise refuse(m, site.node, f"import cycle {chain}")
                 pending = [t for t in site.executes if t not in done and t not in active]
                 if pending and site.top_level:
@@ -283,8 +365,11 @@ def order(graph: Graph) -> tuple[Step, ...]:
                         why = _Purity(graph).module(target, done, active, set())
                         if why:
                             kind = "inside a function" if site.in_function else "conditionally"
-                            raise refuse(m, site.node, f"imports {target} {kind}; running it earlier "
-                                                       f"than Python would is not safe: {why}")
+                            raise refuse(
+                                m,
+                                site.node,
+                                f"imports {target} {kind}; running it earlier than Python would is not safe: {why}",
+                            )
                     run(target)
             plan.append((name, index))
         active.pop()
@@ -319,6 +404,10 @@ def submodule_overwrites(graph: Graph, collected: Collected, plan: tuple[Step, .
             if r.kind not in ("store", "del") or sub not in starts:
                 continue
             if r.scope is not scope or positions.get((name, r.top_index), -1) < starts[sub]:
-                found.refuse(m, r.node, f"binds {r.name!r} before the submodule {sub} first runs, which "
-                                        f"replaces it with the module (one namespace cannot)")
+                found.refuse(
+                    m,
+                    r.node,
+                    f"binds {r.name!r} before the submodule {sub} first runs, which "
+                    f"replaces it with the module (one namespace cannot)",
+                )
     return found.found()

@@ -57,8 +57,14 @@ def copy_to_clipboard(text: str) -> str | None:
     command = clipboard_tool()
     if command is not None:
         try:
-            subprocess.run(command, input=text.encode("utf-8"), check=True, timeout=10,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            subprocess.run(
+                command,
+                input=text.encode("utf-8"),
+                check=True,
+                timeout=10,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )
         except (OSError, subprocess.SubprocessError) as exc:
             raise OutputError(f"{command[0]} failed to copy ({exc})") from None
         return command[0]

@@ -141,18 +141,28 @@ class _ModuleRewrite:
                 if name in aliases:
                     b = aliases[name]
                     if b.module is not None and b.attr is not None and (b.module, b.attr) in self.deleted:
-                        self.refuse(r.node, f"reads {b.attr!r}, which module {b.module} deletes with del "
-                                            "(one namespace would give another error than the module)")
+                        self.refuse(
+                            r.node,
+                            f"reads {b.attr!r}, which module {b.module} deletes with del "
+                            "(one namespace would give another error than the module)",
+                        )
                     self.use_target(r, self.binding_target(b))
                 elif name in final:
                     new = final[name]
                     if new != name:
                         if r.ambiguous:
                             self.refuse(r.node, f"class body reads {name!r} before or after binding it")
-                        if (r.kind == "load" and name in BUILTIN_NAMES and r.scope.kind != "function"
-                                and r.top_index <= first_binding.get(name, -1)):
-                            self.refuse(r.node, f"reads the builtin {name!r} before this module binds its own "
-                                                f"{name!r} (renamed {new!r}, the read would miss the builtin)")
+                        if (
+                            r.kind == "load"
+                            and name in BUILTIN_NAMES
+                            and r.scope.kind != "function"
+                            and r.top_index <= first_binding.get(name, -1)
+                        ):
+                            self.refuse(
+                                r.node,
+                                f"reads the builtin {name!r} before this module binds its own "
+                                f"{name!r} (renamed {new!r}, the read would miss the builtin)",
+                            )
                         self.rename(r, new)
                 elif name in self.names.type_checking:
                     self.annotation_use(r, self.names.type_checking[name])
@@ -193,8 +203,11 @@ class _ModuleRewrite:
             if isinstance(node, ast.MatchValue):
                 start, end = self.pos.span(node.value)
                 if any(a == start and b == end and new.isidentifier() for a, b, new in spans):
-                    self.refuse(node, "a value pattern (case module.NAME:) would become a bare name, "
-                                      "which Python reads as a capture pattern matching anything")
+                    self.refuse(
+                        node,
+                        "a value pattern (case module.NAME:) would become a bare name, "
+                        "which Python reads as a capture pattern matching anything",
+                    )
             elif isinstance(node, ast.JoinedStr):
                 for value in node.values:
                     if not isinstance(value, ast.FormattedValue):
@@ -205,8 +218,11 @@ class _ModuleRewrite:
                         continue  # not the debug form: no '=' right after the expression
                     text = source[start:end]
                     if any(start <= a and b <= end for a, b, _ in spans):
-                        self.refuse(node, f"the f-string debug form {{{text}=}} prints its expression's "
-                                          "source, which flattening rewrites")
+                        self.refuse(
+                            node,
+                            f"the f-string debug form {{{text}=}} prints its expression's "
+                            "source, which flattening rewrites",
+                        )
 
     def string_annotations(self) -> None:
         """Rewrite the names inside string annotations (``def f(t: "model.Thing")``) as they
@@ -294,8 +310,11 @@ class _ModuleRewrite:
             self.edits.append(Edit(*pos.span(node), new))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if r.scope is not self.m.scopes.module:
-                self.refuse(node, f"defines the global {r.name!r} inside a function; renaming it "
-                                  f"would change its __name__ and __qualname__")
+                self.refuse(
+                    node,
+                    f"defines the global {r.name!r} inside a function; renaming it "
+                    f"would change its __name__ and __qualname__",
+                )
                 return
             # Python makes the object under its own name (decorators, __init_subclass__, the
             # __qualname__ of its methods see it), then it moves to its final name; the naming
@@ -327,8 +346,7 @@ class _ModuleRewrite:
         while target.module is not None:
             parent = self.parents.get(id(node))
             if not (isinstance(parent, ast.Attribute) and parent.value is node):
-                self.refuse(r.node, f"uses module {target.module} as an object (only module.name "
-                                    f"can be flattened)")
+                self.refuse(r.node, f"uses module {target.module} as an object (only module.name can be flattened)")
                 return
             if not isinstance(parent.ctx, ast.Load):
                 self.refuse(parent, f"assigns or deletes an attribute of module {target.module}")
@@ -339,8 +357,11 @@ class _ModuleRewrite:
                 return
             nxt = self.plan.target(target.module, parent.attr)
             if (target.module, parent.attr) in self.deleted:
-                self.refuse(parent, f"reads {parent.attr!r}, which module {target.module} deletes with del "
-                                    "(one namespace would give another error than the module)")
+                self.refuse(
+                    parent,
+                    f"reads {parent.attr!r}, which module {target.module} deletes with del "
+                    "(one namespace would give another error than the module)",
+                )
             if nxt is None:
                 self.refuse(parent, f"{target.module} has no visible top-level name {parent.attr!r}")
                 return
@@ -410,9 +431,15 @@ class _ModuleRewrite:
         gone = {id(n) for n in removed}
         for node in removed:
             parent = self.parents.get(id(node))
-            block = next((b for f in ("body", "orelse", "finalbody", "handlers")
-                          for b in [getattr(parent, f, None)] if isinstance(b, list)
-                          and any(x is node for x in b)), [node])
+            block = next(
+                (
+                    b
+                    for f in ("body", "orelse", "finalbody", "handlers")
+                    for b in [getattr(parent, f, None)]
+                    if isinstance(b, list) and any(x is node for x in b)
+                ),
+                [node],
+            )
             emptied = all(id(x) in gone for x in block)
             lines = pos.whole_lines(node)
             if (emptied and block[0] is node) or lines is None:
@@ -468,11 +495,13 @@ class _ModuleRewrite:
         return out
 
     def count_stores(self, scope: Scope, name: str) -> int:
-        return sum(1 for r in self.m.scopes.refs
-                   if r.resolved is scope and r.name == name and r.kind in ("store", "del"))
+        return sum(
+            1 for r in self.m.scopes.refs if r.resolved is scope and r.name == name and r.kind in ("store", "del")
+        )
 
-    def external_clause(self, node: ast.Import | ast.ImportFrom, a: ast.alias, b: Binding,
-                        scope: Scope) -> tuple[str, bool]:
+    def external_clause(
+        self, node: ast.Import | ast.ImportFrom, a: ast.alias, b: Binding, scope: Scope
+    ) -> tuple[str, bool]:
         """The text of one non-local import clause, renamed as needed; drop=True when the same
         object already sits under the same global name."""
         if scope.kind != "module":
@@ -492,8 +521,11 @@ class _ModuleRewrite:
         """Drop ``if TYPE_CHECKING:`` blocks, and ``if __name__ == "__main__":`` outside the entry."""
         m = self.m
         for index, stmt in enumerate(m.tree.body):
-            if isinstance(stmt, ast.If) and not stmt.orelse and (
-                    is_type_checking(stmt.test) or (not m.is_entry and is_main_guard(stmt))):
+            if (
+                isinstance(stmt, ast.If)
+                and not stmt.orelse
+                and (is_type_checking(stmt.test) or (not m.is_entry and is_main_guard(stmt)))
+            ):
                 self.top[index] = ""
         for node in ast.walk(m.tree):
             if not isinstance(node, ast.If) or not is_type_checking(node.test):

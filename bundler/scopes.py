@@ -90,8 +90,7 @@ class ModuleScopes:
 
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
-_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match,
-             ast.TryStar)
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match, ast.TryStar)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
@@ -120,8 +119,17 @@ class _Walker:
             if scope.kind == "class" and name not in scope.first_binding:
                 scope.first_binding[name] = (ctx.class_index, True)
         self.refs.append(
-            Ref(name, node, scope, kind, ctx.top_index, ctx.nested, ctx.in_loop,
-                ctx.class_index if scope.kind == "class" else -1, ctx.in_value)
+            Ref(
+                name,
+                node,
+                scope,
+                kind,
+                ctx.top_index,
+                ctx.nested,
+                ctx.in_loop,
+                ctx.class_index if scope.kind == "class" else -1,
+                ctx.in_value,
+            )
         )
 
     def child(self, ctx: _Ctx, scope: Scope, **changes: object) -> _Ctx:
@@ -246,16 +254,18 @@ class _Walker:
                 self.visit(node.annotation, ctx)
                 if isinstance(node.target, ast.Name) and node.value is None and scope.kind != "function":
                     # ``x: int`` in a module or class body binds nothing at run time.
-                    self.refs.append(Ref(node.target.id, node.target, scope, "annotation",
-                                         ctx.top_index, ctx.nested, ctx.in_loop))
+                    self.refs.append(
+                        Ref(node.target.id, node.target, scope, "annotation", ctx.top_index, ctx.nested, ctx.in_loop)
+                    )
                     return
                 self.visit(node.target, ctx)
             else:
                 for t in node.targets:
                     self.visit(t, ctx)
         elif isinstance(node, _COMPOUND):
-            inner_ctx = _Ctx(scope, ctx.top_index, True, ctx.in_loop or isinstance(node, _LOOPS),
-                             ctx.class_index, ctx.in_value)
+            inner_ctx = _Ctx(
+                scope, ctx.top_index, True, ctx.in_loop or isinstance(node, _LOOPS), ctx.class_index, ctx.in_value
+            )
             if scope.kind == "class":
                 before = set(scope.first_binding)
                 self.generic(node, inner_ctx)

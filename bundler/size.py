@@ -40,11 +40,12 @@ class SizeReport:
     def lines(self) -> list[str]:
         """A readable table, biggest modules first."""
         width = max([len(n) for n, _ in self.modules] + [len("total")])
-        out = [f"{name:<{width}}  {units:>7,}" for name, units in
-               sorted(self.modules, key=lambda item: (-item[1], item[0]))]
+        out = [
+            f"{name:<{width}}  {units:>7,}"
+            for name, units in sorted(self.modules, key=lambda item: (-item[1], item[0]))
+        ]
         other = self.total - sum(u for _, u in self.modules)
         if other:
             out.append(f"{'(header, glue)':<{width}}  {other:>7,}")
-        out.append(f"{'total':<{width}}  {self.total:>7,} of {LIMIT:,} "
-                   f"({100 * self.total / LIMIT:.1f}%)")
+        out.append(f"{'total':<{width}}  {self.total:>7,} of {LIMIT:,} ({100 * self.total / LIMIT:.1f}%)")
         return out

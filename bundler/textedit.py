@@ -104,7 +104,8 @@ def apply_edits(text: str, edits: list[Edit], start: int = 0, end: int | None = 
     for e in sorted(edits, key=lambda e: (e.start, e.start != e.end, -e.end)):
         if e.start == e.end:  # an insertion belongs to the region it ends, not the one it starts
             if (start < e.start <= end or e.start == start == 0) and not (
-                    chosen and chosen[-1].start < e.start < chosen[-1].end):
+                chosen and chosen[-1].start < e.start < chosen[-1].end
+            ):
                 chosen.append(e)
             continue
         if e.start < start or e.end > end:
@@ -119,7 +120,7 @@ def apply_edits(text: str, edits: list[Edit], start: int = 0, end: int | None = 
     out: list[str] = []
     pos = start
     for e in chosen:
-        out.append(text[pos:e.start])
+        out.append(text[pos : e.start])
         out.append(e.new)
         pos = e.end
     out.append(text[pos:end])

@@ -71,11 +71,9 @@ def _first_difference(a: Seat, b: Seat) -> str | None:
     return None
 
 
-def _play(game: str, seed: int, seat: int, bot: str | Bot, opponent: str | Bot,
-          time_scale: float) -> list[Seat]:
+def _play(game: str, seed: int, seat: int, bot: str | Bot, opponent: str | Bot, time_scale: float) -> list[Seat]:
     try:
-        return play_recorded(game, seed, [bot, opponent] if seat == 0 else [opponent, bot],
-                             time_scale=time_scale)
+        return play_recorded(game, seed, [bot, opponent] if seat == 0 else [opponent, bot], time_scale=time_scale)
     except ArenaError as exc:
         raise VerifyError(str(exc)) from None
 
@@ -97,17 +95,19 @@ def verify(
         original = _play(game, seed, seat, source, opponent, time_scale)
         mine = original[seat]
         if not mine.ok:
-            raise VerifyError(f"seed {seed}: the source bot itself failed ({mine.status}: "
-                              f"{mine.message})")
+            raise VerifyError(f"seed {seed}: the source bot itself failed ({mine.status}: {mine.message})")
         bundled = _play(game, seed, seat, bundle, opponent, time_scale)
         diff = _first_difference(original[seat], bundled[seat])
         if diff is not None:
             again = _play(game, seed, seat, source, opponent, time_scale)
             if any(_first_difference(x, y) is not None for x, y in zip(original, again)):
-                raise VerifyError(f"seed {seed}: two runs of the source bot already differ, so the bot "
-                                  f"(or its opponent) is not deterministic; give it a fixed seed or "
-                                  f"setting to verify")
-            raise VerifyError(f"seed {seed}, seat {seat}: the bundle differs from the source bot at "
-                              f"{diff} (source against bundle)")
+                raise VerifyError(
+                    f"seed {seed}: two runs of the source bot already differ, so the bot "
+                    f"(or its opponent) is not deterministic; give it a fixed seed or "
+                    f"setting to verify"
+                )
+            raise VerifyError(
+                f"seed {seed}, seat {seat}: the bundle differs from the source bot at {diff} (source against bundle)"
+            )
         games.append(VerifiedGame(seed, seat, mine.turns, len(mine.answers)))
     return games

@@ -108,8 +108,10 @@ def _load(ep: EntryPoint) -> type[Referee]:
     if not (isinstance(cls, type) and issubclass(cls, Referee)):
         raise PluginError(f"{where} is not a referee.Referee subclass")
     if getattr(cls, "name", None) != ep.name.strip().lower():
-        raise PluginError(f"{where}: its class names the game {getattr(cls, 'name', None)!r}; "
-                          "the entry point's name and Referee.name must be the same (lower case)")
+        raise PluginError(
+            f"{where}: its class names the game {getattr(cls, 'name', None)!r}; "
+            "the entry point's name and Referee.name must be the same (lower case)"
+        )
     if not 2 <= cls.player_count <= 8:
         raise PluginError(f"{where}: player_count must be 2 to 8, not {cls.player_count}")
     return cls

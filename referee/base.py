@@ -127,8 +127,7 @@ class Request:
         self._parts = ()
 
     @classmethod
-    def deferred(cls, player: int, parts: Sequence[InputPart], expected_lines: int,
-                 time_limit_ms: int) -> Request:
+    def deferred(cls, player: int, parts: Sequence[InputPart], expected_lines: int, time_limit_ms: int) -> Request:
         """A request whose lines are the concatenation of ``parts`` (each a sequence of lines or a
         function returning one, called when :attr:`lines` is first read; ``parts`` itself must
         not change afterwards)."""
@@ -182,8 +181,10 @@ class Request:
         return Request, self._key()
 
     def __repr__(self) -> str:
-        return (f"Request(player={self._player!r}, lines={self.lines!r}, "
-                f"expected_lines={self._expected_lines!r}, time_limit_ms={self._time_limit_ms!r})")
+        return (
+            f"Request(player={self._player!r}, lines={self.lines!r}, "
+            f"expected_lines={self._expected_lines!r}, time_limit_ms={self._time_limit_ms!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True)

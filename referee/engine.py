@@ -56,9 +56,25 @@ class EngineReferee(Referee):
 
     # The engine's own attributes are slots: fast to read, and they leave the instance dictionary
     # to the game (CPython keeps attribute look-ups fast only for dictionaries of at most 30 keys).
-    __slots__ = ("_seed", "scores", "active", "_pending", "_executed", "_turn", "_total_turn_time",
-                 "_requests", "_expecting", "_abort_pending", "_game_end_reason", "_outcome",
-                 "_deactivations", "_summary", "_errors", "_new_deactivations", "_messages")
+    __slots__ = (
+        "_seed",
+        "scores",
+        "active",
+        "_pending",
+        "_executed",
+        "_turn",
+        "_total_turn_time",
+        "_requests",
+        "_expecting",
+        "_abort_pending",
+        "_game_end_reason",
+        "_outcome",
+        "_deactivations",
+        "_summary",
+        "_errors",
+        "_new_deactivations",
+        "_messages",
+    )
 
     hard_quota_ms: ClassVar[int] = GAME_DURATION_HARD_QUOTA_MS
     max_turns: int = DEFAULT_MAX_TURNS
@@ -146,7 +162,11 @@ class EngineReferee(Referee):
                 self._finish(EndReason.MAX_TURNS)
         self._requests = None
         summary, errors, deactivations, messages = (
-            self._summary, self._errors, self._new_deactivations, self._messages)
+            self._summary,
+            self._errors,
+            self._new_deactivations,
+            self._messages,
+        )
         report = _frame_report(
             turn,
             tuple(summary),
@@ -166,9 +186,7 @@ class EngineReferee(Referee):
 
     def _wrong_players(self, outputs: Outputs) -> NoReturn:
         expected = [p for p, _ in self._expecting]
-        raise ProtocolError(
-            f"turn {self._turn}: expected outputs for players {expected}, got {sorted(outputs)}"
-        )
+        raise ProtocolError(f"turn {self._turn}: expected outputs for players {expected}, got {sorted(outputs)}")
 
     def outcome(self) -> Outcome | None:
         return self._outcome
@@ -223,14 +241,14 @@ class EngineReferee(Referee):
         later."""
         self._pending[player].append(lines)
 
-    def _parse_outputs(self, outputs: dict[int, tuple[str, ...] | None],
-                       parse: Callable[[str], A]) -> list[A | None]:
+    def _parse_outputs(self, outputs: dict[int, tuple[str, ...] | None], parse: Callable[[str], A]) -> list[A | None]:
         """:meth:`_parse_answers` for a game whose players answer one line a turn: ``parse``
         takes that line."""
         return self._handle_commands(outputs, parse, True)
 
-    def _parse_answers(self, outputs: dict[int, tuple[str, ...] | None],
-                       parse: Callable[[tuple[str, ...]], A]) -> list[A | None]:
+    def _parse_answers(
+        self, outputs: dict[int, tuple[str, ...] | None], parse: Callable[[tuple[str, ...]], A]
+    ) -> list[A | None]:
         """The official ``handlePlayerCommands``: per player in index order, no answer ->
         disqualified (``Timeout!``); lines that do not parse (``parse`` raises
         :class:`InvalidCommand`) -> disqualified with the official tooltip (where ``&lt;``/``&gt;``
@@ -238,8 +256,9 @@ class EngineReferee(Referee):
         (``None`` when it has none); an action's ``message`` attribute, if any, is reported."""
         return self._handle_commands(outputs, parse, False)
 
-    def _handle_commands(self, outputs: dict[int, tuple[str, ...] | None],
-                         parse: Callable[[Any], A], first_line: bool) -> list[A | None]:
+    def _handle_commands(
+        self, outputs: dict[int, tuple[str, ...] | None], parse: Callable[[Any], A], first_line: bool
+    ) -> list[A | None]:
         actions: list[A | None] = [None] * self.player_count
         for p, lines in outputs.items():  # ascending: apply orders them
             if lines is None:
@@ -339,14 +358,18 @@ def _idle_requests(time_limit_ms: int) -> tuple[Request]:
 
 _new = object.__new__
 _set_turn, _set_summary, _set_errors, _set_deactivations, _set_messages, _set_phase = (
-    FrameReport.__dict__[name].__set__
-    for name in ("turn", "summary", "errors", "deactivations", "messages", "phase")
+    FrameReport.__dict__[name].__set__ for name in ("turn", "summary", "errors", "deactivations", "messages", "phase")
 )
 
 
-def _frame_report(turn: int, summary: tuple[str, ...], errors: tuple[tuple[int, str], ...],
-                  deactivations: tuple[Deactivation, ...], messages: tuple[tuple[int, str], ...],
-                  phase: str | None) -> FrameReport:
+def _frame_report(
+    turn: int,
+    summary: tuple[str, ...],
+    errors: tuple[tuple[int, str], ...],
+    deactivations: tuple[Deactivation, ...],
+    messages: tuple[tuple[int, str], ...],
+    phase: str | None,
+) -> FrameReport:
     """``FrameReport(...)`` in a third of the time: a frozen dataclass's ``__init__`` sets each
     field through ``object.__setattr__``, and the engine makes one report per turn."""
     report: FrameReport = _new(FrameReport)

@@ -30,9 +30,7 @@ def check_java_long(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer (a Java long), got {seed!r}")
     if not JAVA_LONG_MIN <= seed <= JAVA_LONG_MAX:
-        raise ValueError(
-            f"seed {seed} is outside the Java long range [{JAVA_LONG_MIN}, {JAVA_LONG_MAX}]"
-        )
+        raise ValueError(f"seed {seed} is outside the Java long range [{JAVA_LONG_MIN}, {JAVA_LONG_MAX}]")
     return seed
 
 

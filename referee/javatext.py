@@ -34,9 +34,7 @@ def utf16_len(text: str) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
-def cut_message(
-    message: str | None, *, trim: bool, limit: int = 48, keep: int = 46
-) -> str | None:
+def cut_message(message: str | None, *, trim: bool, limit: int = 48, keep: int = 46) -> str | None:
     """Optionally ``trim()``, then, if longer than ``limit`` UTF-16 units, keep the first ``keep``
     units and add ``...`` (a surrogate pair cut in half is dropped)."""
     if message is None:

@@ -67,5 +67,6 @@ def repository_is_left_untouched():
     deleted = sorted(set(before) - set(after))
     changed = sorted(p for p in set(before) & set(after) if before[p] != after[p])
     if created or deleted or changed:
-        pytest.fail(f"tests wrote into the repository: created {created}, changed {changed}, deleted {deleted}",
-                    pytrace=False)
+        pytest.fail(
+            f"tests wrote into the repository: created {created}, changed {changed}, deleted {deleted}", pytrace=False
+        )

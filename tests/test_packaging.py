@@ -24,10 +24,18 @@ REPO = Path(__file__).resolve().parents[1]
 def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
     out = tmp_path_factory.mktemp("dist")
     source = tmp_path_factory.mktemp("source") / "cgarena"  # setuptools builds in the source tree
-    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
-        ".git", "__pycache__", "*.egg-info", "build", "dist", ".*_cache", "tests"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(source)],
-                   check=True, timeout=600, cwd=source, capture_output=True)
+    shutil.copytree(
+        REPO,
+        source,
+        ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", "build", "dist", ".*_cache", "tests"),
+    )
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(source)],
+        check=True,
+        timeout=600,
+        cwd=source,
+        capture_output=True,
+    )
     (wheel,) = out.glob("cgarena-*.whl")
     with zipfile.ZipFile(wheel) as z:
         return set(z.namelist())
@@ -42,8 +50,7 @@ def test_the_wheel_ships_the_shipped_bots(wheel_names: set[str]) -> None:
         for name, entry in bots.items():
             if "module" in entry:
                 folder = Path(*entry["module"].split("."))
-                needed = [folder / "__main__.py"] + sorted(
-                    p.relative_to(REPO) for p in (REPO / folder).glob("*.py"))
+                needed = [folder / "__main__.py"] + sorted(p.relative_to(REPO) for p in (REPO / folder).glob("*.py"))
             else:
                 needed = [Path(entry["path"])]
             missing = [str(p) for p in needed if p.as_posix() not in wheel_names]
@@ -56,14 +63,33 @@ def test_the_sweep_plot_is_optional(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     """#13 point 18: without matplotlib, --plot fails with one line saying what to install, before
     reading anything, and a sweep still runs (the plot is skipped with a note)."""
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
-    result = CliRunner().invoke(main, ["results", "--db", str(tmp_path / "none.sqlite"), "--plot",
-                                       str(tmp_path / "p.png")])
+    result = CliRunner().invoke(
+        main, ["results", "--db", str(tmp_path / "none.sqlite"), "--plot", str(tmp_path / "p.png")]
+    )
     assert result.exit_code == 1
     assert "pip install 'cgarena[plot]'" in result.output and "Traceback" not in result.output
-    result = CliRunner().invoke(main, [
-        "tournament", "spring2021", "greedy", "wait --x {x}", "--grid", "x=1,2", "--sweep-bot", "wait",
-        "--games", "2", "--param", "MAX_ROUNDS=2", "--workers", "1", "--no-progress",
-        "--db", str(tmp_path / "s.sqlite")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            "greedy",
+            "wait --x {x}",
+            "--grid",
+            "x=1,2",
+            "--sweep-bot",
+            "wait",
+            "--games",
+            "2",
+            "--param",
+            "MAX_ROUNDS=2",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--db",
+            str(tmp_path / "s.sqlite"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "the sweep plot will not be drawn" in result.output
     assert "sweep plot not drawn: matplotlib is not installed" in result.output

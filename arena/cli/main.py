@@ -59,8 +59,6 @@ def games() -> None:
         click.echo(f"{name:12} {cls.title}" + (f"  (also: {', '.join(extra)})" if extra else ""))
 
 
-
-
 def game_params(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
     out = {}
     for item in values:
@@ -89,5 +87,3 @@ def list_bots(game: str | None) -> None:
             spec = botspec.resolve(bot, name)
             shown = shlex.join(spec.argv[1:]) if spec.argv[0] == sys.executable else spec.command_line()
             click.echo(f"  {bot:8} {shown}")
-
-

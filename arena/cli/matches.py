@@ -45,12 +45,31 @@ def _when(timestamp: float) -> str:
 
 def _game_dict(tid: int, g: GameRecord) -> dict[str, Any]:
     return {
-        "id": g.id, "tournament": tid, "comparison": g.comparison, "pair": g.pair, "leg": g.leg, "seed": g.seed,
-        "end_reason": g.end_reason, "turns": g.turns, "winner": g.winner, "duration_s": g.duration_s,
-        "replay": g.replay, "sandbox": None if g.sandboxed is None else ("on" if g.sandboxed else "off"),
+        "id": g.id,
+        "tournament": tid,
+        "comparison": g.comparison,
+        "pair": g.pair,
+        "leg": g.leg,
+        "seed": g.seed,
+        "end_reason": g.end_reason,
+        "turns": g.turns,
+        "winner": g.winner,
+        "duration_s": g.duration_s,
+        "replay": g.replay,
+        "sandbox": None if g.sandboxed is None else ("on" if g.sandboxed else "off"),
         "worker": g.worker,
-        "players": [{"seat": p.seat, "bot": p.bot, "score": p.score, "rank": p.rank, "status": p.status,
-                     "message": p.message, "refused": p.refused} for p in g.players],
+        "players": [
+            {
+                "seat": p.seat,
+                "bot": p.bot,
+                "score": p.score,
+                "rank": p.rank,
+                "status": p.status,
+                "message": p.message,
+                "refused": p.refused,
+            }
+            for p in g.players
+        ],
     }
 
 
@@ -64,11 +83,11 @@ def matches() -> None:
 @click.option("--tournament", "tid", type=int, help="Tournament id (default: the latest).")
 @click.option("--bot", help="Only games this bot played (and --result is from its side).")
 @click.option("--result", type=click.Choice(RESULTS), help="Only the games --bot won, lost or drew.")
-@click.option("--status", type=click.Choice(STATUSES),
-              help="Only games where a player (--bot, if given) ended with this status.")
+@click.option(
+    "--status", type=click.Choice(STATUSES), help="Only games where a player (--bot, if given) ended with this status."
+)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def list_matches(db: str, tid: int | None, bot: str | None, result: str | None, status: str | None,
-                 fmt: str) -> None:
+def list_matches(db: str, tid: int | None, bot: str | None, result: str | None, status: str | None, fmt: str) -> None:
     """The games of a tournament: id, seed, seats, scores, end reason, turns, each player's status."""
     if result is not None and bot is None:
         raise click.UsageError("--result is a bot's result: give --bot NAME too")
@@ -130,8 +149,10 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
     command = stored_game_command(row.settings, g)
     if view and (g.replay is None or not Path(g.replay).is_file()):
         why = "no replay was kept" if g.replay is None else f"its replay {g.replay} is gone"
-        raise click.ClickException(f"game {game_id}: {why}; play it again with --replay FILE --view: "
-                                   f"{command} --replay game{game_id}.json --view")
+        raise click.ClickException(
+            f"game {game_id}: {why}; play it again with --replay FILE --view: "
+            f"{command} --replay game{game_id}.json --view"
+        )
     if fmt == "json":
         data = _game_dict(tid, g)
         for out, p in zip(data["players"], g.players):
@@ -140,20 +161,27 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
         click.echo(json.dumps(data))
         return
     game = row.settings.get("game")
-    click.echo(f"game {g.id} of tournament {tid} ({game}): comparison {g.comparison}, pair {g.pair}, leg {g.leg}, "
-               f"seed {g.seed}")
-    click.echo(f"  {g.end_reason} after {g.turns} turns, {g.duration_s:.1f} s, finished {_when(g.finished)}; "
-               f"rules {g.referee_version}"
-               + ("" if g.sandboxed is None else f"; bots {'sandboxed' if g.sandboxed else 'not sandboxed'}")
-               + ("" if g.worker is None else f"; on Dask worker {g.worker}"))
+    click.echo(
+        f"game {g.id} of tournament {tid} ({game}): comparison {g.comparison}, pair {g.pair}, leg {g.leg}, "
+        f"seed {g.seed}"
+    )
+    click.echo(
+        f"  {g.end_reason} after {g.turns} turns, {g.duration_s:.1f} s, finished {_when(g.finished)}; "
+        f"rules {g.referee_version}"
+        + ("" if g.sandboxed is None else f"; bots {'sandboxed' if g.sandboxed else 'not sandboxed'}")
+        + ("" if g.worker is None else f"; on Dask worker {g.worker}")
+    )
     for p in g.players:
         rank = f"rank {p.rank + 1}"
-        click.echo(f"player {p.seat}: {p.bot}, score {p.score}, {rank}, {p.status}"
-                   + (f": {p.message}" if p.message else ""))
+        click.echo(
+            f"player {p.seat}: {p.bot}, score {p.score}, {rank}, {p.status}" + (f": {p.message}" if p.message else "")
+        )
         lat = np.asarray(p.latencies_ms, dtype=float)
         if lat.size:
-            click.echo(f"  {plural(int(lat.size), 'answer')}, latency ms median {np.median(lat):.1f} / p99 "
-                       f"{np.percentile(lat, 99):.1f} / max {lat.max():.1f}, {p.near_limit} over 80% of the limit")
+            click.echo(
+                f"  {plural(int(lat.size), 'answer')}, latency ms median {np.median(lat):.1f} / p99 "
+                f"{np.percentile(lat, 99):.1f} / max {lat.max():.1f}, {p.near_limit} over 80% of the limit"
+            )
         else:
             click.echo("  no answer")
         refused = "unknown (not counted when this game was played)" if p.refused is None else str(p.refused)
@@ -186,16 +214,31 @@ def list_tournaments(db: str, fmt: str) -> None:
     with _open(db) as store:
         rows: list[tuple[TournamentRow, int]] = [(t, store.count_games(t.id)) for t in store.tournaments()]
     if fmt == "json":
-        click.echo(json.dumps([
-            {"id": t.id, "created": t.created, "updated": t.updated, "status": t.status,
-             "game": t.settings.get("game"), "format": t.settings.get("format"),
-             "bots": [b["name"] for b in t.settings.get("bots", [])], "games_stored": n,
-             "games_target": t.games_target} for t, n in rows]))
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "id": t.id,
+                        "created": t.created,
+                        "updated": t.updated,
+                        "status": t.status,
+                        "game": t.settings.get("game"),
+                        "format": t.settings.get("format"),
+                        "bots": [b["name"] for b in t.settings.get("bots", [])],
+                        "games_stored": n,
+                        "games_target": t.games_target,
+                    }
+                    for t, n in rows
+                ]
+            )
+        )
         return
     if not rows:
         click.echo(f"{db}: no tournament yet")
         return
     for t, n in rows:
         bots = ", ".join(b["name"] for b in t.settings.get("bots", []))
-        click.echo(f"{t.id:3d}  {_when(t.created)}  {t.status:11}  {t.settings.get('game')}  "
-                   f"{t.settings.get('format')}  {n} games stored (target {t.games_target} per comparison)  {bots}")
+        click.echo(
+            f"{t.id:3d}  {_when(t.created)}  {t.status:11}  {t.settings.get('game')}  "
+            f"{t.settings.get('format')}  {n} games stored (target {t.games_target} per comparison)  {bots}"
+        )

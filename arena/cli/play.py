@@ -46,23 +46,53 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
 @click.option("--seed", callback=java_long, help="Game seed, any Java long (random if omitted).")
 @click.option("--swap", is_flag=True, help="Swap the seats: BOT2 plays as player 0.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line describing the match.")
-@click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True),
-              help="Write the full replay (inputs, outputs, timings, snapshots) to this JSON file.")
-@click.option("--time-scale", type=FiniteFloatRange(min=0, max=MAX_TIME_SCALE, min_open=True), default=1.0,
-              show_default=True, help="Multiply every time limit.")
+@click.option(
+    "--replay",
+    "replay_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the full replay (inputs, outputs, timings, snapshots) to this JSON file.",
+)
+@click.option(
+    "--time-scale",
+    type=FiniteFloatRange(min=0, max=MAX_TIME_SCALE, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Multiply every time limit.",
+)
 @click.option("--no-timeout", is_flag=True, help="Wait for every answer forever (debugging).")
-@click.option("--memory-limit", type=click.IntRange(min=16, max=MAX_MEMORY_MB), default=DEFAULT_MEMORY_LIMIT_MB,
-              show_default=True, help="Memory limit of each bot, in MB.")
-@click.option("--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE",
-              help="Game parameter (repeatable).")
-@click.option("--data", "data", multiple=True, callback=bot_data, metavar="N=PATH",
-              help="A file or folder the Nth BOT reads (1: the first; it follows its bot under --swap): "
-                   "readable by it in the sandbox, hidden from the others (repeatable).")
-@click.option("--sandbox", "sandbox_mode", type=click.Choice([m.value for m in sandbox.SandboxMode]),
-              default="auto", show_default=True,
-              help="Run each bot in a bubblewrap sandbox: auto (where it works), on (or fail), off.")
-@click.option("--view", "view", is_flag=True,
-              help="Open the replay viewer after the match (beside --replay FILE, or in a temporary folder).")
+@click.option(
+    "--memory-limit",
+    type=click.IntRange(min=16, max=MAX_MEMORY_MB),
+    default=DEFAULT_MEMORY_LIMIT_MB,
+    show_default=True,
+    help="Memory limit of each bot, in MB.",
+)
+@click.option(
+    "--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE", help="Game parameter (repeatable)."
+)
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    callback=bot_data,
+    metavar="N=PATH",
+    help="A file or folder the Nth BOT reads (1: the first; it follows its bot under --swap): "
+    "readable by it in the sandbox, hidden from the others (repeatable).",
+)
+@click.option(
+    "--sandbox",
+    "sandbox_mode",
+    type=click.Choice([m.value for m in sandbox.SandboxMode]),
+    default="auto",
+    show_default=True,
+    help="Run each bot in a bubblewrap sandbox: auto (where it works), on (or fail), off.",
+)
+@click.option(
+    "--view",
+    "view",
+    is_flag=True,
+    help="Open the replay viewer after the match (beside --replay FILE, or in a temporary folder).",
+)
 @click.option("--no-open", is_flag=True, help="With --view: write the viewer page, do not open a browser.")
 @click.option("--show-stderr", is_flag=True, help="Print each bot's stderr as it plays.")
 @click.option("-v", "--verbose", is_flag=True, help="Print every frame's summary.")
@@ -144,8 +174,7 @@ def play(
     if failures:
         raise click.ClickException(f"{failures[0]}; fix it and play again")
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
-    out(f"{cls.title}: {' vs '.join(s.name for s in specs)}, seed {seed}"
-        f"{', sandboxed' if confined else ''}")
+    out(f"{cls.title}: {' vs '.join(s.name for s in specs)}, seed {seed}{', sandboxed' if confined else ''}")
 
     def on_frame(frame: Frame) -> None:
         report = frame.report
@@ -205,13 +234,24 @@ def play(
         out(f"result: {verdict}, scores {list(o.scores)}{ranks}, {o.end_reason.value} after {o.turns} turns")
         for p in result.players:
             lat = p.latency_summary()
-            timing = (f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None
-                      else "no answer")
+            timing = (
+                f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None else "no answer"
+            )
             note = f" ({p.message})" if p.message else ""
             refused = f", {p.refused} action{'s' if p.refused != 1 else ''} refused" if p.refused else ""
             out(f"  player {p.index} {p.name}: {p.verdict.value}{note}{refused}; {timing}")
-    again = play_command(cls.name, bots, seed, swap=swap, time_scale=time_scale, memory_limit_mb=memory_limit,
-                         no_timeout=no_timeout, params=params, sandboxed=result.sandboxed, data=data)
+    again = play_command(
+        cls.name,
+        bots,
+        seed,
+        swap=swap,
+        time_scale=time_scale,
+        memory_limit_mb=memory_limit,
+        no_timeout=no_timeout,
+        params=params,
+        sandboxed=result.sandboxed,
+        data=data,
+    )
     out(f"replay this match with: {again}")
     if replay_path:
         out(f"replay file: {replay_path}")

@@ -35,6 +35,7 @@ GAMES_LINES: int = 20
 
 # --------------------------------------------------------------------------- formatting
 
+
 def _elo_text(st: ComparisonStats) -> str:
     """``Elo +89 ±120``; ``Elo +inf`` (no interval) for a score of 100%, ``±inf`` for an
     unbounded interval, no interval where the sample gives none (all draws: the report's ``n/a``);
@@ -92,8 +93,7 @@ def _rate_text(rate: float) -> str:
     return f"{rate:.1f}" if rate >= 1.0 else f"{rate:.2g}"
 
 
-def progress_line(done: int, total: int, leader: ComparisonStats | None, *, played: int,
-                  elapsed: float) -> str:
+def progress_line(done: int, total: int, leader: ComparisonStats | None, *, played: int, elapsed: float) -> str:
     """One log line. ``played`` games of ``done`` were played by this run in ``elapsed``
     seconds (the rest were stored by an earlier run): the rate and the ETA come from them. When
     ``done >= total`` the ETA is replaced by the time this run took."""
@@ -117,6 +117,7 @@ def progress_line(done: int, total: int, leader: ComparisonStats | None, *, play
 
 # --------------------------------------------------------------------------- the progress display
 
+
 class Progress:
     """A run's progress on ``stream``: a tqdm bar (``interactive``) or log lines.
 
@@ -132,9 +133,17 @@ class Progress:
     (an interrupted run's log then ends with where it stopped).
     """
 
-    def __init__(self, stream: TextIO, total: int, initial: int, *, interactive: bool,
-                 every_seconds: float = 10.0, every_games: int | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        stream: TextIO,
+        total: int,
+        initial: int,
+        *,
+        interactive: bool,
+        every_seconds: float = 10.0,
+        every_games: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if every_seconds < 0 or math.isnan(every_seconds):
             raise ValueError(f"every_seconds must be >= 0, not {every_seconds!r}")
         if every_games is not None and every_games < 1:
@@ -163,15 +172,30 @@ class Progress:
             self.bar = tqdm(total=total, initial=initial, unit="game", dynamic_ncols=True, file=stream)
 
     @classmethod
-    def create(cls, stream: TextIO, total: int, initial: int, *, interactive: bool | None = None,
-               every_seconds: float = 10.0, every_games: int | None = None,
-               clock: Callable[[], float] = time.monotonic) -> Progress:
+    def create(
+        cls,
+        stream: TextIO,
+        total: int,
+        initial: int,
+        *,
+        interactive: bool | None = None,
+        every_seconds: float = 10.0,
+        every_games: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Progress:
         """The progress of a run that has ``initial`` of ``total`` games done already.
         ``interactive=None`` draws a bar when ``stream`` is a terminal, log lines otherwise."""
         if interactive is None:
             interactive = _isatty(stream)
-        return cls(stream, total, initial, interactive=interactive, every_seconds=every_seconds,
-                   every_games=every_games, clock=clock)
+        return cls(
+            stream,
+            total,
+            initial,
+            interactive=interactive,
+            every_seconds=every_seconds,
+            every_games=every_games,
+            clock=clock,
+        )
 
     def update(self, done: int, total: int, leader: ComparisonStats | None = None) -> None:
         """``done`` of ``total`` games are done (``total`` may shrink as SPRT decisions come);
@@ -217,8 +241,9 @@ class Progress:
     def line(self, now: float | None = None) -> str:
         """The log line for the current state."""
         now = self.clock() if now is None else now
-        return progress_line(self.done, self.total, self.leader, played=self.done - self.initial,
-                             elapsed=now - self.start)
+        return progress_line(
+            self.done, self.total, self.leader, played=self.done - self.initial, elapsed=now - self.start
+        )
 
     def _line(self, now: float) -> None:
         print(self.line(now), file=self.stream, flush=True)

@@ -66,8 +66,10 @@ def render_row(columns: Sequence[Column], cells: Sequence[str], sizes: Sequence[
 def render(columns: Sequence[Column], rows: Sequence[Sequence[str]], indent: str = "") -> list[str]:
     """The header line and one line per row, all with the same widths."""
     sizes = widths(columns, rows)
-    return [render_row(columns, [c.title for c in columns], sizes, indent),
-            *(render_row(columns, row, sizes, indent) for row in rows)]
+    return [
+        render_row(columns, [c.title for c in columns], sizes, indent),
+        *(render_row(columns, row, sizes, indent) for row in rows),
+    ]
 
 
 # --------------------------------------------------------------------------- figures
@@ -144,8 +146,10 @@ def sprt_cell(c: dict[str, Any]) -> str:
     sprt = c.get("sprt")
     if not sprt:
         return ""
-    return (f"{sprt_status(SprtState(sprt['state']), sprt_pairs(c))}, LLR {fmt(sprt['llr'], '.2f')} "
-            f"[{sprt['lower_bound']:.2f}, {sprt['upper_bound']:.2f}]")
+    return (
+        f"{sprt_status(SprtState(sprt['state']), sprt_pairs(c))}, LLR {fmt(sprt['llr'], '.2f')} "
+        f"[{sprt['lower_bound']:.2f}, {sprt['upper_bound']:.2f}]"
+    )
 
 
 def stored(c: dict[str, Any]) -> int:
@@ -163,8 +167,14 @@ def comparison_columns(comparisons: Sequence[dict[str, Any]]) -> list[Column]:
     cols = [Column("comparison", "<"), Column("counted" if split else "games")]
     if split:
         cols.append(Column("stored"))
-    cols += [Column("W-D-L", "<"), Column("score", width=6), Column("Elo", width=6), Column("95%", "<", width=6),
-             Column("LOS", width=6), Column("penta", "<")]
+    cols += [
+        Column("W-D-L", "<"),
+        Column("score", width=6),
+        Column("Elo", width=6),
+        Column("95%", "<", width=6),
+        Column("LOS", width=6),
+        Column("penta", "<"),
+    ]
     if any(c.get("sprt") for c in comparisons):
         cols.append(Column("SPRT", "<"))
     return cols
@@ -211,8 +221,13 @@ TABLE_COLUMNS = [Column("bot", "<"), Column("games"), Column("firsts"), Column("
 def print_tables(data: dict[str, Any]) -> None:
     """The tables of an N-player tournament: each bot's games, first places and mean rank (one set
     of widths for every table, so they line up with each other too)."""
-    rows = [[[s["bot"], str(s["games"]), str(s["firsts"]), fmt(s["mean_rank"], ".2f"), fmt(s["mean_score"], ".1f")]
-             for s in c["standings"]] for c in data["comparisons"]]
+    rows = [
+        [
+            [s["bot"], str(s["games"]), str(s["firsts"]), fmt(s["mean_rank"], ".2f"), fmt(s["mean_score"], ".1f")]
+            for s in c["standings"]
+        ]
+        for c in data["comparisons"]
+    ]
     sizes = widths(TABLE_COLUMNS, [row for table in rows for row in table])
     for c, table in zip(data["comparisons"], rows):
         click.echo(f"table {c['index']}: {', '.join(c['bots'])} ({plural(c['games_stored'], 'game')})")
@@ -225,8 +240,15 @@ def print_tables(data: dict[str, Any]) -> None:
 
 
 def bot_columns(players: int) -> list[Column]:
-    cols = [Column("bot", "<"), Column("games"), Column("timeouts"), Column("crashes"), Column("invalid"),
-            Column("refused", width=7), Column(">80% limit")]
+    cols = [
+        Column("bot", "<"),
+        Column("games"),
+        Column("timeouts"),
+        Column("crashes"),
+        Column("invalid"),
+        Column("refused", width=7),
+        Column(">80% limit"),
+    ]
     if players > 2:
         cols += [Column("elim."), Column("mean rank")]
     return [*cols, Column("latency ms median / p99 / max", "<")]
@@ -234,17 +256,34 @@ def bot_columns(players: int) -> list[Column]:
 
 def bot_cells(b: dict[str, Any], players: int) -> list[str]:
     lat = b["latency_ms"]
-    latency = NA if lat["median"] is None else f"{fmt(lat['median'], '.1f')} / {fmt(lat['p99'], '.1f')} / " \
-                                               f"{fmt(lat['max'], '.1f')}"
-    cells = [b["name"], str(b["games"]), str(b["timeouts"]), str(b["crashes"]), str(b["invalid"]),
-             fmt(b.get("refused", 0), "d", none="n/a"), str(b["near_limit"])]
+    latency = (
+        NA
+        if lat["median"] is None
+        else f"{fmt(lat['median'], '.1f')} / {fmt(lat['p99'], '.1f')} / {fmt(lat['max'], '.1f')}"
+    )
+    cells = [
+        b["name"],
+        str(b["games"]),
+        str(b["timeouts"]),
+        str(b["crashes"]),
+        str(b["invalid"]),
+        fmt(b.get("refused", 0), "d", none="n/a"),
+        str(b["near_limit"]),
+    ]
     if players > 2:
         cells += [str(b["eliminated"]), fmt(b["mean_rank"], ".2f")]
     return [*cells, latency]
 
 
-WORKER_COLUMNS = [Column("Dask worker", "<"), Column("games"), Column("timeouts"), Column("crashes"),
-                  Column(">80% limit"), Column("latency ms median / p99", "<"), Column("pace", "<")]
+WORKER_COLUMNS = [
+    Column("Dask worker", "<"),
+    Column("games"),
+    Column("timeouts"),
+    Column("crashes"),
+    Column(">80% limit"),
+    Column("latency ms median / p99", "<"),
+    Column("pace", "<"),
+]
 
 
 def worker_cells(w: dict[str, Any]) -> list[str]:
@@ -256,8 +295,15 @@ def worker_cells(w: dict[str, Any]) -> list[str]:
     return [w["worker"], str(w["games"]), str(w["timeouts"]), str(w["crashes"]), str(w["near_limit"]), latency, pace]
 
 
-SWEEP_COLUMNS = [Column("variant", "<"), Column("games"), Column("score", width=6), Column("score 95%", "<"),
-                 Column("Elo", width=6), Column("95%", "<", width=6), Column("SPRT", "<")]
+SWEEP_COLUMNS = [
+    Column("variant", "<"),
+    Column("games"),
+    Column("score", width=6),
+    Column("score 95%", "<"),
+    Column("Elo", width=6),
+    Column("95%", "<", width=6),
+    Column("SPRT", "<"),
+]
 
 
 def sweep_cells(r: dict[str, Any], digits: int = 1) -> list[str]:
@@ -289,8 +335,9 @@ def print_standings(data: dict[str, Any]) -> None:
     head = f"tournament {t['id']} ({t['status']}): {t['game']}, {t['format']}, "
     counted = sum(c["games"] for c in comparisons) if players == 2 else total
     if counted < total:
-        head += (f"{counted} counted of {plural(total, 'game')} stored "
-                 "(games played after an SPRT decision are not counted)")
+        head += (
+            f"{counted} counted of {plural(total, 'game')} stored (games played after an SPRT decision are not counted)"
+        )
     else:
         head += f"{plural(total, 'game')} stored"
     click.echo(head)
@@ -310,14 +357,17 @@ def print_standings(data: dict[str, Any]) -> None:
             click.echo(line)
         slow = [w["worker"] for w in data["workers"] if w["slow"]]
         if slow:
-            click.echo(f"slow: {', '.join(slow)} (a bot answers there {SLOWER:g}x slower or more than on all workers: "
-                       "a slower CPU, or more games at once than cores)")
+            click.echo(
+                f"slow: {', '.join(slow)} (a bot answers there {SLOWER:g}x slower or more than on all workers: "
+                "a slower CPU, or more games at once than cores)"
+            )
     if data.get("leaderboard"):
         click.echo("")
         click.echo("leaderboard (openskill, counted games only):" if counted < total else "leaderboard (openskill):")
         for i, e in enumerate(data["leaderboard"], 1):
-            click.echo(f"  {i:2d}. {e['name']:28} ordinal {e['ordinal']:7.2f}  mu {e['mu']:6.2f}  "
-                       f"sigma {e['sigma']:5.2f}")
+            click.echo(
+                f"  {i:2d}. {e['name']:28} ordinal {e['ordinal']:7.2f}  mu {e['mu']:6.2f}  sigma {e['sigma']:5.2f}"
+            )
     sweep = data.get("sweep")
     if sweep:
         click.echo("")

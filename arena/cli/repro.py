@@ -17,11 +17,21 @@ from ..tournament.store import GameRecord
 __all__ = ["play_command", "bot_argument", "game_command", "stored_game_command"]
 
 
-def play_command(game: str, bots: Sequence[str], seed: int, *, swap: bool = False, time_scale: float = 1.0,
-                 memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB, no_timeout: bool = False,
-                 params: Mapping[str, str] | None = None, env: Mapping[str, str] | None = None,
-                 cwd: str | None = None, sandboxed: bool | None = None,
-                 data: Mapping[int, Sequence[str]] | None = None) -> str:
+def play_command(
+    game: str,
+    bots: Sequence[str],
+    seed: int,
+    *,
+    swap: bool = False,
+    time_scale: float = 1.0,
+    memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
+    no_timeout: bool = False,
+    params: Mapping[str, str] | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    sandboxed: bool | None = None,
+    data: Mapping[int, Sequence[str]] | None = None,
+) -> str:
     """``[cd DIR &&] [NAME=VALUE ...] arena play GAME BOT... --seed S [--data N=PATH ...] [options]
     [--sandbox on|off]``: ``bots`` in the order given on the command line, ``env`` the variables the
     bots need, ``cwd`` the directory relative paths are taken from, ``data`` the files each bot
@@ -68,9 +78,16 @@ def bot_argument(entry: BotEntry) -> str:
     return f"{entry.name}={text}" if is_bot_name(entry.name) else text
 
 
-def game_command(game: str, entries: Mapping[str, BotEntry], record: GameRecord, *, time_scale: float = 1.0,
-                 memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
-                 params: Mapping[str, str] | None = None, sandbox: str = "auto") -> str:
+def game_command(
+    game: str,
+    entries: Mapping[str, BotEntry],
+    record: GameRecord,
+    *,
+    time_scale: float = 1.0,
+    memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
+    params: Mapping[str, str] | None = None,
+    sandbox: str = "auto",
+) -> str:
     """The ``arena play`` command that plays a tournament game again: its bots in their seats, its
     seed, the tournament's limits and parameters, the bots' data files (``--data N=PATH``, N the
     seat counted from 1), environment and folder, and the sandbox as the game ran in it
@@ -83,9 +100,18 @@ def game_command(game: str, entries: Mapping[str, BotEntry], record: GameRecord,
     sandboxed = record.sandboxed
     if sandboxed is None and sandbox in ("on", "off"):
         sandboxed = sandbox == "on"
-    return play_command(game, [bot_argument(e) for e in seated], record.seed, time_scale=time_scale,
-                        memory_limit_mb=memory_limit_mb, params=params, env=env, cwd=base,
-                        sandboxed=sandboxed, data=data)
+    return play_command(
+        game,
+        [bot_argument(e) for e in seated],
+        record.seed,
+        time_scale=time_scale,
+        memory_limit_mb=memory_limit_mb,
+        params=params,
+        env=env,
+        cwd=base,
+        sandboxed=sandboxed,
+        data=data,
+    )
 
 
 def _data_path(text: str, base: str | None, cwd: str | None) -> str:
@@ -100,11 +126,22 @@ def stored_game_command(settings: Mapping[str, Any], record: GameRecord) -> str:
     """:func:`game_command` from a stored tournament's settings (what ``arena matches show`` prints)."""
     dirs = settings.get("bot_dirs") or {}
     entries = {
-        b["name"]: BotEntry(name=b["name"], bot=b["bot"], args=tuple(b.get("args") or ()),
-                            env=dict(b.get("env") or {}), base=dirs.get(b["name"]),
-                            data=tuple(b.get("data") or ()))
+        b["name"]: BotEntry(
+            name=b["name"],
+            bot=b["bot"],
+            args=tuple(b.get("args") or ()),
+            env=dict(b.get("env") or {}),
+            base=dirs.get(b["name"]),
+            data=tuple(b.get("data") or ()),
+        )
         for b in settings.get("bots", [])
     }
-    return game_command(str(settings["game"]), entries, record, time_scale=float(settings.get("time_scale", 1.0)),
-                        memory_limit_mb=settings.get("memory_limit_mb", DEFAULT_MEMORY_LIMIT_MB),
-                        params=settings.get("params") or {}, sandbox=str(settings.get("sandbox") or "auto"))
+    return game_command(
+        str(settings["game"]),
+        entries,
+        record,
+        time_scale=float(settings.get("time_scale", 1.0)),
+        memory_limit_mb=settings.get("memory_limit_mb", DEFAULT_MEMORY_LIMIT_MB),
+        params=settings.get("params") or {},
+        sandbox=str(settings.get("sandbox") or "auto"),
+    )

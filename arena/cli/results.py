@@ -15,10 +15,13 @@ from .report import print_standings
 @main.command()
 @click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 @click.option("--tournament", "tid", type=int, help="Tournament id (default: the latest).")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
-              show_default=True)
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
-              help="Sweeps: draw the score-against-parameter plot to this PNG file.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    help="Sweeps: draw the score-against-parameter plot to this PNG file.",
+)
 def results(db: str, tid: int | None, fmt: str, plot_path: str | None) -> None:
     """Standings of a tournament (finished or running) from its database."""
     from ..tournament.standings import find_tournament, standings
@@ -53,23 +56,57 @@ def results(db: str, tid: int | None, fmt: str, plot_path: str | None) -> None:
         writer.writerow(["table", "bot", "games", "firsts", "mean_rank", "mean_score"])
         for c in data["comparisons"]:
             for st in c["standings"]:
-                writer.writerow([c["index"], st["bot"], st["games"], st["firsts"], st["mean_rank"],
-                                 st["mean_score"]])
+                writer.writerow([c["index"], st["bot"], st["games"], st["firsts"], st["mean_rank"], st["mean_score"]])
     elif fmt == "csv":
         import csv
 
         writer = csv.writer(sys.stdout, lineterminator="\n")
-        fields = ["bot_a", "bot_b", "games", "wins", "draws", "losses", "score", "draw_ratio", "elo",
-                  "elo_ci95", "elo_lo", "elo_hi", "los", "ll", "ld", "wl_dd", "wd", "ww", "sprt_state",
-                  "sprt_llr"]
+        fields = [
+            "bot_a",
+            "bot_b",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "score",
+            "draw_ratio",
+            "elo",
+            "elo_ci95",
+            "elo_lo",
+            "elo_hi",
+            "los",
+            "ll",
+            "ld",
+            "wl_dd",
+            "wd",
+            "ww",
+            "sprt_state",
+            "sprt_llr",
+        ]
         writer.writerow(fields)
         for c in data["comparisons"]:
             sprt = c.get("sprt") or {}
-            writer.writerow([c["bots"][0], c["bots"][1], c["games"], c["wins"], c["draws"], c["losses"],
-                             c["score"], c["draw_ratio"], c["elo"], c["elo_ci95"], c["elo_lo"], c["elo_hi"],
-                             c["los"], *c["penta"], sprt.get("state", ""), sprt.get("llr", "")])
+            writer.writerow(
+                [
+                    c["bots"][0],
+                    c["bots"][1],
+                    c["games"],
+                    c["wins"],
+                    c["draws"],
+                    c["losses"],
+                    c["score"],
+                    c["draw_ratio"],
+                    c["elo"],
+                    c["elo_ci95"],
+                    c["elo_lo"],
+                    c["elo_hi"],
+                    c["los"],
+                    *c["penta"],
+                    sprt.get("state", ""),
+                    sprt.get("llr", ""),
+                ]
+            )
     else:
         print_standings(data)
         if plot_path:
             click.echo(f"sweep plot: {plot_path}")
-

@@ -31,16 +31,25 @@ def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, .
     return out
 
 
-
 @main.command()
 @click.argument("args", nargs=-1)
-@click.option("--games", type=click.IntRange(min=1),
-              help="Games per comparison (each seed once per seat: an odd count is rounded up, and said).")
-@click.option("--seeds", "seed_list", metavar="FILE|A..B|A,B,C",
-              help="Play these maps (each once per seat) instead of seeds from --seed.")
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    help="Games per comparison (each seed once per seat: an odd count is rounded up, and said).",
+)
+@click.option(
+    "--seeds",
+    "seed_list",
+    metavar="FILE|A..B|A,B,C",
+    help="Play these maps (each once per seat) instead of seeds from --seed.",
+)
 @click.option("--workers", type=click.IntRange(min=1), help="Games played at once (default: the number of cores).")
-@click.option("--force-workers", is_flag=True,
-              help="Allow --workers above twice the cores (the bots, timed in wall-clock time, will be starved).")
+@click.option(
+    "--force-workers",
+    is_flag=True,
+    help="Allow --workers above twice the cores (the bots, timed in wall-clock time, will be starved).",
+)
 @click.option("--seed", callback=java_long, help="Master seed: the whole schedule follows from it.")
 @click.option("--format", "fmt", type=click.Choice([f.value for f in Format]), help="Pairing.")
 @click.option("--baseline", help="Gauntlet: the bot the others are measured against (default: the last).")
@@ -52,40 +61,83 @@ def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, .
 @click.option("--sprt-model", type=click.Choice([m.value for m in SprtModel]), help="SPRT model.")
 @click.option("--time-scale", type=click.FloatRange(min=0, min_open=True), help="Multiply every time limit.")
 @click.option("--memory-limit", type=click.IntRange(min=16), help="Memory limit of each bot, in MB.")
-@click.option("--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE",
-              help="Game parameter (repeatable).")
+@click.option(
+    "--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE", help="Game parameter (repeatable)."
+)
 @click.option("--sweep-bot", help="Sweep: the bot whose {NAME} placeholders take the grid's values.")
-@click.option("--grid", multiple=True, callback=grid_option, metavar="NAME=V1,V2,...",
-              help="Sweep grid (repeatable).")
+@click.option("--grid", multiple=True, callback=grid_option, metavar="NAME=V1,V2,...", help="Sweep grid (repeatable).")
 @click.option("--db", help="SQLite results file (default: arena.sqlite in the working directory).")
 @click.option("--new", is_flag=True, help="Start a new tournament even if this one can be resumed.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line: the standings.")
-@click.option("--max-failures", type=click.FloatRange(0, 1),
-              help="Stop when a bot fails (crash, timeout, invalid) in more than this share of its first "
-                   "20 games (default 0.25; 1 never stops).")
-@click.option("--replays", "replay_dir", metavar="DIR",
-              help="Keep replay files of the games chosen by --keep in this folder (game<ID>-seed<SEED>.json).")
-@click.option("--keep", metavar="all|failures|losses|N",
-              help="Which games keep a replay (default: failures): all, failures, losses of the first bot, "
-                   "or the first N games of each comparison.")
-@click.option("--sandbox", "sandbox_mode", type=click.Choice(["auto", "on", "off"]),
-              help="Run each bot in a bubblewrap sandbox: auto (where it works; the default), on (or fail), off.")
-@click.option("--executor", type=click.Choice(["local", "dask"]),
-              help="Where games are played: local worker processes (the default) or a Dask cluster.")
-@click.option("--scheduler", metavar="ADDRESS",
-              help="--executor dask: the Dask scheduler's address (tcp://HOST:8786).")
-@click.option("--local-cluster", type=click.IntRange(min=1), metavar="N",
-              help="--executor dask: make a Dask cluster of N workers on this machine instead.")
+@click.option(
+    "--max-failures",
+    type=click.FloatRange(0, 1),
+    help="Stop when a bot fails (crash, timeout, invalid) in more than this share of its first "
+    "20 games (default 0.25; 1 never stops).",
+)
+@click.option(
+    "--replays",
+    "replay_dir",
+    metavar="DIR",
+    help="Keep replay files of the games chosen by --keep in this folder (game<ID>-seed<SEED>.json).",
+)
+@click.option(
+    "--keep",
+    metavar="all|failures|losses|N",
+    help="Which games keep a replay (default: failures): all, failures, losses of the first bot, "
+    "or the first N games of each comparison.",
+)
+@click.option(
+    "--sandbox",
+    "sandbox_mode",
+    type=click.Choice(["auto", "on", "off"]),
+    help="Run each bot in a bubblewrap sandbox: auto (where it works; the default), on (or fail), off.",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    help="Where games are played: local worker processes (the default) or a Dask cluster.",
+)
+@click.option("--scheduler", metavar="ADDRESS", help="--executor dask: the Dask scheduler's address (tcp://HOST:8786).")
+@click.option(
+    "--local-cluster",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="--executor dask: make a Dask cluster of N workers on this machine instead.",
+)
 @click.option("--no-progress", is_flag=True, help="No progress bar or progress lines.")
-def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, max_failures: float | None,
-               replay_dir: str | None, keep: str | None,
-               workers: int | None, force_workers: bool, seed: int | None,
-               fmt: str | None, baseline: str | None, sprt: bool, elo0: float | None, elo1: float | None,
-               alpha: float | None, beta: float | None, sprt_model: str | None, time_scale: float | None,
-               memory_limit: int | None, params: dict[str, str], sweep_bot: str | None,
-               grid: dict[str, list[str]], db: str | None, new: bool, as_json: bool,
-               sandbox_mode: str | None, executor: str | None, scheduler: str | None,
-               local_cluster: int | None, no_progress: bool) -> None:
+def tournament(
+    args: tuple[str, ...],
+    games: int | None,
+    seed_list: str | None,
+    max_failures: float | None,
+    replay_dir: str | None,
+    keep: str | None,
+    workers: int | None,
+    force_workers: bool,
+    seed: int | None,
+    fmt: str | None,
+    baseline: str | None,
+    sprt: bool,
+    elo0: float | None,
+    elo1: float | None,
+    alpha: float | None,
+    beta: float | None,
+    sprt_model: str | None,
+    time_scale: float | None,
+    memory_limit: int | None,
+    params: dict[str, str],
+    sweep_bot: str | None,
+    grid: dict[str, list[str]],
+    db: str | None,
+    new: bool,
+    as_json: bool,
+    sandbox_mode: str | None,
+    executor: str | None,
+    scheduler: str | None,
+    local_cluster: int | None,
+    no_progress: bool,
+) -> None:
     """Play many games: arena tournament CONFIG.yaml | GAME BOT BOT... [options].
 
     Every seed is played twice with the seats swapped; results go to SQLite game by game. Run the
@@ -112,14 +164,30 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
     from ..tournament.standings import standings
     from ..tournament.store import GameRecord, Store, StoreError
 
-    sprt_values = {k: v for k, v in {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
-                                     "model": sprt_model}.items() if v is not None}
+    sprt_values = {
+        k: v
+        for k, v in {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "model": sprt_model}.items()
+        if v is not None
+    }
     overrides: dict[str, Any] = {
-        "games": games, "workers": workers, "seed": seed, "format": fmt, "baseline": baseline,
-        "time_scale": time_scale, "memory_limit_mb": memory_limit, "params": params or None, "db": db,
-        "seeds": seed_list, "max_failures": max_failures, "replays": replay_dir, "keep": keep,
-        "force_workers": force_workers or None, "sandbox": sandbox_mode, "executor": executor,
-        "scheduler": scheduler, "local_cluster": local_cluster,
+        "games": games,
+        "workers": workers,
+        "seed": seed,
+        "format": fmt,
+        "baseline": baseline,
+        "time_scale": time_scale,
+        "memory_limit_mb": memory_limit,
+        "params": params or None,
+        "db": db,
+        "seeds": seed_list,
+        "max_failures": max_failures,
+        "replays": replay_dir,
+        "keep": keep,
+        "force_workers": force_workers or None,
+        "sandbox": sandbox_mode,
+        "executor": executor,
+        "scheduler": scheduler,
+        "local_cluster": local_cluster,
     }
     if sprt or sprt_values:
         overrides["sprt"] = sprt_values or True
@@ -159,8 +227,15 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
     def reproduce(record: GameRecord) -> str:
         """The ``arena play`` command that plays this game again, bots in their seats, with their
         data files and the sandbox as the game ran in it."""
-        return game_command(config.game, entries, record, time_scale=config.time_scale,
-                            memory_limit_mb=config.memory_limit_mb, params=config.params, sandbox=config.sandbox)
+        return game_command(
+            config.game,
+            entries,
+            record,
+            time_scale=config.time_scale,
+            memory_limit_mb=config.memory_limit_mb,
+            params=config.params,
+            sandbox=config.sandbox,
+        )
 
     previous = {sig: _signal.signal(sig, on_stop) for sig in (_signal.SIGTERM, _signal.SIGINT)}
     progress: Progress | None = None
@@ -188,10 +263,15 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             seeds = f"{len(config.seeds)} listed seeds" if config.seeds is not None else f"seed {config.seed}"
             where = plural(config.workers, "worker")
             if config.executor == "dask":
-                where = (f"Dask scheduler {config.scheduler}" if config.scheduler is not None
-                         else f"local Dask cluster of {plural(config.local_cluster or 1, 'worker')}")
-            out(f"tournament {event.tournament_id} ({state}): {config.game}, {config.format}, {n} bots, "
-                f"{config.games} games per comparison, {where}, {seeds}, db {config.db}")
+                where = (
+                    f"Dask scheduler {config.scheduler}"
+                    if config.scheduler is not None
+                    else f"local Dask cluster of {plural(config.local_cluster or 1, 'worker')}"
+                )
+            out(
+                f"tournament {event.tournament_id} ({state}): {config.game}, {config.format}, {n} bots, "
+                f"{config.games} games per comparison, {where}, {seeds}, db {config.db}"
+            )
             if not no_progress:
                 progress = Progress.create(sys.stderr, event.total, event.done)
         elif isinstance(event, GameDone):
@@ -203,8 +283,11 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             record, player = event.failure.record, event.failure.player
             seats = ", ".join(f"{i}: {name}" for i, name in enumerate(record.seats))
             what = player.status + (f" ({player.message})" if player.message else "")
-            say(f"warning: bot {player.bot!r} failed for the first time: {what}; seed {record.seed}, "
-                f"seats {seats}; play it again with: {reproduce(record)}", err=True)
+            say(
+                f"warning: bot {player.bot!r} failed for the first time: {what}; seed {record.seed}, "
+                f"seats {seats}; play it again with: {reproduce(record)}",
+                err=True,
+            )
 
     # A bot that names nothing, or that cannot start, fails before the database exists; so do
     # --sandbox on where bots cannot be sandboxed and --executor dask without Dask.
@@ -240,8 +323,9 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             raise click.ClickException(str(exc)) from None
         with store:
             try:
-                runner = Tournament(config, store, new=new, on_event=on_event,
-                                    executor=None if pool is None else (lambda _n: pool))
+                runner = Tournament(
+                    config, store, new=new, on_event=on_event, executor=None if pool is None else (lambda _n: pool)
+                )
                 result = runner.run()
             except StorageFailure as exc:  # one line: what failed, the games stored, how to resume
                 if exc.tournament_id is None:
@@ -266,16 +350,21 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             for sig, handler in previous.items():
                 _signal.signal(sig, handler)
     if result.interrupted:
-        out(f"interrupted: {data['tournament']['games_stored']} games are stored in {config.db}; "
-            f"resume with: arena {again}")
+        out(
+            f"interrupted: {data['tournament']['games_stored']} games are stored in {config.db}; "
+            f"resume with: arena {again}"
+        )
         if as_json:
             click.echo(json.dumps(data))
         sys.exit(130)
     if result.stopped is not None:
         if not as_json:
             print_standings(data)
-        click.echo(f"stopped: {result.stopped}. Fix the bot and start again with --new, or allow more "
-                   f"failures with --max-failures (now {config.max_failures:g}) to resume.", err=True)
+        click.echo(
+            f"stopped: {result.stopped}. Fix the bot and start again with --new, or allow more "
+            f"failures with --max-failures (now {config.max_failures:g}) to resume.",
+            err=True,
+        )
         if as_json:
             click.echo(json.dumps(data))
         sys.exit(1)
@@ -284,15 +373,20 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
     for c in data["comparisons"]:
         test = c.get("sprt")
         if test and not SprtState(test["state"]).decided:
-            out(f"{c['bots'][0]} vs {c['bots'][1]}: SPRT {sprt_status(SprtState(test['state']), sprt_pairs(c))} "
+            out(
+                f"{c['bots'][0]} vs {c['bots'][1]}: SPRT {sprt_status(SprtState(test['state']), sprt_pairs(c))} "
                 f"at the --games limit ({config.games}); run again with a larger --games to go on (the stored "
-                "games are kept)")
+                "games are kept)"
+            )
     if data.get("sweep"):
         from .plot import PlotUnavailable, plot_sweep
 
         try:
-            path = plot_sweep(data["sweep"], sweep_plot_path(config.db, result.tournament_id),
-                              title=f"{config.game}: sweep of {data['sweep']['bot']}")
+            path = plot_sweep(
+                data["sweep"],
+                sweep_plot_path(config.db, result.tournament_id),
+                title=f"{config.game}: sweep of {data['sweep']['bot']}",
+            )
         except PlotUnavailable as exc:
             click.echo(f"sweep plot not drawn: {exc}", err=True)
         except OSError as exc:
@@ -303,5 +397,3 @@ def tournament(args: tuple[str, ...], games: int | None, seed_list: str | None, 
             out(f"sweep plot: {path}")
     if as_json:
         click.echo(json.dumps(data))
-
-

@@ -23,8 +23,13 @@ def _reason(exc: OSError) -> str:
 
 @main.command()
 @click.argument("replay", type=click.Path(dir_okay=True, path_type=Path))
-@click.option("-o", "--output", "out", type=click.Path(path_type=Path),
-              help="Write the page to this HTML file (default: REPLAY with the .html suffix).")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(path_type=Path),
+    help="Write the page to this HTML file (default: REPLAY with the .html suffix).",
+)
 @click.option("--no-open", is_flag=True, help="Only write the page; do not open it in the browser.")
 def view(replay: Path, out: Path | None, no_open: bool) -> None:
     """Write the replay viewer of REPLAY (a file written by arena play --replay) as one

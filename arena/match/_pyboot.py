@@ -40,8 +40,10 @@ def _cgarena_boot(
     path = sys.path
     if not sys.flags.safe_path:
         del path[0]  # the "" of -c
-    if len(set(path)) != len(path) or any(not p.startswith("/") or "//" in p or "/./" in p + "/" or "/../" in p + "/"
-                                          or (p.endswith("/") and p != "/") for p in path):
+    if len(set(path)) != len(path) or any(
+        not p.startswith("/") or "//" in p or "/./" in p + "/" or "/../" in p + "/" or (p.endswith("/") and p != "/")
+        for p in path
+    ):
         import os  # site's removeduppaths: absolute, without duplicates
 
         path[:] = list(dict.fromkeys(os.path.abspath(p) for p in path))
@@ -74,8 +76,10 @@ def _cgarena_boot(
                         exec(line, names)
                     except Exception as exc:
                         failed = pth
-                        sys.stderr.write(f"Error processing {sitedir}/{pth}: {type(exc).__name__}: {exc}\n"
-                                         f"Remainder of file ignored\n")
+                        sys.stderr.write(
+                            f"Error processing {sitedir}/{pth}: {type(exc).__name__}: {exc}\n"
+                            f"Remainder of file ignored\n"
+                        )
                 for finder in list(sys.meta_path):
                     find = getattr(finder, "find_spec", None)
                     spec = find(name, where, target) if find is not None else None
@@ -141,8 +145,15 @@ def _cgarena_boot(
             runpy._run_module_as_main(name)  # type: ignore[attr-defined]
             return
         argv[0] = spec.origin
-        main.update(__name__="__main__", __file__=spec.origin, __cached__=spec.cached, __doc__=None,
-                    __loader__=spec.loader, __package__=spec.parent, __spec__=spec)
+        main.update(
+            __name__="__main__",
+            __file__=spec.origin,
+            __cached__=spec.cached,
+            __doc__=None,
+            __loader__=spec.loader,
+            __package__=spec.parent,
+            __spec__=spec,
+        )
         exec(code, main)
 
     try:

@@ -40,8 +40,20 @@ import yaml
 
 from . import paths
 
-__all__ = ["BotSpec", "BotSpecError", "PythonSource", "resolve", "split_name", "is_bot_name", "python_command",
-           "module_path", "shipped_bots", "default_bots", "REPO_ROOT", "BOTS_FILE"]
+__all__ = [
+    "BotSpec",
+    "BotSpecError",
+    "PythonSource",
+    "resolve",
+    "split_name",
+    "is_bot_name",
+    "python_command",
+    "module_path",
+    "shipped_bots",
+    "default_bots",
+    "REPO_ROOT",
+    "BOTS_FILE",
+]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOTS_FILE = REPO_ROOT / "bots" / "shipped.yaml"
@@ -161,11 +173,9 @@ def python_command(path: Path) -> tuple[tuple[str, ...], str | None]:
 def _from_path(name: str, path: Path, args: tuple[str, ...] = ()) -> BotSpec:
     if path.is_dir() or path.suffix == ".py":
         argv, cwd = python_command(path)
-        return BotSpec(name=name, argv=argv + args, cwd=cwd,
-                       source=PythonSource(str(path.resolve()), len(argv)))
+        return BotSpec(name=name, argv=argv + args, cwd=cwd, source=PythonSource(str(path.resolve()), len(argv)))
     if not os.access(path, os.X_OK):
-        raise BotSpecError(f"{path}: not executable (chmod +x it, or put its interpreter first, "
-                           f"e.g. \"python3 {path}\")")
+        raise BotSpecError(f'{path}: not executable (chmod +x it, or put its interpreter first, e.g. "python3 {path}")')
     return BotSpec(name=name, argv=(str(path.resolve()),) + args)
 
 
@@ -244,8 +254,7 @@ def resolve(text: str, game: str, bots_file: Path = BOTS_FILE, base: Path | None
     if shutil.which(program) is None:
         names = ", ".join(sorted(shipped)) or "none"
         raise BotSpecError(
-            f"{program!r} is not a file, a directory, a command on PATH or a shipped {game} bot "
-            f"(shipped: {names})"
+            f"{program!r} is not a file, a directory, a command on PATH or a shipped {game} bot (shipped: {names})"
         )
     script = next((w for w in rest if w.endswith(".py")), None)
     name = Path(script).name if script is not None else Path(program).name

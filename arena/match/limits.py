@@ -152,7 +152,7 @@ def _count(data: bytes, key: bytes) -> int:
         return 0
     end = data.find(b"\n", at)
     try:
-        return int(data[at + len(key) + 1:end if end >= 0 else len(data)])
+        return int(data[at + len(key) + 1 : end if end >= 0 else len(data)])
     except ValueError:
         return 0
 
@@ -319,8 +319,7 @@ class _CgroupV2(_Cgroups):
         self._pids_events = str(directory / "pids.events")
 
     def _events_watched(self) -> tuple[tuple[str, bytes], ...]:
-        return ((self._memory_events, b"oom_kill"), (self._memory_events, b"oom"),
-                (self._pids_events, b"max"))
+        return ((self._memory_events, b"oom_kill"), (self._memory_events, b"oom"), (self._pids_events, b"max"))
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
         if self._count(self._memory_events, b"oom_kill") > 0 or self._count(self._memory_events, b"oom") > 0:
@@ -525,6 +524,7 @@ def _cgroup_v2(limits: TreeLimits, name: str) -> _CgroupV2 | None:
 
 # -- the watchdog ----------------------------------------------------------------------------------
 
+
 def _usage(pids: Iterable[int]) -> tuple[int, int]:
     """(resident bytes, tasks) of these processes (the ones gone meanwhile count nothing)."""
     rss = tasks = 0
@@ -572,16 +572,18 @@ class _Watchdog:
         members = [root, *tree()]
         rss, tasks = _usage(members)
         if self.limits.tasks and tasks > self.limits.tasks:
-            return Breach(BreachKind.TASKS, f"{tasks} processes and threads, "
-                                            f"more than {self.limits.tasks}")
+            return Breach(BreachKind.TASKS, f"{tasks} processes and threads, more than {self.limits.tasks}")
         limit = self.limits.memory_mb
         # Resident sizes count a page shared by forked processes once per process: when their
         # sum is past the limit, the proportional sizes (slower to read) decide.
         if limit and rss > limit * 1024 * 1024:
             used = _proportional(members)
             if used > limit * 1024 * 1024:
-                return Breach(BreachKind.MEMORY, f"{used // (1024 * 1024)} MB in {len(members)} "
-                                                 f"processes, limit {limit} MB for all the bot's processes")
+                return Breach(
+                    BreachKind.MEMORY,
+                    f"{used // (1024 * 1024)} MB in {len(members)} "
+                    f"processes, limit {limit} MB for all the bot's processes",
+                )
         return None
 
     def members(self) -> list[int]:

@@ -190,9 +190,7 @@ def play_match(
         raise ValueError(f"{ref.name} needs {ref.player_count} bots, got {len(bots)}")
     confined, _ = sandbox.decide(options.sandbox)
     files = [sandbox.bot_files(b.argv, b.cwd, b.data) for b in bots] if confined else []
-    players = [
-        PlayerResult(index=i, name=b.name, command=b.command_line()) for i, b in enumerate(bots)
-    ]
+    players = [PlayerResult(index=i, name=b.name, command=b.command_line()) for i, b in enumerate(bots)]
     procs: list[BotProcess | None] = []
     result = MatchResult(game=ref.name, seed=seed, players=players, outcome=None, sandboxed=confined)
     if options.record:
@@ -205,9 +203,15 @@ def play_match(
             env: dict[str, str] | None = spec.full_env()
             wrapper: list[str] = []
             if confined:
-                wrapper = sandbox.confine(spec.argv, spec.cwd, spec.env, own=files[i],
-                                          others=files[:i] + files[i + 1:], hide=options.hide,
-                                          tmp_mb=options.memory_limit_mb)
+                wrapper = sandbox.confine(
+                    spec.argv,
+                    spec.cwd,
+                    spec.env,
+                    own=files[i],
+                    others=files[:i] + files[i + 1 :],
+                    hide=options.hide,
+                    tmp_mb=options.memory_limit_mb,
+                )
                 env = None  # bwrap clears it and sets the bot's own
             process = BotProcess(
                 spec.argv,
@@ -306,8 +310,9 @@ def play_match(
     return result
 
 
-def _read_answer(proc: BotProcess, count: int, limit_s: float | None
-                 ) -> tuple[tuple[str, ...] | None, float | None, ReadStatus]:
+def _read_answer(
+    proc: BotProcess, count: int, limit_s: float | None
+) -> tuple[tuple[str, ...] | None, float | None, ReadStatus]:
     """Read ``count`` lines, all within the one deadline of this execution (the engine's rule:
     the time limit covers every expected line). Returns (lines or None, elapsed ms, status)."""
     lines: list[str] = []
@@ -345,8 +350,10 @@ def _judge(
     if eof or info.returncode is not None or proc.output_closed():
         player.verdict = Verdict.CRASH
         how = (
-            f"was killed by {info.signal}" if info.signal
-            else f"exited with code {info.returncode}" if info.returncode is not None
+            f"was killed by {info.signal}"
+            if info.signal
+            else f"exited with code {info.returncode}"
+            if info.returncode is not None
             else "closed its output"
         )
         last = proc.last_stderr_line()

@@ -144,9 +144,14 @@ def _setpriv() -> str | None:
     if found is None:
         return None
     try:
-        done = subprocess.run([found, "--pdeathsig", "KILL", "--", "/bin/sh", "-c", ":"],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=10, check=False)
+        done = subprocess.run(
+            [found, "--pdeathsig", "KILL", "--", "/bin/sh", "-c", ":"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=10,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return found if done.returncode == 0 else None
@@ -155,10 +160,12 @@ def _setpriv() -> str | None:
 LAUNCHER_FAILED = 125
 """The exit code of a bot whose launcher could not put it under its limits (its stderr says why),
 or whose parent was gone before the parent-death signal was set."""
-_LAUNCHER = ('while [ "$1" != -- ]; do case $1 in '
-             f'-p) [ "$PPID" = "$2" ] || exit {LAUNCHER_FAILED}; shift 2;; '
-             f'-v) ulimit -v "$2" || exit {LAUNCHER_FAILED}; shift 2;; '
-             f'*) echo 0 > "$1" || exit {LAUNCHER_FAILED}; shift;; esac; done; shift; exec "$@"')
+_LAUNCHER = (
+    'while [ "$1" != -- ]; do case $1 in '
+    f'-p) [ "$PPID" = "$2" ] || exit {LAUNCHER_FAILED}; shift 2;; '
+    f'-v) ulimit -v "$2" || exit {LAUNCHER_FAILED}; shift 2;; '
+    f'*) echo 0 > "$1" || exit {LAUNCHER_FAILED}; shift;; esac; done; shift; exec "$@"'
+)
 
 
 def _launcher(admission: Admission, parent: int | None) -> list[str]:
@@ -166,9 +173,11 @@ def _launcher(admission: Admission, parent: int | None) -> list[str]:
     bot: ``/bin/sh -c LAUNCHER arena-launch [-p PARENT] [-v KB] [CGROUP_PROCS...] --``, or []
     when there is nothing to do. ``-p``: exit unless the parent is still ``parent`` (a parent
     that died before ``setpriv`` set the parent-death signal would otherwise never send it)."""
-    words = [*(["-p", str(parent)] if parent is not None else []),
-             *(["-v", str(admission.address_space_kb)] if admission.address_space_kb else []),
-             *admission.cgroup_procs]
+    words = [
+        *(["-p", str(parent)] if parent is not None else []),
+        *(["-v", str(admission.address_space_kb)] if admission.address_space_kb else []),
+        *admission.cgroup_procs,
+    ]
     return ["/bin/sh", "-c", _LAUNCHER, "arena-launch", *words, "--"] if words else []
 
 
@@ -199,8 +208,10 @@ def resolve_program(program: str, cwd: str | None, env: Mapping[str, str] | None
             return path  # executable but not readable: a binary, exec decides
         if head.startswith(b"#!") or head == _ELF:
             return path
-        raise BotStartError(f"{program}: neither a binary nor a script with a '#!' line "
-                            f"(add one, or name its interpreter in the command)")
+        raise BotStartError(
+            f"{program}: neither a binary nor a script with a '#!' line "
+            f"(add one, or name its interpreter in the command)"
+        )
     if denied:
         raise BotStartError(f"{program}: permission denied (not executable?)")
     raise BotStartError(f"{program}: no such file or command")
@@ -219,8 +230,7 @@ def kill_orphans(keep: Sequence[int] = ()) -> int:
     kids = proctree.children(os.getpid())
     if kids is None:
         kids = [pid for pid, st in proctree.table() if st.ppid == os.getpid()]
-    orphans = [p for p in kids if p not in keep and (st := proctree.stat(p)) is not None
-               and st.session != own_session]
+    orphans = [p for p in kids if p not in keep and (st := proctree.stat(p)) is not None and st.session != own_session]
     if not orphans:
         return 0
     targets = list(dict.fromkeys(orphans + (proctree.descendants(orphans) or [])))
@@ -359,9 +369,7 @@ class BotProcess:
         self._selector.register(self._proc.stdout.fileno(), selectors.EVENT_READ)
         os.set_blocking(self._proc.stdout.fileno(), False)
         os.set_blocking(self._proc.stdin.fileno(), False)
-        self._stderr_thread = threading.Thread(
-            target=self._drain_stderr, name=f"stderr-{self.name}", daemon=True
-        )
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, name=f"stderr-{self.name}", daemon=True)
         self._stderr_thread.start()
         return self
 

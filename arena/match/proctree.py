@@ -37,10 +37,16 @@ def stat(pid: int | str) -> Stat | None:
         return None
     # after the command name, which may hold spaces and parentheses: state(0) ppid(1) pgrp(2)
     # session(3) ... utime(11) stime(12) ... num_threads(17) ... rss(21)
-    fields = raw[raw.rfind(b")") + 2:].split()
+    fields = raw[raw.rfind(b")") + 2 :].split()
     try:
-        return Stat(fields[0].decode(), int(fields[1]), int(fields[3]), int(fields[11]) + int(fields[12]),
-                    int(fields[17]), int(fields[21]))
+        return Stat(
+            fields[0].decode(),
+            int(fields[1]),
+            int(fields[3]),
+            int(fields[11]) + int(fields[12]),
+            int(fields[17]),
+            int(fields[21]),
+        )
     except (IndexError, ValueError):
         return None
 

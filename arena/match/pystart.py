@@ -146,8 +146,14 @@ def site_layout(variables: tuple[tuple[str, str | None], ...] = ()) -> SiteLayou
     env.update({k: v for k, v in given.items() if v is not None})
     env.update({k: v for k, v in os.environ.items() if k in _SITE_VARIABLES and k not in given})
     try:
-        done = subprocess.run([sys.executable, "-S", "-c", _PROBE], env=env, stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=30, check=False)
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", _PROBE],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
         found = json.loads(done.stdout.decode("utf-8").strip().splitlines()[-1])
     except (OSError, subprocess.SubprocessError, ValueError, IndexError, UnicodeDecodeError):
         return None
@@ -155,8 +161,15 @@ def site_layout(variables: tuple[tuple[str, str | None], ...] = ()) -> SiteLayou
         return None
     hooks = tuple((str(d), str(f), str(line)) for d, f, line in found["hooks"])
     claims = None if found["claims"] is None else tuple(found["claims"])
-    return SiteLayout(tuple(found["base"]), tuple(found["dirs"]), hooks, bool(found["user_site"]),
-                      tuple(found["custom"]), claims, tuple(found["ahead"]))
+    return SiteLayout(
+        tuple(found["base"]),
+        tuple(found["dirs"]),
+        hooks,
+        bool(found["user_site"]),
+        tuple(found["custom"]),
+        claims,
+        tuple(found["ahead"]),
+    )
 
 
 BOOT_NAME = "<cgarena-boot>"
@@ -196,8 +209,9 @@ def launch_argv(argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | N
 
 
 @functools.lru_cache(maxsize=512)
-def _fast_argv(words: tuple[str, ...], cwd: str, variables: tuple[tuple[str, str | None], ...],
-               known: bool) -> tuple[str, ...] | None:
+def _fast_argv(
+    words: tuple[str, ...], cwd: str, variables: tuple[tuple[str, str | None], ...], known: bool
+) -> tuple[str, ...] | None:
     layout = site_layout(variables)
     if layout is None or (layout.user_site and not known):
         return None  # the user site depends on a HOME we do not know: leave it to site
@@ -219,16 +233,20 @@ def _fast_argv(words: tuple[str, ...], cwd: str, variables: tuple[tuple[str, str
         return None
     checked = [(k, v) for k, v in variables if k != "HOME" or layout.user_site]
     env = tuple((os.fsencode(k), None if v is None else os.fsencode(v)) for k, v in checked)
-    call = (f"\n_cgarena_boot({sys.executable!r}, {module!r}, {target!r}, {path0!r}, {layout.dirs!r}, "
-            f"{layout.hooks!r}, {layout.claims!r}, {env!r}, {layout.custom!r})\n")
+    call = (
+        f"\n_cgarena_boot({sys.executable!r}, {module!r}, {target!r}, {path0!r}, {layout.dirs!r}, "
+        f"{layout.hooks!r}, {layout.claims!r}, {env!r}, {layout.custom!r})\n"
+    )
     code = compile(_boot_text() + call, BOOT_NAME, "exec", dont_inherit=True)
     return (sys.executable, "-u", "-S", "-c", _STUB, marshal.dumps(code).hex(), *words[2:])
 
 
 # -- what a bot imports ---------------------------------------------------------------------------
 
-def _imports_found(path0: str, entries: Iterable[Path], names: Iterable[str], rest: Sequence[str],
-                   ahead: set[str]) -> bool:
+
+def _imports_found(
+    path0: str, entries: Iterable[Path], names: Iterable[str], rest: Sequence[str], ahead: set[str]
+) -> bool:
     """Whether every top-level module imported by ``entries`` and by the modules of ``path0``
     (the bot's folder, first on its path) that they import, transitively, and ``names``, can be
     found on ``[path0, *rest]`` (or is built in or frozen), none of them one that an import hook
@@ -298,7 +316,11 @@ def _parsed_imports(path: Path, mtime_ns: int, size: int) -> frozenset[str] | No
         elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
             func, first = node.func, node.args[0].value
             called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-            if called in ("__import__", "import_module") and isinstance(first, str) and first \
-                    and not first.startswith("."):
+            if (
+                called in ("__import__", "import_module")
+                and isinstance(first, str)
+                and first
+                and not first.startswith(".")
+            ):
                 names.add(first.split(".")[0])
     return frozenset(names)

@@ -26,8 +26,15 @@ from typing import Any
 from .loop import MatchResult
 from .paths import unusable
 
-__all__ = ["FORMAT", "ReplayPathError", "check_replay_path", "replay_document", "write_replay", "read_replay",
-           "write_text_atomic"]
+__all__ = [
+    "FORMAT",
+    "ReplayPathError",
+    "check_replay_path",
+    "replay_document",
+    "write_replay",
+    "read_replay",
+    "write_text_atomic",
+]
 
 FORMAT = "cgarena-replay-v1"
 
@@ -44,12 +51,10 @@ def replay_document(result: MatchResult, params: Mapping[str, str] | None = None
                 "errors": [{"player": p, "message": m} for p, m in r.errors],
                 "messages": [{"player": p, "message": m} for p, m in r.messages],
                 "deactivations": [
-                    {"player": d.player, "cause": d.cause.value, "reason": d.reason}
-                    for d in r.deactivations
+                    {"player": d.player, "cause": d.cause.value, "reason": d.reason} for d in r.deactivations
                 ],
                 "executions": [
-                    {**asdict(e), "input": list(e.input),
-                     "output": None if e.output is None else "\n".join(e.output)}
+                    {**asdict(e), "input": list(e.input), "output": None if e.output is None else "\n".join(e.output)}
                     for e in f.executions
                 ],
                 "snapshot": f.snapshot,

@@ -88,22 +88,40 @@ class Support:
 
 def _probe(bwrap: str | None) -> Support:
     if bwrap is None:
-        return Support(False, "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)",
-                       None)
+        return Support(False, "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)", None)
     true = shutil.which("true") or "/bin/true"
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-            *_NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
-            "--", true]
+    argv = [
+        bwrap,
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        "--tmpfs",
+        "/tmp",
+        *_NAMESPACES,
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--clearenv",
+        "--",
+        true,
+    ]
     try:
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, timeout=10, check=False)
+        done = subprocess.run(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=10, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Support(False, f"{bwrap} does not run: {exc}", bwrap)
     if done.returncode != 0:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = why[-1] if why else f"exit code {done.returncode}"
-        return Support(False, f"bubblewrap cannot make namespaces here ({detail}; are user namespaces "
-                              f"disabled?)", bwrap)
+        return Support(
+            False, f"bubblewrap cannot make namespaces here ({detail}; are user namespaces disabled?)", bwrap
+        )
     return Support(True, "", bwrap)
 
 
@@ -128,13 +146,16 @@ def decide(mode: SandboxMode | str) -> tuple[bool, str | None]:
     if found.works:
         return True, None
     if mode is SandboxMode.ON:
-        raise SandboxUnavailable(f"--sandbox on: cannot sandbox bots here: {found.reason}; "
-                                 f"or run them unsandboxed with --sandbox off")
-    return False, (f"bots run without a sandbox: {found.reason} (--sandbox off hides this line; "
-                   f"see 'Security' in the README)")
+        raise SandboxUnavailable(
+            f"--sandbox on: cannot sandbox bots here: {found.reason}; or run them unsandboxed with --sandbox off"
+        )
+    return False, (
+        f"bots run without a sandbox: {found.reason} (--sandbox off hides this line; see 'Security' in the README)"
+    )
 
 
 # -- what belongs to a bot --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class BotFiles:
@@ -230,6 +251,7 @@ def bot_files(argv: Sequence[str], cwd: str | None, data: Sequence[str] = ()) ->
 
 # -- the bwrap command ------------------------------------------------------------------------------
 
+
 def _shown_again(own: BotFiles, program: str | None) -> list[Path]:
     """What the bot may read inside the hidden places: its roots, the interpreter, its program."""
     places = [*own.roots, *own.entries, *(Path(p) for p in _python_places())]
@@ -307,15 +329,37 @@ def confine(
     where = os.path.abspath(cwd) if cwd is not None else os.getcwd()
     program = shutil.which(argv[0]) if argv and "/" not in argv[0] else (argv[0] if argv else None)
     size = ["--size", str(tmp_mb * 1024 * 1024)] if tmp_mb else []
-    cmd = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-           *size, "--tmpfs", "/tmp", "--dir", SCRATCH, *size, "--tmpfs", "/dev/shm",
-           "--remount-ro", "/dev"]
+    cmd = [
+        bwrap,
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        *size,
+        "--tmpfs",
+        "/tmp",
+        "--dir",
+        SCRATCH,
+        *size,
+        "--tmpfs",
+        "/dev/shm",
+        "--remount-ro",
+        "/dev",
+    ]
     home = os.path.expanduser("~")
     hidden: list[Path] = [Path("/tmp")]
     for place in dict.fromkeys([*_HIDDEN, home]):
         path = Path(place)
-        if (path.is_dir() and not path.is_symlink() and path != Path("/") and not _inside(path, hidden)
-                and not _empty(path)):  # each hidden place costs the bot's start a third of a millisecond
+        if (
+            path.is_dir()
+            and not path.is_symlink()
+            and path != Path("/")
+            and not _inside(path, hidden)
+            and not _empty(path)
+        ):  # each hidden place costs the bot's start a third of a millisecond
             hidden.append(path)
             cmd += ["--tmpfs", str(path)]
     shown = [p for p in _shown_again(own, program) if p.exists() and _inside(p, hidden)]
@@ -347,8 +391,16 @@ def confine(
         "TMPDIR": "/tmp",
         **env,
     }
-    cmd += [*_NAMESPACES, "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--hostname", "arena", "--clearenv"]
+    cmd += [
+        *_NAMESPACES,
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--hostname",
+        "arena",
+        "--clearenv",
+    ]
     for key, value in variables.items():
         cmd += ["--setenv", key, value]
     cmd += ["--chdir", where, "--"]

@@ -10,8 +10,17 @@ from statistics import NormalDist
 
 from .counts import SprtModel, count_values
 
-__all__ = ["Z95", "normal_cdf", "normal_quantile", "expected_score", "elo_from_score", "EloEstimate",
-           "estimate", "elo_trinomial", "elo_pentanomial"]
+__all__ = [
+    "Z95",
+    "normal_cdf",
+    "normal_quantile",
+    "expected_score",
+    "elo_from_score",
+    "EloEstimate",
+    "estimate",
+    "elo_trinomial",
+    "elo_pentanomial",
+]
 
 _NORMAL = NormalDist()
 
@@ -20,6 +29,7 @@ Z95: float = _NORMAL.inv_cdf(0.975)
 
 
 # --------------------------------------------------------------------------- basic functions
+
 
 def normal_cdf(x: float) -> float:
     """Phi(x), the standard normal distribution function: (1 + erf(x / sqrt 2)) / 2."""
@@ -43,7 +53,7 @@ def expected_score(elo: float) -> float:
     x = -elo / 400.0
     if x > 300:  # 10**x would overflow
         return 0.0
-    power: float = 10.0 ** x  # a positive base: always a float (typeshed types float ** float as Any)
+    power: float = 10.0**x  # a positive base: always a float (typeshed types float ** float as Any)
     return 1.0 / (1.0 + power)
 
 
@@ -64,6 +74,7 @@ def elo_from_score(mu: float) -> float:
 
 
 # --------------------------------------------------------------------------- Elo estimates
+
 
 @dataclass(frozen=True)
 class EloEstimate:
@@ -153,4 +164,3 @@ def elo_pentanomial(penta: Sequence[int]) -> EloEstimate | None:
     if len(penta) != 5:
         raise ValueError(f"pentanomial counts have 5 bins, got {len(penta)}")
     return estimate(penta, SprtModel.PENTANOMIAL.value)
-

@@ -20,6 +20,7 @@ PAIR_BINS: tuple[str, ...] = ("LL", "LD", "WL+DD", "WD", "WW")
 
 # --------------------------------------------------------------------------- comparisons
 
+
 def _json_float(x: float | None) -> float | None:
     if x is None or not math.isfinite(x):
         return None
@@ -202,4 +203,3 @@ class HeadToHead:
             pentanomial=pen,
             sprt=None if sprt is None else self.sprt(sprt),
         )
-

@@ -78,8 +78,7 @@ class LeaderboardEntry:
     games: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal,
-                "games": self.games}
+        return {"name": self.name, "mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal, "games": self.games}
 
 
 def make_model(name: str = "PlackettLuce", **kwargs: Any) -> Any:

@@ -15,8 +15,19 @@ import numpy as np
 from .counts import SprtModel, count_values
 from .elo import expected_score
 
-__all__ = ["SprtModel", "SprtState", "SprtParams", "SprtResult", "sprt_state", "REGULARIZATION",
-           "llr_logistic", "llr_logistic_many", "llr_trinomial", "llr_pentanomial", "sprt_test"]
+__all__ = [
+    "SprtModel",
+    "SprtState",
+    "SprtParams",
+    "SprtResult",
+    "sprt_state",
+    "REGULARIZATION",
+    "llr_logistic",
+    "llr_logistic_many",
+    "llr_trinomial",
+    "llr_pentanomial",
+    "sprt_test",
+]
 
 REGULARIZATION: float = 1e-3
 """Count given to empty bins before an LLR is computed (as fishtest does)."""
@@ -116,6 +127,7 @@ def sprt_state(llr: float, params: SprtParams) -> SprtState:
 
 # --------------------------------------------------------------------------- GSPRT log-likelihood ratio
 
+
 def _solve_multipliers(phat: np.ndarray, d: np.ndarray) -> np.ndarray:
     """For each row of ``phat`` (shape (M, K), rows summing to 1, all entries > 0) the root
     ``lam`` of f(lam) = sum_i phat_i d_i / (1 + lam d_i), where ``min d < 0 < max d``.
@@ -209,6 +221,7 @@ def llr_pentanomial(penta: Sequence[int], elo0: float, elo1: float) -> float:
 
 # --------------------------------------------------------------------------- SPRT
 
+
 def sprt_test(counts: Sequence[float], params: SprtParams) -> SprtResult:
     """Run the SPRT on ``counts`` in ascending score order: (L, D, W) or the five pair bins.
 
@@ -226,4 +239,3 @@ def sprt_test(counts: Sequence[float], params: SprtParams) -> SprtResult:
         params=params,
         samples=round(sum(counts)),
     )
-

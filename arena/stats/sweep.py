@@ -13,6 +13,7 @@ __all__ = ["SweepPoint", "sweep_points", "rank_sweep"]
 
 # --------------------------------------------------------------------------- sweeps
 
+
 @dataclass(frozen=True)
 class SweepPoint:
     """One variant of a sweep against the baseline: score rate with its 95% interval."""
@@ -39,18 +40,20 @@ def sweep_points(variants: Iterable[tuple[str, Any, ComparisonStats]]) -> list[S
     points = []
     for label, value, st in variants:
         est = st.estimate
-        points.append(SweepPoint(
-            label=label,
-            value=value,
-            games=st.games,
-            score=None if est is None else est.score,
-            score_lo=st.score_lo,
-            score_hi=st.score_hi,
-            elo=st.elo,
-            elo_ci95=st.elo_ci95,
-            los=st.los,
-            sprt_state=None if st.sprt is None else st.sprt.state.value,
-        ))
+        points.append(
+            SweepPoint(
+                label=label,
+                value=value,
+                games=st.games,
+                score=None if est is None else est.score,
+                score_lo=st.score_lo,
+                score_hi=st.score_hi,
+                elo=st.elo,
+                elo_ci95=st.elo_ci95,
+                los=st.los,
+                sprt_state=None if st.sprt is None else st.sprt.state.value,
+            )
+        )
     return points
 
 
@@ -64,5 +67,3 @@ def rank_sweep(points: Iterable[SweepPoint]) -> list[SweepPoint]:
         return (0, -p.score, -(p.score_lo if p.score_lo is not None else p.score))
 
     return sorted(points, key=key)
-
-

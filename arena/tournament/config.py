@@ -147,8 +147,9 @@ def check_aliases(root: yaml.Node, limit: int = MAX_ALIAS_VALUES) -> None:
         stack.append((node, True))
         stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
     if sizes[id(root)] - written > limit:
-        raise YamlLimitError(f"its aliases (*name) repeat more than {limit:,} values; write the values out, "
-                             "or use fewer aliases")
+        raise YamlLimitError(
+            f"its aliases (*name) repeat more than {limit:,} values; write the values out, or use fewer aliases"
+        )
 
 
 class ConfigLoader(IntAsTextLoader):
@@ -308,9 +309,29 @@ class TournamentConfig:
 # -- parsing ---------------------------------------------------------------------------------------
 
 _TOP_KEYS = {
-    "game", "bots", "format", "baseline", "games", "pairs", "seed", "seeds", "workers", "time_scale",
-    "memory_limit_mb", "params", "sprt", "sweep", "db", "max_failures", "replays", "keep", "force_workers",
-    "sandbox", "executor", "scheduler", "local_cluster",
+    "game",
+    "bots",
+    "format",
+    "baseline",
+    "games",
+    "pairs",
+    "seed",
+    "seeds",
+    "workers",
+    "time_scale",
+    "memory_limit_mb",
+    "params",
+    "sprt",
+    "sweep",
+    "db",
+    "max_failures",
+    "replays",
+    "keep",
+    "force_workers",
+    "sandbox",
+    "executor",
+    "scheduler",
+    "local_cluster",
 }
 
 
@@ -390,8 +411,10 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     notes: list[str] = []
     counts = [k for k in ("games", "pairs", "seeds") if data.get(k) is not None]
     if len(counts) > 1:
-        raise ConfigError(f"give one of 'games', 'pairs' or 'seeds', not {' and '.join(repr(k) for k in counts)} "
-                          "(a seed list plays each seed once per seat)")
+        raise ConfigError(
+            f"give one of 'games', 'pairs' or 'seeds', not {' and '.join(repr(k) for k in counts)} "
+            "(a seed list plays each seed once per seat)"
+        )
     seeds = None
     if data.get("seeds") is not None:
         try:
@@ -405,8 +428,9 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
         asked = _int(data, "games", default=100, minimum=1, maximum=MAX_GAMES)
         games = -(-asked // players) * players
         if games != asked:
-            notes.append(f"games {asked} rounded up to {games}: each seed is played once per seat "
-                         f"({players} games per seed)")
+            notes.append(
+                f"games {asked} rounded up to {games}: each seed is played once per seat ({players} games per seed)"
+            )
     try:
         seed = parse_seed(data.get("seed", 0))
     except SeedError as exc:
@@ -478,11 +502,16 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     if len(bots) < players:
         raise ConfigError(f"{game} needs at least {players} bots, got {len(bots)}")
     if players != 2:
-        for what, given in (("format: gauntlet", fmt == Format.GAUNTLET), ("sprt", sprt is not None),
-                            ("sweep", sweep is not None)):
+        for what, given in (
+            ("format: gauntlet", fmt == Format.GAUNTLET),
+            ("sprt", sprt is not None),
+            ("sweep", sweep is not None),
+        ):
             if given:
-                raise ConfigError(f"{what} compares two bots head to head: {game} is a {players}-player game, "
-                                  "use format: round-robin (rated with openskill)")
+                raise ConfigError(
+                    f"{what} compares two bots head to head: {game} is a {players}-player game, "
+                    "use format: round-robin (rated with openskill)"
+                )
     sandbox = data.get("sandbox")
     if sandbox is None or isinstance(sandbox, bool):  # YAML reads a bare on / off as true / false
         sandbox = {None: "auto", True: "on", False: "off"}[sandbox]
@@ -490,10 +519,27 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
         raise ConfigError(f"sandbox: expected auto, on or off, got {_shown(sandbox)}")
     executor, scheduler, local_cluster = _executor(data)
     return TournamentConfig(
-        game=game, bots=tuple(bots), format=fmt, baseline=baseline, games=games, seed=seed,
-        workers=workers, time_scale=time_scale, memory_limit_mb=memory, params=params,
-        sprt=sprt, sweep=sweep, db=db, seeds=seeds, max_failures=max_failures, replays=replays, players=players,
-        notes=tuple(notes), sandbox=str(sandbox), executor=executor, scheduler=scheduler,
+        game=game,
+        bots=tuple(bots),
+        format=fmt,
+        baseline=baseline,
+        games=games,
+        seed=seed,
+        workers=workers,
+        time_scale=time_scale,
+        memory_limit_mb=memory,
+        params=params,
+        sprt=sprt,
+        sweep=sweep,
+        db=db,
+        seeds=seeds,
+        max_failures=max_failures,
+        replays=replays,
+        players=players,
+        notes=tuple(notes),
+        sandbox=str(sandbox),
+        executor=executor,
+        scheduler=scheduler,
         local_cluster=local_cluster,
     )
 
@@ -514,8 +560,10 @@ def _executor(data: Mapping[str, Any]) -> tuple[str, str | None, int | None]:
             if value is not None:
                 raise ConfigError(f"{key}: only for the Dask executor (executor: dask, --executor dask)")
     elif (scheduler is None) == (local is None):
-        raise ConfigError("executor: dask needs a scheduler address (scheduler: tcp://HOST:8786, --scheduler) "
-                          "or a cluster made here (local_cluster: N, --local-cluster N), one of the two")
+        raise ConfigError(
+            "executor: dask needs a scheduler address (scheduler: tcp://HOST:8786, --scheduler) "
+            "or a cluster made here (local_cluster: N, --local-cluster N), one of the two"
+        )
     return str(executor), scheduler, local
 
 
@@ -544,12 +592,19 @@ def _bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
             data = [data]  # one file
         bot = _text(item["bot"], f"bots[{i}].bot")
         label = _text(item["name"], f"bots[{i}].name") if item.get("name") not in (None, "") else None
-        entries.append((label, BotEntry(
-            name=label or _default_name(bot), bot=bot,
-            args=tuple(_text(a, f"bots[{i}].args[{j}]") for j, a in enumerate(args, 1)),
-            env=_str_map(item.get("env"), f"bots[{i}].env"), base=None if base is None else str(base),
-            data=tuple(_text(d, f"bots[{i}].data[{j}]") for j, d in enumerate(data, 1)),
-        )))
+        entries.append(
+            (
+                label,
+                BotEntry(
+                    name=label or _default_name(bot),
+                    bot=bot,
+                    args=tuple(_text(a, f"bots[{i}].args[{j}]") for j, a in enumerate(args, 1)),
+                    env=_str_map(item.get("env"), f"bots[{i}].env"),
+                    base=None if base is None else str(base),
+                    data=tuple(_text(d, f"bots[{i}].data[{j}]") for j, d in enumerate(data, 1)),
+                ),
+            )
+        )
     chosen = [label for label, _ in entries if label is not None]
     dup = next((n for n in chosen if chosen.count(n) > 1), None)
     if dup is not None:
@@ -636,14 +691,13 @@ def _sweep(raw: Any, bots: list[BotEntry]) -> SweepSettings | None:
         grid.append((_text(key, "sweep: grid"), texts))
     variants = math.prod(len(values) for _, values in grid)
     if variants > MAX_SWEEP_VARIANTS:
-        raise ConfigError(f"sweep: the grid makes {variants:,} variants (at most {MAX_SWEEP_VARIANTS:,}); "
-                          "give fewer values")
+        raise ConfigError(
+            f"sweep: the grid makes {variants:,} variants (at most {MAX_SWEEP_VARIANTS:,}); give fewer values"
+        )
     template = bots[names.index(bot)]
     missing = [k for k, _ in grid if k not in template.placeholders()]
     if missing:
-        raise ConfigError(
-            f"sweep: bot {bot!r} does not use {{{missing[0]}}}: put it in its bot:, args:, env: or data:"
-        )
+        raise ConfigError(f"sweep: bot {bot!r} does not use {{{missing[0]}}}: put it in its bot:, args:, env: or data:")
     return SweepSettings(bot=bot, grid=tuple(grid))
 
 
@@ -669,8 +723,15 @@ def _text(raw: Any, what: str) -> str:
     a date, as YAML reads ``yes`` or ``2024-01-01``, is taken as its text), never a list or a
     mapping, and without NUL bytes (no file name, argument or environment value may hold one)."""
     if not isinstance(raw, _SCALARS):  # bool is an int
-        what_it_is = ("nothing" if raw is None else "a list" if isinstance(raw, list)
-                      else "a mapping" if isinstance(raw, dict) else f"a {type(raw).__name__} value")
+        what_it_is = (
+            "nothing"
+            if raw is None
+            else "a list"
+            if isinstance(raw, list)
+            else "a mapping"
+            if isinstance(raw, dict)
+            else f"a {type(raw).__name__} value"
+        )
         raise ConfigError(f"{what}: expected a text or a number, got {what_it_is}")
     text = str(raw)
     if "\0" in text:
@@ -707,8 +768,13 @@ def _check_data(entry: BotEntry) -> None:
             raise ConfigError(f"bot {entry.name!r}: data {text}: {reason} (from {base})")
 
 
-def _int(data: Mapping[str, Any], key: str, default: int | None = None, minimum: int | None = None,
-         maximum: int | None = None) -> int:
+def _int(
+    data: Mapping[str, Any],
+    key: str,
+    default: int | None = None,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> int:
     """An integer setting (an int, a whole float or the text of an integer literal), in range."""
     raw = data.get(key, default)
     if raw is None:

@@ -50,8 +50,18 @@ from .task import GameTask, play_task
 if TYPE_CHECKING:
     import distributed
 
-__all__ = ["DaskExecutor", "DaskExecutorError", "require_dask", "INSTALL_HINT", "STOP_LOOK_S", "QUIET_WORKER",
-           "WorkerPace", "slow_workers", "SLOW_CPU", "CLOCK_DRIFT"]
+__all__ = [
+    "DaskExecutor",
+    "DaskExecutorError",
+    "require_dask",
+    "INSTALL_HINT",
+    "STOP_LOOK_S",
+    "QUIET_WORKER",
+    "WorkerPace",
+    "slow_workers",
+    "SLOW_CPU",
+    "CLOCK_DRIFT",
+]
 
 INSTALL_HINT = "Dask is not installed: pip install 'cgarena[dask]' (or: pip install distributed)"
 STOP_LOOK_S = 0.5
@@ -116,19 +126,22 @@ class WorkerPace:
     clock_rate: float | None = None
 
 
-def slow_workers(paces: dict[str, WorkerPace], *, slow_cpu: float = SLOW_CPU,
-                 drift: float = CLOCK_DRIFT) -> list[str]:
+def slow_workers(paces: dict[str, WorkerPace], *, slow_cpu: float = SLOW_CPU, drift: float = CLOCK_DRIFT) -> list[str]:
     """One line per worker much slower than the fastest, or whose clock is off pace."""
     out = []
     fastest = min((p.cpu_s for p in paces.values()), default=0.0)
     for address, pace in sorted(paces.items()):
         if fastest > 0 and len(paces) > 1 and pace.cpu_s >= slow_cpu * fastest:
-            out.append(f"Dask worker {address} is {pace.cpu_s / fastest:.1f}x slower than the fastest worker "
-                       f"({pace.cpu_s * 1000:.0f} ms against {fastest * 1000:.0f} ms for the same work): its bots "
-                       "will time out sooner; see the per-worker latencies in the report")
+            out.append(
+                f"Dask worker {address} is {pace.cpu_s / fastest:.1f}x slower than the fastest worker "
+                f"({pace.cpu_s * 1000:.0f} ms against {fastest * 1000:.0f} ms for the same work): its bots "
+                "will time out sooner; see the per-worker latencies in the report"
+            )
         if pace.clock_rate is not None and abs(pace.clock_rate - 1) >= drift:
-            out.append(f"Dask worker {address}'s clock runs at {pace.clock_rate:.2f}x this machine's: its bots "
-                       f"get {1 / pace.clock_rate:.2f}x the time the rules give")
+            out.append(
+                f"Dask worker {address}'s clock runs at {pace.clock_rate:.2f}x this machine's: its bots "
+                f"get {1 / pace.clock_rate:.2f}x the time the rules give"
+            )
     return out
 
 
@@ -153,11 +166,13 @@ def _fetch(prefix: str, sha: str) -> Callable[[], str]:
 
         text: str = Variable(_bundle_variable(prefix, sha)).get(timeout=60)
         return text
+
     return fetch
 
 
-def _on_this_worker(specs: Sequence[BotSpec], ships: Sequence[Shipped | None], prefix: str,
-                    needs: tuple[Need, ...], worker: str) -> tuple[BotSpec, ...]:
+def _on_this_worker(
+    specs: Sequence[BotSpec], ships: Sequence[Shipped | None], prefix: str, needs: tuple[Need, ...], worker: str
+) -> tuple[BotSpec, ...]:
     """The bots as they run here: shipped ones unpacked, the others checked to exist."""
     if needs not in _checked:
         lacking = missing(needs)
@@ -172,8 +187,9 @@ def _on_this_worker(specs: Sequence[BotSpec], ships: Sequence[Shipped | None], p
     return tuple(out)
 
 
-def play_on_worker(task: GameTask, stop_event: str, ships: tuple[Shipped | None, ...],
-                   needs: tuple[Need, ...]) -> GameRecord | None:
+def play_on_worker(
+    task: GameTask, stop_event: str, ships: tuple[Shipped | None, ...], needs: tuple[Need, ...]
+) -> GameRecord | None:
     """The Dask task: :func:`play_task` with the bots as they run on this worker (``ships``:
     each seat's :class:`Shipped` form, or ``None``, its bundle fetched from the cluster variable
     named after ``stop_event`` and its hash when this worker does not have it yet; ``needs``: what
@@ -211,8 +227,14 @@ class DaskExecutor:
     the client, a local cluster).
     """
 
-    def __init__(self, client: distributed.Client, *, cap: int | None = None, retries: int = 2,
-                 on_close: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        client: distributed.Client,
+        *,
+        cap: int | None = None,
+        retries: int = 2,
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
         self._client = client
         self._cap = cap
         self._retries = retries
@@ -243,9 +265,15 @@ class DaskExecutor:
         self._dropped_var.set({})
 
     @classmethod
-    def connect(cls, scheduler: str | None = None, local_cluster: int | None = None, *,
-                specs: Iterable[BotSpec] | None = None, cap: int | None = None,
-                timeout_s: float = 10.0) -> DaskExecutor:
+    def connect(
+        cls,
+        scheduler: str | None = None,
+        local_cluster: int | None = None,
+        *,
+        specs: Iterable[BotSpec] | None = None,
+        cap: int | None = None,
+        timeout_s: float = 10.0,
+    ) -> DaskExecutor:
         """An executor on the scheduler at ``scheduler`` (``tcp://HOST:8786``), or on a new cluster
         of ``local_cluster`` one-thread worker processes on this machine (loopback only); with
         ``specs``, :meth:`prepare` d for those bots."""
@@ -254,15 +282,22 @@ class DaskExecutor:
         import distributed
 
         if (scheduler is None) == (local_cluster is None):
-            raise DaskExecutorError("the Dask executor needs a scheduler address (--scheduler tcp://HOST:8786) "
-                                    "or a local cluster (--local-cluster N), not both")
+            raise DaskExecutorError(
+                "the Dask executor needs a scheduler address (--scheduler tcp://HOST:8786) "
+                "or a local cluster (--local-cluster N), not both"
+            )
         cluster: distributed.LocalCluster | None = None
         try:
             if local_cluster is not None:
                 with dask.config.set(QUIET_WORKER):
-                    cluster = distributed.LocalCluster(n_workers=local_cluster, threads_per_worker=1,
-                                                       processes=True, host="127.0.0.1", dashboard_address=None,
-                                                       silence_logs=40)
+                    cluster = distributed.LocalCluster(
+                        n_workers=local_cluster,
+                        threads_per_worker=1,
+                        processes=True,
+                        host="127.0.0.1",
+                        dashboard_address=None,
+                        silence_logs=40,
+                    )
                 client = distributed.Client(cluster, timeout=timeout_s)
             else:
                 client = distributed.Client(scheduler, timeout=timeout_s)
@@ -270,8 +305,10 @@ class DaskExecutor:
             if cluster is not None:
                 cluster.close()
             where = scheduler or "the local cluster"
-            raise DaskExecutorError(f"cannot reach the Dask scheduler at {where}: {exc}; start it with "
-                                    "'dask scheduler' and its workers with 'dask worker ADDRESS'") from None
+            raise DaskExecutorError(
+                f"cannot reach the Dask scheduler at {where}: {exc}; start it with "
+                "'dask scheduler' and its workers with 'dask worker ADDRESS'"
+            ) from None
 
         def close() -> None:
             client.close()
@@ -320,9 +357,13 @@ class DaskExecutor:
             time.sleep(max(0.0, CLOCK_SPAN_S - (time.monotonic() - start)))
             span = time.monotonic() - start
             later = self._client.run(time.monotonic)
-            paces = {address: WorkerPace(cpu[address], (later[address] - clocks[address]) / span
-                                         if address in clocks and address in later else None)
-                     for address in cpu}
+            paces = {
+                address: WorkerPace(
+                    cpu[address],
+                    (later[address] - clocks[address]) / span if address in clocks and address in later else None,
+                )
+                for address in cpu
+            }
             self.warnings = slow_workers(paces)
 
     # -- the workers -----------------------------------------------------------------------------
@@ -338,8 +379,10 @@ class DaskExecutor:
         while not self._workers():
             if time.monotonic() > end:
                 address = self._client.scheduler_info().get("address", "SCHEDULER")
-                raise DaskExecutorError(f"no Dask worker joined the scheduler in {wait_s:.0f} s; start one with "
-                                        f"'dask worker {address} --nthreads CORES'")
+                raise DaskExecutorError(
+                    f"no Dask worker joined the scheduler in {wait_s:.0f} s; start one with "
+                    f"'dask worker {address} --nthreads CORES'"
+                )
             time.sleep(0.2)
         cores = self._client.run(_worker_cores)
         threads = self._workers()
@@ -348,7 +391,8 @@ class DaskExecutor:
                 raise DaskExecutorError(
                     f"Dask worker {address} runs {n} tasks at once on {cores[address]} cores: each game "
                     f"runs two bots timed in wall-clock time, so they would be starved; start it with "
-                    f"--nthreads {cores[address]} (or fewer)")
+                    f"--nthreads {cores[address]} (or fewer)"
+                )
 
     def capacity(self) -> int:
         """Games that can run at once on the workers connected now (within ``cap``); asked of the
@@ -380,8 +424,15 @@ class DaskExecutor:
         ships = tuple(self._shipped.get(spec.name) for spec in task.specs)
         names = {spec.name for spec in task.specs}
         needs = tuple(n for n in self._needs if n.bot in names)
-        future = self._client.submit(play_on_worker, task, self._stop_name, ships, needs, pure=False,
-                                     key=f"arena-game-c{c}-p{p}-l{leg}-{uuid.uuid4().hex[:12]}")
+        future = self._client.submit(
+            play_on_worker,
+            task,
+            self._stop_name,
+            ships,
+            needs,
+            pure=False,
+            key=f"arena-game-c{c}-p{p}-l{leg}-{uuid.uuid4().hex[:12]}",
+        )
         self._running[future] = task
 
     def results(self, timeout: float | None) -> Iterator[tuple[GameTask, GameRecord | None]]:
@@ -402,15 +453,18 @@ class DaskExecutor:
             except distributed.KilledWorker:
                 failures = self._failures[task.key] = self._failures.get(task.key, 0) + 1
                 if failures > self._retries:
-                    raise DaskExecutorError(f"Dask workers died {failures} times playing game {task.key} "
-                                            f"(seed {task.game.seed}); see the workers' logs") from None
+                    raise DaskExecutorError(
+                        f"Dask workers died {failures} times playing game {task.key} "
+                        f"(seed {task.game.seed}); see the workers' logs"
+                    ) from None
                 self.submit(task)
                 continue
             except ShippingError:  # a bot that cannot run on that worker: the message says which
                 raise
             except Exception as exc:  # raised by the game on the worker
-                raise DaskExecutorError(f"game {task.key} (seed {task.game.seed}) failed on a Dask worker: "
-                                        f"{type(exc).__name__}: {exc}") from None
+                raise DaskExecutorError(
+                    f"game {task.key} (seed {task.game.seed}) failed on a Dask worker: {type(exc).__name__}: {exc}"
+                ) from None
             yield task, record
 
     def cancel(self, comparison: int, from_pair: int) -> None:

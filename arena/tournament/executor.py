@@ -70,8 +70,7 @@ class _Worker:
         self.conn = multiprocessing.connection.Connection(mine.detach())
         fd = theirs.fileno()
         try:
-            self.process = subprocess.Popen(worker.command(fd, os.getpid()), pass_fds=(fd,),
-                                            stdin=subprocess.DEVNULL)
+            self.process = subprocess.Popen(worker.command(fd, os.getpid()), pass_fds=(fd,), stdin=subprocess.DEVNULL)
         finally:
             theirs.close()
         self.task: GameTask | None = None
@@ -183,5 +182,3 @@ class LocalExecutor:
                 w.join(1)
             w.conn.close()
         kill_orphans(keep=self._before)
-
-

@@ -51,9 +51,13 @@ class StartFailure:
         return f"bot {self.bot!r} failed to start: {self.reason}"
 
 
-def start_failures(specs: Sequence[BotSpec], memory_limit_mb: int | None = None,
-                   wait_s: float = START_WAIT_S, max_wait_s: float = MAX_START_WAIT_S,
-                   sandboxed: bool = False) -> list[StartFailure]:
+def start_failures(
+    specs: Sequence[BotSpec],
+    memory_limit_mb: int | None = None,
+    wait_s: float = START_WAIT_S,
+    max_wait_s: float = MAX_START_WAIT_S,
+    sandboxed: bool = False,
+) -> list[StartFailure]:
     """The bots of ``specs`` that cannot start (each distinct command is started once, in the
     sandbox when ``sandboxed``), in the order of ``specs``; empty when all of them wait for their
     input."""
@@ -63,7 +67,7 @@ def start_failures(specs: Sequence[BotSpec], memory_limit_mb: int | None = None,
     todo = list(distinct.values())
     failures: list[StartFailure] = []
     for first in range(0, len(todo), BATCH):
-        failures.extend(_check_batch(todo[first:first + BATCH], memory_limit_mb, wait_s, max_wait_s, sandboxed))
+        failures.extend(_check_batch(todo[first : first + BATCH], memory_limit_mb, wait_s, max_wait_s, sandboxed))
     return failures
 
 
@@ -88,8 +92,9 @@ class _Watch:
         return self.idle_polls >= _IDLE_POLLS
 
 
-def _check_batch(specs: Sequence[BotSpec], memory_limit_mb: int | None, wait_s: float,
-                 max_wait_s: float, sandboxed: bool) -> list[StartFailure]:
+def _check_batch(
+    specs: Sequence[BotSpec], memory_limit_mb: int | None, wait_s: float, max_wait_s: float, sandboxed: bool
+) -> list[StartFailure]:
     """Start the bots together and watch them until each exited, or waits for its input."""
     watches: list[_Watch] = []
     failures: list[tuple[int, StartFailure]] = []
@@ -100,8 +105,14 @@ def _check_batch(specs: Sequence[BotSpec], memory_limit_mb: int | None, wait_s: 
             if sandboxed:
                 own = sandbox.bot_files(spec.argv, spec.cwd, spec.data)
                 wrapper, env = sandbox.confine(spec.argv, spec.cwd, spec.env, own=own, tmp_mb=memory_limit_mb), None
-            process = BotProcess(spec.argv, cwd=spec.cwd, env=env, memory_limit_mb=memory_limit_mb,
-                                 name=f"preflight-{spec.name}", wrapper=wrapper)
+            process = BotProcess(
+                spec.argv,
+                cwd=spec.cwd,
+                env=env,
+                memory_limit_mb=memory_limit_mb,
+                name=f"preflight-{spec.name}",
+                wrapper=wrapper,
+            )
             try:
                 watches.append(_Watch(i, process.start()))
             except BotStartError as exc:

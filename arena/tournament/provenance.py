@@ -27,8 +27,16 @@ from ..match import paths
 from ..match.botspec import BotSpec
 from .store import BotRow
 
-__all__ = ["referee_version", "same_rules", "bot_sources", "data_paths", "data_files", "source_hash",
-           "legacy_source_hash", "same_sources"]
+__all__ = [
+    "referee_version",
+    "same_rules",
+    "bot_sources",
+    "data_paths",
+    "data_files",
+    "source_hash",
+    "legacy_source_hash",
+    "same_sources",
+]
 
 _LEGACY_REFEREES = {"spring2021": {"6fda0e051df8"}, "fall2020": {"bf0123950709"}}
 """Referee source hashes of cgarena 0.1.0, by game: all play rules version 1."""
@@ -48,11 +56,16 @@ def same_rules(stored: str, game: str) -> bool:
         return True
     old = _LEGACY_FORMAT.fullmatch(stored)
     cls = referee.get(game)
-    return (old is not None and old["game"] == cls.name and cls.rules_version == 1
-            and old["hash"] in _LEGACY_REFEREES.get(cls.name, set()))
+    return (
+        old is not None
+        and old["game"] == cls.name
+        and cls.rules_version == 1
+        and old["hash"] in _LEGACY_REFEREES.get(cls.name, set())
+    )
 
 
 # -- the files a bot runs -------------------------------------------------------------------------
+
 
 def _local_imports(path: Path, roots: Sequence[Path] = ()) -> list[Path]:
     """Files next to a Python file that it imports (``import x`` / ``from x import``/``from .x``),
@@ -105,8 +118,11 @@ def _module_files(root: Path, module: str) -> list[Path]:
 def _files_of(path: Path) -> list[Path]:
     if path.is_dir():
         return sorted(
-            p for p in path.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and ".git" not in p.parts
+            p
+            for p in path.rglob("*")
+            if p.is_file()
+            and "__pycache__" not in p.parts
+            and ".git" not in p.parts
             and p.suffix not in (".pyc", ".pyo")
         )
     return [path]

@@ -39,9 +39,7 @@ from pathlib import Path
 
 __all__ = ["RunLock", "lock_path", "held"]
 
-_OFD: tuple[int, int] | None = (
-    (fcntl.F_OFD_SETLK, fcntl.F_OFD_SETLKW) if hasattr(fcntl, "F_OFD_SETLK") else None
-)
+_OFD: tuple[int, int] | None = (fcntl.F_OFD_SETLK, fcntl.F_OFD_SETLKW) if hasattr(fcntl, "F_OFD_SETLK") else None
 """Linux's open-file-description lock commands (set, set-and-wait), where there are any."""
 
 _CHOOSING = 0

@@ -55,6 +55,7 @@ __all__ = [
     "bot_spec",
 ]
 
+
 class TournamentError(RuntimeError):
     """The tournament cannot run as asked (the message says why and what to do)."""
 
@@ -67,8 +68,10 @@ class TournamentBusy(TournamentError):
         if runner is not None:
             since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(runner.since))
             who = f"process {runner.pid} on {runner.host} (since {since})"
-        super().__init__(f"tournament {tournament_id} is already being played by {who}; let that run finish "
-                         "(or stop it), then run this command again to resume it")
+        super().__init__(
+            f"tournament {tournament_id} is already being played by {who}; let that run finish "
+            "(or stop it), then run this command again to resume it"
+        )
         self.tournament_id = tournament_id
         self.runner = runner
 
@@ -78,15 +81,18 @@ class StorageFailure(TournamentError):
     kept (each was committed on its own) and the tournament is marked interrupted where that
     could still be written. Its text is one line; the command line adds how to resume."""
 
-    def __init__(self, error: StoreError, tournament_id: int | None = None, stored: int | None = None,
-                 marked: bool = False) -> None:
+    def __init__(
+        self, error: StoreError, tournament_id: int | None = None, stored: int | None = None, marked: bool = False
+    ) -> None:
         text = error.problem
         if tournament_id is not None:
             if stored is None:  # it failed before the games were counted
                 kept = f"tournament {tournament_id} stopped"
             else:
-                kept = (f"{stored} game{'' if stored == 1 else 's'} of tournament {tournament_id} "
-                        f"{'is' if stored == 1 else 'are'} stored")
+                kept = (
+                    f"{stored} game{'' if stored == 1 else 's'} of tournament {tournament_id} "
+                    f"{'is' if stored == 1 else 'are'} stored"
+                )
             status = "it is marked interrupted" if marked else "its status could not be updated"
             text += f"; {kept} and {status}"
         if error.advice:
@@ -99,6 +105,7 @@ class StorageFailure(TournamentError):
 
 
 # -- the tournament --------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Started:
@@ -189,9 +196,15 @@ class Tournament:
     once (default: what ``config.executor`` says: :class:`arena.tournament.executor.LocalExecutor`,
     worker processes on this machine, or :class:`arena.tournament.dask_executor.DaskExecutor`)."""
 
-    def __init__(self, config: TournamentConfig, store: Store, *, new: bool = False,
-                 on_event: Callable[[object], None] | None = None,
-                 executor: Callable[[int], Executor] | None = None) -> None:
+    def __init__(
+        self,
+        config: TournamentConfig,
+        store: Store,
+        *,
+        new: bool = False,
+        on_event: Callable[[object], None] | None = None,
+        executor: Callable[[int], Executor] | None = None,
+    ) -> None:
         self.config = config
         self.executor = executor or _executor_of(config)
         self.store = store
@@ -199,8 +212,13 @@ class Tournament:
         self.on_event = on_event or (lambda event: None)
         self.specs = {b.name: bot_spec(b, config.game) for b in config.bots}
         self.schedule: Schedule = make_schedule(
-            config.format, [b.name for b in config.bots], config.seed, config.pairs, config.baseline,
-            config.players, config.seeds,
+            config.format,
+            [b.name for b in config.bots],
+            config.seed,
+            config.pairs,
+            config.baseline,
+            config.players,
+            config.seeds,
         )
         self.sprt = config.sprt
         self.referee_version = referee_version(config.game)
@@ -213,8 +231,15 @@ class Tournament:
         rows = []
         for name, spec in self.specs.items():
             files = sorted({*bot_sources(spec), *data_files(spec.data)})  # declared data counts as source
-            rows.append(BotRow(name=name, command=spec.argv, env=dict(spec.env),
-                               source_hash=source_hash(files), files=tuple(str(f) for f in files)))
+            rows.append(
+                BotRow(
+                    name=name,
+                    command=spec.argv,
+                    env=dict(spec.env),
+                    source_hash=source_hash(files),
+                    files=tuple(str(f) for f in files),
+                )
+            )
         return rows
 
     def open(self, lock: RunLock | None = None) -> tuple[TournamentRow, bool]:
@@ -240,8 +265,12 @@ class Tournament:
                     f"({existing.referee_version} -> {self.referee_version}); pass --new to start a new one"
                 )
             self._claim(lock, existing.id)
-            self.store.update_tournament(existing.id, status=TournamentStatus.RUNNING, games_target=self.config.games,
-                                         settings=self.config.to_dict())
+            self.store.update_tournament(
+                existing.id,
+                status=TournamentStatus.RUNNING,
+                games_target=self.config.games,
+                settings=self.config.to_dict(),
+            )
             return self.store.tournament(existing.id) or existing, True
         comparisons = [(c.index, c.bots) for c in self.schedule.comparisons()]
         tid = self.store.create_tournament(
@@ -354,9 +383,13 @@ class Tournament:
         hidden = [str(self.store.path.resolve()), f"{self.store.path.resolve()}.lock"]
         if self.config.replays is not None:
             hidden.append(self.config.replays.folder)
-        options = MatchOptions(time_scale=self.config.time_scale, memory_limit_mb=self.config.memory_limit_mb,
-                               params=dict(self.config.params) or None,
-                               sandbox=SandboxMode.ON if self.sandboxed else SandboxMode.OFF, hide=tuple(hidden))
+        options = MatchOptions(
+            time_scale=self.config.time_scale,
+            memory_limit_mb=self.config.memory_limit_mb,
+            params=dict(self.config.params) or None,
+            sandbox=SandboxMode.ON if self.sandboxed else SandboxMode.OFF,
+            hide=tuple(hidden),
+        )
         exhausted = False
         pool = self.executor(min(self.config.workers, max(1, total - done))) if total > done else None
         try:
@@ -367,8 +400,9 @@ class Tournament:
                         exhausted = True
                         break
                     specs = tuple(self.specs[name] for name in game.seats)
-                    pool.submit(GameTask(game, self.config.game, specs, options, self.referee_version,
-                                         self.config.replays))
+                    pool.submit(
+                        GameTask(game, self.config.game, specs, options, self.referee_version, self.config.replays)
+                    )
                 if exhausted and pool.running() == 0:
                     break
                 for _task, record in pool.results(timeout=1.0):

@@ -21,8 +21,16 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Format", "Comparison", "ScheduledGame", "Schedule", "GauntletSchedule", "RoundRobinSchedule",
-           "make_schedule", "pair_seed"]
+__all__ = [
+    "Format",
+    "Comparison",
+    "ScheduledGame",
+    "Schedule",
+    "GauntletSchedule",
+    "RoundRobinSchedule",
+    "make_schedule",
+    "pair_seed",
+]
 
 
 class Format(str, enum.Enum):
@@ -76,8 +84,9 @@ def pair_seed(master_seed: int, pair: int) -> int:
 class Schedule:
     """Base schedule: subclasses say which comparisons are played."""
 
-    def __init__(self, bots: Sequence[str], master_seed: int, pairs: int, players: int = 2,
-                 seeds: Sequence[int] | None = None) -> None:
+    def __init__(
+        self, bots: Sequence[str], master_seed: int, pairs: int, players: int = 2, seeds: Sequence[int] | None = None
+    ) -> None:
         if players < 2:
             raise ValueError(f"a game needs at least 2 players, not {players}")
         if len(bots) < players:
@@ -116,11 +125,17 @@ class Schedule:
 class GauntletSchedule(Schedule):
     """Every other bot against the baseline (from the other bot's side: the candidate is ``a``)."""
 
-    def __init__(self, bots: Sequence[str], master_seed: int, pairs: int, baseline: str,
-                 players: int = 2, seeds: Sequence[int] | None = None) -> None:
+    def __init__(
+        self,
+        bots: Sequence[str],
+        master_seed: int,
+        pairs: int,
+        baseline: str,
+        players: int = 2,
+        seeds: Sequence[int] | None = None,
+    ) -> None:
         if players != 2:
-            raise ValueError("a gauntlet compares two bots at a time: use round-robin for "
-                             f"{players}-player games")
+            raise ValueError(f"a gauntlet compares two bots at a time: use round-robin for {players}-player games")
         super().__init__(bots, master_seed, pairs, players, seeds)
         if baseline not in self.bots:
             raise ValueError(f"baseline {baseline!r} is not one of the bots")
@@ -140,8 +155,15 @@ class RoundRobinSchedule(Schedule):
         return [Comparison(i, group) for i, group in enumerate(groups)]
 
 
-def make_schedule(fmt: str, bots: Sequence[str], master_seed: int, pairs: int,
-                  baseline: str | None = None, players: int = 2, seeds: Sequence[int] | None = None) -> Schedule:
+def make_schedule(
+    fmt: str,
+    bots: Sequence[str],
+    master_seed: int,
+    pairs: int,
+    baseline: str | None = None,
+    players: int = 2,
+    seeds: Sequence[int] | None = None,
+) -> Schedule:
     if fmt == Format.GAUNTLET:
         return GauntletSchedule(bots, master_seed, pairs, baseline or bots[-1], players, seeds)
     if fmt == Format.ROUND_ROBIN:

@@ -22,8 +22,7 @@ class Scheduler:
     """The schedule's games in order, less those stored (``done``) and those past an SPRT
     decision; ``trackers`` (one per comparison, already fed the stored games) are updated here."""
 
-    def __init__(self, schedule: Schedule, trackers: Sequence[Tracker],
-                 done: set[tuple[int, int, int]]) -> None:
+    def __init__(self, schedule: Schedule, trackers: Sequence[Tracker], done: set[tuple[int, int, int]]) -> None:
         self.schedule = schedule
         self.trackers = trackers
         self.done = done
@@ -31,8 +30,9 @@ class Scheduler:
 
     def _skip(self, game: ScheduledGame) -> bool:
         tracker = self.trackers[game.comparison]
-        return ((game.comparison, game.pair, game.leg) in self.done
-                or (tracker.decided_at is not None and game.pair >= tracker.decided_at))
+        return (game.comparison, game.pair, game.leg) in self.done or (
+            tracker.decided_at is not None and game.pair >= tracker.decided_at
+        )
 
     def _wanted(self) -> Iterator[ScheduledGame]:
         """The wanted games in schedule order, made one at a time as they are asked for (a game's

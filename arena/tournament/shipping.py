@@ -32,8 +32,20 @@ from pathlib import Path
 from ..match.botspec import BotSpec
 from .executor import ExecutorError
 
-__all__ = ["BUNDLERS_GROUP", "ShippingError", "Shipped", "Need", "Shipment", "load_bundler", "pack", "missing",
-           "describe_missing", "unpack", "cache_dir", "sha256_of"]
+__all__ = [
+    "BUNDLERS_GROUP",
+    "ShippingError",
+    "Shipped",
+    "Need",
+    "Shipment",
+    "load_bundler",
+    "pack",
+    "missing",
+    "describe_missing",
+    "unpack",
+    "cache_dir",
+    "sha256_of",
+]
 
 BUNDLERS_GROUP = "cgarena.bundlers"
 """The entry point group where the bundler offers ``python``: ``bundle_source(entry) -> text``."""
@@ -86,8 +98,10 @@ def load_bundler() -> Callable[[str], str]:
     """The bundler's ``bundle_source``, or :class:`ShippingError` when the package is not installed."""
     found = [ep for ep in metadata.entry_points(group=BUNDLERS_GROUP) if ep.name == "python"]
     if not found:
-        raise ShippingError("the bundler is not installed, so Python bots cannot be sent to Dask workers: "
-                            "install cgarena (pip install -e .) rather than running it from a bare checkout")
+        raise ShippingError(
+            "the bundler is not installed, so Python bots cannot be sent to Dask workers: "
+            "install cgarena (pip install -e .) rather than running it from a bare checkout"
+        )
     bundle: Callable[[str], str] = found[0].load()
     return bundle
 
@@ -150,12 +164,13 @@ def pack(specs: Iterable[BotSpec], bundler: Callable[[str], str] | None = None) 
             except ValueError as exc:
                 raise ShippingError(
                     f"bot {spec.name!r} cannot be sent to Dask workers as one file: {exc}; or give it as a "
-                    f"command (\"python3 {spec.source.entry}\") present at the same path on every worker") from None
+                    f'command ("python3 {spec.source.entry}") present at the same path on every worker'
+                ) from None
             sha = by_entry[spec.source.entry] = sha256_of(text)
             bundles[sha] = text
             found += [Need(spec.name, "module", m, "module") for m in _third_party_modules(text)]
         keep_cwd = bool(spec.data)
-        shipped[spec.name] = Shipped(sha, spec.argv[spec.source.launcher:], keep_cwd)
+        shipped[spec.name] = Shipped(sha, spec.argv[spec.source.launcher :], keep_cwd)
         if keep_cwd:
             found += _path_needs(spec, program=False)
     return Shipment(shipped, bundles, tuple(dict.fromkeys(found)))
@@ -179,11 +194,15 @@ def missing(needs: Sequence[Need]) -> list[Need]:
 def describe_missing(need: Need, worker: str) -> str:
     """The one line for a bot that cannot run on ``worker``."""
     if need.kind == "module":
-        return (f"bot {need.bot!r} cannot run on Dask worker {worker}: its bundle imports {need.path}, which the "
-                f"worker's Python cannot import (pip install {need.path} on that machine)")
+        return (
+            f"bot {need.bot!r} cannot run on Dask worker {worker}: its bundle imports {need.path}, which the "
+            f"worker's Python cannot import (pip install {need.path} on that machine)"
+        )
     where = "on its PATH" if need.kind == "program" else "there"
-    return (f"bot {need.bot!r} cannot run on Dask worker {worker}: its {need.what} {need.path} is missing {where}; "
-            "bots other than Python files and packages, and data files, must be at the same paths on every worker")
+    return (
+        f"bot {need.bot!r} cannot run on Dask worker {worker}: its {need.what} {need.path} is missing {where}; "
+        "bots other than Python files and packages, and data files, must be at the same paths on every worker"
+    )
 
 
 def cache_dir() -> Path:
@@ -208,8 +227,10 @@ def unpack(spec: BotSpec, shipped: Shipped, fetch: Callable[[], str]) -> BotSpec
     if existing is None or sha256_of(existing) != shipped.sha256:
         text = fetch()
         if sha256_of(text) != shipped.sha256:
-            raise ShippingError(f"bot {spec.name!r}: its bundle arrived damaged on this worker (content hash "
-                                f"{sha256_of(text)[:12]}, expected {shipped.sha256[:12]})")
+            raise ShippingError(
+                f"bot {spec.name!r}: its bundle arrived damaged on this worker (content hash "
+                f"{sha256_of(text)[:12]}, expected {shipped.sha256[:12]})"
+            )
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, temporary = tempfile.mkstemp(dir=folder, prefix=".bot-", suffix=".py")
         try:

@@ -45,14 +45,28 @@ def _sprt(settings: dict[str, Any]) -> SprtParams | None:
     s = settings.get("sprt")
     if not s:
         return None
-    return SprtParams(float(s["elo0"]), float(s["elo1"]), float(s["alpha"]), float(s["beta"]),
-                      str(s.get("model", SprtModel.PENTANOMIAL.value)))
+    return SprtParams(
+        float(s["elo0"]),
+        float(s["elo1"]),
+        float(s["alpha"]),
+        float(s["beta"]),
+        str(s.get("model", SprtModel.PENTANOMIAL.value)),
+    )
 
 
 def _bot_health(name: str, games: list[GameRecord], source_hash: str, players: int) -> dict[str, Any]:
     latencies: list[float] = []
-    counts = {"games": 0, "wins": 0, "draws": 0, "losses": 0, "timeouts": 0,
-              "crashes": 0, "invalid": 0, "refused": 0, "near_limit": 0}
+    counts = {
+        "games": 0,
+        "wins": 0,
+        "draws": 0,
+        "losses": 0,
+        "timeouts": 0,
+        "crashes": 0,
+        "invalid": 0,
+        "refused": 0,
+        "near_limit": 0,
+    }
     if players > 2:
         counts["eliminated"] = 0
     ranks: list[int] = []
@@ -116,8 +130,9 @@ def worker_health(games: list[GameRecord]) -> list[dict[str, Any]]:
     for g in games:
         if g.worker is None:
             continue
-        row = rows.setdefault(g.worker, {"worker": g.worker, "games": 0, "timeouts": 0, "crashes": 0,
-                                         "near_limit": 0, "answers": 0})
+        row = rows.setdefault(
+            g.worker, {"worker": g.worker, "games": 0, "timeouts": 0, "crashes": 0, "near_limit": 0, "answers": 0}
+        )
         row["games"] += 1
         for p in g.players:
             row["timeouts"] += p.status == Verdict.TIMEOUT
@@ -132,12 +147,17 @@ def worker_health(games: list[GameRecord]) -> list[dict[str, Any]]:
         mine = [x for values in per.get(worker, {}).values() for x in values]
         if mine:
             arr = np.asarray(mine, dtype=float)
-            row["latency_ms"] = {"median": round(float(np.median(arr)), 3),
-                                 "p99": round(float(np.percentile(arr, 99)), 3)}
+            row["latency_ms"] = {
+                "median": round(float(np.median(arr)), 3),
+                "p99": round(float(np.percentile(arr, 99)), 3),
+            }
         else:
             row["latency_ms"] = {"median": None, "p99": None}
-        ratios = [_median(values) / _median(everywhere[bot]) for bot, values in per.get(worker, {}).items()
-                  if len(values) >= PACE_ANSWERS and _median(everywhere[bot]) > 0]
+        ratios = [
+            _median(values) / _median(everywhere[bot])
+            for bot, values in per.get(worker, {}).items()
+            if len(values) >= PACE_ANSWERS and _median(everywhere[bot]) > 0
+        ]
         row["pace"] = round(max(ratios), 3) if ratios else None
         row["slow"] = bool(ratios) and max(ratios) >= SLOWER
         out.append(row)
@@ -146,12 +166,21 @@ def worker_health(games: list[GameRecord]) -> list[dict[str, Any]]:
 
 def _comparison(t: ComparisonTracker | TableTracker) -> dict[str, Any]:
     if isinstance(t, TableTracker):
-        return {"index": t.index, "bots": list(t.bots), "games_stored": len(t.games),
-                "standings": [
-                    {"bot": s.bot, "games": s.games, "firsts": s.firsts,
-                     "mean_rank": None if s.mean_rank is None else round(s.mean_rank, 4),
-                     "mean_score": None if s.mean_score is None else round(s.mean_score, 4)}
-                    for s in t.standings()]}
+        return {
+            "index": t.index,
+            "bots": list(t.bots),
+            "games_stored": len(t.games),
+            "standings": [
+                {
+                    "bot": s.bot,
+                    "games": s.games,
+                    "firsts": s.firsts,
+                    "mean_rank": None if s.mean_rank is None else round(s.mean_rank, 4),
+                    "mean_score": None if s.mean_score is None else round(s.mean_score, 4),
+                }
+                for s in t.standings()
+            ],
+        }
     d = t.stats().to_dict()
     d["index"] = t.index
     d["decision"] = t.decision.value if t.decision is not None else None
@@ -212,9 +241,17 @@ def standings(store: Store, row: TournamentRow) -> dict[str, Any]:
             "baseline": settings.get("baseline"),
             "ranking": [
                 {
-                    "rank": i + 1, "variant": p.label, "point": points_of.get(p.label), "games": p.games,
-                    "score": p.score, "score_lo": p.score_lo, "score_hi": p.score_hi, "elo": _finite(p.elo),
-                    "elo_ci95": _finite(p.elo_ci95), "los": p.los, "sprt": p.sprt_state,
+                    "rank": i + 1,
+                    "variant": p.label,
+                    "point": points_of.get(p.label),
+                    "games": p.games,
+                    "score": p.score,
+                    "score_lo": p.score_lo,
+                    "score_hi": p.score_hi,
+                    "elo": _finite(p.elo),
+                    "elo_ci95": _finite(p.elo_ci95),
+                    "los": p.los,
+                    "sprt": p.sprt_state,
                 }
                 for i, p in enumerate(ranked)
             ],

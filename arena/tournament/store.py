@@ -41,11 +41,24 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from .runlock import held
 from .schema import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION
 
-__all__ = ["TournamentStatus", "StoreError", "Store", "TournamentRow", "BotRow", "ComparisonRow", "PlayerRecord",
-           "GameRecord", "RunnerRow", "SCHEMA_VERSION", "BUSY_TIMEOUT_S", "explain"]
+__all__ = [
+    "TournamentStatus",
+    "StoreError",
+    "Store",
+    "TournamentRow",
+    "BotRow",
+    "ComparisonRow",
+    "PlayerRecord",
+    "GameRecord",
+    "RunnerRow",
+    "SCHEMA_VERSION",
+    "BUSY_TIMEOUT_S",
+    "explain",
+]
 
 BUSY_TIMEOUT_S = 30.0
 """How long every connection waits for another process's lock on the database before failing."""
+
 
 class TournamentStatus(str, enum.Enum):
     """A stored tournament's state (the value is what the database holds)."""
@@ -53,8 +66,6 @@ class TournamentStatus(str, enum.Enum):
     RUNNING = "running"
     FINISHED = "finished"
     INTERRUPTED = "interrupted"
-
-
 
 
 class StoreError(RuntimeError):
@@ -72,9 +83,13 @@ def _code(exc: sqlite3.Error) -> int:
     return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
 
 
-_OS_CODES = {errno.ENOSPC: sqlite3.SQLITE_FULL, errno.EDQUOT: sqlite3.SQLITE_FULL,
-             errno.EROFS: sqlite3.SQLITE_READONLY, errno.EACCES: sqlite3.SQLITE_PERM,
-             errno.EPERM: sqlite3.SQLITE_PERM}
+_OS_CODES = {
+    errno.ENOSPC: sqlite3.SQLITE_FULL,
+    errno.EDQUOT: sqlite3.SQLITE_FULL,
+    errno.EROFS: sqlite3.SQLITE_READONLY,
+    errno.EACCES: sqlite3.SQLITE_PERM,
+    errno.EPERM: sqlite3.SQLITE_PERM,
+}
 """System errors met around the database (its lock file, the replays folder) as SQLite codes."""
 
 
@@ -92,23 +107,30 @@ def explain(path: Path, exc: sqlite3.Error | OSError, *, read_only: bool = False
     if code == sqlite3.SQLITE_FULL:
         return StoreError(f"{path}: the disk is full ({reason})", "free some space on it")
     if code == sqlite3.SQLITE_NOTADB:
-        return StoreError(f"{path}: not a usable results database ({reason}): not an SQLite file, or one "
-                          "whose first page is damaged", "use another --db")
+        return StoreError(
+            f"{path}: not a usable results database ({reason}): not an SQLite file, or one whose first page is damaged",
+            "use another --db",
+        )
     if code == sqlite3.SQLITE_CORRUPT:
-        return StoreError(f"{path}: the results database is damaged ({reason})",
-                          f"copy what can still be read with: sqlite3 {shlex.quote(str(path))} .recover | "
-                          "sqlite3 recovered.sqlite, or use another --db")
+        return StoreError(
+            f"{path}: the results database is damaged ({reason})",
+            f"copy what can still be read with: sqlite3 {shlex.quote(str(path))} .recover | "
+            "sqlite3 recovered.sqlite, or use another --db",
+        )
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return StoreError(f"{path}: another process kept the database locked for over {BUSY_TIMEOUT_S:g} s "
-                          f"({reason})", "let it finish, or stop it, and try again")
+        return StoreError(
+            f"{path}: another process kept the database locked for over {BUSY_TIMEOUT_S:g} s ({reason})",
+            "let it finish, or stop it, and try again",
+        )
     if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH):
         folder = path.parent
         if read_only:
             return StoreError(f"{path}: cannot read it ({reason})", "check that you may read the file and its folder")
         if not os.access(folder, os.W_OK):
-            return StoreError(f"{path}: cannot write in its folder {folder}, which is read-only or not yours "
-                              f"({reason})", "make the folder writable, or pass --db with a file in a folder "
-                              "you can write")
+            return StoreError(
+                f"{path}: cannot write in its folder {folder}, which is read-only or not yours ({reason})",
+                "make the folder writable, or pass --db with a file in a folder you can write",
+            )
         if path.exists() and not os.access(path, os.W_OK):
             return StoreError(f"{path}: the file is read-only ({reason})", "make it writable, or use another --db")
         return StoreError(f"{path}: cannot write it ({reason})", "check that the file and its folder can be written")
@@ -389,26 +411,32 @@ class Store:
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if "meta" not in tables:
             if tables:
-                raise StoreError(f"{self.path}: an SQLite file that is not an arena results database "
-                                 "(use another --db)")
+                raise StoreError(
+                    f"{self.path}: an SQLite file that is not an arena results database (use another --db)"
+                )
             return None
         row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         try:
             return int(row[0])
         except (TypeError, ValueError):
-            raise StoreError(f"{self.path}: results database without a valid schema version "
-                             "(use another --db)") from None
+            raise StoreError(
+                f"{self.path}: results database without a valid schema version (use another --db)"
+            ) from None
 
     def _check_not_newer(self, version: int) -> None:
         if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: written by a newer arena (results schema {version}, this "
-                             f"one reads up to {SCHEMA_VERSION}); upgrade cgarena or use another --db")
+            raise StoreError(
+                f"{self.path}: written by a newer arena (results schema {version}, this "
+                f"one reads up to {SCHEMA_VERSION}); upgrade cgarena or use another --db"
+            )
 
     def _not_results(self) -> StoreError:
         """The error for a file opened read-only that holds no results schema (never written)."""
         what = "an empty file" if self.path.stat().st_size == 0 else "an SQLite file without tables"
-        return StoreError(f"{self.path}: {what}, not a tournament results database",
-                          "pass the --db a tournament wrote (arena tournament ... --db FILE creates one)")
+        return StoreError(
+            f"{self.path}: {what}, not a tournament results database",
+            "pass the --db a tournament wrote (arena tournament ... --db FILE creates one)",
+        )
 
     def _in_memory_copy(self) -> sqlite3.Connection:
         """A private in-memory copy of the database (which is closed), to migrate without
@@ -461,20 +489,30 @@ class Store:
             cur = self._db.execute(
                 "INSERT INTO tournaments (key, settings, status, games_target, referee_version, created, updated)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (key, json.dumps(settings), TournamentStatus.RUNNING.value, games_target, referee_version,
-                 now, now),
+                (key, json.dumps(settings), TournamentStatus.RUNNING.value, games_target, referee_version, now, now),
             )
             assert cur.lastrowid is not None  # set by the INSERT just executed
             tid = cur.lastrowid
             self._db.executemany(
                 "INSERT INTO bots (tournament_id, name, command, env, source_hash, files, hash_scheme)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(tid, b.name, json.dumps(list(b.command)), json.dumps(b.env), b.source_hash,
-                  json.dumps(list(b.files)), b.hash_scheme) for b in bots],
+                [
+                    (
+                        tid,
+                        b.name,
+                        json.dumps(list(b.command)),
+                        json.dumps(b.env),
+                        b.source_hash,
+                        json.dumps(list(b.files)),
+                        b.hash_scheme,
+                    )
+                    for b in bots
+                ],
             )
             comparisons = list(comparisons)
-            self._db.executemany("INSERT INTO comparisons (tournament_id, idx) VALUES (?, ?)",
-                                 [(tid, i) for i, _ in comparisons])
+            self._db.executemany(
+                "INSERT INTO comparisons (tournament_id, idx) VALUES (?, ?)", [(tid, i) for i, _ in comparisons]
+            )
             self._db.executemany(
                 "INSERT INTO comparison_bots (tournament_id, idx, position, bot) VALUES (?, ?, ?, ?)",
                 [(tid, i, position, bot) for i, group in comparisons for position, bot in enumerate(group)],
@@ -482,8 +520,14 @@ class Store:
         return tid
 
     @_guarded
-    def update_tournament(self, tid: int, *, status: TournamentStatus | None = None, games_target: int | None = None,
-                          settings: dict[str, Any] | None = None) -> None:
+    def update_tournament(
+        self,
+        tid: int,
+        *,
+        status: TournamentStatus | None = None,
+        games_target: int | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> None:
         sets: list[str] = ["updated = ?"]
         values: list[float | str] = [time.time()]
         if status is not None:
@@ -524,15 +568,27 @@ class Store:
         if status == TournamentStatus.RUNNING.value and held(self.path, row[0]) is False:
             status = TournamentStatus.INTERRUPTED.value
         return TournamentRow(
-            id=row[0], key=row[1], settings=json.loads(row[2]), status=status, games_target=row[4],
-            referee_version=row[5], created=row[6], updated=row[7],
+            id=row[0],
+            key=row[1],
+            settings=json.loads(row[2]),
+            status=status,
+            games_target=row[4],
+            referee_version=row[5],
+            created=row[6],
+            updated=row[7],
         )
 
     @_guarded
     def bots(self, tid: int) -> list[BotRow]:
         return [
-            BotRow(name=r[0], command=tuple(json.loads(r[1])), env=json.loads(r[2]), source_hash=r[3],
-                   files=tuple(json.loads(r[4])), hash_scheme=r[5])
+            BotRow(
+                name=r[0],
+                command=tuple(json.loads(r[1])),
+                env=json.loads(r[2]),
+                source_hash=r[3],
+                files=tuple(json.loads(r[4])),
+                hash_scheme=r[5],
+            )
             for r in self._db.execute(
                 "SELECT name, command, env, source_hash, files, hash_scheme FROM bots"
                 " WHERE tournament_id = ? ORDER BY rowid",
@@ -544,12 +600,15 @@ class Store:
     def comparisons(self, tid: int) -> list[ComparisonRow]:
         bots: dict[int, list[str]] = {}
         for idx, bot in self._db.execute(
-                "SELECT idx, bot FROM comparison_bots WHERE tournament_id = ? ORDER BY idx, position", (tid,)):
+            "SELECT idx, bot FROM comparison_bots WHERE tournament_id = ? ORDER BY idx, position", (tid,)
+        ):
             bots.setdefault(idx, []).append(bot)
-        return [ComparisonRow(idx, tuple(bots.get(idx, ())), decision, at)
-                for idx, decision, at in self._db.execute(
-                    "SELECT idx, decision, decided_at_pair FROM comparisons WHERE tournament_id = ? ORDER BY idx",
-                    (tid,))]
+        return [
+            ComparisonRow(idx, tuple(bots.get(idx, ())), decision, at)
+            for idx, decision, at in self._db.execute(
+                "SELECT idx, decision, decided_at_pair FROM comparisons WHERE tournament_id = ? ORDER BY idx", (tid,)
+            )
+        ]
 
     @_guarded
     def set_decision(self, tid: int, comparison: int, decision: str, at_pair: int) -> None:
@@ -570,8 +629,10 @@ class Store:
             if runner is None:
                 self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
             else:
-                self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                                 (key, json.dumps({"pid": runner.pid, "host": runner.host, "since": runner.since})))
+                self._db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                    (key, json.dumps({"pid": runner.pid, "host": runner.host, "since": runner.since})),
+                )
 
     @_guarded
     def runner(self, tid: int) -> RunnerRow | None:
@@ -594,17 +655,47 @@ class Store:
         with self._transaction():
             cur = self._db.execute(
                 "INSERT OR IGNORE INTO games VALUES (" + ", ".join("?" * 14) + ")",
-                (tid, g.comparison, g.pair, g.leg, g.seed, g.winner, g.end_reason, g.turns, g.duration_s,
-                 g.referee_version, g.finished, g.replay, None if g.sandboxed is None else int(g.sandboxed),
-                 g.worker),
+                (
+                    tid,
+                    g.comparison,
+                    g.pair,
+                    g.leg,
+                    g.seed,
+                    g.winner,
+                    g.end_reason,
+                    g.turns,
+                    g.duration_s,
+                    g.referee_version,
+                    g.finished,
+                    g.replay,
+                    None if g.sandboxed is None else int(g.sandboxed),
+                    g.worker,
+                ),
             )
             if cur.rowcount != 1:
                 return None
             game_id = cur.lastrowid
             self._db.executemany(
                 "INSERT INTO game_players VALUES (" + ", ".join("?" * 14) + ")",
-                [(tid, g.comparison, g.pair, g.leg, p.seat, p.bot, p.score, p.rank, p.status, p.message,
-                  _blob(p.latencies_ms), p.near_limit, p.stderr, p.refused) for p in g.players],
+                [
+                    (
+                        tid,
+                        g.comparison,
+                        g.pair,
+                        g.leg,
+                        p.seat,
+                        p.bot,
+                        p.score,
+                        p.rank,
+                        p.status,
+                        p.message,
+                        _blob(p.latencies_ms),
+                        p.near_limit,
+                        p.stderr,
+                        p.refused,
+                    )
+                    for p in g.players
+                ],
             )
             return game_id
 
@@ -617,8 +708,9 @@ class Store:
     @_guarded
     def game(self, game_id: int) -> tuple[int, GameRecord] | None:
         """A stored game by its id: (its tournament's id, the game), or ``None``."""
-        row = self._db.execute("SELECT tournament_id, comparison, pair, leg FROM games WHERE rowid = ?",
-                               (game_id,)).fetchone()
+        row = self._db.execute(
+            "SELECT tournament_id, comparison, pair, leg FROM games WHERE rowid = ?", (game_id,)
+        ).fetchone()
         if row is None:
             return None
         tid, key = row[0], tuple(row[1:])
@@ -627,8 +719,10 @@ class Store:
 
     @_guarded
     def game_keys(self, tid: int) -> set[tuple[int, int, int]]:
-        return {tuple(r) for r in self._db.execute(
-            "SELECT comparison, pair, leg FROM games WHERE tournament_id = ?", (tid,))}
+        return {
+            tuple(r)
+            for r in self._db.execute("SELECT comparison, pair, leg FROM games WHERE tournament_id = ?", (tid,))
+        }
 
     @_guarded
     def count_games(self, tid: int) -> int:
@@ -643,20 +737,46 @@ class Store:
         players: dict[tuple[int, int, int], list[PlayerRecord]] = {}
         for r in self._db.execute(
             "SELECT comparison, pair, leg, seat, bot, score, rank, status, message, latency, near_limit, stderr,"
-            f" refused FROM game_players WHERE {where} ORDER BY comparison, pair, leg, seat", args
+            f" refused FROM game_players WHERE {where} ORDER BY comparison, pair, leg, seat",
+            args,
         ):
-            players.setdefault((r[0], r[1], r[2]), []).append(PlayerRecord(
-                seat=r[3], bot=r[4], score=r[5], rank=r[6], status=r[7], message=r[8],
-                latencies_ms=_floats(r[9]), near_limit=r[10], stderr=r[11], refused=r[12]))
+            players.setdefault((r[0], r[1], r[2]), []).append(
+                PlayerRecord(
+                    seat=r[3],
+                    bot=r[4],
+                    score=r[5],
+                    rank=r[6],
+                    status=r[7],
+                    message=r[8],
+                    latencies_ms=_floats(r[9]),
+                    near_limit=r[10],
+                    stderr=r[11],
+                    refused=r[12],
+                )
+            )
         rows = self._db.execute(
             "SELECT comparison, pair, leg, seed, winner, end_reason, turns, duration_s, referee_version, finished,"
-            f" replay, sandbox, worker, rowid FROM games WHERE {where} ORDER BY comparison, pair, leg", args
+            f" replay, sandbox, worker, rowid FROM games WHERE {where} ORDER BY comparison, pair, leg",
+            args,
         )
         return [
-            GameRecord(comparison=r[0], pair=r[1], leg=r[2], seed=r[3], players=tuple(players.get(r[:3], ())),
-                       winner=r[4], end_reason=r[5], turns=r[6], duration_s=r[7], referee_version=r[8],
-                       finished=r[9], replay=r[10], sandboxed=None if r[11] is None else bool(r[11]), worker=r[12],
-                       id=r[13])
+            GameRecord(
+                comparison=r[0],
+                pair=r[1],
+                leg=r[2],
+                seed=r[3],
+                players=tuple(players.get(r[:3], ())),
+                winner=r[4],
+                end_reason=r[5],
+                turns=r[6],
+                duration_s=r[7],
+                referee_version=r[8],
+                finished=r[9],
+                replay=r[10],
+                sandboxed=None if r[11] is None else bool(r[11]),
+                worker=r[12],
+                id=r[13],
+            )
             for r in rows
         ]
 

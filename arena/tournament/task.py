@@ -54,6 +54,7 @@ class ReplayPolicy:
         """Where the replay is written before the game has an id (the runner renames it)."""
         return Path(self.folder) / f".game-c{game.comparison}-p{game.pair}-l{game.leg}-seed{game.seed}.json"
 
+
 STDERR_KEEP = 4096
 """Bytes of stderr kept per failed bot per game."""
 
@@ -98,9 +99,16 @@ def record_of(task: GameTask, result: MatchResult) -> GameRecord:
     assert outcome is not None
     players = tuple(
         PlayerRecord(
-            seat=p.index, bot=task.game.seats[p.index], score=int(outcome.scores[p.index]),
-            rank=outcome.ranks[p.index], status=p.verdict.value, message=p.message,
-            latencies_ms=p.latencies_ms, near_limit=p.near_limit, stderr=_kept_stderr(p), refused=p.refused,
+            seat=p.index,
+            bot=task.game.seats[p.index],
+            score=int(outcome.scores[p.index]),
+            rank=outcome.ranks[p.index],
+            status=p.verdict.value,
+            message=p.message,
+            latencies_ms=p.latencies_ms,
+            near_limit=p.near_limit,
+            stderr=_kept_stderr(p),
+            refused=p.refused,
         )
         for p in result.players
     )

@@ -133,11 +133,15 @@ class TableTracker:
         for bot in self.bots:
             ranks = [p.rank + 1 for g in self.games.values() for p in g.players if p.bot == bot]
             scores = [p.score for g in self.games.values() for p in g.players if p.bot == bot]
-            out.append(TableStanding(
-                bot=bot, games=len(ranks), firsts=sum(r == 1 for r in ranks),
-                mean_rank=sum(ranks) / len(ranks) if ranks else None,
-                mean_score=sum(scores) / len(scores) if scores else None,
-            ))
+            out.append(
+                TableStanding(
+                    bot=bot,
+                    games=len(ranks),
+                    firsts=sum(r == 1 for r in ranks),
+                    mean_rank=sum(ranks) / len(ranks) if ranks else None,
+                    mean_score=sum(scores) / len(scores) if scores else None,
+                )
+            )
         return out
 
 

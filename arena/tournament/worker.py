@@ -27,8 +27,7 @@ __all__ = ["command", "serve"]
 _ROOT = str(REPO_ROOT)
 """The directory that holds the ``arena`` package (on the worker's path, whatever its cwd)."""
 
-_BOOT = ("import json, sys; sys.path[:] = json.loads(sys.argv[3]); "
-         "from arena.tournament.worker import main; main()")
+_BOOT = "import json, sys; sys.path[:] = json.loads(sys.argv[3]); from arena.tournament.worker import main; main()"
 
 _in_match = False
 _stopping = False
@@ -61,8 +60,7 @@ def _on_stop_signal(signum: int, frame: Any) -> None:
     os._exit(0)  # idle: nothing to clean up
 
 
-def serve(conn: multiprocessing.connection.Connection[GameRecord | None, GameTask | None],
-          parent: int) -> None:
+def serve(conn: multiprocessing.connection.Connection[GameRecord | None, GameTask | None], parent: int) -> None:
     """Play each task received, send back its :class:`GameRecord` (None if stopped)."""
     global _in_match
     die_with_parent(parent)

@@ -24,8 +24,16 @@ from typing import Any
 
 from ..match.replay import FORMAT, read_replay, write_text_atomic
 
-__all__ = ["GAME_SCRIPTS", "ViewError", "build_page", "check_replay", "embed_json", "load_replay", "open_in_browser",
-           "write_view"]
+__all__ = [
+    "GAME_SCRIPTS",
+    "ViewError",
+    "build_page",
+    "check_replay",
+    "embed_json",
+    "load_replay",
+    "open_in_browser",
+    "write_view",
+]
 
 GAME_SCRIPTS: dict[str, str] = {
     "spring2021": "spring2021.js",

@@ -179,8 +179,7 @@ def best_child(root: Node[M, S]) -> Node[M, S] | None:
     created; ``None`` if ``root`` has no children."""
     best: Node[M, S] | None = None
     for child in root.children:
-        if best is None or child.visits > best.visits or (
-                child.visits == best.visits and child.mean > best.mean):
+        if best is None or child.visits > best.visits or (child.visits == best.visits and child.mean > best.mean):
             best = child
     return best
 
@@ -203,8 +202,7 @@ class SearchResult(Generic[M, S]):
         return None if self.best is None else self.best.move
 
     def __repr__(self) -> str:
-        return (f"SearchResult(move={self.move!r}, playouts={self.playouts}, "
-                f"nodes={self.root.size()})")
+        return f"SearchResult(move={self.move!r}, playouts={self.playouts}, nodes={self.root.size()})"
 
 
 def _grow(
@@ -284,8 +282,7 @@ class Search(Generic[S, M]):
         iteration, so ``stop(0)`` true means no iteration at all)."""
         apply = self.apply
         root: Node[M, S] = Node(None, state)
-        done = _grow(root, self.untried, lambda s, m: (m, apply(s, m)), self.evaluate, stop,
-                     self.c)
+        done = _grow(root, self.untried, lambda s, m: (m, apply(s, m)), self.evaluate, stop, self.c)
         return SearchResult(root, best_child(root), done)
 
 

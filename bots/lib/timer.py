@@ -45,8 +45,7 @@ class TurnTimer:
     (a few hundred milliseconds on a loaded machine), before the bot has read a line.
     """
 
-    __slots__ = ("first_ms", "turn_ms", "margin_ms", "first_share", "turn", "_clock",
-                 "_deadline", "_started")
+    __slots__ = ("first_ms", "turn_ms", "margin_ms", "first_share", "turn", "_clock", "_deadline", "_started")
 
     def __init__(
         self,

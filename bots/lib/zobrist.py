@@ -28,9 +28,7 @@ class ZobristTable:
         rng = random.Random(seed)
         self.rows = rows
         self.values = values
-        self.table: list[list[int]] = [
-            [rng.getrandbits(64) for _ in range(values)] for _ in range(rows)
-        ]
+        self.table: list[list[int]] = [[rng.getrandbits(64) for _ in range(values)] for _ in range(rows)]
 
     def __getitem__(self, feature: int) -> list[int]:
         return self.table[feature]

@@ -46,7 +46,6 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
 _KINDS = {"REST": REST, "CAST": CAST, "LEAR": LEARN, "BREW": BREW, "WAIT": WAIT}
 
 
-
 @dataclass(frozen=True, slots=True)
 class Action:
     """A parsed command. ``spell_id`` is -1 for REST and WAIT; ``repeats`` is ``None`` unless a

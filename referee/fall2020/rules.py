@@ -115,12 +115,18 @@ def price_of(state: FallState, index: int) -> tuple[int, int, int]:
 
 def shared_lines(state: FallState) -> list[str]:
     """The order and tome lines (the same for both players)."""
-    return _table_lines(state.deliveries, state.bonus, state.bonus_value, state.tome,
-                        [spell.stock for spell in state.tome])
+    return _table_lines(
+        state.deliveries, state.bonus, state.bonus_value, state.tome, [spell.stock for spell in state.tome]
+    )
 
 
-def _table_lines(orders: Sequence[Order], bonus: Sequence[int], bonus_value: Sequence[int],
-                 tome: Sequence[TomeSpell], stocks: Sequence[int]) -> list[str]:
+def _table_lines(
+    orders: Sequence[Order],
+    bonus: Sequence[int],
+    bonus_value: Sequence[int],
+    tome: Sequence[TomeSpell],
+    stocks: Sequence[int],
+) -> list[str]:
     """The order lines (orders 0 and 1 with their urgency bonus, if any is left) and the tome
     lines (position and stock): :meth:`Order.line` and :meth:`TomeSpell.line`, their memos
     looked up directly."""
@@ -166,8 +172,7 @@ class InputView:
         stocks = []
         for spell in tome:
             stocks.append(spell.stock)
-        self._table = (tuple(state.deliveries), tuple(state.bonus), tuple(state.bonus_value),
-                       tuple(tome), stocks)
+        self._table = (tuple(state.deliveries), tuple(state.bonus), tuple(state.bonus_value), tuple(tome), stocks)
         first, second = state.players
         if len(first.own_lines) != len(first.spells):
             first.refresh_lines()
@@ -175,8 +180,7 @@ class InputView:
             second.refresh_lines()
         self._witches = (
             (tuple(first.own_lines), tuple(first.foe_lines), tuple(first.inventory), first.score),
-            (tuple(second.own_lines), tuple(second.foe_lines), tuple(second.inventory),
-             second.score),
+            (tuple(second.own_lines), tuple(second.foe_lines), tuple(second.inventory), second.score),
         )
         self._shared: list[str] | None = None
         self._witch_lines: list[str] | None = None
@@ -198,8 +202,7 @@ class InputView:
         return [str(count), *shared, *mine, *theirs, witch_lines[player], witch_lines[1 - player]]
 
 
-_TableView = tuple[tuple[Order, ...], tuple[int, ...], tuple[int, ...], tuple[TomeSpell, ...],
-                   list[int]]
+_TableView = tuple[tuple[Order, ...], tuple[int, ...], tuple[int, ...], tuple[TomeSpell, ...], list[int]]
 _last_table: tuple[_TableView, list[str]] | None = None
 """The last table formatted by an :class:`InputView` and its lines: most turns show the same
 orders and tome as the turn before."""
@@ -249,8 +252,10 @@ def brew(state: FallState, player: int, order: Order, log: TurnLog) -> None:
     log.delivered.append((order, index))
     p.deliveries += 1
     p.score = i32(p.score + earned)
-    log.summary += (f"${player} brewed potion {order.id} and earned {earned} rupees",
-                    f"They have now brewed {p.deliveries} potions.")
+    log.summary += (
+        f"${player} brewed potion {order.id} and earned {earned} rupees",
+        f"They have now brewed {p.deliveries} potions.",
+    )
 
 
 def cast(state: FallState, player: int, spell: PlayerSpell, repeats: int, log: TurnLog) -> None:
@@ -325,9 +330,7 @@ def learn(state: FallState, player: int, spell: TomeSpell, log: TurnLog) -> None
         return
     # The official summary looks at the inventory *after* the gain (so its numbers can be off).
     if total >= MAX_SPACE:
-        log.summary.append(
-            f"{name}, the taxed ingredients were lost because their inventory is full."
-        )
+        log.summary.append(f"{name}, the taxed ingredients were lost because their inventory is full.")
     elif total + stock > MAX_SPACE:
         log.summary.append(
             f"{name} and gained {MAX_SPACE - total} taxed ingredients, the rest was lost "
@@ -379,8 +382,7 @@ def resolve_turn(state: FallState, actions: Sequence[Action | None]) -> TurnLog:
                         raise RuleViolation("Tried to cast an opponent's spell...")
                     if kind != CAST:
                         raise _mismatch(CAST, kind)
-                    cast(state, player, card, 1 if action.repeats is None else action.repeats,
-                         log)
+                    cast(state, player, card, 1 if action.repeats is None else action.repeats, log)
                 elif type(card) is TomeSpell:
                     if kind != LEARN:
                         raise _mismatch(LEARN, kind)
@@ -434,8 +436,7 @@ def end_turn(state: FallState, log: TurnLog) -> None:
 def is_game_over(state: FallState, active: Sequence[bool]) -> bool:
     """After a turn: at most one active player, or a player has brewed its sixth potion."""
     first, second = state.players
-    return (first.deliveries >= DELIVERY_GOAL or second.deliveries >= DELIVERY_GOAL
-            or sum(active) <= 1)
+    return first.deliveries >= DELIVERY_GOAL or second.deliveries >= DELIVERY_GOAL or sum(active) <= 1
 
 
 def add_inventory_bonus(state: FallState, active: Sequence[bool]) -> None:
@@ -449,7 +450,6 @@ def add_inventory_bonus(state: FallState, active: Sequence[bool]) -> None:
 
 
 # -- legal moves ---------------------------------------------------------------------------------
-
 
 
 def _k_max(spell: PlayerSpell, inv: list[int]) -> int:
@@ -505,8 +505,7 @@ def legal_actions(state: FallState, player: int) -> list[str]:
         out = [
             o.brew_command
             for o in state.deliveries
-            if a + o.delta[0] >= 0 and b + o.delta[1] >= 0 and c + o.delta[2] >= 0
-            and d + o.delta[3] >= 0
+            if a + o.delta[0] >= 0 and b + o.delta[1] >= 0 and c + o.delta[2] >= 0 and d + o.delta[3] >= 0
         ]
         for s in p.spells:
             if s._castable:
@@ -517,7 +516,7 @@ def legal_actions(state: FallState, player: int) -> list[str]:
                 exhausted = True
     if a >= 0:
         # Learning the spell at position i costs i tier-0 ingredients.
-        for spell in state.tome[:a + 1]:
+        for spell in state.tome[: a + 1]:
             out.append(spell.learn_command)
     if exhausted:
         out.append(REST)

@@ -128,10 +128,13 @@ def _spell_lines(id: int, delta: Delta, repeatable: bool) -> tuple[str, str, str
         own = f" CAST {_delta_text(delta)} 0 -1 -1"
         foe = f" OPPONENT_CAST {_delta_text(delta)} 0 -1 -1"
         tails = _SPELL_TAILS[delta, repeatable] = (
-            f"{own} 0 {rep}", f"{own} 1 {rep}", f"{foe} 0 {rep}", f"{foe} 1 {rep}")
+            f"{own} 0 {rep}",
+            f"{own} 1 {rep}",
+            f"{foe} 0 {rep}",
+            f"{foe} 1 {rep}",
+        )
     head = str(id)
-    lines = _SPELL_LINES[id, delta, repeatable] = (
-        head + tails[0], head + tails[1], head + tails[2], head + tails[3])
+    lines = _SPELL_LINES[id, delta, repeatable] = (head + tails[0], head + tails[1], head + tails[2], head + tails[3])
     return lines
 
 
@@ -151,8 +154,9 @@ class TomeSpell:
         self.repeatable: bool
         self.learn_command: str
         self._lines: _LineMemo
-        self.repeatable, self.learn_command, self._lines = (
-            _TOME_TEXTS.get((id, self.delta)) or _tome_texts(id, self.delta))
+        self.repeatable, self.learn_command, self._lines = _TOME_TEXTS.get((id, self.delta)) or _tome_texts(
+            id, self.delta
+        )
 
     def line(self, index: int, stock: int | None = None) -> str:
         """The input line: ``id LEARN d0 d1 d2 d3 0 tomeIndex stock 0 repeatable`` (with the
@@ -162,8 +166,7 @@ class TomeSpell:
         return self._lines[index, stock]
 
     def __repr__(self) -> str:
-        return f"TomeSpell(id={self.id!r}, delta={self.delta!r}, stock={self.stock!r}, " \
-               f"repeatable={self.repeatable!r})"
+        return f"TomeSpell(id={self.id!r}, delta={self.delta!r}, stock={self.stock!r}, repeatable={self.repeatable!r})"
 
 
 class Order:
@@ -183,8 +186,9 @@ class Order:
         """The need as :func:`pack` packs it, each tier clamped to 0-16 (16: more than an
         inventory of 0-15 can hold), for :func:`rules.legal_actions`."""
         self._lines: _LineMemo
-        self.brew_command, self.need_bits, self._lines = (
-            _ORDER_TEXTS.get((id, self.delta)) or _order_texts(id, self.delta))
+        self.brew_command, self.need_bits, self._lines = _ORDER_TEXTS.get((id, self.delta)) or _order_texts(
+            id, self.delta
+        )
 
     @property
     def need(self) -> Delta:
@@ -229,7 +233,9 @@ def _tome_texts(id: int, delta: Delta) -> tuple[bool, str, _LineMemo]:
 def _order_texts(id: int, delta: Delta) -> tuple[str, int, _LineMemo]:
     a, b, c, d = (min(max(-x, 0), 16) for x in delta)
     texts = _ORDER_TEXTS[id, delta] = (
-        f"BREW {id}", pack(a, b, c, d), _LineMemo(f"{id} BREW {_delta_text(delta)} ", " 0 0"),
+        f"BREW {id}",
+        pack(a, b, c, d),
+        _LineMemo(f"{id} BREW {_delta_text(delta)} ", " 0 0"),
     )
     return texts
 
@@ -242,13 +248,22 @@ class PlayerSpell:
     """
 
     __slots__ = (
-        "id", "delta", "owner", "repeatable", "total", "costs", "lane", "cast_command",
-        "cast_table", "lines", "_castable", "_holder", "_slot",
+        "id",
+        "delta",
+        "owner",
+        "repeatable",
+        "total",
+        "costs",
+        "lane",
+        "cast_command",
+        "cast_table",
+        "lines",
+        "_castable",
+        "_holder",
+        "_slot",
     )
 
-    def __init__(
-        self, id: int, delta: Delta, owner: int, repeatable: bool = False, castable: bool = True
-    ) -> None:
+    def __init__(self, id: int, delta: Delta, owner: int, repeatable: bool = False, castable: bool = True) -> None:
         self.id = id
         self.delta = delta = (delta[0], delta[1], delta[2], delta[3])
         self.owner = owner
@@ -267,8 +282,7 @@ class PlayerSpell:
         """Input lines: own spell exhausted / castable, opponent's spell exhausted / castable."""
         self.total, self.costs, self.lane = _RECIPES.get(delta) or _recipe(delta)
         self.cast_table = _CAST_TABLES.get((id, repeatable)) or _cast_table(id, repeatable)
-        self.lines = (_SPELL_LINES.get((id, delta, repeatable))
-                      or _spell_lines(id, delta, repeatable))
+        self.lines = _SPELL_LINES.get((id, delta, repeatable)) or _spell_lines(id, delta, repeatable)
         self.cast_command: str = self.cast_table[1][0]
         self._castable = bool(castable)
         self._holder: PlayerState | None = None
@@ -383,9 +397,7 @@ class FallState:
     player_spells: dict[int, PlayerSpell] = field(default_factory=dict)
     """Every player's spells by id (kept in step by :meth:`add_spell`)."""
 
-    def add_spell(
-        self, owner: int, delta: Delta, repeatable: bool, castable: bool = True
-    ) -> PlayerSpell:
+    def add_spell(self, owner: int, delta: Delta, repeatable: bool, castable: bool = True) -> PlayerSpell:
         """Give ``owner`` a new spell with the next id."""
         spell = PlayerSpell(self.next_id, delta, owner, repeatable, castable)
         self.next_id += 1
@@ -401,13 +413,9 @@ class FallState:
         deliveries: Iterable[Order | tuple[int, Delta, int]] = (),
         inventories: Sequence[Sequence[int]] = ((3, 0, 0, 0), (3, 0, 0, 0)),
         spells: Sequence[
-            Iterable[
-                PlayerSpell
-                | tuple[int, Delta]
-                | tuple[int, Delta, bool]
-                | tuple[int, Delta, bool, bool]
-            ]
-        ] | None = None,
+            Iterable[PlayerSpell | tuple[int, Delta] | tuple[int, Delta, bool] | tuple[int, Delta, bool, bool]]
+        ]
+        | None = None,
         tome_deck: Iterable[TomeSpell | tuple[int, Delta] | tuple[int, Delta, int]] = (),
         order_deck: Iterable[Order | tuple[int, Delta, int]] = (),
         bonus: Sequence[int] = (4, 4),
@@ -440,10 +448,7 @@ class FallState:
         if spells is None:
             n = len(STARTING_SPELLS)
             spells = [
-                [
-                    (FIRST_PLAYER_SPELL_ID + p * n + i, d, True, False)
-                    for i, d in enumerate(STARTING_SPELLS)
-                ]
+                [(FIRST_PLAYER_SPELL_ID + p * n + i, d, True, False) for i, d in enumerate(STARTING_SPELLS)]
                 for p in range(2)
             ]
         players = []
@@ -460,9 +465,7 @@ class FallState:
                     spell = PlayerSpell(spec[0], delta, p, repeatable, castable)
                 own.append(spell)
                 by_id[spell.id] = spell
-            players.append(
-                PlayerState(list(inventories[p]), own, scores[p], deliveries_count[p])
-            )
+            players.append(PlayerState(list(inventories[p]), own, scores[p], deliveries_count[p]))
         state = cls(
             tome=[tome_spell(s) for s in tome],
             deliveries=[order(o) for o in deliveries],

@@ -31,7 +31,6 @@ _COMPLETE = re.compile(rf"COMPLETE (?P<target>[0-9]+){_MSG}")
 _SEED = re.compile(rf"SEED (?P<source>[0-9]+) (?P<target>[0-9]+){_MSG}")
 
 
-
 @dataclass(frozen=True, slots=True)
 class Wait:
     message: str | None = None
@@ -90,9 +89,7 @@ def parse(line: str) -> Action:
     action = _PLAIN.get(line)
     if action is None:
         action = _parse(line)
-        if action.message is None and str(action) == line and all(
-            len(number) <= 3 for number in line.split(" ")[1:]
-        ):
+        if action.message is None and str(action) == line and all(len(number) <= 3 for number in line.split(" ")[1:]):
             _PLAIN[line] = action
     return action
 

@@ -159,10 +159,7 @@ def geometry(rings: int) -> Geometry:
     neighbors = tuple(tuple(index_of.get(neighbor(c, d), -1) for d in range(6)) for c in coords)
     dist = tuple(tuple(distance(a, b) for b in coords) for a in coords)
     shadow_cells = tuple(
-        tuple(
-            tuple(index_of[neighbor(c, d, i)] for i in range(1, 4) if neighbor(c, d, i) in index_of)
-            for c in coords
-        )
+        tuple(tuple(index_of[neighbor(c, d, i)] for i in range(1, 4) if neighbor(c, d, i) in index_of) for c in coords)
         for d in range(6)
     )
 
@@ -193,9 +190,7 @@ def geometry(rings: int) -> Geometry:
         seed_range=seed_range,
         rank=tuple(rank),
         rank_bit=tuple(1 << r for r in rank),
-        seed_mask=tuple(
-            tuple(sum(1 << rank[t] for t in in_size) for in_size in in_cell) for in_cell in seed_range
-        ),
+        seed_mask=tuple(tuple(sum(1 << rank[t] for t in in_size) for in_size in in_cell) for in_cell in seed_range),
         seed_text=tuple(tuple(f"SEED {c} {t}" for t in by_rank) for c in range(len(coords))),
         hashmap_order=tuple(index_of[c] for c in java_hashmap_order(coords)),
         ring_of=tuple(ring_of),
@@ -207,8 +202,18 @@ def geometry(rings: int) -> Geometry:
 class Board:
     """A board: its geometry and each cell's richness (0 = hole)."""
 
-    __slots__ = ("geometry", "richness", "rings", "coords", "neighbors", "dist", "shadow_cells",
-                 "seed_range", "open_mask", "size")
+    __slots__ = (
+        "geometry",
+        "richness",
+        "rings",
+        "coords",
+        "neighbors",
+        "dist",
+        "shadow_cells",
+        "seed_range",
+        "open_mask",
+        "size",
+    )
 
     def __init__(self, rings: int, richness: list[int] | tuple[int, ...]) -> None:
         g = geometry(rings)

@@ -44,9 +44,7 @@ _GROWING = [[f"${p} is growing a tree on cell {c}" for c in range(200)] for p in
 _WAITING = [f"${p} is waiting" for p in range(2)]
 
 # Input lines for one tree: _TREE_LINE[cell][size][mine][dormant].
-_TREE_LINE = [
-    [[[f"{c} {s} {m} {d}" for d in (0, 1)] for m in (0, 1)] for s in range(4)] for c in range(200)
-]
+_TREE_LINE = [[[[f"{c} {s} {m} {d}" for d in (0, 1)] for m in (0, 1)] for s in range(4)] for c in range(200)]
 
 
 _Board = tuple[int, int, list[int], list[int], list[bool], list[int], list[int], list[bool]]
@@ -64,9 +62,7 @@ def _format_frame(player: int, board: _Board, offered: list[str]) -> list[str]:
         f"{sun[other]} {score[other]} {1 if waiting[other] else 0}",
     ]
     tree_lines = [
-        _TREE_LINE[c][size[c]][owner[c] == player][dormant[c]]
-        for c in range(len(size))
-        if size[c] != NO_TREE
+        _TREE_LINE[c][size[c]][owner[c] == player][dormant[c]] for c in range(len(size)) if size[c] != NO_TREE
     ]
     lines.append(str(len(tree_lines)))
     lines += tree_lines
@@ -86,9 +82,7 @@ def _parse_params(params: Mapping[str, Any] | None) -> dict[str, int]:
         try:
             values[key] = int(str(raw).strip())
         except ValueError:
-            raise ParameterError(
-                f"spring2021 parameter {key} must be an integer, got {raw!r}"
-            ) from None
+            raise ParameterError(f"spring2021 parameter {key} must be an integer, got {raw!r}") from None
     if not 2 <= values["MAP_RING_COUNT"] <= 6:
         raise ParameterError("spring2021 parameter MAP_RING_COUNT must be between 2 and 6")
     if values["MAX_ROUNDS"] < 1:
@@ -151,8 +145,7 @@ class Spring2021Referee(EngineReferee):
                 available = [
                     c
                     for c in available
-                    if dist[c][normal] > STARTING_TREE_DISTANCE
-                    and dist[c][opposite] > STARTING_TREE_DISTANCE
+                    if dist[c][normal] > STARTING_TREE_DISTANCE and dist[c][opposite] > STARTING_TREE_DISTANCE
                 ]
                 chosen += [normal, opposite]
             if len(chosen) >= 2 * STARTING_TREE_COUNT:
@@ -182,8 +175,16 @@ class Spring2021Referee(EngineReferee):
             # One copy of the board for the input lines of both players (made only if read); the
             # sizes and owners the census was checked against are such a copy already.
             size, owner = self._census_of
-            board = (state.day, state.nutrients, state.sun[:], state.score[:], waiting[:],
-                     size, owner, state.dormant[:])
+            board = (
+                state.day,
+                state.nutrients,
+                state.sun[:],
+                state.score[:],
+                waiting[:],
+                size,
+                owner,
+                state.dormant[:],
+            )
             for p in players:
                 self._send(p, self._frame_lines(p, known, board))
         return players
@@ -268,8 +269,7 @@ class Spring2021Referee(EngineReferee):
 
     def _end_texts(self) -> tuple[str, ...]:
         return tuple(
-            f"{self.scores[p] - b} points and {b} trees" if b > 0 else ""
-            for p, b in enumerate(self._tree_bonus)
+            f"{self.scores[p] - b} points and {b} trees" if b > 0 else "" for p, b in enumerate(self._tree_bonus)
         )
 
     def _phase(self) -> str | None:

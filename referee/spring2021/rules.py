@@ -138,8 +138,9 @@ def census(state: SpringState) -> Census:
     return Census(trees, counts, free & state.board.open_mask)
 
 
-def possible_actions(state: SpringState, player: int,
-                     known: Census | None = None) -> tuple[list[str], list[str], list[str]]:
+def possible_actions(
+    state: SpringState, player: int, known: Census | None = None
+) -> tuple[list[str], list[str], list[str]]:
     """Game.getPossibleMoves before shuffling: (completes, grows, seeds), own trees by cell.
     ``known``: the frame's :func:`census`, when already made."""
     completes: list[str] = []
@@ -154,8 +155,12 @@ def possible_actions(state: SpringState, player: int,
     sun = state.sun[player]
     can_seed = count[SEED] <= sun
     # By size: can the tree grow (or, when tall, complete), the list it goes to, and its texts.
-    affordable = (TREE_BASE_COST[1] + count[1] <= sun, TREE_BASE_COST[2] + count[2] <= sun,
-                  TREE_BASE_COST[3] + count[3] <= sun, sun >= LIFECYCLE_END_COST)
+    affordable = (
+        TREE_BASE_COST[1] + count[1] <= sun,
+        TREE_BASE_COST[2] + count[2] <= sun,
+        TREE_BASE_COST[3] + count[3] <= sun,
+        sun >= LIFECYCLE_END_COST,
+    )
     target_list = (grows, grows, grows, completes)
     seed_mask, seed_text = state.board.geometry.seed_mask, state.board.geometry.seed_text
     for c in mine:
@@ -237,9 +242,7 @@ def _do_grow(state: SpringState, player: int, cell: int, available: list[int], c
     state.dormant[cell] = True
 
 
-def _do_complete(
-    state: SpringState, player: int, cell: int, available: list[int], dying: list[int]
-) -> None:
+def _do_complete(state: SpringState, player: int, cell: int, available: list[int], dying: list[int]) -> None:
     _check_cell(state, cell)
     _tree_on(state, player, cell)
     if state.size[cell] < TALL:
@@ -264,9 +267,15 @@ def _do_seed(
     price = TREE_BASE_COST[SEED] + count[SEED]
     if 0 <= target < len(size) and 0 <= source < len(size):  # the usual case first: all pass
         s = size[source]
-        if (size[target] == NO_TREE and s > SEED and state.owner[source] == player
-                and not state.dormant[source] and state.board.dist[source][target] <= s
-                and state.board.richness[target] != RICHNESS_NULL and available[player] >= price):
+        if (
+            size[target] == NO_TREE
+            and s > SEED
+            and state.owner[source] == player
+            and not state.dormant[source]
+            and state.board.dist[source][target] <= s
+            and state.board.richness[target] != RICHNESS_NULL
+            and available[player] >= price
+        ):
             available[player] -= price
             state.dormant[source] = True
             sent.append((player, source, target))
@@ -284,9 +293,7 @@ def _do_seed(
     if state.dormant[source]:
         raise RuleViolation(f"Tree on cell {source} is dormant (has already been used this round)")
     if state.board.dist[source][target] > state.size[source]:
-        raise RuleViolation(
-            f"The tree on cell {source} is too far from cell {target} to plant a seed there"
-        )
+        raise RuleViolation(f"The tree on cell {source} is too far from cell {target} to plant a seed there")
     if state.board.richness[target] == RICHNESS_NULL:
         raise RuleViolation(f"You can't plant a seed on cell {target}")
     _pay(state, player, available, price)
@@ -294,8 +301,7 @@ def _do_seed(
     sent.append((player, source, target))
 
 
-def resolve_actions(state: SpringState, actions: Sequence[Action | None],
-                    known: Census | None = None) -> ActionsResult:
+def resolve_actions(state: SpringState, actions: Sequence[Action | None], known: Census | None = None) -> ActionsResult:
     """Game.performActionUpdate: one action per player (``None`` = no action, e.g. disqualified).
 
     Players not already waiting act in index order. GROW, COMPLETE and SEED are checked and

@@ -14,8 +14,7 @@ WAIT_BOT = Path(__file__).resolve().parents[1] / "fixtures" / "store_v1" / "bots
 
 def test_every_seat_gets_its_answers() -> None:
     quitter = WAIT_BOT.with_name("quitter_bot.py")
-    seats = play_recorded("fall2020", 5, [Bot((sys.executable, "-u", str(WAIT_BOT)), name="w"),
-                                          str(quitter)])
+    seats = play_recorded("fall2020", 5, [Bot((sys.executable, "-u", str(WAIT_BOT)), name="w"), str(quitter)])
     wait, quit_ = seats
     # The quitter answers WAIT five times, then exits: disqualified on turn 6, game over.
     assert quit_.answers == tuple((turn, ("WAIT",)) for turn in range(1, 6)) + ((6, None),)
@@ -31,11 +30,14 @@ def test_shipped_names_are_accepted() -> None:
     assert [s.status for s in seats] == ["ok", "ok"]
 
 
-@pytest.mark.parametrize(("game", "bots", "message"), [
-    ("chess", ["wait", "wait"], "unknown game"),
-    ("spring2021", ["wait"], "spring2021 is played by 2 bots, got 1"),
-    ("spring2021", ["wait", "no_such_bot_anywhere"], "no_such_bot_anywhere"),
-])
+@pytest.mark.parametrize(
+    ("game", "bots", "message"),
+    [
+        ("chess", ["wait", "wait"], "unknown game"),
+        ("spring2021", ["wait"], "spring2021 is played by 2 bots, got 1"),
+        ("spring2021", ["wait", "no_such_bot_anywhere"], "no_such_bot_anywhere"),
+    ],
+)
 def test_bad_requests_fail_before_playing(game: str, bots: list[str], message: str) -> None:
     with pytest.raises(ArenaError, match=message):
         play_recorded(game, 1, bots)

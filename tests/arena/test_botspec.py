@@ -46,8 +46,7 @@ def test_a_package_bot_with_relative_imports_plays_from_any_directory(tmp_path, 
     assert data["end_reason"] == "max_rounds"
 
 
-@pytest.mark.parametrize("layout", ["script", "package", "main_only", "nested", "module_relative",
-                                    "module_absolute"])
+@pytest.mark.parametrize("layout", ["script", "package", "main_only", "nested", "module_relative", "module_absolute"])
 def test_the_arena_runs_a_python_bot_as_the_bundler_reads_it(tmp_path, layout):
     """Point 1: play/tournament (botspec) and bundle/verify (bundler) agree on every layout."""
     if layout == "script":
@@ -82,14 +81,17 @@ def test_the_arena_runs_a_python_bot_as_the_bundler_reads_it(tmp_path, layout):
         assert "-m" not in spec.argv
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("old=bot.py", ("old", "bot.py")),
-    ('new=bot.py --depth 3', ("new", "bot.py --depth 3")),
-    ("greedy#2=greedy", ("greedy#2", "greedy")),
-    ("bot.py --x=1", (None, "bot.py --x=1")),        # '=' after a space: an argument
-    ("./a=b.py", (None, "./a=b.py")),                 # a path, not a name
-    ("greedy", (None, "greedy")),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("old=bot.py", ("old", "bot.py")),
+        ("new=bot.py --depth 3", ("new", "bot.py --depth 3")),
+        ("greedy#2=greedy", ("greedy#2", "greedy")),
+        ("bot.py --x=1", (None, "bot.py --x=1")),  # '=' after a space: an argument
+        ("./a=b.py", (None, "./a=b.py")),  # a path, not a name
+        ("greedy", (None, "greedy")),
+    ],
+)
 def test_a_bot_can_be_named_on_the_command_line(text, expected):
     assert split_name(text) == expected
 
@@ -115,13 +117,16 @@ def test_a_shipped_name_takes_extra_arguments():
     assert spec.name == "beam"
 
 
-@pytest.mark.parametrize("text,message", [
-    ("./script.sh --x 1", "not executable (chmod +x it"),
-    ("./script.sh", "not executable (chmod +x it"),
-    ("missing.py --x 1", "missing.py: no such file or directory"),
-    ("./missing --x", "./missing: no such file or directory"),
-    ("no-such-program-xyz --x", "is not a file, a directory, a command on PATH or a shipped"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("./script.sh --x 1", "not executable (chmod +x it"),
+        ("./script.sh", "not executable (chmod +x it"),
+        ("missing.py --x 1", "missing.py: no such file or directory"),
+        ("./missing --x", "./missing: no such file or directory"),
+        ("no-such-program-xyz --x", "is not a file, a directory, a command on PATH or a shipped"),
+    ],
+)
 def test_a_command_that_cannot_run_is_refused_before_the_match(tmp_path, monkeypatch, text, message):
     """Point 3: a non-executable command fails when it is resolved, with one message."""
     monkeypatch.chdir(tmp_path)

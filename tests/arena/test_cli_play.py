@@ -110,8 +110,18 @@ def test_unknown_game_and_bad_seed():
 
 def test_ctrl_c_kills_the_bots_and_reports_a_partial_result(tmp_path):
     mark = marker()
-    cmd = [sys.executable, "-m", "arena.cli", "play", "spring2021",
-           f"{sys.executable} {FAULTY} hang 2 {mark}", "greedy", "--no-timeout", "--seed", "4"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "arena.cli",
+        "play",
+        "spring2021",
+        f"{sys.executable} {FAULTY} hang 2 {mark}",
+        "greedy",
+        "--no-timeout",
+        "--seed",
+        "4",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     header = proc.stdout.readline()  # printed once the bots passed their start check
     assert header.startswith("Spring Challenge 2021"), header
@@ -135,19 +145,23 @@ def _starts_marker_bot(tmp_path: Path) -> tuple[str, Path]:
     return str(bot), marker
 
 
-@pytest.mark.parametrize("where,message", [
-    ("missing/dir/game.json", "no such directory"),
-    (".", "is a directory"),
-    ("notes.txt/game.json", "no such directory"),
-])
+@pytest.mark.parametrize(
+    "where,message",
+    [
+        ("missing/dir/game.json", "no such directory"),
+        (".", "is a directory"),
+        ("notes.txt/game.json", "no such directory"),
+    ],
+)
 def test_a_bad_replay_path_is_refused_before_the_game(tmp_path, monkeypatch, where, message):
     """Point 10: checked before any bot starts, one line, nothing lost."""
     (tmp_path / "notes.txt").write_text("a file, not a folder\n")
     bot, marker = _starts_marker_bot(tmp_path)
     monkeypatch.chdir(tmp_path)
     # unsandboxed: the bot must be able to leave its file, were it started
-    result = CliRunner().invoke(main, ["play", "spring2021", bot, "wait", "--seed", "1", "--replay", where,
-                                       "--sandbox", "off"])
+    result = CliRunner().invoke(
+        main, ["play", "spring2021", bot, "wait", "--seed", "1", "--replay", where, "--sandbox", "off"]
+    )
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
     assert not marker.exists()
@@ -159,22 +173,53 @@ def test_the_replay_hint_is_the_exact_command(tmp_path):
     spaced.mkdir()
     bot = spaced / "wait bot.py"
     bot.write_text((Path(__file__).resolve().parents[2] / "bots" / "spring2021" / "wait_bot.py").read_text())
-    args = ["play", "spring2021", f"mine={bot}", "random", "--seed", "0x1F", "--param", "MAX_ROUNDS=3",
-            "--time-scale", "2.5", "--memory-limit", "512", "--swap", "--json"]
+    args = [
+        "play",
+        "spring2021",
+        f"mine={bot}",
+        "random",
+        "--seed",
+        "0x1F",
+        "--param",
+        "MAX_ROUNDS=3",
+        "--time-scale",
+        "2.5",
+        "--memory-limit",
+        "512",
+        "--swap",
+        "--json",
+    ]
     first = CliRunner().invoke(main, args)
     assert first.exit_code == 0, first.output
     hint = next(line for line in first.output.splitlines() if line.startswith("replay this match with: "))
     words = shlex.split(hint.removeprefix("replay this match with: "))
     used = "on" if sandbox.support().works else "off"  # --sandbox auto: the mode it came to
-    assert words == ["arena", "play", "spring2021", f"mine={bot}", "random", "--seed", "31", "--swap",
-                     "--time-scale", "2.5", "--memory-limit", "512", "--param", "MAX_ROUNDS=3", "--sandbox", used]
+    assert words == [
+        "arena",
+        "play",
+        "spring2021",
+        f"mine={bot}",
+        "random",
+        "--seed",
+        "31",
+        "--swap",
+        "--time-scale",
+        "2.5",
+        "--memory-limit",
+        "512",
+        "--param",
+        "MAX_ROUNDS=3",
+        "--sandbox",
+        used,
+    ]
     again = CliRunner().invoke(main, [*words[1:], "--json"])
     a = json.loads(first.stdout.strip().splitlines()[-1])
     b = json.loads(again.stdout.strip().splitlines()[-1])
     assert (a["seed"], a["scores"], a["turns"]) == (b["seed"], b["scores"], b["turns"])
     assert [p["name"] for p in a["players"]] == ["random", "mine"]
-    no_timeout = CliRunner().invoke(main, ["play", "spring2021", "wait", "wait", "--seed", "2", "--no-timeout",
-                                           "--param", "MAX_ROUNDS=1"])
+    no_timeout = CliRunner().invoke(
+        main, ["play", "spring2021", "wait", "wait", "--seed", "2", "--no-timeout", "--param", "MAX_ROUNDS=1"]
+    )
     assert "--no-timeout" in no_timeout.output.splitlines()[-1]
 
 
@@ -187,8 +232,12 @@ def _data_bot(folder: Path) -> Path:
     (folder / "weights" / "move.txt").write_text("WAIT\n")
     bot = folder / "bot" / "reader.py"
     source = (Path(__file__).resolve().parents[2] / "bots" / "spring2021" / "wait_bot.py").read_text()
-    bot.write_text(source.replace('print("WAIT", flush=True)',
-                                  f'print(open({str(folder / "weights" / "move.txt")!r}).read().strip(), flush=True)'))
+    bot.write_text(
+        source.replace(
+            'print("WAIT", flush=True)',
+            f"print(open({str(folder / 'weights' / 'move.txt')!r}).read().strip(), flush=True)",
+        )
+    )
     return bot
 
 
@@ -202,14 +251,42 @@ def test_the_replay_hint_keeps_the_sandbox_and_the_data_files(tmp_path, monkeypa
     _data_bot(tmp_path)
     (tmp_path / "run").mkdir()
     monkeypatch.chdir(tmp_path / "run")  # neither the bot's folder nor its data's
-    args = ["play", "spring2021", "greedy", "../bot/reader.py", "--seed", "5", "--data", "2=../weights/move.txt",
-            "--param", "MAX_ROUNDS=3", "--swap", "--sandbox", mode, "--json"]
+    args = [
+        "play",
+        "spring2021",
+        "greedy",
+        "../bot/reader.py",
+        "--seed",
+        "5",
+        "--data",
+        "2=../weights/move.txt",
+        "--param",
+        "MAX_ROUNDS=3",
+        "--swap",
+        "--sandbox",
+        mode,
+        "--json",
+    ]
     first = CliRunner().invoke(main, args)
     assert first.exit_code == 0, first.output
     hint = next(line for line in first.output.splitlines() if line.startswith("replay this match with: "))
     words = shlex.split(hint.removeprefix("replay this match with: "))
-    assert words == ["arena", "play", "spring2021", "greedy", "../bot/reader.py", "--seed", "5",
-                     "--data", "2=../weights/move.txt", "--swap", "--param", "MAX_ROUNDS=3", "--sandbox", mode]
+    assert words == [
+        "arena",
+        "play",
+        "spring2021",
+        "greedy",
+        "../bot/reader.py",
+        "--seed",
+        "5",
+        "--data",
+        "2=../weights/move.txt",
+        "--swap",
+        "--param",
+        "MAX_ROUNDS=3",
+        "--sandbox",
+        mode,
+    ]
     a = json.loads(first.stdout.strip().splitlines()[-1])
     assert [p["name"] for p in a["players"]] == ["reader.py", "greedy"]
     assert [p["status"] for p in a["players"]] == ["ok", "ok"]
@@ -227,12 +304,17 @@ def test_bad_data_is_one_line_before_any_bot_starts(tmp_path, monkeypatch):
     bot, marker = _starts_marker_bot(tmp_path)
     (tmp_path / "book.txt").write_text("e4\n")
     monkeypatch.chdir(tmp_path)
-    for given, message in (("book.txt", "expected N=PATH"), ("0=book.txt", "expected N=PATH"),
-                           ("x=book.txt", "expected N=PATH"), ("1=", "expected N=PATH"),
-                           ("3=book.txt", "there is no bot 3 (2 bots)"),
-                           ("2=missing.txt", "--data 2=missing.txt: no such file or directory")):
-        result = CliRunner().invoke(main, ["play", "spring2021", bot, "wait", "--seed", "1", "--data", given,
-                                           "--sandbox", "off"])
+    for given, message in (
+        ("book.txt", "expected N=PATH"),
+        ("0=book.txt", "expected N=PATH"),
+        ("x=book.txt", "expected N=PATH"),
+        ("1=", "expected N=PATH"),
+        ("3=book.txt", "there is no bot 3 (2 bots)"),
+        ("2=missing.txt", "--data 2=missing.txt: no such file or directory"),
+    ):
+        result = CliRunner().invoke(
+            main, ["play", "spring2021", bot, "wait", "--seed", "1", "--data", given, "--sandbox", "off"]
+        )
         assert result.exit_code == 2, (given, result.output)
         error = [line for line in result.output.splitlines() if line.startswith("Error: ")]
         assert len(error) == 1 and message in error[0], (given, result.output)
@@ -255,8 +337,10 @@ def test_a_replay_file_gets_the_usual_permissions(tmp_path):
     path = tmp_path / "game.json"
     old = os.umask(0o022)
     try:
-        result = CliRunner().invoke(main, ["play", "spring2021", "wait", "wait", "--seed", "1",
-                                           "--param", "MAX_ROUNDS=1", "--replay", str(path)])
+        result = CliRunner().invoke(
+            main,
+            ["play", "spring2021", "wait", "wait", "--seed", "1", "--param", "MAX_ROUNDS=1", "--replay", str(path)],
+        )
     finally:
         os.umask(old)
     assert result.exit_code == 0, result.output

@@ -51,22 +51,50 @@ class Cluster:
         # not /tmp/dask-scratch-space, nor the shipped bundles in /tmp/cgarena-bundles-UID
         env = {**os.environ, "DASK_TEMPORARY_DIRECTORY": str(self.folder), "TMPDIR": str(self.folder)}
         with open(self.folder / log, "wb") as out:
-            proc = subprocess.Popen([sys.executable, "-m", "dask", *args], stdout=out, stderr=subprocess.STDOUT,
-                                    start_new_session=True, cwd=self.folder, env=env)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "dask", *args],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                cwd=self.folder,
+                env=env,
+            )
         self.procs.append(proc)
         return proc
 
     def start(self, workers: int) -> str:
-        self._start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                    "--scheduler-file", str(self.file), log="scheduler.log")
+        self._start(
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(self.file),
+            log="scheduler.log",
+        )
         end = time.monotonic() + 60
         while not self.file.exists() or not self.file.read_text().strip():
             assert time.monotonic() < end, (self.folder / "scheduler.log").read_text()
             time.sleep(0.1)
         for i in range(workers):
-            self.workers.append(self._start("worker", "--scheduler-file", str(self.file), "--host", "127.0.0.1",
-                                            "--nthreads", "1", "--no-dashboard", "--no-nanny",
-                                            "--local-directory", str(self.folder), log=f"worker{i}.log"))
+            self.workers.append(
+                self._start(
+                    "worker",
+                    "--scheduler-file",
+                    str(self.file),
+                    "--host",
+                    "127.0.0.1",
+                    "--nthreads",
+                    "1",
+                    "--no-dashboard",
+                    "--no-nanny",
+                    "--local-directory",
+                    str(self.folder),
+                    log=f"worker{i}.log",
+                )
+            )
         return str(json.loads(self.file.read_text())["address"])
 
     def kill(self, proc: subprocess.Popen[bytes]) -> None:
@@ -99,14 +127,30 @@ def cluster(tmp_path: Path) -> Iterator[tuple[Cluster, str]]:
         made.stop()
 
 
-def games_of(tmp_path: Path, name: str, executor=None, on_event=None, bots=("greedy", "random"),
-             workers: list[str | None] | None = None) -> list[tuple]:
+def games_of(
+    tmp_path: Path,
+    name: str,
+    executor=None,
+    on_event=None,
+    bots=("greedy", "random"),
+    workers: list[str | None] | None = None,
+) -> list[tuple]:
     """Play the tournament into its own database; its games as (key, seed, scores, statuses).
     ``executor`` is given the tournament (to prepare the bots) and returns the executor maker;
     ``workers`` receives the worker that played each game."""
     db = tmp_path / f"{name}.sqlite"
-    config = config_from_mapping({"game": "spring2021", "bots": list(bots), "games": GAMES,
-                                  "workers": 2, "seed": 11, "sandbox": "off", "db": str(db)}, base=tmp_path)
+    config = config_from_mapping(
+        {
+            "game": "spring2021",
+            "bots": list(bots),
+            "games": GAMES,
+            "workers": 2,
+            "seed": 11,
+            "sandbox": "off",
+            "db": str(db),
+        },
+        base=tmp_path,
+    )
     store = Store(config.db)
     try:
         tournament = Tournament(config, store, on_event=on_event)
@@ -119,8 +163,10 @@ def games_of(tmp_path: Path, name: str, executor=None, on_event=None, bots=("gre
         store.close()
     if workers is not None:
         workers.extend(g.worker for g in records)
-    return sorted(((g.comparison, g.pair, g.leg), g.seed, tuple(p.score for p in g.players),
-                   tuple(p.status for p in g.players)) for g in records)
+    return sorted(
+        ((g.comparison, g.pair, g.leg), g.seed, tuple(p.score for p in g.players), tuple(p.status for p in g.players))
+        for g in records
+    )
 
 
 def on_cluster(address: str):
@@ -162,6 +208,7 @@ def test_python_bots_reach_the_workers_as_bundles_and_need_no_copy_of_their_sour
         def make(_n: int) -> DaskExecutor:
             (tmp_path / "src").rename(tmp_path / "gone")  # from now on, only the bundles are left
             return pool
+
         return make
 
     on_dask = games_of(tmp_path, "dask", executor=without_source, bots=(str(pkg), "greedy"))
@@ -181,9 +228,26 @@ def test_a_bot_missing_on_a_worker_stops_the_tournament_before_its_first_game(tm
     bot.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["tournament", "spring2021", "mybot", "greedy", "--games", "2",
-                                       "--sandbox", "off", "--executor", "dask", "--scheduler", address,
-                                       "--db", "never.sqlite", "--no-progress"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            "mybot",
+            "greedy",
+            "--games",
+            "2",
+            "--sandbox",
+            "off",
+            "--executor",
+            "dask",
+            "--scheduler",
+            address,
+            "--db",
+            "never.sqlite",
+            "--no-progress",
+        ],
+    )
     assert result.exit_code == 1, result.output
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1, result.output
@@ -215,8 +279,25 @@ def test_the_cli_plays_on_a_local_cluster_and_refuses_a_bad_address(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     monkeypatch.setitem(dask.config.config, "temporary-directory", str(tmp_path))
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the workers' bundle cache
-    ok = CliRunner().invoke(main, ["tournament", "spring2021", "greedy", "random", "--games", "4", "--sandbox", "off",
-                                   "--executor", "dask", "--local-cluster", "2", "--no-progress", "--json"])
+    ok = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            "greedy",
+            "random",
+            "--games",
+            "4",
+            "--sandbox",
+            "off",
+            "--executor",
+            "dask",
+            "--local-cluster",
+            "2",
+            "--no-progress",
+            "--json",
+        ],
+    )
     assert ok.exit_code == 0, ok.output
     data = json.loads(ok.output.strip().splitlines()[-1])
     assert data["tournament"]["games_stored"] == 4
@@ -226,10 +307,27 @@ def test_the_cli_plays_on_a_local_cluster_and_refuses_a_bad_address(tmp_path, mo
     assert sum(w["games"] for w in workers) == 4
     shown = CliRunner().invoke(main, ["matches", "show", "1"])
     assert shown.exit_code == 0, shown.output
-    assert f"on Dask worker {workers[0]['worker']}" in shown.output or \
-        f"on Dask worker {workers[-1]['worker']}" in shown.output
-    bad = CliRunner().invoke(main, ["tournament", "spring2021", "greedy", "random", "--games", "4",
-                                    "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9", "--db", "never.sqlite"])
+    assert (
+        f"on Dask worker {workers[0]['worker']}" in shown.output
+        or f"on Dask worker {workers[-1]['worker']}" in shown.output
+    )
+    bad = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            "greedy",
+            "random",
+            "--games",
+            "4",
+            "--executor",
+            "dask",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+            "--db",
+            "never.sqlite",
+        ],
+    )
     assert bad.exit_code == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in bad.output
     assert "Traceback" not in bad.output and not (tmp_path / "never.sqlite").exists()
@@ -269,9 +367,17 @@ def test_ctrl_c_stops_the_games_running_on_the_workers(tmp_path, cluster):
     _, address = cluster
     slow = tmp_path / "slow.py"  # 1 s an answer (it WAITs: a turn a day): a game takes 24 s
     slow.write_text(spring_bot_text('(time.sleep(1.0), "WAIT")[1]', imports="import time\n"))
-    config = config_from_mapping({"game": "spring2021", "bots": [str(slow), "greedy"], "games": 2,
-                                  "time_scale": 20, "sandbox": "off", "db": str(tmp_path / "t.sqlite")},
-                                 base=tmp_path)
+    config = config_from_mapping(
+        {
+            "game": "spring2021",
+            "bots": [str(slow), "greedy"],
+            "games": 2,
+            "time_scale": 20,
+            "sandbox": "off",
+            "db": str(tmp_path / "t.sqlite"),
+        },
+        base=tmp_path,
+    )
     pool = StopAfter(DaskExecutor.connect(address), after_s=1.5)
     store = Store(config.db)
     try:

@@ -55,20 +55,26 @@ def stored(db: Path) -> list[tuple]:
     with Store(db) as store:
         latest = store.latest()
         assert latest is not None
-        return sorted((g.key, g.seed, g.seats, g.scores, g.winner, g.statuses, g.end_reason, g.turns)
-                      for g in store.games(latest.id))
+        return sorted(
+            (g.key, g.seed, g.seats, g.scores, g.winner, g.statuses, g.end_reason, g.turns)
+            for g in store.games(latest.id)
+        )
 
 
-def test_a_tournament_stores_the_same_games_on_any_executor(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_tournament_stores_the_same_games_on_any_executor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(FIXTURE_BOTS, tmp_path / "bots")
     monkeypatch.chdir(tmp_path)
     settings = {
         "game": "fall2020",
-        "bots": [{"name": "random", "bot": "bots/random_bot.py"},
-                 {"name": "quitter", "bot": "bots/quitter_bot.py"},
-                 {"name": "wait", "bot": "bots/wait_bot.py"}],
-        "format": "round-robin", "games": 4, "seed": 11, "workers": 2,
+        "bots": [
+            {"name": "random", "bot": "bots/random_bot.py"},
+            {"name": "quitter", "bot": "bots/quitter_bot.py"},
+            {"name": "wait", "bot": "bots/wait_bot.py"},
+        ],
+        "format": "round-robin",
+        "games": 4,
+        "seed": 11,
+        "workers": 2,
         "max_failures": 1,  # the quitter fails every game on purpose
     }
     serial: list[SerialExecutor] = []
@@ -96,9 +102,18 @@ def test_a_child_of_the_caller_in_a_session_of_its_own_outlives_the_tournament(t
 
     server = subprocess.Popen(["sleep", "300"], start_new_session=True)
     try:
-        config = config_from_mapping({"game": "spring2021", "bots": ["greedy", "random"], "games": 2,
-                                      "workers": 2, "seed": 3, "sandbox": "off",
-                                      "db": str(tmp_path / "t.sqlite")}, base=tmp_path)
+        config = config_from_mapping(
+            {
+                "game": "spring2021",
+                "bots": ["greedy", "random"],
+                "games": 2,
+                "workers": 2,
+                "seed": 3,
+                "sandbox": "off",
+                "db": str(tmp_path / "t.sqlite"),
+            },
+            base=tmp_path,
+        )
         store = Store(config.db)
         try:
             assert Tournament(config, store).run().played == 2

@@ -68,8 +68,7 @@ timeout."""
 @pytest.mark.parametrize("mode,at,verdict,limit_s", CATALOGUE)
 def test_fault(mode, at, verdict, limit_s, sandbox_mode):
     scale = 1.0 if mode in TIMING else SLOW.get(mode, LOOSE)
-    result, elapsed, ended = run(mode, at, memory_limit_mb=256, task_limit=48, time_scale=scale,
-                                 sandbox=sandbox_mode)
+    result, elapsed, ended = run(mode, at, memory_limit_mb=256, task_limit=48, time_scale=scale, sandbox=sandbox_mode)
     limit_s *= scale
     faulty, greedy = result.players
     assert faulty.verdict is verdict, faulty.message
@@ -114,8 +113,7 @@ def test_a_bot_ignoring_sigterm_is_killed(sandbox_mode):
 
 def test_two_lines_in_one_turn_feed_the_next_turn():
     result, _, ended = run("twolines", 2, record=True, time_scale=LOOSE)
-    answers = [e.output for f in result.frames for e in f.executions
-               if e.player == 0 and e.expected_lines]
+    answers = [e.output for f in result.frames for e in f.executions if e.player == 0 and e.expected_lines]
     assert answers[1] == ("WAIT first",)
     assert answers[2] == ("WAIT second",)
     assert result.players[0].verdict is Verdict.OK
@@ -131,8 +129,9 @@ def test_an_answer_near_the_limit_is_ok_and_counted():
     assert result.players[1].near_limit == 0
 
 
-@pytest.mark.parametrize("mode,verdict", [("memory", Verdict.MEMORY), ("hogs", Verdict.MEMORY),
-                                          ("forkbomb", Verdict.CRASH)])
+@pytest.mark.parametrize(
+    "mode,verdict", [("memory", Verdict.MEMORY), ("hogs", Verdict.MEMORY), ("forkbomb", Verdict.CRASH)]
+)
 def test_the_watchdog_holds_the_limits_without_cgroups(monkeypatch, mode, verdict):
     monkeypatch.setattr(limits, "_forced", "watchdog")
     result, _elapsed, ended = run(mode, 3, memory_limit_mb=256, task_limit=48, time_scale=10.0, sandbox="off")

@@ -48,8 +48,11 @@ def assert_one_line_error(stderr: str, *needles: str) -> str:
 
 def leftovers(folder: Path) -> list[str]:
     """Databases and replays in ``folder`` (none may be left by a refused command)."""
-    return sorted(p.name for p in folder.rglob("*") if p.suffix in (".sqlite", ".json", ".html")
-                  or p.name.endswith((".sqlite-journal", ".sqlite-wal")))
+    return sorted(
+        p.name
+        for p in folder.rglob("*")
+        if p.suffix in (".sqlite", ".json", ".html") or p.name.endswith((".sqlite-journal", ".sqlite-wal"))
+    )
 
 
 def cli(*args: str) -> tuple[int, str, str]:
@@ -59,8 +62,13 @@ def cli(*args: str) -> tuple[int, str, str]:
 
 def arena_bytes(*args: bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:
     """The command line run as a user runs it, with arguments given as raw bytes (not UTF-8)."""
-    return subprocess.run([os.fsencode(sys.executable), b"-m", b"arena.cli", *args], cwd=cwd,
-                          capture_output=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    return subprocess.run(
+        [os.fsencode(sys.executable), b"-m", b"arena.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+    )
 
 
 BASE = {"game": "spring2021", "bots": ["greedy", "random"]}
@@ -73,6 +81,7 @@ def write_config(folder: Path, body: str, name: str = "t.yaml") -> Path:
 
 
 # -- YAML: alias bombs, scalars -------------------------------------------------------------------
+
 
 def _alias_bomb(levels: int = 9) -> str:
     """The billion laughs: 9 aliases of 9 aliases ... of 9 strings: 9**9 = 387 million strings."""
@@ -100,10 +109,12 @@ def test_a_recursive_alias_is_refused(tmp_path):
 def test_a_few_aliases_reusing_settings_still_work(tmp_path):
     """Anchors are for reuse: two bots sharing one argument list are fine."""
     path = tmp_path / "t.yaml"
-    path.write_text("game: spring2021\n"
-                    "bots:\n"
-                    "  - {name: a, bot: greedy, args: &common [--complete-day, '12']}\n"
-                    "  - {name: b, bot: greedy, args: *common}\n")
+    path.write_text(
+        "game: spring2021\n"
+        "bots:\n"
+        "  - {name: a, bot: greedy, args: &common [--complete-day, '12']}\n"
+        "  - {name: b, bot: greedy, args: *common}\n"
+    )
     config = load_config(path)
     assert config.bot("a").args == config.bot("b").args == ("--complete-day", "12")
 
@@ -116,18 +127,24 @@ def test_a_long_seed_list_written_out_is_not_mistaken_for_a_bomb(tmp_path):
     assert load_config(path).games == 40_000
 
 
-@pytest.mark.parametrize("body,message", [
-    ("params: {MAX_ROUNDS: [1, 2]}\n", "params.MAX_ROUNDS: expected a text or a number, got a list"),
-    ("bots: [{bot: greedy, env: {A: {B: 1}}}, random]\n", "bots[1].env.A: expected a text or a number, got a mapping"),
-    ("bots: [{bot: greedy, args: [[--x]]}, random]\n", "bots[1].args[1]: expected a text or a number, got a list"),
-    ("bots: [{bot: [greedy]}, random]\n", "bots[1].bot: expected a text or a number"),
-    ("bots: [{bot: greedy, name: {x: 1}}, random]\n", "bots[1].name: expected a text or a number"),
-    ("bots: [{bot: greedy, env: {A: }}, random]\n", "bots[1].env.A: expected a text or a number, got nothing"),
-    ("bots: [{bot: greedy, args: [\"a\\0b\"]}, random]\n", "contains a NUL byte"),
-    ("format: [gauntlet]\n", "format: expected a text or a number"),
-    ("db: {x: 1}\n", "db: expected a text or a number"),
-    ("1: x\nfoo: y\n", "unknown setting '1'"),
-])
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ("params: {MAX_ROUNDS: [1, 2]}\n", "params.MAX_ROUNDS: expected a text or a number, got a list"),
+        (
+            "bots: [{bot: greedy, env: {A: {B: 1}}}, random]\n",
+            "bots[1].env.A: expected a text or a number, got a mapping",
+        ),
+        ("bots: [{bot: greedy, args: [[--x]]}, random]\n", "bots[1].args[1]: expected a text or a number, got a list"),
+        ("bots: [{bot: [greedy]}, random]\n", "bots[1].bot: expected a text or a number"),
+        ("bots: [{bot: greedy, name: {x: 1}}, random]\n", "bots[1].name: expected a text or a number"),
+        ("bots: [{bot: greedy, env: {A: }}, random]\n", "bots[1].env.A: expected a text or a number, got nothing"),
+        ('bots: [{bot: greedy, args: ["a\\0b"]}, random]\n', "contains a NUL byte"),
+        ("format: [gauntlet]\n", "format: expected a text or a number"),
+        ("db: {x: 1}\n", "db: expected a text or a number"),
+        ("1: x\nfoo: y\n", "unknown setting '1'"),
+    ],
+)
 def test_only_a_single_value_is_taken_where_one_is_expected(tmp_path, body, message):
     path = tmp_path / "t.yaml"
     path.write_text("game: spring2021\n" + (body if body.startswith("bots") else "bots: [greedy, random]\n" + body))
@@ -147,25 +164,29 @@ def test_a_config_that_is_not_utf8_text_is_one_line(tmp_path):
 
 # -- numbers: finite and in range -----------------------------------------------------------------
 
-@pytest.mark.parametrize("body,message", [
-    ("time_scale: .inf\n", "time_scale: expected a finite number"),
-    ("time_scale: .nan\n", "time_scale: expected a finite number"),
-    ("time_scale: 1e6\n", "time_scale: at most 1000"),
-    ("games: .inf\n", "games: expected an integer"),
-    ("games: .nan\n", "games: expected an integer"),
-    ("games: 1.0e+300\n", "games: must be at most 1,000,000,000"),
-    ("pairs: .inf\n", "pairs: expected an integer"),
-    ("workers: .inf\n", "workers: expected an integer"),
-    ("memory_limit_mb: .inf\n", "memory_limit_mb: expected an integer"),
-    ("memory_limit_mb: 100000000000\n", "memory_limit_mb: must be at most"),
-    ("seed: .inf\n", "seed:"),
-    ("max_failures: .nan\n", "max_failures: expected a finite number"),
-    ("sprt: {elo1: .inf}\n", "sprt.elo1: expected a finite number"),
-    ("sprt: {elo0: -.inf}\n", "sprt.elo0: expected a finite number"),
-    ("sprt: {elo1: 5000}\n", "sprt: elo1 must be between -1000 and 1000"),
-    ("sprt: {alpha: .nan}\n", "sprt.alpha: expected a finite number"),
-    ("sprt: {beta: .inf}\n", "sprt.beta: expected a finite number"),
-])
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ("time_scale: .inf\n", "time_scale: expected a finite number"),
+        ("time_scale: .nan\n", "time_scale: expected a finite number"),
+        ("time_scale: 1e6\n", "time_scale: at most 1000"),
+        ("games: .inf\n", "games: expected an integer"),
+        ("games: .nan\n", "games: expected an integer"),
+        ("games: 1.0e+300\n", "games: must be at most 1,000,000,000"),
+        ("pairs: .inf\n", "pairs: expected an integer"),
+        ("workers: .inf\n", "workers: expected an integer"),
+        ("memory_limit_mb: .inf\n", "memory_limit_mb: expected an integer"),
+        ("memory_limit_mb: 100000000000\n", "memory_limit_mb: must be at most"),
+        ("seed: .inf\n", "seed:"),
+        ("max_failures: .nan\n", "max_failures: expected a finite number"),
+        ("sprt: {elo1: .inf}\n", "sprt.elo1: expected a finite number"),
+        ("sprt: {elo0: -.inf}\n", "sprt.elo0: expected a finite number"),
+        ("sprt: {elo1: 5000}\n", "sprt: elo1 must be between -1000 and 1000"),
+        ("sprt: {alpha: .nan}\n", "sprt.alpha: expected a finite number"),
+        ("sprt: {beta: .inf}\n", "sprt.beta: expected a finite number"),
+    ],
+)
 def test_numbers_from_a_file_must_be_finite_and_in_range(tmp_path, body, message):
     """Observed: .inf/NaN in time_scale or games gave tracebacks (in the workers, after the
     database was made)."""
@@ -176,16 +197,19 @@ def test_numbers_from_a_file_must_be_finite_and_in_range(tmp_path, body, message
     assert leftovers(tmp_path) == []
 
 
-@pytest.mark.parametrize("flags,message", [
-    (["--time-scale", "inf"], "time_scale: expected a finite number"),
-    (["--time-scale", "nan"], "time_scale: expected a finite number"),
-    (["--elo1", "inf", "--sprt"], "sprt.elo1: expected a finite number"),
-    (["--elo0", "nan"], "sprt.elo0: expected a finite number"),
-    (["--alpha", "nan"], "sprt.alpha: expected a finite number"),
-    (["--max-failures", "nan"], "max_failures: expected a finite number"),
-    (["--memory-limit", "99999999999"], "memory_limit_mb: must be at most"),
-    (["--games", "99999999999999"], "games: must be at most"),
-])
+@pytest.mark.parametrize(
+    "flags,message",
+    [
+        (["--time-scale", "inf"], "time_scale: expected a finite number"),
+        (["--time-scale", "nan"], "time_scale: expected a finite number"),
+        (["--elo1", "inf", "--sprt"], "sprt.elo1: expected a finite number"),
+        (["--elo0", "nan"], "sprt.elo0: expected a finite number"),
+        (["--alpha", "nan"], "sprt.alpha: expected a finite number"),
+        (["--max-failures", "nan"], "max_failures: expected a finite number"),
+        (["--memory-limit", "99999999999"], "memory_limit_mb: must be at most"),
+        (["--games", "99999999999999"], "games: must be at most"),
+    ],
+)
 def test_numbers_from_tournament_flags_must_be_finite_and_in_range(tmp_path, flags, message):
     db = tmp_path / "r.sqlite"
     code, _, err = cli("tournament", "spring2021", "greedy", "random", "--db", str(db), "--no-progress", *flags)
@@ -194,9 +218,15 @@ def test_numbers_from_tournament_flags_must_be_finite_and_in_range(tmp_path, fla
     assert leftovers(tmp_path) == []
 
 
-@pytest.mark.parametrize("flags", [
-    ["--time-scale", "inf"], ["--time-scale", "nan"], ["--time-scale", "-inf"], ["--memory-limit", "10" * 12],
-])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--time-scale", "inf"],
+        ["--time-scale", "nan"],
+        ["--time-scale", "-inf"],
+        ["--memory-limit", "10" * 12],
+    ],
+)
 def test_numbers_from_play_flags_must_be_finite_and_in_range(tmp_path, flags):
     replay = tmp_path / "game.json"
     code, _, err = cli("play", "spring2021", "greedy", "random", "--seed", "1", "--replay", str(replay), *flags)
@@ -207,6 +237,7 @@ def test_numbers_from_play_flags_must_be_finite_and_in_range(tmp_path, flags):
 
 # -- a bot that cannot start ----------------------------------------------------------------------
 
+
 def _broken_bot(folder: Path) -> Path:
     bot = folder / "broken.py"
     bot.write_text("import sys\nprint('cannot load the model', file=sys.stderr)\nsys.exit(3)\n")
@@ -216,8 +247,9 @@ def _broken_bot(folder: Path) -> Path:
 def test_a_bot_that_cannot_start_makes_play_fail_in_one_line(tmp_path):
     """Observed: `arena play` exited 0 (the bot just 'crashed')."""
     replay = tmp_path / "game.json"
-    code, _, err = cli("play", "spring2021", str(_broken_bot(tmp_path)), "random", "--seed", "1",
-                       "--replay", str(replay))
+    code, _, err = cli(
+        "play", "spring2021", str(_broken_bot(tmp_path)), "random", "--seed", "1", "--replay", str(replay)
+    )
     assert code == 1
     assert_one_line_error(err, "broken", "exited with code 3", "cannot load the model")
     assert leftovers(tmp_path) == []
@@ -226,8 +258,17 @@ def test_a_bot_that_cannot_start_makes_play_fail_in_one_line(tmp_path):
 def test_a_bot_that_cannot_start_stops_the_tournament_before_any_game(tmp_path):
     """Observed: the tournament recorded 20 'crash' games and exited 0."""
     db = tmp_path / "r.sqlite"
-    code, out, err = cli("tournament", "spring2021", str(_broken_bot(tmp_path)), "random", "--games", "20",
-                         "--db", str(db), "--no-progress")
+    code, out, err = cli(
+        "tournament",
+        "spring2021",
+        str(_broken_bot(tmp_path)),
+        "random",
+        "--games",
+        "20",
+        "--db",
+        str(db),
+        "--no-progress",
+    )
     assert code == 1
     assert_one_line_error(err, "bot 'broken' failed to start", "exited with code 3", "cannot load the model")
     assert out == ""
@@ -249,8 +290,15 @@ def test_the_start_check_tells_waiting_bots_from_dead_ones(tmp_path):
     child_answers = BotSpec("child", ("sh", "-c", "sleep 5 &"))  # a launcher whose child holds its output
     silent = BotSpec("silent", (sys.executable, "-c", "pass"))  # exits 0 with nobody left to answer
     killed = BotSpec("killed", (sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"))
-    loads_then_fails = BotSpec("slow", (sys.executable, "-c", "import time\nend = time.monotonic() + 0.6\n"
-                                        "while time.monotonic() < end: pass\nraise SystemExit('no model')"))
+    loads_then_fails = BotSpec(
+        "slow",
+        (
+            sys.executable,
+            "-c",
+            "import time\nend = time.monotonic() + 0.6\n"
+            "while time.monotonic() < end: pass\nraise SystemExit('no model')",
+        ),
+    )
     failures = start_failures([waits, child_answers, silent, killed, loads_then_fails, waits])
     assert [f.bot for f in failures] == ["silent", "killed", "slow"]
     assert "exited with code 0" in failures[0].reason
@@ -263,15 +311,19 @@ def test_the_start_check_tells_waiting_bots_from_dead_ones(tmp_path):
 LONG = "b" * 300  # longer than any file name can be (255 bytes)
 
 
-@pytest.mark.parametrize("command", [
-    ["play", "spring2021", f"{LONG}.py", "random", "--seed", "1"],
-    ["play", "spring2021", "greedy", "random", "--seed", "1", "--replay", f"{LONG}.json"],
-    ["tournament", "spring2021", f"{LONG}.py", "random", "--db", "r.sqlite"],
-    ["tournament", f"{LONG}.yaml"],
-    ["tournament", "spring2021", "greedy", "random", "--db", f"{LONG}.sqlite"],
-    ["tournament", "spring2021", "greedy", "random", "--db", "r.sqlite", "--seeds", f"{LONG}.txt"],
-    ["tournament", "spring2021", "greedy", "random", "--db", "r.sqlite", "--replays", LONG],
-], ids=["play-bot", "play-replay", "tournament-bot", "config", "db", "seed-file", "replay-folder"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "spring2021", f"{LONG}.py", "random", "--seed", "1"],
+        ["play", "spring2021", "greedy", "random", "--seed", "1", "--replay", f"{LONG}.json"],
+        ["tournament", "spring2021", f"{LONG}.py", "random", "--db", "r.sqlite"],
+        ["tournament", f"{LONG}.yaml"],
+        ["tournament", "spring2021", "greedy", "random", "--db", f"{LONG}.sqlite"],
+        ["tournament", "spring2021", "greedy", "random", "--db", "r.sqlite", "--seeds", f"{LONG}.txt"],
+        ["tournament", "spring2021", "greedy", "random", "--db", "r.sqlite", "--replays", LONG],
+    ],
+    ids=["play-bot", "play-replay", "tournament-bot", "config", "db", "seed-file", "replay-folder"],
+)
 def test_a_file_name_too_long_is_one_line(tmp_path, monkeypatch, command):
     """Observed: OSError [Errno 36] tracebacks."""
     monkeypatch.chdir(tmp_path)
@@ -281,17 +333,25 @@ def test_a_file_name_too_long_is_one_line(tmp_path, monkeypatch, command):
     assert leftovers(tmp_path) == []
 
 
-@pytest.mark.parametrize("command,needle", [
-    ([b"play", b"spring2021", b"\xff.py", b"random", b"--seed", b"1"], "no such file"),
-    ([b"tournament", b"spring2021", b"\xff.py", b"random", b"--db", b"r.sqlite"], "no such file"),
-    ([b"tournament", b"\xff.yaml"], "no such config file"),
-    ([b"tournament", b"spring2021", b"greedy", b"random", b"--db", b"no\xff/r.sqlite"], "does not exist"),
-    ([b"tournament", b"spring2021", b"greedy", b"random", b"--db", b"r.sqlite", b"--seeds", b"\xff.txt"],
-     "not a seed file"),
-    ([b"tournament", b"spring2021", b"greedy", b"random", b"--db", b"r.sqlite", b"--replays", b"no\xff/x"],
-     "does not exist"),
-    ([b"play", b"spring2021", b"greedy", b"random", b"--replay", b"no\xff/g.json"], "no such directory"),
-], ids=["play-bot", "tournament-bot", "config", "db", "seed-file", "replay-folder", "play-replay"])
+@pytest.mark.parametrize(
+    "command,needle",
+    [
+        ([b"play", b"spring2021", b"\xff.py", b"random", b"--seed", b"1"], "no such file"),
+        ([b"tournament", b"spring2021", b"\xff.py", b"random", b"--db", b"r.sqlite"], "no such file"),
+        ([b"tournament", b"\xff.yaml"], "no such config file"),
+        ([b"tournament", b"spring2021", b"greedy", b"random", b"--db", b"no\xff/r.sqlite"], "does not exist"),
+        (
+            [b"tournament", b"spring2021", b"greedy", b"random", b"--db", b"r.sqlite", b"--seeds", b"\xff.txt"],
+            "not a seed file",
+        ),
+        (
+            [b"tournament", b"spring2021", b"greedy", b"random", b"--db", b"r.sqlite", b"--replays", b"no\xff/x"],
+            "does not exist",
+        ),
+        ([b"play", b"spring2021", b"greedy", b"random", b"--replay", b"no\xff/g.json"], "no such directory"),
+    ],
+    ids=["play-bot", "tournament-bot", "config", "db", "seed-file", "replay-folder", "play-replay"],
+)
 def test_a_path_that_is_not_utf8_is_one_line(tmp_path, command, needle):
     proc = arena_bytes(*command, cwd=tmp_path)
     assert proc.returncode in (1, 2)
@@ -318,6 +378,7 @@ def test_a_tournament_bot_at_a_path_that_is_not_utf8_is_hashed_and_stored(tmp_pa
 
 # -- a large --games starts at once ---------------------------------------------------------------
 
+
 def test_the_schedule_of_ten_million_games_is_counted_not_listed(monkeypatch):
     """Observed: --games 10000000 took 14 s before the first game (every game was listed to
     count those left). Counting is arithmetic; one seed is computed for the first game."""
@@ -342,10 +403,14 @@ def test_the_counted_remainder_matches_listing_the_games(seed):
     rng = random.Random(seed)
     players = 3 if seed % 2 else 2
     bots = ["a", "b", "c", "d"][: players + 1]
-    schedule = (RoundRobinSchedule(bots, 1, pairs=5, players=players) if players == 3
-                else GauntletSchedule(bots, 1, pairs=5, baseline="a"))
-    trackers: list[ComparisonTracker | TableTracker] = [make_tracker(c.index, c.bots, None)
-                                                        for c in schedule.comparisons()]
+    schedule = (
+        RoundRobinSchedule(bots, 1, pairs=5, players=players)
+        if players == 3
+        else GauntletSchedule(bots, 1, pairs=5, baseline="a")
+    )
+    trackers: list[ComparisonTracker | TableTracker] = [
+        make_tracker(c.index, c.bots, None) for c in schedule.comparisons()
+    ]
     if players == 2:
         trackers[0].decided_at = rng.randint(0, 5)  # a decision: no pair from there on
     every = [(c.index, p, leg) for c in schedule.comparisons() for p in range(5) for leg in range(players)]
@@ -355,8 +420,11 @@ def test_the_counted_remainder_matches_listing_the_games(seed):
     handed = []
     while (game := scheduler.next_game()) is not None:
         handed.append((game.comparison, game.pair, game.leg))
-    expected = [k for k in every if k not in done
-                and (trackers[k[0]].decided_at is None or k[1] < (trackers[k[0]].decided_at or 0))]
+    expected = [
+        k
+        for k in every
+        if k not in done and (trackers[k[0]].decided_at is None or k[1] < (trackers[k[0]].decided_at or 0))
+    ]
     assert sorted(handed) == sorted(expected)
     assert counted == len(expected)
 
@@ -396,6 +464,7 @@ def test_a_tournament_of_ten_million_games_starts_at_once(tmp_path):
 
 # -- workers --------------------------------------------------------------------------------------
 
+
 def test_more_workers_than_twice_the_cores_are_refused_unless_forced(tmp_path):
     """Observed: --workers 10000 spawned workers with only a warning."""
     cores = os.cpu_count() or 1
@@ -417,11 +486,14 @@ def test_more_workers_than_twice_the_cores_are_refused_unless_forced(tmp_path):
 
 # -- data files -----------------------------------------------------------------------------------
 
+
 def _data_config(tmp_path: Path, data: list[str]) -> Path:
     path = tmp_path / "t.yaml"
-    path.write_text("game: spring2021\n"
-                    f"bots: [{{name: mine, bot: greedy, data: [{', '.join(data)}]}}, random]\n"
-                    "games: 2\ndb: r.sqlite\n")
+    path.write_text(
+        "game: spring2021\n"
+        f"bots: [{{name: mine, bot: greedy, data: [{', '.join(data)}]}}, random]\n"
+        "games: 2\ndb: r.sqlite\n"
+    )
     return path
 
 

@@ -15,8 +15,9 @@ CASES = [
     pytest.param([b"WAIT\r\rX\n"], False, ["WAIT", "", "X"], id="two-cr-make-an-empty-line"),
     pytest.param([b"\n\n"], False, ["", ""], id="empty-lines"),
     pytest.param([b"WA", b"IT", b"\n"], False, ["WAIT"], id="split-line"),
-    pytest.param([b"WAIT\nGROW 2\nSEED 1 2\n"], False, ["WAIT", "GROW 2", "SEED 1 2"],
-                 id="several-lines-stay-buffered"),
+    pytest.param(
+        [b"WAIT\nGROW 2\nSEED 1 2\n"], False, ["WAIT", "GROW 2", "SEED 1 2"], id="several-lines-stay-buffered"
+    ),
     pytest.param([b"WAIT"], False, [], id="partial-line-is-not-a-line"),
     pytest.param([b"WAIT"], True, ["WAIT"], id="partial-line-at-eof-is-a-line"),
     pytest.param([b"\xc3\xa9t\xc3\xa9\n"], False, ["été"], id="utf8"),

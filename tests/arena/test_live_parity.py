@@ -42,12 +42,19 @@ def test_arena_play_sends_the_official_input_and_reports_the_official_scores(
     trace = json.loads(path.read_text())
     records = [tmp_path / "p0.txt", tmp_path / "p1.txt"]
     argv = [
-        "play", game, bot_command(trace, 0, records[0]), bot_command(trace, 1, records[1]),
-        "--seed", str(trace["seed"]), "--json",
+        "play",
+        game,
+        bot_command(trace, 0, records[0]),
+        bot_command(trace, 1, records[1]),
+        "--seed",
+        str(trace["seed"]),
+        "--json",
         # generous limits: the check is about the protocol, not about this machine's speed
-        "--time-scale", "5",
+        "--time-scale",
+        "5",
         # the recording wrapper writes what the bot reads into the test's folder: no sandbox
-        "--sandbox", "off",
+        "--sandbox",
+        "off",
     ]
     run = CliRunner().invoke(main, argv)
     assert run.exit_code == 0, run.output

@@ -21,8 +21,10 @@ SHORT = ["--param", "MAX_ROUNDS=3", "--workers", "1", "--no-progress"]
 
 def crashing_bot(folder: Path) -> Path:
     path = folder / "crasher.py"
-    path.write_text("import sys\nsys.stdin.readline()  # it starts (a bot that cannot is refused before the games)\n"
-                    "print('about to fail', file=sys.stderr)\nsys.exit('boom: no strategy')\n")
+    path.write_text(
+        "import sys\nsys.stdin.readline()  # it starts (a bot that cannot is refused before the games)\n"
+        "print('about to fail', file=sys.stderr)\nsys.exit('boom: no strategy')\n"
+    )
     return path
 
 
@@ -53,8 +55,15 @@ def test_a_crash_is_found_explained_and_reproduced(tmp_path, monkeypatch):
     assert words[:3] == ["cd", str(tmp_path), "&&"]
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    again = subprocess.run(command + " --json", shell=True, capture_output=True, text=True, timeout=120,
-                           cwd=elsewhere, env={"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"})
+    again = subprocess.run(
+        command + " --json",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=elsewhere,
+        env={"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"},
+    )
     assert again.returncode == 0, again.stderr
     data = json.loads(again.stdout.strip().splitlines()[-1])
     game = next(g for g in listed["games"] if g["id"] == ids[0])
@@ -69,8 +78,9 @@ def test_filters_by_bot_result_and_status(tmp_path):
     everything = json.loads(run("matches", "list", "--db", db, "--format", "json"))["games"]
     assert len(everything) == 4
     for result in ("win", "loss", "draw"):
-        chosen = json.loads(run("matches", "list", "--db", db, "--bot", "greedy", "--result", result,
-                                "--format", "json"))["games"]
+        chosen = json.loads(
+            run("matches", "list", "--db", db, "--bot", "greedy", "--result", result, "--format", "json")
+        )["games"]
         expected = []
         for g in everything:  # worked out from the scores, the way a person would
             mine = next(p["score"] for p in g["players"] if p["bot"] == "greedy")
@@ -97,8 +107,26 @@ def test_a_tournament_keeps_the_replays_asked_for(tmp_path, keep):
     crashing_bot(tmp_path)
     db = str(tmp_path / "r.sqlite")
     folder = tmp_path / "replays"
-    run("tournament", "spring2021", "wait", "greedy", str(tmp_path / "crasher.py"), "--format", "round-robin",
-        "--games", "2", "--db", db, "--replays", str(folder), "--keep", keep, "--max-failures", "1", *SHORT)
+    run(
+        "tournament",
+        "spring2021",
+        "wait",
+        "greedy",
+        str(tmp_path / "crasher.py"),
+        "--format",
+        "round-robin",
+        "--games",
+        "2",
+        "--db",
+        db,
+        "--replays",
+        str(folder),
+        "--keep",
+        keep,
+        "--max-failures",
+        "1",
+        *SHORT,
+    )
     games = json.loads(run("matches", "list", "--db", db, "--format", "json"))["games"]
     assert len(games) == 6
     kept = {(g["comparison"], g["pair"], g["leg"]) for g in games if g["replay"]}
@@ -107,8 +135,11 @@ def test_a_tournament_keeps_the_replays_asked_for(tmp_path, keep):
     elif keep == "failures":
         expected = {(c, 0, leg) for c in (1, 2) for leg in (0, 1)}
     elif keep == "losses":
-        expected = {(0, g["pair"], g["leg"]) for g in games
-                    if g["comparison"] == 0 and next(p for p in g["players"] if p["bot"] == "wait")["rank"] > 0}
+        expected = {
+            (0, g["pair"], g["leg"])
+            for g in games
+            if g["comparison"] == 0 and next(p for p in g["players"] if p["bot"] == "wait")["rank"] > 0
+        }
     else:
         expected = {(c, 0, 0) for c in (0, 1, 2)}
     assert kept == expected
@@ -123,9 +154,11 @@ def test_a_tournament_keeps_the_replays_asked_for(tmp_path, keep):
 
 def test_a_bad_keep_or_replay_folder_is_refused_before_anything(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    for args, message in ((["--replays", "r", "--keep", "some"], "keep: 'some'"),
-                          (["--keep", "all"], "give the folder too"),
-                          (["--replays", "no/such/r"], "does not exist")):
+    for args, message in (
+        (["--replays", "r", "--keep", "some"], "keep: 'some'"),
+        (["--keep", "all"], "give the folder too"),
+        (["--replays", "no/such/r"], "does not exist"),
+    ):
         result = CliRunner().invoke(main, ["tournament", "spring2021", "wait", "wait", "--games", "2", *args])
         assert result.exit_code == 2 and message in result.output, result.output
         assert list(tmp_path.iterdir()) == []
@@ -137,7 +170,9 @@ def test_tournaments_are_listed(tmp_path):
     run("tournament", "spring2021", "wait", "random", "--games", "2", "--db", db, *SHORT)
     data = json.loads(run("tournaments", "--db", db, "--format", "json"))
     assert [(t["id"], t["bots"], t["games_stored"], t["status"]) for t in data] == [
-        (1, ["greedy", "wait"], 2, "finished"), (2, ["wait", "random"], 2, "finished")]
+        (1, ["greedy", "wait"], 2, "finished"),
+        (2, ["wait", "random"], 2, "finished"),
+    ]
     table = run("tournaments", "--db", db).splitlines()
     assert len(table) == 2 and "greedy, wait" in table[0] and "wait, random" in table[1]
 
@@ -145,8 +180,23 @@ def test_tournaments_are_listed(tmp_path):
 def test_play_and_show_open_the_viewer(tmp_path):
     """--view after a match and for a kept tournament replay (pages written, browser not opened)."""
     replay = tmp_path / "game.json"
-    result = CliRunner().invoke(main, ["play", "spring2021", "wait", "random", "--seed", "4", "--param",
-                                       "MAX_ROUNDS=2", "--replay", str(replay), "--view", "--no-open"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "play",
+            "spring2021",
+            "wait",
+            "random",
+            "--seed",
+            "4",
+            "--param",
+            "MAX_ROUNDS=2",
+            "--replay",
+            str(replay),
+            "--view",
+            "--no-open",
+        ],
+    )
     assert result.exit_code == 0, result.output
     page = tmp_path / "game.html"
     assert f"replay viewer: {page}" in result.output
@@ -154,8 +204,21 @@ def test_play_and_show_open_the_viewer(tmp_path):
     assert "cgView" in text and "http://" not in text.replace("http://www.w3.org", "")
     crashing_bot(tmp_path)
     db = str(tmp_path / "r.sqlite")
-    run("tournament", "spring2021", str(tmp_path / "crasher.py"), "wait", "--games", "2", "--db", db,
-        "--replays", str(tmp_path / "kept"), "--max-failures", "1", *SHORT)
+    run(
+        "tournament",
+        "spring2021",
+        str(tmp_path / "crasher.py"),
+        "wait",
+        "--games",
+        "2",
+        "--db",
+        db,
+        "--replays",
+        str(tmp_path / "kept"),
+        "--max-failures",
+        "1",
+        *SHORT,
+    )
     shown = run("matches", "show", "1", "--db", db, "--view", "--no-open")
     assert (tmp_path / "kept" / "game1-seed").parent.is_dir()
     pages = list((tmp_path / "kept").glob("game1-seed*.html"))

@@ -34,7 +34,7 @@ def _stat(pid: int) -> tuple[int, int, str] | None:
         text = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = text[text.rindex(")") + 2:].split()
+    fields = text[text.rindex(")") + 2 :].split()
     return int(fields[1]), int(fields[3]), fields[0]
 
 
@@ -97,6 +97,7 @@ def test_send_waits_for_a_slow_reader_then_succeeds():
 
 # -- how a bot is started --------------------------------------------------------------------------
 
+
 def test_a_bot_starts_with_no_signal_blocked():
     # A fresh process blocks no signal; one started while the arena blocked Ctrl-C would keep
     # them blocked through exec, and a blocked SIGTERM would not stop it.
@@ -122,8 +123,14 @@ process.os._exit(0)
 @pytest.mark.parametrize("how", ["setpriv", "no-setpriv"])
 def test_a_bot_dies_with_the_process_that_started_it(how):
     seconds = f"{4000 + os.getpid() % 1000}.{len(how)}"  # a command line no other test runs
-    done = subprocess.run([sys.executable, "-c", DIES_WITH_PARENT, how, seconds], capture_output=True,
-                          text=True, timeout=60, cwd=Path(__file__).resolve().parents[2], check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", DIES_WITH_PARENT, how, seconds],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+        check=True,
+    )
     pid = int(done.stdout.split()[0])
     deadline = time.monotonic() + 5
     while _alive(pid) and time.monotonic() < deadline:
@@ -161,7 +168,7 @@ def test_a_command_is_found_the_way_exec_finds_it(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     script = bin_dir / "echo-bot"
-    script.write_text("#!/bin/sh\nread x; echo \"got $x\"\n")
+    script.write_text('#!/bin/sh\nread x; echo "got $x"\n')
     script.chmod(0o755)
     work = tmp_path / "work"
     work.mkdir()
@@ -195,17 +202,26 @@ def test_a_kept_cgroup_counts_only_the_events_of_its_next_bot() -> None:
 
     if limits.enforcement() == "watchdog":
         pytest.skip("this machine gives no cgroups to the arena (the watchdog keeps no state)")
-    bomb = BotProcess([sys.executable, "-c", "import os, time\nfor _ in range(20):\n"
-                       "    try:\n        os.fork() or time.sleep(60)\n    except OSError:\n        pass\n"
-                       "time.sleep(60)"], memory_limit_mb=None, task_limit=8).start()
+    bomb = BotProcess(
+        [
+            sys.executable,
+            "-c",
+            "import os, time\nfor _ in range(20):\n"
+            "    try:\n        os.fork() or time.sleep(60)\n    except OSError:\n        pass\n"
+            "time.sleep(60)",
+        ],
+        memory_limit_mb=None,
+        task_limit=8,
+    ).start()
     end = time.monotonic() + 10
     while bomb.limit_breach() is None and time.monotonic() < end:
         time.sleep(0.05)
     assert bomb.breach is not None and bomb.breach.kind is limits.BreachKind.TASKS
     used = bomb._limiter
     bomb.kill_tree()
-    calm = BotProcess([sys.executable, "-c", "import sys; sys.stdin.readline()"],
-                      memory_limit_mb=None, task_limit=8).start()
+    calm = BotProcess(
+        [sys.executable, "-c", "import sys; sys.stdin.readline()"], memory_limit_mb=None, task_limit=8
+    ).start()
     try:
         assert calm._limiter is used  # the same cgroup, kept
         time.sleep(0.2)

@@ -40,13 +40,29 @@ def lines(stream: io.StringIO) -> list[str]:
     return stream.getvalue().splitlines()
 
 
-def make(stream: io.StringIO, clock: FakeClock, total: int = 400, initial: int = 0, *,
-         interactive: bool | None = None, every_seconds: float = 10.0, every_games: int | None = None) -> Progress:
-    return Progress.create(stream, total, initial, interactive=interactive, every_seconds=every_seconds,
-                           every_games=every_games, clock=clock)
+def make(
+    stream: io.StringIO,
+    clock: FakeClock,
+    total: int = 400,
+    initial: int = 0,
+    *,
+    interactive: bool | None = None,
+    every_seconds: float = 10.0,
+    every_games: int | None = None,
+) -> Progress:
+    return Progress.create(
+        stream,
+        total,
+        initial,
+        interactive=interactive,
+        every_seconds=every_seconds,
+        every_games=every_games,
+        clock=clock,
+    )
 
 
 # --------------------------------------------------------------------------- when lines appear
+
 
 def test_stringio_is_not_a_terminal_so_lines_not_a_bar() -> None:
     stream, clock = io.StringIO(), FakeClock()
@@ -69,8 +85,10 @@ def test_a_line_only_after_the_interval() -> None:
     assert len(lines(stream)) == 1
     clock.now = 1020.0
     p.update(6, 400, None)
-    assert [line.split(",")[0] for line in lines(stream)] == ["progress: 4/400 games (1%)",
-                                                              "progress: 6/400 games (1%)"]
+    assert [line.split(",")[0] for line in lines(stream)] == [
+        "progress: 4/400 games (1%)",
+        "progress: 6/400 games (1%)",
+    ]
 
 
 def test_a_line_every_n_games() -> None:
@@ -79,8 +97,10 @@ def test_a_line_every_n_games() -> None:
     for done in range(1, 13):
         clock.now += 0.1
         p.update(done, 400, None)
-    assert [line.split(",")[0] for line in lines(stream)] == ["progress: 5/400 games (1%)",
-                                                              "progress: 10/400 games (2%)"]
+    assert [line.split(",")[0] for line in lines(stream)] == [
+        "progress: 5/400 games (1%)",
+        "progress: 10/400 games (2%)",
+    ]
 
 
 def test_default_every_games_is_a_twentieth_of_this_runs_games() -> None:
@@ -146,6 +166,7 @@ def test_bad_settings() -> None:
 
 # --------------------------------------------------------------------------- what the lines say
 
+
 def test_the_line_hand_computed() -> None:
     # 50 wins, 10 draws, 60 losses: score (50 + 10/2) / 120 = 45.83%; Elo -400 log10(1/mu - 1)
     # = -29.02. Variance (50 * 0.5417^2 + 10 * 0.0417^2 + 60 * 0.4583^2) / 120 = 0.22743, SE
@@ -181,10 +202,13 @@ def test_decided_sprt_and_zero_width_interval() -> None:
     assert line.endswith(", 6.0 games/s, took 1m40s")
 
 
-@pytest.mark.parametrize(("score", "text"), [
-    (1.0, "greedy vs wait 6-0-0 (W-D-L), score 100.0%, Elo +inf, "),
-    (0.0, "greedy vs wait 0-0-6 (W-D-L), score 0.0%, Elo -inf, "),
-])
+@pytest.mark.parametrize(
+    ("score", "text"),
+    [
+        (1.0, "greedy vs wait 6-0-0 (W-D-L), score 100.0%, Elo +inf, "),
+        (0.0, "greedy vs wait 0-0-6 (W-D-L), score 0.0%, Elo -inf, "),
+    ],
+)
 def test_infinite_elo(score: float, text: str) -> None:
     st = pairs(*[(score, score)] * 3)
     line = progress_line(6, 10, st, played=6, elapsed=3.0)
@@ -218,15 +242,24 @@ def test_slow_rates_keep_two_digits() -> None:
     assert "0.033 games/s" in progress_line(1, 400, None, played=1, elapsed=30.0)
 
 
-@pytest.mark.parametrize(("seconds", "text"), [
-    (0.4, "0s"), (45.0, "45s"), (59.6, "1m00s"), (133.0, "2m13s"), (3725.0, "1h02m"),
-    (3 * 86400 + 4 * 3600 + 59, "3d04h"), (float("inf"), "?"),
-])
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (0.4, "0s"),
+        (45.0, "45s"),
+        (59.6, "1m00s"),
+        (133.0, "2m13s"),
+        (3725.0, "1h02m"),
+        (3 * 86400 + 4 * 3600 + 59, "3d04h"),
+        (float("inf"), "?"),
+    ],
+)
 def test_format_duration(seconds: float, text: str) -> None:
     assert format_duration(seconds) == text
 
 
 # --------------------------------------------------------------------------- the bar
+
 
 def test_interactive_draws_a_tqdm_bar() -> None:
     stream, clock = io.StringIO(), FakeClock()

@@ -41,8 +41,9 @@ def _fast_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(pystart.ENV_SWITCH, raising=False)
 
 
-def _through_arena(argv: list[str], cwd: str | None = None, wrapper: list[str] | None = None,
-                   env: dict[str, str] | None = None) -> tuple[str | None, BotProcess]:
+def _through_arena(
+    argv: list[str], cwd: str | None = None, wrapper: list[str] | None = None, env: dict[str, str] | None = None
+) -> tuple[str | None, BotProcess]:
     """The first line of the bot started by the process layer, and the (ended) process."""
     process = BotProcess(argv, cwd=cwd, env=env, wrapper=wrapper or []).start()
     try:
@@ -53,10 +54,12 @@ def _through_arena(argv: list[str], cwd: str | None = None, wrapper: list[str] |
     return result.line, process
 
 
-def _plain(argv: list[str], cwd: str | None = None, env: dict[str, str] | None = None) \
-        -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=60,
-                          stdin=subprocess.DEVNULL, check=False)
+def _plain(
+    argv: list[str], cwd: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False
+    )
 
 
 def _state(line: str | None) -> dict[str, Any]:
@@ -85,18 +88,21 @@ def test_a_script_bot_sees_what_its_plain_command_shows(tmp_path: Path, monkeypa
         _same_but_site_flag(_state(line), _state(plain.stdout))
 
 
-def test_a_package_bot_with_relative_imports_runs_as_with_dash_m(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_package_bot_with_relative_imports_runs_as_with_dash_m(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _fast_on(monkeypatch)
     package = tmp_path / "mybot"
     (package / "sub").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "sub" / "__init__.py").write_text("")
     (package / "sub" / "helper.py").write_text("ANSWER = 42\n")
-    (package / "__main__.py").write_text(STATE + "from .sub.helper import ANSWER\n"
-                                         "print(state(answer=ANSWER), flush=True)\n")
-    (package / "play.py").write_text(STATE + "from .sub import helper\n"
-                                     "print(state(answer=helper.ANSWER), flush=True)\n")
+    (package / "__main__.py").write_text(
+        STATE + "from .sub.helper import ANSWER\nprint(state(answer=ANSWER), flush=True)\n"
+    )
+    (package / "play.py").write_text(
+        STATE + "from .sub import helper\nprint(state(answer=helper.ANSWER), flush=True)\n"
+    )
     for module in ("mybot", "mybot.play"):
         argv = [sys.executable, "-u", "-m", module, "x"]
         line, _ = _through_arena(argv, cwd=str(tmp_path))
@@ -108,8 +114,9 @@ def test_a_package_bot_with_relative_imports_runs_as_with_dash_m(tmp_path: Path,
 
 
 @pytest.mark.parametrize("call, code", [("exit(3)", 3), ("quit()", 0), ("exit('bye')", 1)])
-def test_exit_and_quit_work_as_site_defines_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 call: str, code: int) -> None:
+def test_exit_and_quit_work_as_site_defines_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, call: str, code: int
+) -> None:
     _fast_on(monkeypatch)
     bot = tmp_path / "bot.py"
     bot.write_text(f"import sys\nprint(sys.flags.no_site, flush=True)\n{call}\nprint('after')\n")
@@ -137,8 +144,9 @@ def test_a_crash_shows_the_same_traceback(tmp_path: Path, monkeypatch: pytest.Mo
         assert ("Traceback" if first else "SyntaxError") in plain.stderr
 
 
-def test_a_sandboxed_bot_sees_what_its_plain_command_shows_there(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_sandboxed_bot_sees_what_its_plain_command_shows_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     require_sandbox()
     bot = tmp_path / "bot.py"
     bot.write_text(STATE + "print(state(), flush=True)\n")
@@ -152,8 +160,9 @@ def test_a_sandboxed_bot_sees_what_its_plain_command_shows_there(tmp_path: Path,
     _same_but_site_flag(*states)
 
 
-def test_a_different_environment_in_a_wrapper_gets_the_plain_start(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_different_environment_in_a_wrapper_gets_the_plain_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The wrapper changes PYTHONPATH, which the arena cannot see: the bootstrap notices."""
     _fast_on(monkeypatch)
     monkeypatch.delenv("PYTHONPATH", raising=False)
@@ -185,13 +194,23 @@ def test_other_commands_run_unchanged(tmp_path: Path, monkeypatch: pytest.Monkey
     bot = tmp_path / "bot.py"
     bot.write_text("print(1)\n")
     (tmp_path / "bot.txt").write_text("print(1)\n")
-    for argv in ([sys.executable, str(bot)], ["python3", "-u", str(bot)], [sys.executable, "-u", "-c", "pass"],
-                 [sys.executable, "-u", "-O", str(bot)], [sys.executable, "-u", str(tmp_path / "bot.txt")],
-                 [sys.executable, "-u", str(tmp_path / "missing.py")], [sys.executable, "-u", "-m", "no-such.mod"],
-                 [sys.executable, "-u"]):
+    for argv in (
+        [sys.executable, str(bot)],
+        ["python3", "-u", str(bot)],
+        [sys.executable, "-u", "-c", "pass"],
+        [sys.executable, "-u", "-O", str(bot)],
+        [sys.executable, "-u", str(tmp_path / "bot.txt")],
+        [sys.executable, "-u", str(tmp_path / "missing.py")],
+        [sys.executable, "-u", "-m", "no-such.mod"],
+        [sys.executable, "-u"],
+    ):
         assert pystart.launch_argv(argv, str(tmp_path), os.environ) == argv
-    assert pystart.launch_argv([sys.executable, "-u", str(bot)], str(tmp_path), os.environ)[:4] == \
-        [sys.executable, "-u", "-S", "-c"]
+    assert pystart.launch_argv([sys.executable, "-u", str(bot)], str(tmp_path), os.environ)[:4] == [
+        sys.executable,
+        "-u",
+        "-S",
+        "-c",
+    ]
 
 
 # -- a module only an import hook provides ------------------------------------------------------------
@@ -231,8 +250,14 @@ def hooked_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
-    site_packages = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                                        capture_output=True, text=True, check=True).stdout.strip())
+    site_packages = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     hidden = root / "hidden"
     hidden.mkdir()
     (hidden / "hookonly.py").write_text("VALUE = 'from the hook'\n")
@@ -248,16 +273,21 @@ def _hooked_run(python: Path, bot: Path) -> tuple[dict[str, Any], dict[str, Any]
     """The bot's state through the process layer of an arena run by ``python``, and plain."""
     argv = [str(python), "-u", str(bot)]
     env = {k: v for k, v in os.environ.items() if k != pystart.ENV_SWITCH}
-    driven = subprocess.run([str(python), "-c", DRIVER, json.dumps(argv), str(bot.parent)], env=env,
-                            capture_output=True, text=True, timeout=120, check=False)
+    driven = subprocess.run(
+        [str(python), "-c", DRIVER, json.dumps(argv), str(bot.parent)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert driven.returncode == 0, driven.stderr
     plain = _plain(argv, cwd=str(bot.parent), env=env)
     assert plain.returncode == 0, plain.stderr
     return _state(driven.stdout.strip().splitlines()[-1]), _state(plain.stdout)
 
 
-def test_a_bot_importing_a_module_of_an_import_hook_starts_the_normal_way(hooked_python: Path,
-                                                                          tmp_path: Path) -> None:
+def test_a_bot_importing_a_module_of_an_import_hook_starts_the_normal_way(hooked_python: Path, tmp_path: Path) -> None:
     bot = tmp_path / "bot.py"
     bot.write_text(STATE + "import hookonly\nprint(state(value=hookonly.VALUE), flush=True)\n")
     fast, plain = _hooked_run(hooked_python, bot)
@@ -265,24 +295,27 @@ def test_a_bot_importing_a_module_of_an_import_hook_starts_the_normal_way(hooked
     assert fast == plain  # no_site 0 in both
 
 
-def test_a_module_of_an_import_hook_imported_out_of_sight_still_imports(hooked_python: Path,
-                                                                       tmp_path: Path) -> None:
+def test_a_module_of_an_import_hook_imported_out_of_sight_still_imports(hooked_python: Path, tmp_path: Path) -> None:
     bot = tmp_path / "bot.py"
-    bot.write_text(STATE + textwrap.dedent("""\
+    bot.write_text(
+        STATE
+        + textwrap.dedent("""\
         import copy  # tries a module that does not exist: no reason to run the hooks
         hooked_early = "_hookdemo" in sys.modules
         import importlib
         value = importlib.import_module("hook" + "only").VALUE
         print(state(value=value, hooked_early=hooked_early), flush=True)
-    """))
+    """)
+    )
     fast, plain = _hooked_run(hooked_python, bot)
     assert fast["value"] == plain["value"] == "from the hook"
     assert (fast.pop("hooked_early"), plain.pop("hooked_early")) == (False, True)
     _same_but_site_flag(fast, plain)
 
 
-def test_a_module_python_cannot_run_gets_the_message_python_gives(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_module_python_cannot_run_gets_the_message_python_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _fast_on(monkeypatch)
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "__init__.py").write_text("import sys\nprint(sys.flags.no_site, flush=True)\n")

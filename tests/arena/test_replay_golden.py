@@ -48,8 +48,7 @@ def normalised(value: Any) -> Any:
 def test_replay_is_unchanged(game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(FIXTURE / "bots", tmp_path / "bots")
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["play", game, *MATCHES[game], "--seed", "42",
-                                       "--replay", "replay.json"])
+    result = CliRunner().invoke(main, ["play", game, *MATCHES[game], "--seed", "42", "--replay", "replay.json"])
     assert result.exit_code == 0, result.output
     got = normalised(json.loads((tmp_path / "replay.json").read_text(encoding="utf-8")))
     text = json.dumps(got, ensure_ascii=False, indent=0, sort_keys=True) + "\n"

@@ -26,14 +26,29 @@ def comparison(penta: list[int], wins: int, draws: int, losses: int, **figures: 
     """A comparison of greedy against random; ``figures`` are the estimate's fields."""
     games = wins + draws + losses
     out: dict[str, Any] = {
-        "bots": ["greedy", "random"], "games": games, "wins": wins, "draws": draws, "losses": losses,
+        "bots": ["greedy", "random"],
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
         "score": (wins + draws / 2) / games if games else None,
         "draw_ratio": draws / games if games else None,
-        "pairs": sum(penta), "singles": games - 2 * sum(penta), "penta": penta,
+        "pairs": sum(penta),
+        "singles": games - 2 * sum(penta),
+        "penta": penta,
         "model": "pentanomial" if sum(penta) else ("trinomial" if games else None),
-        "elo": None, "elo_ci95": None, "elo_lo": None, "elo_hi": None, "los": None,
-        "score_se": None, "score_lo": None, "score_hi": None,
-        "index": 0, "decision": None, "decided_at_pair": None, "games_stored": games,
+        "elo": None,
+        "elo_ci95": None,
+        "elo_lo": None,
+        "elo_hi": None,
+        "los": None,
+        "score_se": None,
+        "score_lo": None,
+        "score_hi": None,
+        "index": 0,
+        "decision": None,
+        "decided_at_pair": None,
+        "games_stored": games,
     }
     out.update(figures)
     return out
@@ -45,43 +60,108 @@ ALL_WINS_2 = comparison([0, 0, 0, 0, 1], 2, 0, 0, los=1.0, score_se=0.0, score_l
 # Two pairs lost: mu = 0, SE 0, Elo -inf.
 ALL_LOSSES_4 = comparison([2, 0, 0, 0, 0], 0, 0, 4, los=0.0, score_se=0.0, score_lo=0.0, score_hi=0.0)
 # Two pairs of draws: mu = 1/2, variance 0: Elo(1/2) = -0.0, a "95% interval" [1/2, 1/2] of width 0.
-ALL_DRAWS_4 = comparison([0, 0, 2, 0, 0], 0, 4, 0, elo=-0.0, elo_ci95=0.0, elo_lo=-0.0, elo_hi=-0.0,
-                         los=0.5, score_se=0.0, score_lo=0.5, score_hi=0.5)
+ALL_DRAWS_4 = comparison(
+    [0, 0, 2, 0, 0],
+    0,
+    4,
+    0,
+    elo=-0.0,
+    elo_ci95=0.0,
+    elo_lo=-0.0,
+    elo_hi=-0.0,
+    los=0.5,
+    score_se=0.0,
+    score_lo=0.5,
+    score_hi=0.5,
+)
 # One pair won once by each side (two games): one sample, variance 0: "Elo -0.0 ± 0.0".
-ONE_PAIR_WL = comparison([0, 0, 1, 0, 0], 1, 0, 1, elo=-0.0, elo_ci95=0.0, elo_lo=-0.0, elo_hi=-0.0,
-                         los=0.5, score_se=0.0, score_lo=0.5, score_hi=0.5)
+ONE_PAIR_WL = comparison(
+    [0, 0, 1, 0, 0],
+    1,
+    0,
+    1,
+    elo=-0.0,
+    elo_ci95=0.0,
+    elo_lo=-0.0,
+    elo_hi=-0.0,
+    los=0.5,
+    score_se=0.0,
+    score_lo=0.5,
+    score_hi=0.5,
+)
 # No game yet.
 NO_GAMES = comparison([0, 0, 0, 0, 0], 0, 0, 0)
 # Pairs LL and WW: mu = 1/2, variance 1/4, SE = sqrt(1/4 / 2) = 0.35355; mu -+ z SE = 0.5 -+ 0.69296
 # is clamped to [0, 1], whose Elo ends are -inf and +inf: half-width infinite; LOS Phi(0) = 1/2.
-SPLIT_PAIRS = comparison([1, 0, 0, 0, 1], 2, 0, 2, elo=-0.0, los=0.5, score_se=0.3535533905932738,
-                         score_lo=0.0, score_hi=1.0)
+SPLIT_PAIRS = comparison(
+    [1, 0, 0, 0, 1], 2, 0, 2, elo=-0.0, los=0.5, score_se=0.3535533905932738, score_lo=0.0, score_hi=1.0
+)
 # Pairs LD, WL, WD (scores 1/4, 1/2, 3/4): mu = 1/2, variance (1/16 + 0 + 1/16) / 3 = 1/24,
 # SE = sqrt(1/24 / 3) = 0.117851, z SE = 0.230984: [0.269016, 0.730984], Elo -+173.652, half-width
 # 173.652; LOS Phi(0) = 1/2.
-FINITE = comparison([0, 1, 1, 1, 0], 2, 2, 2, elo=-0.0, elo_ci95=173.65187822476236, elo_lo=-173.6518782247623,
-                    elo_hi=173.65187822476238, los=0.5, score_se=0.11785113019775792,
-                    score_lo=0.2690160292750537, score_hi=0.7309839707249464)
+FINITE = comparison(
+    [0, 1, 1, 1, 0],
+    2,
+    2,
+    2,
+    elo=-0.0,
+    elo_ci95=173.65187822476236,
+    elo_lo=-173.6518782247623,
+    elo_hi=173.65187822476238,
+    los=0.5,
+    score_se=0.11785113019775792,
+    score_lo=0.2690160292750537,
+    score_hi=0.7309839707249464,
+)
 
 
 def sprt(state: str, llr: float, samples: int, bound: float, model: str = "pentanomial") -> dict[str, Any]:
-    return {"llr": llr, "lower_bound": bound, "upper_bound": -bound, "state": state, "elo0": 0.0,
-            "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "model": model, "samples": samples}
+    return {
+        "llr": llr,
+        "lower_bound": bound,
+        "upper_bound": -bound,
+        "state": state,
+        "elo0": 0.0,
+        "elo1": 5.0,
+        "alpha": 0.05,
+        "beta": 0.05,
+        "model": model,
+        "samples": samples,
+    }
 
 
 def bot(name: str, games: int, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name, "games": games, "wins": 0, "draws": 0, "losses": 0, "timeouts": 0,
-                           "crashes": 0, "invalid": 0, "near_limit": 0, "answers": 10 * games,
-                           "latency_ms": {"median": 0.25, "p99": 14.04, "max": 28.9}, "source_hash": "x"}
+    out: dict[str, Any] = {
+        "name": name,
+        "games": games,
+        "wins": 0,
+        "draws": 0,
+        "losses": 0,
+        "timeouts": 0,
+        "crashes": 0,
+        "invalid": 0,
+        "near_limit": 0,
+        "answers": 10 * games,
+        "latency_ms": {"median": 0.25, "p99": 14.04, "max": 28.9},
+        "source_hash": "x",
+    }
     out.update(extra)
     return out
 
 
 def data(comparisons: list[dict[str, Any]], bots: list[dict[str, Any]], stored: int, **extra: Any) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "tournament": {"id": 3, "status": "finished", "game": "spring2021", "format": "gauntlet",
-                       "games_stored": stored, "games_target": 4},
-        "comparisons": comparisons, "bots": bots, "leaderboard": [],
+        "tournament": {
+            "id": 3,
+            "status": "finished",
+            "game": "spring2021",
+            "format": "gauntlet",
+            "games_stored": stored,
+            "games_target": 4,
+        },
+        "comparisons": comparisons,
+        "bots": bots,
+        "leaderboard": [],
     }
     out.update(extra)
     return out
@@ -124,17 +204,21 @@ def cells(line: str) -> list[str]:
 COMPARISON_ALIGNS = "<><>><><"
 
 
-@pytest.mark.parametrize("c,score,elo,ci,los", [
-    pytest.param(ALL_WINS_2, "100.0%", "+inf", "±inf", "n/a", id="100%-after-2-games"),
-    pytest.param(ALL_LOSSES_4, "0.0%", "-inf", "±inf", "n/a", id="0%"),
-    pytest.param(dict(ALL_LOSSES_4, elo=-math.inf, elo_ci95=math.inf), "0.0%", "-inf", "±inf", "n/a",
-                 id="0%-raw-floats"),
-    pytest.param(ALL_DRAWS_4, "50.0%", "+0.0", "n/a", "n/a", id="all-draws"),
-    pytest.param(ONE_PAIR_WL, "50.0%", "+0.0", "n/a", "n/a", id="one-pair-split"),
-    pytest.param(NO_GAMES, "n/a", "n/a", "n/a", "n/a", id="no-games"),
-    pytest.param(SPLIT_PAIRS, "50.0%", "+0.0", "±inf", "50.0%", id="interval-clamped"),
-    pytest.param(FINITE, "50.0%", "+0.0", "±173.7", "50.0%", id="finite"),
-])
+@pytest.mark.parametrize(
+    "c,score,elo,ci,los",
+    [
+        pytest.param(ALL_WINS_2, "100.0%", "+inf", "±inf", "n/a", id="100%-after-2-games"),
+        pytest.param(ALL_LOSSES_4, "0.0%", "-inf", "±inf", "n/a", id="0%"),
+        pytest.param(
+            dict(ALL_LOSSES_4, elo=-math.inf, elo_ci95=math.inf), "0.0%", "-inf", "±inf", "n/a", id="0%-raw-floats"
+        ),
+        pytest.param(ALL_DRAWS_4, "50.0%", "+0.0", "n/a", "n/a", id="all-draws"),
+        pytest.param(ONE_PAIR_WL, "50.0%", "+0.0", "n/a", "n/a", id="one-pair-split"),
+        pytest.param(NO_GAMES, "n/a", "n/a", "n/a", "n/a", id="no-games"),
+        pytest.param(SPLIT_PAIRS, "50.0%", "+0.0", "±inf", "50.0%", id="interval-clamped"),
+        pytest.param(FINITE, "50.0%", "+0.0", "±173.7", "50.0%", id="finite"),
+    ],
+)
 def test_undefined_figures_are_n_a_or_inf(c: dict[str, Any], score: str, elo: str, ci: str, los: str) -> None:
     line = comparison_line(c)
     games, wdl = str(c["games"]), f"{c['wins']}-{c['draws']}-{c['losses']}"
@@ -175,19 +259,29 @@ def test_sprt_is_worded_as_the_state_describes_itself() -> None:
 def test_a_decided_sprt_with_games_after_it_says_which_games_count(capsys: pytest.CaptureFixture[str]) -> None:
     # greedy won both pairs; the SPRT (alpha = beta = 0.3, bounds -+0.847) accepted H1 on 2 pairs,
     # and a fifth game, already running, was stored but is not counted.
-    decided = dict(comparison([0, 0, 0, 0, 2], 4, 0, 0, los=1.0, score_se=0.0, score_lo=1.0, score_hi=1.0),
-                   decision="H1", decided_at_pair=2, games_stored=5,
-                   sprt=sprt("H1", 1.2, 2, LN_03_07))
-    leaderboard = [{"name": "greedy", "mu": 32.49, "sigma": 7.43, "ordinal": 10.18, "games": 4},
-                   {"name": "random", "mu": 17.51, "sigma": 7.43, "ordinal": -4.79, "games": 4}]
-    lines = report(capsys, data([decided], [bot("greedy", 5), bot("random", 5, refused=2)], 5,
-                                leaderboard=leaderboard))
-    assert lines[0] == ("tournament 3 (finished): spring2021, gauntlet, 4 counted of 5 games stored "
-                        "(games played after an SPRT decision are not counted)")
-    assert lines[1] == ("comparison        counted  stored  W-D-L   score     Elo  95%        LOS  penta            "
-                        "SPRT")
-    assert lines[2] == ("greedy vs random        4       5  4-0-0  100.0%    +inf  ±inf       n/a  [0, 0, 0, 0, 2]  "
-                        "H1 accepted after 2 pairs, LLR 1.20 [-0.85, 0.85]")
+    decided = dict(
+        comparison([0, 0, 0, 0, 2], 4, 0, 0, los=1.0, score_se=0.0, score_lo=1.0, score_hi=1.0),
+        decision="H1",
+        decided_at_pair=2,
+        games_stored=5,
+        sprt=sprt("H1", 1.2, 2, LN_03_07),
+    )
+    leaderboard = [
+        {"name": "greedy", "mu": 32.49, "sigma": 7.43, "ordinal": 10.18, "games": 4},
+        {"name": "random", "mu": 17.51, "sigma": 7.43, "ordinal": -4.79, "games": 4},
+    ]
+    lines = report(capsys, data([decided], [bot("greedy", 5), bot("random", 5, refused=2)], 5, leaderboard=leaderboard))
+    assert lines[0] == (
+        "tournament 3 (finished): spring2021, gauntlet, 4 counted of 5 games stored "
+        "(games played after an SPRT decision are not counted)"
+    )
+    assert lines[1] == (
+        "comparison        counted  stored  W-D-L   score     Elo  95%        LOS  penta            SPRT"
+    )
+    assert lines[2] == (
+        "greedy vs random        4       5  4-0-0  100.0%    +inf  ±inf       n/a  [0, 0, 0, 0, 2]  "
+        "H1 accepted after 2 pairs, LLR 1.20 [-0.85, 0.85]"
+    )
     assert lines[3] == ""
     assert lines[4] == "bots, over all 5 stored games:"
     assert lines[5].split()[:8] == ["bot", "games", "timeouts", "crashes", "invalid", "refused", ">80%", "limit"]
@@ -198,8 +292,15 @@ def test_a_decided_sprt_with_games_after_it_says_which_games_count(capsys: pytes
 
 def test_counts_agree_when_every_game_counts(capsys: pytest.CaptureFixture[str]) -> None:
     running = dict(FINITE, sprt=sprt("continue", 0.31, 3, LN_005_095))
-    lines = report(capsys, data([running], [bot("greedy", 6), bot("random", 6)], 6,
-                                leaderboard=[{"name": "greedy", "mu": 25.0, "sigma": 8.0, "ordinal": 1.0, "games": 6}]))
+    lines = report(
+        capsys,
+        data(
+            [running],
+            [bot("greedy", 6), bot("random", 6)],
+            6,
+            leaderboard=[{"name": "greedy", "mu": 25.0, "sigma": 8.0, "ordinal": 1.0, "games": 6}],
+        ),
+    )
     assert lines[0].endswith(", 6 games stored")
     assert cells(lines[1])[1] == "games" and cells(lines[2])[1] == "6"
     assert "stored" not in lines[1] and "counted" not in "\n".join(lines)
@@ -214,22 +315,44 @@ def test_bot_table_is_in_line_with_refused_and_undefined_latency(capsys: pytest.
     silent = bot("a-bot-with-a-long-name-indeed", 0, latency_ms={"median": None, "p99": None, "max": None})
     lines = report(capsys, data([NO_GAMES], [bot("greedy", 123, timeouts=12, refused=7), silent], 0))
     header, rows = lines[4], lines[5:7]
-    assert cells(header) == ["bot", "games", "timeouts", "crashes", "invalid", "refused", ">80% limit",
-                             "latency ms median / p99 / max"]
+    assert cells(header) == [
+        "bot",
+        "games",
+        "timeouts",
+        "crashes",
+        "invalid",
+        "refused",
+        ">80% limit",
+        "latency ms median / p99 / max",
+    ]
     assert_in_line(header, rows, "<>>>>>><")
     assert cells(rows[0]) == ["greedy", "123", "12", "0", "0", "7", "0", "0.2 / 14.0 / 28.9"]
     assert cells(rows[1])[-1] == "n/a"
-    assert rows[0] == ("greedy                           123        12        0        0        7           0  "
-                       "0.2 / 14.0 / 28.9")
+    assert rows[0] == (
+        "greedy                           123        12        0        0        7           0  0.2 / 14.0 / 28.9"
+    )
 
 
 def test_n_player_tables_are_in_line(capsys: pytest.CaptureFixture[str]) -> None:
-    table = {"index": 0, "bots": ["a", "b", "c"], "games_stored": 1,
-             "standings": [{"bot": "a", "games": 1, "firsts": 1, "mean_rank": 1.0, "mean_score": 12.0},
-                           {"bot": "b", "games": 1, "firsts": 0, "mean_rank": 2.5, "mean_score": 3.25},
-                           {"bot": "c", "games": 0, "firsts": 0, "mean_rank": None, "mean_score": None}]}
-    d = data([table], [bot("a", 1, eliminated=0, mean_rank=1.0), bot("b", 1, eliminated=1, mean_rank=2.5),
-                       bot("c", 0, eliminated=0, mean_rank=None)], 1)
+    table = {
+        "index": 0,
+        "bots": ["a", "b", "c"],
+        "games_stored": 1,
+        "standings": [
+            {"bot": "a", "games": 1, "firsts": 1, "mean_rank": 1.0, "mean_score": 12.0},
+            {"bot": "b", "games": 1, "firsts": 0, "mean_rank": 2.5, "mean_score": 3.25},
+            {"bot": "c", "games": 0, "firsts": 0, "mean_rank": None, "mean_score": None},
+        ],
+    }
+    d = data(
+        [table],
+        [
+            bot("a", 1, eliminated=0, mean_rank=1.0),
+            bot("b", 1, eliminated=1, mean_rank=2.5),
+            bot("c", 0, eliminated=0, mean_rank=None),
+        ],
+        1,
+    )
     d["tournament"]["players"] = 3
     lines = report(capsys, d)
     assert lines[0] == "tournament 3 (finished): spring2021, gauntlet, 1 game stored"
@@ -245,25 +368,43 @@ def test_n_player_tables_are_in_line(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_sweep_ranking_is_in_line_with_undefined_figures(capsys: pytest.CaptureFixture[str]) -> None:
     def point(rank: int, variant: str, games: int, sprt_state: str | None, **fig: Any) -> dict[str, Any]:
-        base: dict[str, Any] = {"rank": rank, "variant": variant, "point": {}, "games": games, "score": None,
-                                "score_lo": None, "score_hi": None, "elo": None, "elo_ci95": None, "los": None,
-                                "sprt": sprt_state}
+        base: dict[str, Any] = {
+            "rank": rank,
+            "variant": variant,
+            "point": {},
+            "games": games,
+            "score": None,
+            "score_lo": None,
+            "score_hi": None,
+            "elo": None,
+            "elo_ci95": None,
+            "los": None,
+            "sprt": sprt_state,
+        }
         return {**base, **fig}
 
     ranking = [
         # standings() gives a sweep point's infinities as floats, not None: both must show as inf
-        point(1, "g[day=18]", 2, "H1", score=1.0, score_lo=1.0, score_hi=1.0, elo=math.inf, elo_ci95=math.inf,
-              los=1.0),
-        point(2, "g[day=12]", 6, "continue", score=0.5, score_lo=0.2690160292750537, score_hi=0.7309839707249464,
-              elo=-0.0, elo_ci95=173.65187822476236, los=0.5),
+        point(1, "g[day=18]", 2, "H1", score=1.0, score_lo=1.0, score_hi=1.0, elo=math.inf, elo_ci95=math.inf, los=1.0),
+        point(
+            2,
+            "g[day=12]",
+            6,
+            "continue",
+            score=0.5,
+            score_lo=0.2690160292750537,
+            score_hi=0.7309839707249464,
+            elo=-0.0,
+            elo_ci95=173.65187822476236,
+            los=0.5,
+        ),
         point(3, "g[day=9]", 4, "H0", score=0.5, score_lo=0.5, score_hi=0.5, elo=-0.0, elo_ci95=0.0, los=0.5),
         point(4, "g[day=6]", 0, None),
     ]
-    sweep = {"bot": "g", "grid": {"day": [6, 9, 12, 18]}, "parameter": "day", "baseline": "base",
-             "ranking": ranking}
+    sweep = {"bot": "g", "grid": {"day": [6, 9, 12, 18]}, "parameter": "day", "baseline": "base", "ranking": ranking}
     lines = report(capsys, data([NO_GAMES], [bot("g", 0)], 0, sweep=sweep))
     at = lines.index("sweep of g against base, best first:")
-    header, rows = lines[at + 1], lines[at + 2:at + 6]
+    header, rows = lines[at + 1], lines[at + 2 : at + 6]
     assert cells(header) == ["variant", "games", "score", "score 95%", "Elo", "95%", "SPRT"]
     assert_in_line(header, rows[:3], "<>><><<")  # the last has no SPRT cell
     assert cells(rows[0]) == ["1. g[day=18]", "2", "100.0%", "n/a", "+inf", "±inf", "H1 accepted"]

@@ -70,14 +70,17 @@ def attack(tmp_path: Path, mode: str, port: int, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv(SECRET, "hunter2")
     mark = marker()
     bots = [
-        BotSpec("attacker", (sys.executable, "-u", str(attacker), REPORT, mark, str(port), *map(str, targets)),
-                env={"OPPONENT": str(victim), "DB": str(db)}),
+        BotSpec(
+            "attacker",
+            (sys.executable, "-u", str(attacker), REPORT, mark, str(port), *map(str, targets)),
+            env={"OPPONENT": str(victim), "DB": str(db)},
+        ),
         BotSpec("victim", (sys.executable, "-u", str(victim), mark)),
     ]
     result = play_match("spring2021", 7, bots, MatchOptions(sandbox=mode, hide=(str(db),), time_scale=3.0))
     lines = [line for line in result.players[0].stderr_tail.splitlines() if line.startswith(REPORT)]
     assert lines, f"the attacker sent no report: {result.players[0].message} {result.players[0].stderr_tail}"
-    return json.loads(lines[0][len(REPORT):]), result, before, db.read_bytes()
+    return json.loads(lines[0][len(REPORT) :]), result, before, db.read_bytes()
 
 
 def test_without_the_sandbox_every_attack_works(tmp_path, listener, monkeypatch):
@@ -128,10 +131,17 @@ def test_a_bot_reads_its_own_files_and_writes_its_home(tmp_path):
         "home = pathlib.Path(os.environ['HOME'])\n"
         "(home / 'cache').write_text('x')\n"
         "open('/tmp/scratch', 'w').write('y')\n"
-        + write_spring_bot(tmp_path, "tmp.py", "WAIT").read_text().replace("print('WAIT'", "print(answer"))
-    result = play_match("spring2021", 3, [BotSpec("reader", (sys.executable, "-u", str(bot))),
-                                          BotSpec("plain", (sys.executable, "-u", str(tmp_path / "tmp.py")))],
-                        MatchOptions(sandbox="on", time_scale=3.0, record=True))
+        + write_spring_bot(tmp_path, "tmp.py", "WAIT").read_text().replace("print('WAIT'", "print(answer")
+    )
+    result = play_match(
+        "spring2021",
+        3,
+        [
+            BotSpec("reader", (sys.executable, "-u", str(bot))),
+            BotSpec("plain", (sys.executable, "-u", str(tmp_path / "tmp.py"))),
+        ],
+        MatchOptions(sandbox="on", time_scale=3.0, record=True),
+    )
     assert result.players[0].verdict is Verdict.OK, result.players[0].message + result.players[0].stderr_tail
     answers = {e.output for f in result.frames for e in f.executions if e.player == 0 and e.output}
     assert answers == {("WAIT from weights",)}
@@ -142,8 +152,10 @@ def test_on_refuses_where_there_is_no_sandbox_and_auto_says_why(monkeypatch):
     monkeypatch.setenv("ARENA_BWRAP", "")
     sandbox.support.cache_clear()
     try:
-        with pytest.raises(sandbox.SandboxUnavailable, match=re.escape(
-                "--sandbox on: cannot sandbox bots here: bubblewrap (bwrap) is not installed")):
+        with pytest.raises(
+            sandbox.SandboxUnavailable,
+            match=re.escape("--sandbox on: cannot sandbox bots here: bubblewrap (bwrap) is not installed"),
+        ):
             sandbox.decide("on")
         used, why = sandbox.decide("auto")
         assert not used and why is not None and "bots run without a sandbox" in why
@@ -159,10 +171,19 @@ def test_the_environment_a_sandbox_prefix_sets_is_read_back(tmp_path, monkeypatc
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     monkeypatch.setenv("LANG", "C.UTF-8")
     argv = [sys.executable, str(tmp_path / "bot.py")]
-    wrapper = sandbox.confine(argv, str(tmp_path), {"SEED": "7", "LANG": "fr_FR.UTF-8"},
-                              own=sandbox.bot_files(argv, str(tmp_path)), bwrap="bwrap")
+    wrapper = sandbox.confine(
+        argv,
+        str(tmp_path),
+        {"SEED": "7", "LANG": "fr_FR.UTF-8"},
+        own=sandbox.bot_files(argv, str(tmp_path)),
+        bwrap="bwrap",
+    )
     assert sandbox.environment_of(wrapper) == {
-        "PATH": "/usr/bin:/bin", "LANG": "fr_FR.UTF-8", "HOME": "/tmp/home", "TMPDIR": "/tmp", "SEED": "7",
+        "PATH": "/usr/bin:/bin",
+        "LANG": "fr_FR.UTF-8",
+        "HOME": "/tmp/home",
+        "TMPDIR": "/tmp",
+        "SEED": "7",
     }
     assert sandbox.environment_of(["env", "A=1"]) is None  # does not clear: not known from its words
 
@@ -174,5 +195,4 @@ def test_inside_agrees_with_path_is_relative_to() -> None:
         for place in places:
             expected = path == Path(place) or path.is_relative_to(place)
             assert sandbox._inside(path, [place]) is expected, (path, place)
-        assert sandbox._inside(path, places) is any(
-            path == Path(p) or path.is_relative_to(p) for p in places)
+        assert sandbox._inside(path, places) is any(path == Path(p) or path.is_relative_to(p) for p in places)

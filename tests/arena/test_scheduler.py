@@ -30,26 +30,45 @@ def keys(scheduler: Scheduler) -> list[tuple[int, int, int]]:
 
 def win(comparison: int, pair: int, leg: int) -> GameRecord:
     """A game the comparison's first bot won (it sits in seat ``leg``)."""
-    players = (PlayerRecord(0, "x", int(leg == 0), int(leg != 0), "ok"),
-               PlayerRecord(1, "y", int(leg == 1), int(leg != 1), "ok"))
-    return GameRecord(comparison=comparison, pair=pair, leg=leg, seed=0, players=players, winner=leg,
-                      end_reason="max_rounds", turns=1, duration_s=0.0)
+    players = (
+        PlayerRecord(0, "x", int(leg == 0), int(leg != 0), "ok"),
+        PlayerRecord(1, "y", int(leg == 1), int(leg != 1), "ok"),
+    )
+    return GameRecord(
+        comparison=comparison,
+        pair=pair,
+        leg=leg,
+        seed=0,
+        players=players,
+        winner=leg,
+        end_reason="max_rounds",
+        turns=1,
+        duration_s=0.0,
+    )
 
 
 def test_games_come_in_schedule_order_without_the_stored_ones() -> None:
     scheduler = make({(0, 0, 0), (1, 1, 1)})
     assert scheduler.remaining() == 10
-    assert keys(scheduler) == [(0, 0, 1), (1, 0, 0), (1, 0, 1),
-                               (0, 1, 0), (0, 1, 1), (1, 1, 0),
-                               (0, 2, 0), (0, 2, 1), (1, 2, 0), (1, 2, 1)]
+    assert keys(scheduler) == [
+        (0, 0, 1),
+        (1, 0, 0),
+        (1, 0, 1),
+        (0, 1, 0),
+        (0, 1, 1),
+        (1, 1, 0),
+        (0, 2, 0),
+        (0, 2, 1),
+        (1, 2, 0),
+        (1, 2, 1),
+    ]
     assert scheduler.next_game() is None
 
 
 def test_a_decided_comparison_stops_being_scheduled() -> None:
     scheduler = make(set(), SPRT)
     handed = [scheduler.next_game() for _ in range(4)]  # pair 0 of both comparisons
-    assert [(g.comparison, g.pair, g.leg) for g in handed if g] == [
-        (0, 0, 0), (0, 0, 1), (1, 0, 0), (1, 0, 1)]
+    assert [(g.comparison, g.pair, g.leg) for g in handed if g] == [(0, 0, 0), (0, 0, 1), (1, 0, 0), (1, 0, 1)]
     decided = None
     for pair in (0, 1, 2):
         for leg in (0, 1):

@@ -14,8 +14,9 @@ from arena.match.seeds import SeedError, parse_seed, parse_seed_list
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
 
 
-@pytest.mark.parametrize("text,value", [("-5", -5), ("0x1F", 31), ("1_000", 1000), (" 7 ", 7),
-                                        (str(2**63 - 1), 2**63 - 1), (12, 12)])
+@pytest.mark.parametrize(
+    "text,value", [("-5", -5), ("0x1F", 31), ("1_000", 1000), (" 7 ", 7), (str(2**63 - 1), 2**63 - 1), (12, 12)]
+)
 def test_a_seed_is_a_python_integer_literal(text, value):
     assert parse_seed(text) == value
 
@@ -26,8 +27,9 @@ def test_what_is_not_an_integer_seed_is_refused(bad):
         parse_seed(bad)
 
 
-@pytest.mark.parametrize("yaml_text,cli", [("'0x10'", "16"), ("0x10", "16"), ("'-5'", "-5"), ("-5", "-5"),
-                                           ("1_000", "1000")])
+@pytest.mark.parametrize(
+    "yaml_text,cli", [("'0x10'", "16"), ("0x10", "16"), ("'-5'", "-5"), ("-5", "-5"), ("1_000", "1000")]
+)
 def test_a_yaml_seed_means_what_the_same_text_means_on_the_command_line(tmp_path, yaml_text, cli):
     """Point 17: a seed as a YAML string or number, and as a command-line int, is one map."""
     path = tmp_path / "t.yaml"
@@ -48,13 +50,16 @@ def test_a_yaml_seed_that_is_neither_is_refused(tmp_path, yaml_text):
         assert result.exit_code == 2
 
 
-@pytest.mark.parametrize("value,seeds", [
-    ("3..6", (3, 4, 5, 6)),
-    ("-2..0", (-2, -1, 0)),
-    ("5,9,-1", (5, 9, -1)),
-    ("42", (42,)),
-    ([1, "0x10"], (1, 16)),
-])
+@pytest.mark.parametrize(
+    "value,seeds",
+    [
+        ("3..6", (3, 4, 5, 6)),
+        ("-2..0", (-2, -1, 0)),
+        ("5,9,-1", (5, 9, -1)),
+        ("42", (42,)),
+        ([1, "0x10"], (1, 16)),
+    ],
+)
 def test_seed_lists(value, seeds):
     assert parse_seed_list(value) == seeds
 
@@ -66,10 +71,17 @@ def test_a_seed_file_has_one_or_more_seeds_per_line_and_comments(tmp_path):
     assert parse_seed_list("lost.txt", base=tmp_path) == (12, -7, 16, 99)
 
 
-@pytest.mark.parametrize("value,message", [
-    ("6..3", "empty"), ("1..9999999999", "at most"), ("1,1", "listed twice"), ("abc", "not a seed file"),
-    ([], "empty"), ("1,x", "not an integer"),
-])
+@pytest.mark.parametrize(
+    "value,message",
+    [
+        ("6..3", "empty"),
+        ("1..9999999999", "at most"),
+        ("1,1", "listed twice"),
+        ("abc", "not a seed file"),
+        ([], "empty"),
+        ("1,x", "not an integer"),
+    ],
+)
 def test_bad_seed_lists_are_refused(value, message):
     with pytest.raises(SeedError, match=message):
         parse_seed_list(value)
@@ -106,8 +118,7 @@ def test_bots_named_and_made_distinct():
     names = [b.name for b in config_from_mapping({**BASE, "bots": ["greedy", "greedy"]}).bots]
     assert names == ["greedy", "greedy#2"]
     config = config_from_mapping({**BASE, "bots": ["old=bot.py", "new=bot.py --depth 3", "bot.py"]})
-    assert [(b.name, b.bot) for b in config.bots] == [
-        ("old", "bot.py"), ("new", "bot.py --depth 3"), ("bot", "bot.py")]
+    assert [(b.name, b.bot) for b in config.bots] == [("old", "bot.py"), ("new", "bot.py --depth 3"), ("bot", "bot.py")]
     config = config_from_mapping({**BASE, "bots": ["greedy#2=random", "greedy", "greedy"]})
     assert [b.name for b in config.bots] == ["greedy#2", "greedy", "greedy#3"]
 
@@ -122,7 +133,8 @@ def test_relative_paths_in_a_config_are_taken_from_its_directory(tmp_path, monke
     (project / "maps.txt").write_text("3\n8\n")
     (project / "t.yaml").write_text(
         "game: spring2021\nbots: [bots/mine.py, wait]\nseeds: maps.txt\ndb: out/results.sqlite\n"
-        "workers: 1\nparams: {MAX_ROUNDS: 3}\n")
+        "workers: 1\nparams: {MAX_ROUNDS: 3}\n"
+    )
     (project / "out").mkdir()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

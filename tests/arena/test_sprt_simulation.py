@@ -43,8 +43,14 @@ def pair_probs(elo: float) -> np.ndarray:
     return np.convolve(game_probs(s + SEAT_ADVANTAGE), game_probs(s - SEAT_ADVANTAGE))
 
 
-def run_sprts(probs: np.ndarray, params: SprtParams, runs: int, rng: np.random.Generator,
-              chunk: int = 200, max_samples: int = 50_000) -> tuple[np.ndarray, np.ndarray]:
+def run_sprts(
+    probs: np.ndarray,
+    params: SprtParams,
+    runs: int,
+    rng: np.random.Generator,
+    chunk: int = 200,
+    max_samples: int = 50_000,
+) -> tuple[np.ndarray, np.ndarray]:
     """Run ``runs`` sequential tests on samples drawn from ``probs`` (ascending score order).
 
     Returns the decision of each (+1 H1, -1 H0, 0 undecided after ``max_samples``) and the number
@@ -88,11 +94,14 @@ def test_model_has_the_intended_mean():
         assert float(p @ (np.arange(5) / 4)) == pytest.approx(expected_score(elo))
 
 
-@pytest.mark.parametrize("model,alpha,beta", [
-    ("pentanomial", 0.05, 0.05),
-    ("trinomial", 0.05, 0.05),
-    ("pentanomial", 0.10, 0.02),
-])
+@pytest.mark.parametrize(
+    "model,alpha,beta",
+    [
+        ("pentanomial", 0.05, 0.05),
+        ("trinomial", 0.05, 0.05),
+        ("pentanomial", 0.10, 0.02),
+    ],
+)
 def test_sprt_error_rates(model: str, alpha: float, beta: float):
     start = time.perf_counter()
     params = SprtParams(elo0=0.0, elo1=40.0, alpha=alpha, beta=beta, model=model)

@@ -42,6 +42,7 @@ FT_PENTA = (10789, 19328, 33806, 19402, 10543)
 
 # --------------------------------------------------------------------------- basic functions
 
+
 def test_normal_functions():
     assert pytest.approx(1.959963984540054, abs=1e-12) == Z95
     assert normal_quantile(0.975) == pytest.approx(1.959963984540054, abs=1e-12)
@@ -71,6 +72,7 @@ def test_expected_score_and_elo_are_inverse():
 
 
 # --------------------------------------------------------------------------- Elo, interval, LOS
+
 
 def test_fishtest_trinomial_elo():
     est = elo_trinomial(FT_WINS, FT_DRAWS, FT_LOSSES)
@@ -208,6 +210,7 @@ def test_bad_counts_are_rejected():
 
 # --------------------------------------------------------------------------- LLR
 
+
 def test_fishtest_llr():
     assert round(llr_trinomial(FT_WINS, FT_DRAWS, FT_LOSSES, -3.0, 1.0), 4) == 2.0490
     assert round(llr_pentanomial(FT_PENTA, -3.0, 1.0), 4) == 2.1311
@@ -240,16 +243,18 @@ def _profile_loglik_trinomial(wins: int, draws: int, losses: int, s: float) -> f
     return f((lo + hi) / 2)
 
 
-@pytest.mark.parametrize("wins,draws,losses,elo0,elo1", [
-    (30, 50, 20, 0.0, 20.0),
-    (5, 1, 9, -50.0, 10.0),
-    (120, 300, 90, 0.0, 5.0),
-    (2, 2, 2, -10.0, 60.0),
-])
+@pytest.mark.parametrize(
+    "wins,draws,losses,elo0,elo1",
+    [
+        (30, 50, 20, 0.0, 20.0),
+        (5, 1, 9, -50.0, 10.0),
+        (120, 300, 90, 0.0, 5.0),
+        (2, 2, 2, -10.0, 60.0),
+    ],
+)
 def test_llr_trinomial_matches_profile_likelihood(wins, draws, losses, elo0, elo1):
     s0, s1 = expected_score(elo0), expected_score(elo1)
-    expected = (_profile_loglik_trinomial(wins, draws, losses, s1)
-                - _profile_loglik_trinomial(wins, draws, losses, s0))
+    expected = _profile_loglik_trinomial(wins, draws, losses, s1) - _profile_loglik_trinomial(wins, draws, losses, s0)
     assert llr_trinomial(wins, draws, losses, elo0, elo1) == pytest.approx(expected, abs=1e-8)
 
 
@@ -273,8 +278,7 @@ def test_llr_degenerate_counts():
     assert math.isfinite(all_wins) and all_wins > 0
     all_losses = llr_trinomial(0, 0, 50, 0.0, 5.0)
     assert math.isfinite(all_losses) and all_losses < 0
-    assert llr_trinomial(9, 0, 4, 0.0, 30.0) == pytest.approx(
-        llr_logistic((4, 1e-3, 9), 0.0, 30.0), abs=1e-12)
+    assert llr_trinomial(9, 0, 4, 0.0, 30.0) == pytest.approx(llr_logistic((4, 1e-3, 9), 0.0, 30.0), abs=1e-12)
     # The vectorised form agrees row by row.
     rows = [(0, 0, 0), (4, 0, 9), (65804, 56553, 65388), (1, 1, 1)]
     many = llr_logistic_many(rows, -3.0, 1.0)
@@ -287,6 +291,7 @@ def test_llr_degenerate_counts():
 
 # --------------------------------------------------------------------------- SPRT
 
+
 def test_sprt_bounds_and_validation():
     p = SprtParams(elo0=0.0, elo1=5.0, alpha=0.05, beta=0.05)
     # ln(0.05 / 0.95) = -2.944439, ln(0.95 / 0.05) = ln 19 = 2.944439
@@ -295,9 +300,15 @@ def test_sprt_bounds_and_validation():
     q = SprtParams(elo0=0.0, elo1=5.0, alpha=0.1, beta=0.02)
     assert q.lower_bound == pytest.approx(math.log(0.02 / 0.9))
     assert q.upper_bound == pytest.approx(math.log(0.98 / 0.1))
-    for kwargs in ({"elo0": 5.0, "elo1": 0.0}, {"elo0": 1.0, "elo1": 1.0}, {"alpha": 0.0},
-                   {"beta": 1.0}, {"alpha": 0.6, "beta": 0.5}, {"model": "binomial"},
-                   {"elo1": math.inf}):
+    for kwargs in (
+        {"elo0": 5.0, "elo1": 0.0},
+        {"elo0": 1.0, "elo1": 1.0},
+        {"alpha": 0.0},
+        {"beta": 1.0},
+        {"alpha": 0.6, "beta": 0.5},
+        {"model": "binomial"},
+        {"elo1": math.inf},
+    ):
         with pytest.raises(ValueError):
             SprtParams(**kwargs)
 
@@ -327,17 +338,18 @@ def test_sprt_states():
 
 # --------------------------------------------------------------------------- comparisons
 
+
 def test_pair_bins():
     assert PAIR_BINS == ("LL", "LD", "WL+DD", "WD", "WW")
     c = HeadToHead("a", "b")
-    c.add_pair(0, 0)       # LL
-    c.add_pair(0, 0.5)     # LD
-    c.add_pair(0.5, 0)     # DL
-    c.add_pair(1, 0)       # WL
-    c.add_pair(0, 1)       # LW
-    c.add_pair(0.5, 0.5)   # DD
-    c.add_pair(1, 0.5)     # WD
-    c.add_pair(1, 1)       # WW
+    c.add_pair(0, 0)  # LL
+    c.add_pair(0, 0.5)  # LD
+    c.add_pair(0.5, 0)  # DL
+    c.add_pair(1, 0)  # WL
+    c.add_pair(0, 1)  # LW
+    c.add_pair(0.5, 0.5)  # DD
+    c.add_pair(1, 0.5)  # WD
+    c.add_pair(1, 1)  # WW
     assert c.penta == (1, 2, 3, 1, 1)
     assert (c.wins, c.draws, c.losses) == (5, 5, 6)
     assert c.games == 16 and c.pairs == 8 and c.singles == 0
@@ -362,7 +374,7 @@ def test_comparison_stats_pentanomial_when_paired():
     assert st.score == pytest.approx(21 / 31)
     assert st.draw_ratio == pytest.approx(6 / 31)
     assert st.model == "pentanomial"
-    assert st.elo == pytest.approx(120.41200, abs=1e-4)      # the hand pentanomial case
+    assert st.elo == pytest.approx(120.41200, abs=1e-4)  # the hand pentanomial case
     assert st.elo_ci95 == pytest.approx(131.27429, abs=1e-4)
     assert st.los == pytest.approx(0.9807830, abs=1e-6)
     assert st.estimate is st.pentanomial
@@ -393,7 +405,7 @@ def test_comparison_stats_trinomial_without_pairs_and_empty():
         c.add_single(s)
     st = c.stats()
     assert st.model == "trinomial" and st.pairs == 0 and st.singles == 10
-    assert st.elo == pytest.approx(147.19071, abs=1e-4)   # the hand W=6 D=2 L=2 case
+    assert st.elo == pytest.approx(147.19071, abs=1e-4)  # the hand W=6 D=2 L=2 case
     assert st.elo_ci95 == pytest.approx(268.71632, abs=1e-4)
     # All wins: infinite Elo, which the JSON form turns into null.
     w = HeadToHead("a", "b")

@@ -34,6 +34,7 @@ FAST = ["--param", "MAX_ROUNDS=3", "--seed", "5", "--no-progress"]
 
 # -- helpers -----------------------------------------------------------------------------------------
 
+
 def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
     """Plain SQL on an existing database (a plain connection: when it closes, as the last one, it
     leaves no ``-wal`` or ``-shm`` file behind)."""
@@ -104,8 +105,20 @@ def wait_for(condition: Callable[[], bool], what: str, timeout: float = 120.0, *
 
 def tournament_argv(bot: Path, db: Path, games: int, *extra: str) -> list[str]:
     # a generous time scale: a bot held by the test must not time out
-    return ["tournament", "spring2021", str(bot), "wait", "--games", str(games), "--db", str(db),
-            "--time-scale", "100", *FAST, *extra]
+    return [
+        "tournament",
+        "spring2021",
+        str(bot),
+        "wait",
+        "--games",
+        str(games),
+        "--db",
+        str(db),
+        "--time-scale",
+        "100",
+        *FAST,
+        *extra,
+    ]
 
 
 def small_tournament(folder: Path, games: int = 6) -> Path:
@@ -123,6 +136,7 @@ def digest(path: Path) -> str:
 
 
 # -- creating one new database from several processes at once --------------------------------------
+
 
 def _open_and_create(path: str, barrier: Any, results: Any) -> None:
     """A process opening the new database when all the others do, then creating a tournament."""
@@ -142,8 +156,7 @@ def test_processes_creating_the_same_new_database_at_once_all_succeed(tmp_path: 
     for attempt in range(10):
         path = tmp_path / f"new{attempt}.sqlite"
         barrier, results = ctx.Barrier(processes), ctx.Queue()
-        workers = [ctx.Process(target=_open_and_create, args=(str(path), barrier, results))
-                   for _ in range(processes)]
+        workers = [ctx.Process(target=_open_and_create, args=(str(path), barrier, results)) for _ in range(processes)]
         for w in workers:
             w.start()
         outcomes = [results.get(timeout=120) for _ in workers]
@@ -156,6 +169,7 @@ def test_processes_creating_the_same_new_database_at_once_all_succeed(tmp_path: 
 
 # -- one tournament, one run at a time ---------------------------------------------------------------
 
+
 def test_the_same_tournament_started_twice_at_once_is_played_once(tmp_path: Path) -> None:
     """Both runs start together on a new database: one plays every game, the other refuses in
     one line before it starts anything."""
@@ -164,8 +178,10 @@ def test_the_same_tournament_started_twice_at_once_is_played_once(tmp_path: Path
     games = 6
     hold.touch()  # the run that plays is held in its first games until the other has answered
     argv = [*ARENA, *tournament_argv(bot, db, games, "--workers", "2")]
-    runs = [subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for _ in range(2)]
+    runs = [
+        subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
     try:  # without a run lock both would play: then both finish once the hold is lifted
         wait_for(lambda: any(r.poll() is not None for r in runs), "one run to refuse", timeout=60, fail=False)
     finally:
@@ -191,8 +207,9 @@ def test_a_second_run_of_a_running_tournament_refuses_and_no_game_is_played_twic
     argv = [*ARENA, *tournament_argv(bot, db, 8, "--workers", "2")]
     first = subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: rows(db, "SELECT games_target FROM tournaments") == [(8,)],
-                 "the first run to resume the tournament")  # it has taken the lock by then
+        wait_for(
+            lambda: rows(db, "SELECT games_target FROM tournaments") == [(8,)], "the first run to resume the tournament"
+        )  # it has taken the lock by then
         second = subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             second.wait(timeout=60)
@@ -217,8 +234,9 @@ def test_a_run_killed_with_sigkill_leaves_no_lock_and_is_resumed(tmp_path: Path)
     db = tmp_path / "r.sqlite"
     hold.touch()
     argv = [*ARENA, *tournament_argv(bot, db, 6, "--workers", "2")]
-    run = subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           start_new_session=True)
+    run = subprocess.Popen(
+        argv, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     try:
         wait_for(lambda: playing(db), "the run to take the tournament")
         with RunLock(db) as lock:
@@ -255,6 +273,7 @@ def test_a_run_lock_taken_in_this_process_is_refused_too(tmp_path: Path) -> None
 
 # -- a damaged file, an empty file, a file not in a folder ------------------------------------------
 
+
 def test_a_damaged_database_gives_one_line_not_a_traceback(tmp_path: Path) -> None:
     """Observed: a traceback. The first pages of the games and their players are overwritten
     with junk; the schema and the tournaments are intact, so the database opens."""
@@ -268,8 +287,13 @@ def test_a_damaged_database_gives_one_line_not_a_traceback(tmp_path: Path) -> No
             f.seek((root - 1) * page)
             f.write(b"\x5a" * page)
     runner = CliRunner()
-    for args in (["results"], ["results", "--format", "json"], ["matches", "list"], ["matches", "show", "1"],
-                 ["tournaments"]):
+    for args in (
+        ["results"],
+        ["results", "--format", "json"],
+        ["matches", "list"],
+        ["matches", "show", "1"],
+        ["tournaments"],
+    ):
         line = one_line_error(runner.invoke(main, [*args, "--db", str(db)]))
         assert f"{db}: the results database is damaged (database disk image is malformed)" in line, args
         assert ".recover" in line
@@ -321,6 +345,7 @@ def test_a_database_path_under_a_file_gives_one_line(tmp_path: Path) -> None:
 
 # -- a read-only folder or file ----------------------------------------------------------------------
 
+
 def unprivileged(path: Path) -> list[str]:
     """A command prefix under which ``path`` (made read-only) cannot be written. Root writes
     anywhere, so for root the capability that allows it is dropped (``setpriv``); skips when
@@ -330,8 +355,9 @@ def unprivileged(path: Path) -> list[str]:
         if shutil.which("setpriv") is None:
             pytest.skip("running as root without setpriv: nothing can be made read-only")
         prefix = ["setpriv", "--bounding-set", "-dac_override", "--"]
-    probe = subprocess.run([*prefix, sys.executable, "-c",
-                            f"import os, sys; sys.exit(os.access({str(path)!r}, os.W_OK))"])
+    probe = subprocess.run(
+        [*prefix, sys.executable, "-c", f"import os, sys; sys.exit(os.access({str(path)!r}, os.W_OK))"]
+    )
     if probe.returncode != 0:
         pytest.skip(f"{path} stays writable here")
     return prefix
@@ -382,8 +408,13 @@ def test_a_read_only_database_file(tmp_path: Path) -> None:
     db.chmod(0o444)
     try:
         prefix = unprivileged(db)
-        resume = subprocess.run([*prefix, *ARENA, *tournament_argv(bot, db, 8, "--workers", "1")], cwd=tmp_path,
-                                capture_output=True, text=True, timeout=300)
+        resume = subprocess.run(
+            [*prefix, *ARENA, *tournament_argv(bot, db, 8, "--workers", "1")],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     finally:
         db.chmod(0o644)
     line = one_line_stderr(resume)
@@ -393,6 +424,7 @@ def test_a_read_only_database_file(tmp_path: Path) -> None:
 
 
 # -- a full disk ---------------------------------------------------------------------------------------
+
 
 def make_disk_full(monkeypatch: pytest.MonkeyPatch) -> None:
     """From now on, a database opened for writing cannot grow by a single page: SQLite answers
@@ -410,7 +442,8 @@ def make_disk_full(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_full_disk_stops_the_run_in_one_line_and_the_resume_loses_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Observed: a traceback (no game lost, resume worked). The bot crashes at its first turn
     after writing 10 kB to stderr, of which each game keeps 4 kB: more than a page, so every game
     needs new pages."""
@@ -449,19 +482,38 @@ def test_a_really_full_disk(tmp_path: Path) -> None:
         pytest.skip("no unshare here")
     disk = tmp_path / "disk"
     disk.mkdir()
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount -t tmpfs -o size=64k tmpfs {disk}"],
-                           capture_output=True)
+    probe = subprocess.run(
+        ["unshare", "-m", "sh", "-c", f"mount -t tmpfs -o size=64k tmpfs {disk}"], capture_output=True
+    )
     if probe.returncode != 0:
         pytest.skip("cannot mount a small file system here (unshare -m, mount -t tmpfs)")
     bot = tmp_path / "crash.py"  # 4 kB of stderr kept per game: the disk fills within a few games
     bot.write_text(spring_bot_text("(sys.stderr.write('x' * 10000), sys.exit(1))", imports="import sys\n"))
-    run = shlex.join([*ARENA, "tournament", "spring2021", str(bot), "wait", "--db", "r.sqlite", "--games", "60",
-                      "--workers", "2", "--max-failures", "1", *FAST])
+    run = shlex.join(
+        [
+            *ARENA,
+            "tournament",
+            "spring2021",
+            str(bot),
+            "wait",
+            "--db",
+            "r.sqlite",
+            "--games",
+            "60",
+            "--workers",
+            "2",
+            "--max-failures",
+            "1",
+            *FAST,
+        ]
+    )
     listing = shlex.join([*ARENA, "tournaments", "--db", "r.sqlite"])
-    script = (f"mount -t tmpfs -o size=192k tmpfs {disk} && cd {disk} || exit 99\n"
-              f"{run} 2>full.err >/dev/null; echo \"full: $?\"; tail -n 1 full.err; {listing}\n"
-              f"mount -o remount,size=16m {disk} || exit 99\n"
-              f"{run} >/dev/null 2>&1; echo \"again: $?\"; {listing}\n")
+    script = (
+        f"mount -t tmpfs -o size=192k tmpfs {disk} && cd {disk} || exit 99\n"
+        f'{run} 2>full.err >/dev/null; echo "full: $?"; tail -n 1 full.err; {listing}\n'
+        f"mount -o remount,size=16m {disk} || exit 99\n"
+        f'{run} >/dev/null 2>&1; echo "again: $?"; {listing}\n'
+    )
     done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=600)
     assert done.returncode != 99, done.stderr
     lines = done.stdout.splitlines()

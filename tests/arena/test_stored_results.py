@@ -42,13 +42,15 @@ def games(db: Path) -> list[tuple]:
         if "seat0" in columns:
             return conn.execute(
                 "SELECT comparison, pair, leg, seed, seat0, seat1, score0, score1, winner, status0, "
-                "status1, end_reason, turns FROM games ORDER BY comparison, pair, leg").fetchall()
+                "status1, end_reason, turns FROM games ORDER BY comparison, pair, leg"
+            ).fetchall()
         return conn.execute(
             "SELECT g.comparison, g.pair, g.leg, g.seed, p0.bot, p1.bot, p0.score, p1.score, g.winner, "
             "p0.status, p1.status, g.end_reason, g.turns FROM games g "
             "JOIN game_players p0 USING (tournament_id, comparison, pair, leg) "
             "JOIN game_players p1 USING (tournament_id, comparison, pair, leg) "
-            "WHERE p0.seat = 0 AND p1.seat = 1 ORDER BY g.comparison, g.pair, g.leg").fetchall()
+            "WHERE p0.seat = 0 AND p1.seat = 1 ORDER BY g.comparison, g.pair, g.leg"
+        ).fetchall()
 
 
 def _contains(new: object, old: object, where: str = "") -> None:
@@ -74,8 +76,7 @@ def test_reports_what_the_release_that_wrote_it_reported(copy: Path) -> None:
     """CSV as it was; JSON with every key and value it had (new keys may come, e.g. ``refused``);
     the table (whose layout changed: aligned columns, ``n/a`` and ``±inf`` for undefined figures)
     with the same figures."""
-    out = {form: CliRunner().invoke(main, ["results", "--db", "results.sqlite", "--format", form])
-           for form in OUTPUTS}
+    out = {form: CliRunner().invoke(main, ["results", "--db", "results.sqlite", "--format", form]) for form in OUTPUTS}
     assert all(r.exit_code == 0 for r in out.values()), {f: r.output for f, r in out.items()}
     old = {form: (FIXTURE / name).read_text() for form, name in OUTPUTS.items()}
     assert out["csv"].output == old["csv"]
@@ -95,8 +96,9 @@ def test_resumes_and_extends_it(copy: Path) -> None:
     fixture_bytes = (FIXTURE / "results.sqlite").read_bytes()
     before = games(copy / "results.sqlite")
     assert len(before) == 24
-    result = CliRunner().invoke(main, ["tournament", "tournament.yaml", "--games", "6",
-                                       "--no-progress", "--max-failures", "1"])  # the quitter quits
+    result = CliRunner().invoke(
+        main, ["tournament", "tournament.yaml", "--games", "6", "--no-progress", "--max-failures", "1"]
+    )  # the quitter quits
     assert result.exit_code == 0, result.output
     assert "tournament 1 (resumed, 24 games already stored)" in result.output
     after = games(copy / "results.sqlite")
@@ -113,12 +115,12 @@ def test_resumes_and_extends_it(copy: Path) -> None:
     assert (FIXTURE / "results.sqlite").read_bytes() == fixture_bytes
 
 
-
 def test_a_changed_bot_is_still_noticed_in_it(copy: Path) -> None:
     with open(copy / "bots" / "random_bot.py", "a") as f:
         f.write("# edited\n")
-    result = CliRunner().invoke(main, ["tournament", "tournament.yaml", "--games", "6",
-                                       "--no-progress", "--max-failures", "1"])  # the quitter quits
+    result = CliRunner().invoke(
+        main, ["tournament", "tournament.yaml", "--games", "6", "--no-progress", "--max-failures", "1"]
+    )  # the quitter quits
     assert result.exit_code == 1
     assert "bot 'random1' changed since tournament 1 started" in result.output
     assert len(games(copy / "results.sqlite")) == 24
@@ -126,10 +128,10 @@ def test_a_changed_bot_is_still_noticed_in_it(copy: Path) -> None:
 
 def test_another_referee_is_still_noticed_in_it(copy: Path) -> None:
     with sqlite3.connect(copy / "results.sqlite") as conn:
-        conn.execute("UPDATE tournaments SET referee_version = "
-                     "'cgarena 0.1.0, fall2020 referee 000000000000'")
-    result = CliRunner().invoke(main, ["tournament", "tournament.yaml", "--games", "6",
-                                       "--no-progress", "--max-failures", "1"])  # the quitter quits
+        conn.execute("UPDATE tournaments SET referee_version = 'cgarena 0.1.0, fall2020 referee 000000000000'")
+    result = CliRunner().invoke(
+        main, ["tournament", "tournament.yaml", "--games", "6", "--no-progress", "--max-failures", "1"]
+    )  # the quitter quits
     assert result.exit_code == 1
     assert "the fall2020 referee changed since tournament 1 started" in result.output
 
@@ -141,9 +143,20 @@ def schema(db: Path) -> list[tuple]:
 
 def test_migrated_and_new_databases_have_one_schema(copy: Path, tmp_path: Path) -> None:
     Store("results.sqlite").close()  # opening it to write migrates it (arena results only reads it)
-    result = CliRunner().invoke(main, ["tournament", "fall2020", "bots/random_bot.py",
-                                       "bots/wait_bot.py", "--games", "2", "--no-progress",
-                                       "--db", str(tmp_path / "new.sqlite")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "fall2020",
+            "bots/random_bot.py",
+            "bots/wait_bot.py",
+            "--games",
+            "2",
+            "--no-progress",
+            "--db",
+            str(tmp_path / "new.sqlite"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert schema(copy / "results.sqlite") == schema(tmp_path / "new.sqlite")
     with sqlite3.connect(copy / "results.sqlite") as conn:

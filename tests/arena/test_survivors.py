@@ -31,9 +31,13 @@ def bot(mode: str, at: int, mark: str) -> str:
 def arena(*args: str, tmp_path: Path, group: bool = False) -> subprocess.Popen[bytes]:
     """The arena in a subprocess; for ``play``, returns once the match has started (its header
     is printed after the bots' start check, whose bots carry the marker too)."""
-    proc = subprocess.Popen([sys.executable, "-m", "arena.cli", *args], cwd=tmp_path,
-                            stdout=subprocess.PIPE if args[0] == "play" else subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=group)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE if args[0] == "play" else subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=group,
+    )
     if args[0] == "play":
         assert proc.stdout is not None
         header = proc.stdout.readline()
@@ -82,8 +86,16 @@ def test_sigkill_of_arena_play_leaves_no_bot(tmp_path, mode, first):
         require_sandbox()
     mark = marker()
     # the first bot (a daemon with the sandbox) waits for ever at its 2nd answer, the other at its 3rd
-    proc = arena("play", "spring2021", bot(first if first == "hang" else "daemon", 1, mark),
-                 bot("hang", 3, mark), "--no-timeout", "--sandbox", mode, tmp_path=tmp_path)
+    proc = arena(
+        "play",
+        "spring2021",
+        bot(first if first == "hang" else "daemon", 1, mark),
+        bot("hang", 3, mark),
+        "--no-timeout",
+        "--sandbox",
+        mode,
+        tmp_path=tmp_path,
+    )
     try:
         wait_for(mark, 3 if first == "daemon" else 2, proc)
         time.sleep(0.3)
@@ -113,8 +125,16 @@ def test_the_next_arena_removes_the_cgroups_of_a_killed_one(tmp_path):
     if limits.enforcement() == "watchdog":
         pytest.skip("this machine gives no cgroups to the arena (the watchdog makes none)")
     mark = marker()
-    proc = arena("play", "spring2021", bot("daemon", 1, mark), bot("hang", 2, mark), "--no-timeout",
-                 "--sandbox", "off", tmp_path=tmp_path)
+    proc = arena(
+        "play",
+        "spring2021",
+        bot("daemon", 1, mark),
+        bot("hang", 2, mark),
+        "--no-timeout",
+        "--sandbox",
+        "off",
+        tmp_path=tmp_path,
+    )
     try:
         wait_for(mark, 3, proc)
 
@@ -131,8 +151,11 @@ def test_the_next_arena_removes_the_cgroups_of_a_killed_one(tmp_path):
         time.sleep(0.2)
         # what the killed arena left: its cgroups, and the daemon in them
         assert all(d.is_dir() for d in dirs) and alive(daemon)
-        subprocess.run([sys.executable, "-c", "from arena.match import limits\n"
-                        "limits.tree_limiter(limits.TreeLimits()).close()"], check=True, timeout=60)
+        subprocess.run(
+            [sys.executable, "-c", "from arena.match import limits\nlimits.tree_limiter(limits.TreeLimits()).close()"],
+            check=True,
+            timeout=60,
+        )
         assert soon(lambda: not alive(daemon)), "the daemon in the stale cgroup is still running"
         assert not any(d.exists() for d in dirs), f"left: {[d for d in dirs if d.exists()]}"
     finally:
@@ -148,8 +171,17 @@ def test_more_signals_during_the_clean_up_do_not_cut_it_short(tmp_path, mode):
     for trial in range(3):
         mark = marker()
         # both bots ignore SIGTERM (the clean-up waits its grace period for them) and start a daemon
-        proc = arena("play", "spring2021", bot("daemon-noterm", 1, mark), bot("daemon-noterm", 1, mark),
-                     "--time-scale", "50", "--sandbox", mode, tmp_path=tmp_path)
+        proc = arena(
+            "play",
+            "spring2021",
+            bot("daemon-noterm", 1, mark),
+            bot("daemon-noterm", 1, mark),
+            "--time-scale",
+            "50",
+            "--sandbox",
+            mode,
+            tmp_path=tmp_path,
+        )
         try:
             wait_for(mark, 4, proc)
             proc.send_signal(signal.SIGINT)
@@ -186,8 +218,16 @@ def test_ctrl_c_held_down_through_a_match_s_end_still_exits_130(tmp_path, mode):
     mark = marker()
     # the first bot ignores SIGTERM (the clean-up waits its grace period) and starts a daemon; the
     # second waits for ever at its 3rd answer, so the match ends only by Ctrl-C
-    proc = arena("play", "spring2021", bot("daemon-noterm", 1, mark), bot("hang", 3, mark),
-                 "--no-timeout", "--sandbox", mode, tmp_path=tmp_path)
+    proc = arena(
+        "play",
+        "spring2021",
+        bot("daemon-noterm", 1, mark),
+        bot("hang", 3, mark),
+        "--no-timeout",
+        "--sandbox",
+        mode,
+        tmp_path=tmp_path,
+    )
     try:
         wait_for(mark, 3, proc)
         status = hold_ctrl_c(proc, group=False)
@@ -204,9 +244,24 @@ def test_ctrl_c_held_down_through_a_match_s_end_still_exits_130(tmp_path, mode):
 
 def tournament(mark: str, mode: str, tmp_path: Path) -> subprocess.Popen[bytes]:
     # two workers, each in a game whose bots start a daemon and then hang for ~100 s
-    return arena("tournament", "spring2021", f"a={bot('daemon', 1, mark)}", f"b={bot('hang', 2, mark)}",
-                 "--games", "4", "--workers", "2", "--time-scale", "1000", "--sandbox", mode,
-                 "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True)
+    return arena(
+        "tournament",
+        "spring2021",
+        f"a={bot('daemon', 1, mark)}",
+        f"b={bot('hang', 2, mark)}",
+        "--games",
+        "4",
+        "--workers",
+        "2",
+        "--time-scale",
+        "1000",
+        "--sandbox",
+        mode,
+        "--db",
+        str(tmp_path / "t.sqlite"),
+        tmp_path=tmp_path,
+        group=True,
+    )
 
 
 @pytest.mark.parametrize("mode", ["off", "on"])
@@ -273,9 +328,24 @@ def test_a_killed_worker_leaves_nothing(tmp_path, mode):
 def slow_to_stop_tournament(mark: str, mode: str, tmp_path: Path) -> subprocess.Popen[bytes]:
     """A tournament whose games end only when it is stopped (the second bot hangs) and take their
     grace period to stop (the first bot ignores SIGTERM, and starts a daemon)."""
-    return arena("tournament", "spring2021", f"a={bot('daemon-noterm', 1, mark)}", f"b={bot('hang', 2, mark)}",
-                 "--games", "4", "--workers", "2", "--time-scale", "1000", "--sandbox", mode,
-                 "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True)
+    return arena(
+        "tournament",
+        "spring2021",
+        f"a={bot('daemon-noterm', 1, mark)}",
+        f"b={bot('hang', 2, mark)}",
+        "--games",
+        "4",
+        "--workers",
+        "2",
+        "--time-scale",
+        "1000",
+        "--sandbox",
+        mode,
+        "--db",
+        str(tmp_path / "t.sqlite"),
+        tmp_path=tmp_path,
+        group=True,
+    )
 
 
 @pytest.mark.parametrize("mode", ["off", "on"])

@@ -24,6 +24,7 @@ CONFIGS = REPO_ROOT / "configs"
 
 # -- schedule ------------------------------------------------------------------------------------
 
+
 def test_pair_seeds_are_java_longs_stable_and_distinct():
     seeds = [pair_seed(1, k) for k in range(1000)]
     assert len(set(seeds)) == 1000
@@ -61,30 +62,33 @@ def test_gauntlet_and_round_robin_pairings():
 BASE = {"game": "spring2021", "bots": ["greedy", "random"]}
 
 
-@pytest.mark.parametrize("change,message", [
-    ({"gmaes": 10}, "unknown setting 'gmaes'"),
-    ({"game": "chess"}, "chess"),
-    ({"format": "swiss"}, "format 'swiss'"),
-    ({"games": 0}, "games: must be at least 1"),
-    ({"games": "ten"}, "games: expected an integer"),
-    ({"games": 10, "pairs": 5}, "not 'games' and 'pairs'"),
-    ({"bots": ["greedy"]}, "at least 2 bots"),
-    ({"bots": ["x=greedy", {"name": "x", "bot": "random"}]}, "two bots are named 'x'"),
-    ({"bots": [{"bot": "greedy", "argz": []}, "random"]}, "unknown key 'argz'"),
-    ({"bots": [{"name": "x"}, "random"]}, "missing 'bot'"),
-    ({"bots": [{"bot": "greedy", "args": "--x 1"}, "random"]}, "'args' must be a list"),
-    ({"baseline": "nobody"}, "baseline 'nobody' is not one of the bots"),
-    ({"format": "round-robin", "baseline": "greedy"}, "only a gauntlet has a baseline"),
-    ({"sprt": {"elo0": 5, "elo1": 0}}, "elo1 (0.0) must be greater than elo0 (5.0)"),
-    ({"sprt": {"alpha": 0.7}}, "alpha must be between 0 and 0.5"),
-    ({"sprt": {"model": "heptanomial"}}, "model 'heptanomial'"),
-    ({"seed": 2**63}, "Java long range"),
-    ({"params": {"NOPE": "1"}}, "params:"),
-    ({"sweep": {"bot": "greedy", "grid": {"day": [1, 2]}}}, "does not use {day}"),
-    ({"sweep": {"bot": "nobody", "grid": {"day": [1]}}}, "sweep: bot 'nobody'"),
-    ({"sweep": {"bot": "greedy", "grid": {"day": []}}}, "non-empty list"),
-    ({"time_scale": 0}, "time_scale must be positive"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"gmaes": 10}, "unknown setting 'gmaes'"),
+        ({"game": "chess"}, "chess"),
+        ({"format": "swiss"}, "format 'swiss'"),
+        ({"games": 0}, "games: must be at least 1"),
+        ({"games": "ten"}, "games: expected an integer"),
+        ({"games": 10, "pairs": 5}, "not 'games' and 'pairs'"),
+        ({"bots": ["greedy"]}, "at least 2 bots"),
+        ({"bots": ["x=greedy", {"name": "x", "bot": "random"}]}, "two bots are named 'x'"),
+        ({"bots": [{"bot": "greedy", "argz": []}, "random"]}, "unknown key 'argz'"),
+        ({"bots": [{"name": "x"}, "random"]}, "missing 'bot'"),
+        ({"bots": [{"bot": "greedy", "args": "--x 1"}, "random"]}, "'args' must be a list"),
+        ({"baseline": "nobody"}, "baseline 'nobody' is not one of the bots"),
+        ({"format": "round-robin", "baseline": "greedy"}, "only a gauntlet has a baseline"),
+        ({"sprt": {"elo0": 5, "elo1": 0}}, "elo1 (0.0) must be greater than elo0 (5.0)"),
+        ({"sprt": {"alpha": 0.7}}, "alpha must be between 0 and 0.5"),
+        ({"sprt": {"model": "heptanomial"}}, "model 'heptanomial'"),
+        ({"seed": 2**63}, "Java long range"),
+        ({"params": {"NOPE": "1"}}, "params:"),
+        ({"sweep": {"bot": "greedy", "grid": {"day": [1, 2]}}}, "does not use {day}"),
+        ({"sweep": {"bot": "nobody", "grid": {"day": [1]}}}, "sweep: bot 'nobody'"),
+        ({"sweep": {"bot": "greedy", "grid": {"day": []}}}, "non-empty list"),
+        ({"time_scale": 0}, "time_scale must be positive"),
+    ],
+)
 def test_bad_settings_are_refused_with_a_message_naming_them(change, message):
     with pytest.raises(ConfigError) as info:
         config_from_mapping({**BASE, **change})
@@ -100,12 +104,16 @@ def test_defaults_two_bots_measure_the_first_against_the_second():
 
 
 def test_sweep_makes_one_variant_per_grid_point():
-    config = config_from_mapping({
-        "game": "spring2021",
-        "bots": ["greedy", {"name": "g", "bot": "greedy", "args": ["--complete-day", "{d}"],
-                            "env": {"X": "{t}-{d}"}}],
-        "sweep": {"bot": "g", "grid": {"d": [8, 12], "t": ["a", "b"]}},
-    })
+    config = config_from_mapping(
+        {
+            "game": "spring2021",
+            "bots": [
+                "greedy",
+                {"name": "g", "bot": "greedy", "args": ["--complete-day", "{d}"], "env": {"X": "{t}-{d}"}},
+            ],
+            "sweep": {"bot": "g", "grid": {"d": [8, 12], "t": ["a", "b"]}},
+        }
+    )
     names = [b.name for b in config.bots]
     assert names == ["greedy", "g[d=8,t=a]", "g[d=8,t=b]", "g[d=12,t=a]", "g[d=12,t=b]"]
     v = config.bot("g[d=12,t=b]")
@@ -130,10 +138,13 @@ def test_flags_override_the_file_and_merge_into_sprt(tmp_path):
     assert config.sprt is not None and (config.sprt.elo0, config.sprt.elo1) == (0, 20)
 
 
-@pytest.mark.parametrize("text,message", [
-    ("game: [", "not valid YAML at line"),
-    ("- a\n- b\n", "a config is a mapping"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("game: [", "not valid YAML at line"),
+        ("- a\n- b\n", "a config is a mapping"),
+    ],
+)
 def test_bad_config_files(tmp_path, text, message):
     path = tmp_path / "bad.yaml"
     path.write_text(text)
@@ -145,6 +156,7 @@ def test_bad_config_files(tmp_path, text, message):
 
 # -- store ---------------------------------------------------------------------------------------
 
+
 def _record(comparison=0, pair=0, leg=0, winner=0, seats=("a", "b")) -> GameRecord:
     scores = (5, 3) if winner == 0 else (3, 5) if winner == 1 else (4, 4)
     ranks = (0, 1) if winner == 0 else (1, 0) if winner == 1 else (0, 0)
@@ -152,8 +164,17 @@ def _record(comparison=0, pair=0, leg=0, winner=0, seats=("a", "b")) -> GameReco
         PlayerRecord(0, seats[0], scores[0], ranks[0], "ok", latencies_ms=[1.0, 2.5], near_limit=0),
         PlayerRecord(1, seats[1], scores[1], ranks[1], "ok", latencies_ms=[0.5], near_limit=1),
     )
-    return GameRecord(comparison=comparison, pair=pair, leg=leg, seed=pair_seed(0, pair), players=players,
-                      winner=winner, end_reason="max_rounds", turns=100, duration_s=0.1)
+    return GameRecord(
+        comparison=comparison,
+        pair=pair,
+        leg=leg,
+        seed=pair_seed(0, pair),
+        players=players,
+        winner=winner,
+        end_reason="max_rounds",
+        turns=100,
+        duration_s=0.1,
+    )
 
 
 def test_store_keeps_each_game_once_and_round_trips_it(tmp_path):
@@ -182,6 +203,7 @@ def test_store_refuses_files_that_are_not_results(tmp_path):
 
 
 # -- comparison tracker ----------------------------------------------------------------------------
+
 
 def test_score_of_the_first_bot_follows_its_seat():
     assert score_of_a(_record(leg=0, winner=0)) == 1.0
@@ -257,6 +279,7 @@ def test_tracker_counts_lone_games_as_singles_until_their_pair_is_complete():
 
 # -- bots' sources -------------------------------------------------------------------------------
 
+
 def test_bot_sources_follow_local_imports_and_skip_the_interpreter(tmp_path):
     (tmp_path / "main.py").write_text("import helper\nfrom lib import x\nimport os\n")
     (tmp_path / "helper.py").write_text("from . import deep\n")
@@ -273,9 +296,16 @@ def test_bot_sources_follow_local_imports_and_skip_the_interpreter(tmp_path):
 
 # -- small real tournaments ------------------------------------------------------------------------
 
+
 def _config(tmp_path: Path, **extra):
-    data = {"game": "spring2021", "bots": ["greedy", "random"], "games": 4, "seed": 3, "workers": 2,
-            "db": str(tmp_path / "t.sqlite")}
+    data = {
+        "game": "spring2021",
+        "bots": ["greedy", "random"],
+        "games": 4,
+        "seed": 3,
+        "workers": 2,
+        "db": str(tmp_path / "t.sqlite"),
+    }
     data.update(extra)
     return config_from_mapping(data)
 
@@ -360,9 +390,18 @@ def test_a_decided_comparison_asks_the_executor_to_cancel_its_later_pairs(tmp_pa
             cancelled.append((comparison, from_pair))
             super().cancel(comparison, from_pair)
 
-    config = config_from_mapping({"game": "spring2021", "bots": ["greedy", "wait"], "games": 40, "workers": 2,
-                                  "sandbox": "off", "db": str(tmp_path / "s.sqlite"),
-                                  "sprt": {"elo0": 0, "elo1": 300, "alpha": 0.25, "beta": 0.25}}, base=tmp_path)
+    config = config_from_mapping(
+        {
+            "game": "spring2021",
+            "bots": ["greedy", "wait"],
+            "games": 40,
+            "workers": 2,
+            "sandbox": "off",
+            "db": str(tmp_path / "s.sqlite"),
+            "sprt": {"elo0": 0, "elo1": 300, "alpha": 0.25, "beta": 0.25},
+        },
+        base=tmp_path,
+    )
     with Store(config.db) as store:
         run = Tournament(config, store, executor=Recording).run()
         (comparison,) = store.comparisons(run.tournament_id)

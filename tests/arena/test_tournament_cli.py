@@ -62,8 +62,19 @@ def bot_pids(cwd: Path) -> set[int]:
 
 
 GAMES = "24"
-COMMON = ["spring2021", "greedy", "random", "--games", GAMES, "--seed", "77", "--workers", "2",
-          "--no-progress", "--json"]
+COMMON = [
+    "spring2021",
+    "greedy",
+    "random",
+    "--games",
+    GAMES,
+    "--seed",
+    "77",
+    "--workers",
+    "2",
+    "--no-progress",
+    "--json",
+]
 
 
 def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
@@ -72,8 +83,13 @@ def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
     want = json.loads(reference.stdout.strip().splitlines()[-1])
 
     db = tmp_path / "killed.sqlite"
-    proc = subprocess.Popen([*ARENA, "tournament", *COMMON, "--db", db.name], cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [*ARENA, "tournament", *COMMON, "--db", db.name],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 120
     while stored_games(db) < 6 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
@@ -103,9 +119,14 @@ def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
 
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     db = tmp_path / "int.sqlite"
-    proc = subprocess.Popen([*ARENA, "tournament", *COMMON, "--games", "400", "--db", db.name],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [*ARENA, "tournament", *COMMON, "--games", "400", "--db", db.name],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 120
     while stored_games(db) < 2 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
@@ -134,8 +155,9 @@ def test_sweep_reports_ranked_variants_and_draws_the_plot(tmp_path):
         "sweep: {bot: g, grid: {day: [6, 18]}}\n"
         "games: 4\nseed: 5\nworkers: 2\n"
     )
-    run = CliRunner().invoke(main, ["tournament", str(config), "--db", str(tmp_path / "s.sqlite"),
-                                    "--no-progress", "--json"])
+    run = CliRunner().invoke(
+        main, ["tournament", str(config), "--db", str(tmp_path / "s.sqlite"), "--no-progress", "--json"]
+    )
     assert run.exit_code == 0, run.output
     data = json.loads(run.stdout.strip().splitlines()[-1])
     ranking = data["sweep"]["ranking"]
@@ -152,8 +174,23 @@ def test_sweep_reports_ranked_variants_and_draws_the_plot(tmp_path):
 
 def test_results_formats(tmp_path):
     db = str(tmp_path / "r.sqlite")
-    run = CliRunner().invoke(main, ["tournament", "spring2021", "greedy", "random", "--games", "4",
-                                    "--workers", "2", "--db", db, "--no-progress", "--sprt"])
+    run = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            "greedy",
+            "random",
+            "--games",
+            "4",
+            "--workers",
+            "2",
+            "--db",
+            db,
+            "--no-progress",
+            "--sprt",
+        ],
+    )
     assert run.exit_code == 0, run.output
     as_json = json.loads(CliRunner().invoke(main, ["results", "--db", db, "--format", "json"]).output)
     (c,) = as_json["comparisons"]
@@ -176,8 +213,10 @@ def test_bad_input_gets_one_line_and_no_results_file(tmp_path, monkeypatch):
         (["tournament", "spring2021", "greedy", "nosuchbot"], "nosuchbot"),
         (["tournament", "spring2021", "greedy", "random", "--elo0", "5", "--elo1", "1"], "elo1"),
         (["results", "--db", str(tmp_path / "none.sqlite")], "no results database"),
-        (["tournament", "spring2021", "greedy", "random", "--db", str(tmp_path / "no" / "dir.sqlite")],
-         "does not exist"),
+        (
+            ["tournament", "spring2021", "greedy", "random", "--db", str(tmp_path / "no" / "dir.sqlite")],
+            "does not exist",
+        ),
     ]
     for args, message in cases:
         run = CliRunner().invoke(main, args)
@@ -198,9 +237,11 @@ def _bots_with_data(folder: Path) -> None:
     why.write_text("boom from the data\n")
     source = (Path(__file__).resolve().parents[2] / "bots" / "spring2021" / "wait_bot.py").read_text()
     (folder / "bot" / "reader.py").write_text(
-        source.replace('print("WAIT", flush=True)', f'print(open({str(move)!r}).read().strip(), flush=True)'))
+        source.replace('print("WAIT", flush=True)', f"print(open({str(move)!r}).read().strip(), flush=True)")
+    )
     (folder / "bot" / "boom.py").write_text(
-        f"import sys\nsys.stdin.readline()\nsys.exit(open({str(why)!r}).read().strip())\n")
+        f"import sys\nsys.stdin.readline()\nsys.exit(open({str(why)!r}).read().strip())\n"
+    )
 
 
 @pytest.mark.parametrize("mode", ["off", "on"])
@@ -230,20 +271,47 @@ def test_the_reproduce_commands_keep_the_sandbox_and_the_data_files(tmp_path, mo
     games = json.loads(CliRunner().invoke(main, ["matches", "list", "--db", db, "--format", "json"]).output)["games"]
     assert len(games) == 2
     (warning,) = [line for line in run.output.splitlines() if "failed for the first time" in line]
-    first = next(g for g in games if f"seed {g['seed']}, seats 0: {g['players'][0]['bot']}, 1: "
-                 f"{g['players'][1]['bot']};" in warning)
+    first = next(
+        g
+        for g in games
+        if f"seed {g['seed']}, seats 0: {g['players'][0]['bot']}, 1: {g['players'][1]['bot']};" in warning
+    )
     for g in games:
         seats = [p["bot"] for p in g["players"]]
-        expected = ["cd", str(conf), "&&", "arena", "play", "spring2021", *(f"{b}=../bot/{b}.py" for b in seats),
-                    "--seed", str(g["seed"]), "--data", f"1={data[seats[0]]}", "--data", f"2={data[seats[1]]}",
-                    "--param", "MAX_ROUNDS=3", "--sandbox", mode]
+        expected = [
+            "cd",
+            str(conf),
+            "&&",
+            "arena",
+            "play",
+            "spring2021",
+            *(f"{b}=../bot/{b}.py" for b in seats),
+            "--seed",
+            str(g["seed"]),
+            "--data",
+            f"1={data[seats[0]]}",
+            "--data",
+            f"2={data[seats[1]]}",
+            "--param",
+            "MAX_ROUNDS=3",
+            "--sandbox",
+            mode,
+        ]
         if g is first:
             assert shlex.split(warning.split("play it again with: ", 1)[1]) == expected
-        shown = json.loads(CliRunner().invoke(main, ["matches", "show", str(g["id"]), "--db", db,
-                                                     "--format", "json"]).output)
+        shown = json.loads(
+            CliRunner().invoke(main, ["matches", "show", str(g["id"]), "--db", db, "--format", "json"]).output
+        )
         assert shlex.split(shown["command"]) == expected
-        again = subprocess.run(shown["command"] + " --json", shell=True, capture_output=True, text=True,
-                               timeout=120, cwd=tmp_path, env={"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"})
+        again = subprocess.run(
+            shown["command"] + " --json",
+            shell=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env={"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"},
+        )
         assert again.returncode == 0, again.stderr
         played = json.loads(again.stdout.strip().splitlines()[-1])
         assert played["sandbox"] == g["sandbox"] == mode
@@ -257,15 +325,33 @@ def test_a_stored_game_without_its_sandbox_uses_the_tournaments_mode():
     """Games stored before games recorded their sandbox: ``on`` and ``off`` still tell, ``auto``
     does not (no option); a game that says wins over its tournament. A bot's data is written from
     the command's folder when the bot's own folder differs, quoted for the shell."""
-    players = (PlayerRecord(seat=0, bot="b", score=1, rank=0, status="ok"),
-               PlayerRecord(seat=1, bot="a", score=0, rank=1, status="ok"))
+    players = (
+        PlayerRecord(seat=0, bot="b", score=1, rank=0, status="ok"),
+        PlayerRecord(seat=1, bot="a", score=0, rank=1, status="ok"),
+    )
 
     def command(sandbox: str, sandboxed: bool | None) -> str:
-        settings = {"game": "spring2021", "time_scale": 1.0, "memory_limit_mb": DEFAULT_MEMORY_LIMIT_MB,
-                    "params": {}, "sandbox": sandbox, "bot_dirs": {"a": "/x/other", "b": "/x/y"},
-                    "bots": [{"name": "a", "bot": "a.py", "data": ["my data/w.bin"]}, {"name": "b", "bot": "greedy"}]}
-        record = GameRecord(comparison=0, pair=0, leg=1, seed=7, players=players, winner=0, end_reason="max_rounds",
-                            turns=3, duration_s=0.1, sandboxed=sandboxed)
+        settings = {
+            "game": "spring2021",
+            "time_scale": 1.0,
+            "memory_limit_mb": DEFAULT_MEMORY_LIMIT_MB,
+            "params": {},
+            "sandbox": sandbox,
+            "bot_dirs": {"a": "/x/other", "b": "/x/y"},
+            "bots": [{"name": "a", "bot": "a.py", "data": ["my data/w.bin"]}, {"name": "b", "bot": "greedy"}],
+        }
+        record = GameRecord(
+            comparison=0,
+            pair=0,
+            leg=1,
+            seed=7,
+            players=players,
+            winner=0,
+            end_reason="max_rounds",
+            turns=3,
+            duration_s=0.1,
+            sandboxed=sandboxed,
+        )
         return stored_game_command(settings, record)
 
     start = "cd /x/y && arena play spring2021 b=greedy a=a.py --seed 7 --data '2=/x/other/my data/w.bin'"

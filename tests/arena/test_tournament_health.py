@@ -23,10 +23,20 @@ SHORT = ["--param", "MAX_ROUNDS=3", "--workers", "1", "--no-progress"]
 
 
 def record(pair: int, statuses: tuple[str, str], bots: tuple[str, str] = ("a", "b")) -> GameRecord:
-    players = tuple(PlayerRecord(seat=i, bot=bots[i], score=0, rank=0, status=s, message=f"m{i}")
-                    for i, s in enumerate(statuses))
-    return GameRecord(comparison=0, pair=pair, leg=0, seed=pair, players=players, winner=None,
-                      end_reason="max_rounds", turns=1, duration_s=0.1)
+    players = tuple(
+        PlayerRecord(seat=i, bot=bots[i], score=0, rank=0, status=s, message=f"m{i}") for i, s in enumerate(statuses)
+    )
+    return GameRecord(
+        comparison=0,
+        pair=pair,
+        leg=0,
+        seed=pair,
+        players=players,
+        winner=None,
+        end_reason="max_rounds",
+        turns=1,
+        duration_s=0.1,
+    )
 
 
 def test_the_failure_watch_reports_first_failures_and_stops_past_the_share():
@@ -72,14 +82,16 @@ def test_a_crashing_bot_is_reported_once_and_stops_the_tournament(tmp_path):
     plays that game again; too many failures stop the run (exit 1) with the reason."""
     crash = tmp_path / "crash.py"
     crash.write_text("import sys\nsys.stdin.readline()\nsys.exit('boom')\n")  # starts, then crashes in the game
-    result = CliRunner().invoke(main, ["tournament", "spring2021", str(crash), "wait", "--games", "40",
-                                       "--db", str(tmp_path / "r.sqlite"), *SHORT])
+    result = CliRunner().invoke(
+        main,
+        ["tournament", "spring2021", str(crash), "wait", "--games", "40", "--db", str(tmp_path / "r.sqlite"), *SHORT],
+    )
     assert result.exit_code == 1, result.output
     warnings = [line for line in result.output.splitlines() if "failed for the first time" in line]
     assert len(warnings) == 1
     warning = warnings[0]
     with sqlite3.connect(tmp_path / "r.sqlite") as conn:
-        seed, = conn.execute("SELECT seed FROM games ORDER BY finished LIMIT 1").fetchone()
+        (seed,) = conn.execute("SELECT seed FROM games ORDER BY finished LIMIT 1").fetchone()
         stored = conn.execute("SELECT count(*) FROM games").fetchone()[0]
     assert f"seed {seed}" in warning and "seats 0: crash, 1: wait" in warning
     assert "boom" in warning
@@ -91,8 +103,13 @@ def test_a_crashing_bot_is_reported_once_and_stops_the_tournament(tmp_path):
     # 0.25 of the first 20 games is 5 failures: the 6th stops the run.
     assert stored == 6
     assert "stopped: bot 'crash' failed in 6 of its first 6 games" in result.output
-    again = subprocess.run([sys.executable, "-m", "arena.cli", *words[4:], "--json"],
-                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    again = subprocess.run(
+        [sys.executable, "-m", "arena.cli", *words[4:], "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     data = json.loads(again.stdout.strip().splitlines()[-1])
     assert data["seed"] == seed and data["players"][0]["status"] == "crash"
 
@@ -100,8 +117,22 @@ def test_a_crashing_bot_is_reported_once_and_stops_the_tournament(tmp_path):
 def test_max_failures_one_plays_every_game(tmp_path):
     crash = tmp_path / "crash.py"
     crash.write_text("import sys\nsys.stdin.readline()\nsys.exit('boom')\n")  # starts, then crashes in the game
-    result = CliRunner().invoke(main, ["tournament", "spring2021", str(crash), "wait", "--games", "8",
-                                       "--max-failures", "1", "--db", str(tmp_path / "r.sqlite"), *SHORT])
+    result = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            str(crash),
+            "wait",
+            "--games",
+            "8",
+            "--max-failures",
+            "1",
+            "--db",
+            str(tmp_path / "r.sqlite"),
+            *SHORT,
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert result.output.count("failed for the first time") == 1
     assert "stopped" not in result.output
@@ -111,8 +142,21 @@ def test_refused_actions_are_counted_per_bot(tmp_path):
     """Point 6: a bot that always asks to complete a tree on the centre cell, where no tree ever
     stands (start trees are on the outer ring and it never grows one), has every answer refused."""
     refuser = write_spring_bot(tmp_path, "refuser.py", "COMPLETE 0")
-    result = CliRunner().invoke(main, ["tournament", "spring2021", str(refuser), "wait", "--games", "4",
-                                       "--db", str(tmp_path / "r.sqlite"), "--json", *SHORT])
+    result = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            str(refuser),
+            "wait",
+            "--games",
+            "4",
+            "--db",
+            str(tmp_path / "r.sqlite"),
+            "--json",
+            *SHORT,
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
     bots = {b["name"]: b for b in data["bots"]}
@@ -130,8 +174,21 @@ def test_adjusted_settings_and_an_undecided_sprt_are_said(tmp_path):
     """Point 8: an odd --games is rounded up and said; an SPRT that reaches --games undecided
     says so and how to go on."""
     draw = write_spring_bot(tmp_path, "draw.py", "WAIT")
-    result = CliRunner().invoke(main, ["tournament", "spring2021", str(draw), "wait", "--games", "3", "--sprt",
-                                       "--db", str(tmp_path / "r.sqlite"), *SHORT])
+    result = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            str(draw),
+            "wait",
+            "--games",
+            "3",
+            "--sprt",
+            "--db",
+            str(tmp_path / "r.sqlite"),
+            *SHORT,
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "note: games 3 rounded up to 4: each seed is played once per seat" in result.output
     assert "4 games per comparison, 1 worker," in result.output  # point 16: not "1 workers"
@@ -142,9 +199,28 @@ def test_progress_lines_when_the_output_is_not_a_terminal(tmp_path):
     """Point 9: no bar in a log, but lines with the games done, W-D-L, score and ETA."""
     draw = write_spring_bot(tmp_path, "draw.py", "WAIT")
     result = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "tournament", "spring2021", str(draw), "wait", "--games", "4",
-         "--db", str(tmp_path / "r.sqlite"), "--param", "MAX_ROUNDS=3", "--workers", "1"],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        [
+            sys.executable,
+            "-m",
+            "arena.cli",
+            "tournament",
+            "spring2021",
+            str(draw),
+            "wait",
+            "--games",
+            "4",
+            "--db",
+            str(tmp_path / "r.sqlite"),
+            "--param",
+            "MAX_ROUNDS=3",
+            "--workers",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.startswith("progress: ")]
     assert lines and lines[-1].startswith("progress: 4/4 games (100%), draw vs wait 0-4-0 (W-D-L), score 50.0%")
@@ -153,13 +229,26 @@ def test_progress_lines_when_the_output_is_not_a_terminal(tmp_path):
 
 def test_self_play_and_one_file_with_two_argument_sets(tmp_path):
     """Point 2 from the command line."""
-    result = CliRunner().invoke(main, ["tournament", "spring2021", "wait", "wait", "--games", "2",
-                                       "--db", str(tmp_path / "a.sqlite"), *SHORT])
+    result = CliRunner().invoke(
+        main, ["tournament", "spring2021", "wait", "wait", "--games", "2", "--db", str(tmp_path / "a.sqlite"), *SHORT]
+    )
     assert result.exit_code == 0, result.output
     assert "wait vs wait#2" in result.output
     bot = write_spring_bot(tmp_path, "bot.py", "WAIT")
-    result = CliRunner().invoke(main, ["tournament", "spring2021", f"old={bot}", f"new={bot} --depth 3",
-                                       "--games", "2", "--db", str(tmp_path / "b.sqlite"), *SHORT])
+    result = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            f"old={bot}",
+            f"new={bot} --depth 3",
+            "--games",
+            "2",
+            "--db",
+            str(tmp_path / "b.sqlite"),
+            *SHORT,
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "old vs new" in result.output
     with sqlite3.connect(tmp_path / "b.sqlite") as conn:
@@ -182,8 +271,9 @@ def test_seeds_from_the_command_line(tmp_path):
     (tmp_path / "lost.txt").write_text("11\n-4\n")
     for given, expected in (("2..4", [2, 3, 4]), (str(tmp_path / "lost.txt"), [-4, 11]), ("7,9", [7, 9])):
         db = tmp_path / f"{len(expected)}-{expected[0]}.sqlite"
-        result = CliRunner().invoke(main, ["tournament", "spring2021", "wait", "random", "--seeds", given,
-                                           "--db", str(db), *SHORT])
+        result = CliRunner().invoke(
+            main, ["tournament", "spring2021", "wait", "random", "--seeds", given, "--db", str(db), *SHORT]
+        )
         assert result.exit_code == 0, result.output
         with sqlite3.connect(db) as conn:
             rows = conn.execute("SELECT seed, count(*) FROM games GROUP BY seed").fetchall()

@@ -64,9 +64,7 @@ def test_layers_hold_each_depth() -> None:
     result = bfs(0, expand, None)
     expected = textbook(0, expand)
     for d in range(result.depth + 1):
-        assert sorted(result.states[i] for i in result.layer(d)) == sorted(
-            x for x, k in expected.items() if k == d
-        )
+        assert sorted(result.states[i] for i in result.layer(d)) == sorted(x for x, k in expected.items() if k == d)
     assert result.depth == max(expected.values())
 
 

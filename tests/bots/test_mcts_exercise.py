@@ -150,8 +150,15 @@ def test_large_random_inputs_agree_with_a_simple_implementation():
 
 
 def run_program(text: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-B", "-m", "bots.puzzles.mcts_exercise"], input=text,
-                          capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-B", "-m", "bots.puzzles.mcts_exercise"],
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+        timeout=60,
+    )
 
 
 @pytest.mark.parametrize("index", [0, 2, 8, 15, 16])
@@ -177,13 +184,25 @@ def bundle_command() -> list[str]:
 
 def test_the_bundle_prints_the_same(tmp_path):
     bundle = tmp_path / "mcts_exercise.py"
-    made = subprocess.run([*bundle_command(), "bots/puzzles/mcts_exercise", "-o", str(bundle)],
-                          capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=120)
+    made = subprocess.run(
+        [*bundle_command(), "bots/puzzles/mcts_exercise", "-o", str(bundle)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+        timeout=120,
+    )
     assert made.returncode == 0 and bundle.exists(), made.stderr
     source = bundle.read_text()
     assert "import bots" not in source and "from bots" not in source
     random_text, c, playouts = random_input(2)
     for text, expected in [*CASES, (random_text, simple_solution(c, playouts))]:
-        got = subprocess.run([sys.executable, "-I", "-B", str(bundle)], input=text,
-                             capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        got = subprocess.run(
+            [sys.executable, "-I", "-B", str(bundle)],
+            input=text,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+        )
         assert got.returncode == 0 and got.stdout == expected + "\n", (text, got.stderr)

@@ -284,8 +284,7 @@ def test_states_are_stored_and_moves_applied_once_per_node():
 def test_uct_search_with_move_state_pairs_builds_the_same_tree():
     # Same game, same evaluation seed, no shuffling: both forms pop the last move first.
     game_a, game_b = BitGame(4), BitGame(4)
-    a = Search(game_a.legal_moves, game_a.apply, game_a.evaluate, game_a.is_terminal, 0.7).run(
-        (), budget(50))
+    a = Search(game_a.legal_moves, game_a.apply, game_a.evaluate, game_a.is_terminal, 0.7).run((), budget(50))
     b = uct_search((), game_b.pairs, game_b.evaluate, budget(50), c=0.7)
     assert snapshot(a.root) == snapshot(b.root) and a.move == b.move
     assert b.playouts == 50 == b.root.visits
@@ -295,4 +294,3 @@ def test_uct_search_finds_the_target_too():
     game = BitGame(1)
     result = uct_search((), game.pairs, game.evaluate, budget(500), c=0.7)
     assert result.move == 1 and most_visited_line(result.root) == TARGET
-

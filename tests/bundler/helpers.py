@@ -18,8 +18,7 @@ class Run:
     stderr: str
 
 
-def run_python(args: list[str], cwd: Path, libs: tuple[Path, ...] = (), isolated: bool = False,
-               stdin: str = "") -> Run:
+def run_python(args: list[str], cwd: Path, libs: tuple[Path, ...] = (), isolated: bool = False, stdin: str = "") -> Run:
     """Run this interpreter (never writing bytecode next to the fixtures)."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -27,8 +26,16 @@ def run_python(args: list[str], cwd: Path, libs: tuple[Path, ...] = (), isolated
     if libs:
         env["PYTHONPATH"] = os.pathsep.join(str(p) for p in libs)
     flags = ["-I"] if isolated else ["-B"]
-    done = subprocess.run([sys.executable, *flags, *args], cwd=cwd, env=env, input=stdin,
-                          capture_output=True, text=True, encoding="utf-8", timeout=60)
+    done = subprocess.run(
+        [sys.executable, *flags, *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
     return Run(done.returncode, done.stdout, done.stderr)
 
 

@@ -49,14 +49,42 @@ STDIN = "7\n3\n"
 """What the package reads (``main`` reads a line of it when its ``input`` is the builtin)."""
 
 INT_NAMES = ("LIMIT", "SIZE", "DEPTH", "count", "value", "total", "scale", "speed", "hits", "data")
-FUNC_NAMES = ("helper", "run", "compute", "value", "score", "evaluate", "step", "make", "update", "count",
-              "total", "node")
+FUNC_NAMES = (
+    "helper",
+    "run",
+    "compute",
+    "value",
+    "score",
+    "evaluate",
+    "step",
+    "make",
+    "update",
+    "count",
+    "total",
+    "node",
+)
 SHADOWED_BUILTINS = ("max", "min", "sum", "abs", "len", "id", "input")
 BUILTIN_CALLS = ("max", "min", "sum", "abs", "len")
 """Builtins the expressions call (deterministic, with int arguments)."""
 CLASS_NAMES = ("Node", "Base", "State", "Unit", "Action", "Helper", "Value")
-LOCAL_NAMES = ("value", "count", "total", "node", "LIMIT", "helper", "run", "result", "scale", "speed",
-               "x", "k", "step", "util", "model", "Node")
+LOCAL_NAMES = (
+    "value",
+    "count",
+    "total",
+    "node",
+    "LIMIT",
+    "helper",
+    "run",
+    "result",
+    "scale",
+    "speed",
+    "x",
+    "k",
+    "step",
+    "util",
+    "model",
+    "Node",
+)
 INNER_NAMES = ("inner", "helper", "run", "step", "apply", "tick")
 MODULE_NAMES = ("util", "model", "engine", "state", "config", "tools", "helper", "value", "search", "node")
 STDLIB_LIKE = ("heapq", "bisect", "statistics", "random")
@@ -310,8 +338,9 @@ class _Writer:
                     out.extend(_expand(f"{name}.{s}", sb, 0))
         return out
 
-    def ctx(self, budget: int, hidden: Sequence[str] = (), ints: Sequence[str] = (),
-            scope: dict[str, B] | None = None) -> Ctx:
+    def ctx(
+        self, budget: int, hidden: Sequence[str] = (), ints: Sequence[str] = (), scope: dict[str, B] | None = None
+    ) -> Ctx:
         refs = self.refs(self.scope if scope is None else scope, hidden)
         refs.extend((n, B("int")) for n in ints)
         builtins = [n for n in BUILTIN_CALLS if n not in self.reserved and n not in hidden]
@@ -357,8 +386,9 @@ class _Writer:
             return f"{t}({', '.join(args)})"
         if choice == "cls":
             t, b = r.choice(classes)
-            form = r.choice(["get", "get", "scale", "v"] + (["registry"] if b.registry else [])
-                            + (["method"] if b.methods else []))
+            form = r.choice(
+                ["get", "get", "scale", "v"] + (["registry"] if b.registry else []) + (["method"] if b.methods else [])
+            )
             if form == "method":
                 ctx.budget -= b.cost
                 return f"{t}({self.expr(ctx, depth - 1)}).{r.choice(b.methods)}({self.expr(ctx, depth - 1)})"
@@ -409,8 +439,11 @@ class _Writer:
         if t.package is None:
             forms = ["import", "import_as", "from", "from", "from_as"] + (["star"] if star_ok else [])
         elif t.is_init:
-            forms = ["rel_from", "abs_from"] if inside else ["import", "import_as", "from", "from_as"] + (
-                ["star"] if star_ok else [])
+            forms = (
+                ["rel_from", "abs_from"]
+                if inside
+                else ["import", "import_as", "from", "from_as"] + (["star"] if star_ok else [])
+            )
         elif inside:
             forms = ["rel_mod", "rel_from", "rel_from_as", "dotted"] + (["rel_star"] if star_ok else [])
         else:
@@ -450,9 +483,15 @@ class _Writer:
             assert pkg is not None
             init = self.g.by_name[pkg]
             b = B("mod", target=init, subs=(short,), own=init.index > m.index)
-            if lazy or pkg not in self.reserved or (
-                    pkg in self.scope_plan and self.scope_plan[pkg].kind == "mod"
-                    and self.scope_plan[pkg].target is init):
+            if (
+                lazy
+                or pkg not in self.reserved
+                or (
+                    pkg in self.scope_plan
+                    and self.scope_plan[pkg].kind == "mod"
+                    and self.scope_plan[pkg].target is init
+                )
+            ):
                 binds[pkg] = b
                 return ImportPlan(t, f"import {t.dotted}", binds)
             return None
@@ -570,8 +609,7 @@ class _Writer:
             lines.append(f"@{r.choice(decos)}")
             self.g.note("decorator")
         lines += [f"def {name}({', '.join(sig)}){returns}:", *_indent(body)]
-        return lines, B("func", nreq=nreq, nopt=nopt, cost=1 + 8 - ctx.budget,
-                        kw=params[1] if shape == "2d" else None)
+        return lines, B("func", nreq=nreq, nopt=nopt, cost=1 + 8 - ctx.budget, kw=params[1] if shape == "2d" else None)
 
     def class_def(self, name: str, kind: str) -> tuple[list[str], B]:
         r = self.r
@@ -590,22 +628,35 @@ class _Writer:
             scale = self.expr(self.ctx(4, hidden=hidden), 1)
         lines: list[str] = []
         if kind == "dataclass":
-            lines += ["@dataclass", f"class {name}:", "    v: int", f"    w: int = {r.randint(0, 5)}",
-                      f"    scale = {scale}", ""]
+            lines += [
+                "@dataclass",
+                f"class {name}:",
+                "    v: int",
+                f"    w: int = {r.randint(0, 5)}",
+                f"    scale = {scale}",
+                "",
+            ]
             mctx = self.ctx(6, hidden=["self", "base"], ints=["base"])
-            lines += ["    def get(self):", "        base = self.v + self.w * self.scale",
-                      f"        return base + {self.expr(mctx, 2)}"]
+            lines += [
+                "    def get(self):",
+                "        base = self.v + self.w * self.scale",
+                f"        return base + {self.expr(mctx, 2)}",
+            ]
             return lines, B("class", cost=2 + 6 - mctx.budget)
         head = f"class {name}({base[0]}):" if base else f"class {name}:"
         lines.append(head)
         if r.random() < 0.3:
             lines.append(f'    """{name} of {self.m.dotted}."""')
         if kind == "regbase":
-            lines += ["    registry = []", f"    scale = {scale}", "",
-                      "    def __init_subclass__(cls, **kwargs):",
-                      "        super().__init_subclass__(**kwargs)",
-                      f"        {name}.registry.append({'cls' if 'class_objects' in g.rare else 'cls.__qualname__'})",
-                      ""]
+            lines += [
+                "    registry = []",
+                f"    scale = {scale}",
+                "",
+                "    def __init_subclass__(cls, **kwargs):",
+                "        super().__init_subclass__(**kwargs)",
+                f"        {name}.registry.append({'cls' if 'class_objects' in g.rare else 'cls.__qualname__'})",
+                "",
+            ]
             g.note("init_subclass")
         else:
             lines += [f"    scale = {scale}", ""]
@@ -631,8 +682,9 @@ class _Writer:
         if base is None:
             attr = r.choice(["__name__", "__qualname__"])
             lines += ["", "    def __repr__(self):", f'        return f"{{type(self).{attr}}}({{self.v}})"']
-        return lines, B("class", cost=cost, registry=kind == "regbase" or bool(base and base[1].registry),
-                        methods=methods)
+        return lines, B(
+            "class", cost=cost, registry=kind == "regbase" or bool(base and base[1].registry), methods=methods
+        )
 
     def item(self, kind: str, names: list[str], extra: ImportPlan | None = None) -> None:
         """Emit one planned top-level binding."""
@@ -655,8 +707,14 @@ class _Writer:
                 out += ["", "", f"def {f}(n=1):", f"    global {c}", f"    {c} += n", f"    return {c}"]
                 self.bind(f, B("func", nreq=0, nopt=1, rebinds=cb, kw="n"))
             else:
-                out += ["", "", f"def {f}():", f"    global {c}", f"    {c} = {c} * 2 + {r.randint(1, 5)}",
-                        f"    return {c} % 1000"]
+                out += [
+                    "",
+                    "",
+                    f"def {f}():",
+                    f"    global {c}",
+                    f"    {c} = {c} * 2 + {r.randint(1, 5)}",
+                    f"    return {c} % 1000",
+                ]
                 self.bind(f, B("func", rebinds=cb))
             self.g.note("global_rebind")
         elif kind == "setter":
@@ -672,8 +730,14 @@ class _Writer:
                 return
             c = r.choice(targets)
             p = r.choice([x for x in LOCAL_NAMES if x != c])
-            out += ["", "", f"def {f}({p}):", f"    global {c}", f"    {c} = {p} + {r.randint(0, 9)}",
-                    f"    return {c}"]
+            out += [
+                "",
+                "",
+                f"def {f}({p}):",
+                f"    global {c}",
+                f"    {c} = {p} + {r.randint(0, 9)}",
+                f"    return {c}",
+            ]
             self.bind(f, B("func", nreq=1, rebinds=self.scope[c]))
         elif kind in ("func", "shadow_func"):
             name = names[0]
@@ -690,9 +754,16 @@ class _Writer:
             q = r.choice([x for x in LOCAL_NAMES if x != p])
             inner = r.choice([x for x in INNER_NAMES if x not in (p, q)])
             ctx = self.ctx(6, hidden=[p, q, inner], ints=[p, q])
-            out += ["", "", f"def {factory}({p}):", f"    def {inner}({q}):",
-                    f"        return {q} + {p} + {self.expr(ctx, 2)}", f"    return {inner}", "",
-                    f"{result} = {factory}({self.expr(self.ctx(4), 1)})"]
+            out += [
+                "",
+                "",
+                f"def {factory}({p}):",
+                f"    def {inner}({q}):",
+                f"        return {q} + {p} + {self.expr(ctx, 2)}",
+                f"    return {inner}",
+                "",
+                f"{result} = {factory}({self.expr(self.ctx(4), 1)})",
+            ]
             self.bind(factory, B("factory"))
             self.bind(result, B("func", nreq=1, cost=1 + 6 - ctx.budget))
         elif kind == "counter_closure":
@@ -700,9 +771,19 @@ class _Writer:
             p = r.choice(LOCAL_NAMES)
             c = r.choice([x for x in LOCAL_NAMES if x != p])
             inner = r.choice([x for x in INNER_NAMES if x not in (p, c)])
-            out += ["", "", f"def {factory}({p}):", f"    {c} = {p}", f"    def {inner}():",
-                    f"        nonlocal {c}", f"        {c} += 1", f"        return {c}", f"    return {inner}", "",
-                    f"{result} = {factory}({self.expr(self.ctx(4), 1)})"]
+            out += [
+                "",
+                "",
+                f"def {factory}({p}):",
+                f"    {c} = {p}",
+                f"    def {inner}():",
+                f"        nonlocal {c}",
+                f"        {c} += 1",
+                f"        return {c}",
+                f"    return {inner}",
+                "",
+                f"{result} = {factory}({self.expr(self.ctx(4), 1)})",
+            ]
             self.bind(factory, B("factory"))
             self.bind(result, B("func"))
         elif kind == "lambda":
@@ -739,12 +820,10 @@ class _Writer:
             p = r.choice([x for x in LOCAL_NAMES if x not in extra.binds])
             hidden = [p, *extra.binds]
             lazy_refs = self.refs(extra.binds)
-            use_ctx = Ctx([x for x in lazy_refs if x[1].kind in ("int", "func", "class")] or [(p, B("int"))],
-                          [], 6)
+            use_ctx = Ctx([x for x in lazy_refs if x[1].kind in ("int", "func", "class")] or [(p, B("int"))], [], 6)
             use = self.expr(use_ctx, 1) if use_ctx.refs[0][0] != p else p
             rest = self.ctx(4, hidden=hidden, ints=[p])
-            out += ["", "", f"def {name}({p}):", f"    {extra.line}",
-                    f"    return {use} + {p} + {self.expr(rest, 1)}"]
+            out += ["", "", f"def {name}({p}):", f"    {extra.line}", f"    return {use} + {p} + {self.expr(rest, 1)}"]
             self.bind(name, B("func", nreq=1, cost=4 + 6 - use_ctx.budget + 4 - rest.budget))
             g.note("lazy_import")
             if r.random() < 0.6:
@@ -764,8 +843,15 @@ class _Writer:
             g.note("conditional_import")
         elif kind == "late_global":
             f, x = names
-            out += ["", "", f"def {f}():", f"    global {x}", f"    {x} = {self.expr(self.ctx(6))}", f"    return {x}",
-                    ""]
+            out += [
+                "",
+                "",
+                f"def {f}():",
+                f"    global {x}",
+                f"    {x} = {self.expr(self.ctx(6))}",
+                f"    return {x}",
+                "",
+            ]
             out.append(f"{f}()" if r.random() < 0.5 else self.print_line([f"{f}()"]))
             xb = B("int")
             self.bind(x, xb)
@@ -780,8 +866,12 @@ class _Writer:
             # 'except E as name' deletes the name at the end of the handler (a global, here)
             name = names[0]
             raiser = r.choice(['{}["key"]', 'int("x")', "[][3]"])
-            out += ["try:", f"    {raiser}", f"except (KeyError, ValueError, IndexError) as {name}:",
-                    "    " + self.print_line([f"type({name}).__name__", f"{name}.args"])]
+            out += [
+                "try:",
+                f"    {raiser}",
+                f"except (KeyError, ValueError, IndexError) as {name}:",
+                "    " + self.print_line([f"type({name}).__name__", f"{name}.args"]),
+            ]
         elif kind == "reassign":
             pool = list(self.own_ints)
             if "rebind_imported" in g.rare and self.imported_ints:
@@ -867,8 +957,13 @@ class _Writer:
             if "match_value" not in g.rare or not dotted:
                 return []
             g.note("match_value")
-            return [f"match {self.expr(ctx, 1)}:", f"    case {r.choice(dotted)}:",
-                    "        " + self.print_line(["'hit'"]), "    case _:", "        " + self.print_line(["'miss'"])]
+            return [
+                f"match {self.expr(ctx, 1)}:",
+                f"    case {r.choice(dotted)}:",
+                "        " + self.print_line(["'hit'"]),
+                "    case _:",
+                "        " + self.print_line(["'miss'"]),
+            ]
         if kind == "fdebug":
             ints = [t for t, _ in ctx.of("int")]
             if "fstring_debug" not in g.rare or not ints:
@@ -877,8 +972,22 @@ class _Writer:
             return [f'print(f"{{{r.choice(ints)}=}}")']
         raise AssertionError(kind)
 
-    ACTIONS = ("print", "print", "print", "names", "bump", "bump", "write", "class_write", "stderr", "comp",
-               "registry", "match", "fdebug", "class_list")
+    ACTIONS = (
+        "print",
+        "print",
+        "print",
+        "names",
+        "bump",
+        "bump",
+        "write",
+        "class_write",
+        "stderr",
+        "comp",
+        "registry",
+        "match",
+        "fdebug",
+        "class_list",
+    )
 
     def some_action(self, where: str) -> list[str]:
         for _ in range(6):
@@ -892,10 +1001,26 @@ class _Writer:
     def plan_items(self, imports: list[tuple[str, ImportPlan]]) -> list[tuple[str, list[str], ImportPlan | None]]:
         r = self.r
         g = self.g
-        weights = {"const": 4, "counter": 3, "setter": 1, "func": 4, "closure": 1, "counter_closure": 1,
-                   "lambda": 1, "class": 3, "dataclass": 0 if g.stdlib_like else 1, "regbase": 1, "decorator": 1,
-                   "temp": 1, "loop": 1, "shadow": 1, "reassign": 1, "late_global": 1, "walrus": 1,
-                   "except_as": 1 if "except_as" in g.rare else 0}
+        weights = {
+            "const": 4,
+            "counter": 3,
+            "setter": 1,
+            "func": 4,
+            "closure": 1,
+            "counter_closure": 1,
+            "lambda": 1,
+            "class": 3,
+            "dataclass": 0 if g.stdlib_like else 1,
+            "regbase": 1,
+            "decorator": 1,
+            "temp": 1,
+            "loop": 1,
+            "shadow": 1,
+            "reassign": 1,
+            "late_global": 1,
+            "walrus": 1,
+            "except_as": 1 if "except_as" in g.rare else 0,
+        }
         n = r.randint(0, 3) if self.is_main else r.randint(2, 6)
         kinds = r.choices(list(weights), list(weights.values()), k=n)
         items: list[tuple[str, list[str], ImportPlan | None]] = []
@@ -1056,4 +1181,3 @@ def _main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(_main(sys.argv[1:]))
-

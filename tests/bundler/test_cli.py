@@ -73,7 +73,8 @@ def test_crlf_bom_and_latin1_sources(tmp_path):
     src = tmp_path / "src"
     src.mkdir()
     (src / "main.py").write_bytes(
-        b"\xef\xbb\xbfimport legacy\r\nTEXT = '''a\r\n  b'''\r\nprint(repr(TEXT), legacy.WORD)\r\n")
+        b"\xef\xbb\xbfimport legacy\r\nTEXT = '''a\r\n  b'''\r\nprint(repr(TEXT), legacy.WORD)\r\n"
+    )
     (src / "legacy.py").write_bytes(b"# -*- coding: latin-1 -*-\nWORD = '\xe9t\xe9'\n")
     bundle = build(BuildOptions(src / "main.py"))
     assert "\r" not in bundle.text and "\ufeff" not in bundle.text
@@ -117,24 +118,33 @@ def test_fallback_reason_is_printed():
     assert "modules mode" in result.stderr and "import cycle ping -> pong -> ping" in result.stderr
 
 
-@pytest.mark.parametrize("code,reason", [
-    ("import importlib\nmod = importlib.import_module('plugins.' + 'fast')\nprint(mod.NAME)\n",
-     "importlib.import_module"),
-    ("import plugins.fast\nprint(globals()['plugins'].fast.NAME)\n", "globals()"),
-    ("import plugins.fast\nprint(plugins.fast.NAME, __file__ != '')\n", "__file__"),
-    ("def f():\n    from plugins import noisy\n    return noisy.NAME\nprint(f())\n",
-     "inside a function"),
-    ("from __future__ import annotations\nfrom plugins.typed import g\nprint(g(3), g.__annotations__)\n",
-     "uses 'from __future__ import annotations'"),
-])
+@pytest.mark.parametrize(
+    "code,reason",
+    [
+        (
+            "import importlib\nmod = importlib.import_module('plugins.' + 'fast')\nprint(mod.NAME)\n",
+            "importlib.import_module",
+        ),
+        ("import plugins.fast\nprint(globals()['plugins'].fast.NAME)\n", "globals()"),
+        ("import plugins.fast\nprint(plugins.fast.NAME, __file__ != '')\n", "__file__"),
+        ("def f():\n    from plugins import noisy\n    return noisy.NAME\nprint(f())\n", "inside a function"),
+        (
+            "from __future__ import annotations\nfrom plugins.typed import g\nprint(g(3), g.__annotations__)\n",
+            "uses 'from __future__ import annotations'",
+        ),
+    ],
+)
 def test_unsafe_code_falls_back_and_still_runs(tmp_path, code, reason):
-    write(tmp_path / "src", {
-        "main.py": code,
-        "plugins/__init__.py": "",
-        "plugins/fast.py": "NAME = 'fast plugin'\n",
-        "plugins/noisy.py": "print('noisy imported')\nNAME = 'noisy'\n",
-        "plugins/typed.py": "def g(x: int) -> str:\n    return str(x)\n",
-    })
+    write(
+        tmp_path / "src",
+        {
+            "main.py": code,
+            "plugins/__init__.py": "",
+            "plugins/fast.py": "NAME = 'fast plugin'\n",
+            "plugins/noisy.py": "print('noisy imported')\nNAME = 'noisy'\n",
+            "plugins/typed.py": "def g(x: int) -> str:\n    return str(x)\n",
+        },
+    )
     bundle = build(BuildOptions(tmp_path / "src" / "main.py"))
     assert bundle.mode == "modules"
     assert any(reason in r for r in bundle.fallback_reasons), bundle.fallback_reasons
@@ -142,11 +152,14 @@ def test_unsafe_code_falls_back_and_still_runs(tmp_path, code, reason):
 
 
 def test_modules_mode_traceback_names_the_original_file_and_line(tmp_path):
-    write(tmp_path / "src", {
-        "main.py": "from game import model\nmodel.explode(3)\n",
-        "game/__init__.py": "",
-        "game/model.py": "def explode(n):\n    if n:\n        raise ValueError(f'boom {n}')\n",
-    })
+    write(
+        tmp_path / "src",
+        {
+            "main.py": "from game import model\nmodel.explode(3)\n",
+            "game/__init__.py": "",
+            "game/model.py": "def explode(n):\n    if n:\n        raise ValueError(f'boom {n}')\n",
+        },
+    )
     bundle = build(BuildOptions(tmp_path / "src" / "main.py", mode="modules"))
     run = run_bundle(bundle.text, tmp_path)
     assert run.returncode == 1
@@ -192,8 +205,9 @@ def test_copy_with_a_clipboard_tool(tmp_path):
     sink = tmp_path / "clipboard.txt"
     tool.write_text(f"#!/bin/sh\ncat > {sink}\n")
     tool.chmod(0o755)
-    result = invoke(str(FIXTURES / "star_all" / "main.py"), "--copy",
-                    env={"PATH": f"{tmp_path}{os.pathsep}/usr/bin:/bin"})
+    result = invoke(
+        str(FIXTURES / "star_all" / "main.py"), "--copy", env={"PATH": f"{tmp_path}{os.pathsep}/usr/bin:/bin"}
+    )
     assert result.exit_code == 0, result.stderr
     assert "copied to the clipboard with wl-copy" in result.stderr
     assert sink.read_text(encoding="utf-8") == build(BuildOptions(FIXTURES / "star_all" / "main.py")).text
@@ -203,12 +217,19 @@ def test_copy_with_a_clipboard_tool(tmp_path):
 
 
 def test_watch_rebuilds_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
-    write(tmp_path, {"main.py": "from helper import greet\nprint(greet())\n",
-                     "helper.py": "def greet():\n    return 'hello'\n"})
+    write(
+        tmp_path,
+        {"main.py": "from helper import greet\nprint(greet())\n", "helper.py": "def greet():\n    return 'hello'\n"},
+    )
     out = tmp_path / "out.py"
     code = "import sys; from bundler.cli import main; sys.argv[0] = 'bundle'; main()"
-    proc = subprocess.Popen([sys.executable, "-c", code, "main.py", "-o", str(out), "--watch"],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "main.py", "-o", str(out), "--watch"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 20
         while not (out.exists() and "'hello'" in out.read_text()) and time.monotonic() < deadline:
@@ -248,8 +269,7 @@ def test_verify_recognises_a_nondeterministic_bot(tmp_path):
     text = (BOTS / "fall2020" / "random_bot.py").read_text()
     bot.write_text(text.replace("seed = 0", "seed = int.from_bytes(__import__('os').urandom(8), 'big')"))
     with pytest.raises(VerifyError, match="not deterministic"):
-        verify("fall2020", _script(bot), _script(bot), _script(BOTS / "fall2020" / "random_bot.py"),
-               seeds=[3])
+        verify("fall2020", _script(bot), _script(bot), _script(BOTS / "fall2020" / "random_bot.py"), seeds=[3])
 
 
 def test_verify_unknown_game():
@@ -259,22 +279,34 @@ def test_verify_unknown_game():
 
 def test_verify_a_package_bot_with_a_lib(tmp_path):
     """A package entry (run as ``python -m``) using a --lib library, verified end to end."""
-    write(tmp_path, {
-        "lib/cgutil/__init__.py": "from .pick import first\n",
-        "lib/cgutil/pick.py": "def first(actions):\n    return sorted(actions)[0]\n",
-        "mybot/__init__.py": "",
-        "mybot/__main__.py": (
-            "from .loop import run\n\nrun()\n"),
-        "mybot/loop.py": (
-            "from cgutil import first\n\n\ndef run():\n    for _ in range(int(input())):\n"
-            "        input()\n    while True:\n        try:\n            input()\n"
-            "        except EOFError:\n            return\n        for _ in range(3):\n            input()\n"
-            "        for _ in range(int(input())):\n            input()\n"
-            "        actions = [input() for _ in range(int(input()))]\n"
-            "        print(first(actions), flush=True)\n"),
-    })
-    result = invoke(str(tmp_path / "mybot"), "--lib", str(tmp_path / "lib"), "-o", str(tmp_path / "b.py"),
-                    "--verify", "spring2021", "--seeds", "5")
+    write(
+        tmp_path,
+        {
+            "lib/cgutil/__init__.py": "from .pick import first\n",
+            "lib/cgutil/pick.py": "def first(actions):\n    return sorted(actions)[0]\n",
+            "mybot/__init__.py": "",
+            "mybot/__main__.py": ("from .loop import run\n\nrun()\n"),
+            "mybot/loop.py": (
+                "from cgutil import first\n\n\ndef run():\n    for _ in range(int(input())):\n"
+                "        input()\n    while True:\n        try:\n            input()\n"
+                "        except EOFError:\n            return\n        for _ in range(3):\n            input()\n"
+                "        for _ in range(int(input())):\n            input()\n"
+                "        actions = [input() for _ in range(int(input()))]\n"
+                "        print(first(actions), flush=True)\n"
+            ),
+        },
+    )
+    result = invoke(
+        str(tmp_path / "mybot"),
+        "--lib",
+        str(tmp_path / "lib"),
+        "-o",
+        str(tmp_path / "b.py"),
+        "--verify",
+        "spring2021",
+        "--seeds",
+        "5",
+    )
     assert result.exit_code == 0, result.stderr
     assert "verified on spring2021: 1 game (seeds 5)" in result.stderr
     assert "flat mode" in result.stderr
@@ -285,10 +317,18 @@ def test_verify_passes_bot_args_to_the_source_and_the_bundle(tmp_path):
     deterministic without ``--bot-args`` and passes with it (both runs receive the arguments)."""
     bot = tmp_path / "seeded.py"
     text = (BOTS / "fall2020" / "random_bot.py").read_text()
-    bot.write_text(text.replace("    seed = 0\n",
-                                "    seed = int.from_bytes(__import__('os').urandom(8), 'big')\n"))
-    common = [str(bot), "-o", str(tmp_path / "b.py"), "--verify", "fall2020", "--seeds", "4",
-              "--opponent", str(BOTS / "fall2020" / "random_bot.py")]
+    bot.write_text(text.replace("    seed = 0\n", "    seed = int.from_bytes(__import__('os').urandom(8), 'big')\n"))
+    common = [
+        str(bot),
+        "-o",
+        str(tmp_path / "b.py"),
+        "--verify",
+        "fall2020",
+        "--seeds",
+        "4",
+        "--opponent",
+        str(BOTS / "fall2020" / "random_bot.py"),
+    ]
     without = invoke(*common)
     assert without.exit_code == 1 and "not deterministic" in without.stderr
     with_args = invoke(*common, "--bot-args", "--seed 12")
@@ -297,7 +337,6 @@ def test_verify_passes_bot_args_to_the_source_and_the_bundle(tmp_path):
 
 
 def test_bot_args_without_verify_is_refused(tmp_path):
-    result = invoke(str(BOTS / "spring2021" / "random_bot.py"), "-o", str(tmp_path / "b.py"),
-                    "--bot-args", "--seed 1")
+    result = invoke(str(BOTS / "spring2021" / "random_bot.py"), "-o", str(tmp_path / "b.py"), "--bot-args", "--seed 1")
     assert result.exit_code == 2 and "--bot-args is only used with --verify" in result.output
     assert not (tmp_path / "b.py").exists()

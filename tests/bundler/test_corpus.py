@@ -41,45 +41,87 @@ class Bot:
 
 
 BOTS = [
-    Bot("gem_runner", "main.py", ("main.py",), 30, ("cache", "helper", "DEPTH"),
+    Bot(
+        "gem_runner",
+        "main.py",
+        ("main.py",),
+        30,
+        ("cache", "helper", "DEPTH"),
         "maze puzzle, script + sibling modules; BFS (deque), A* (heapq, itertools.count), exhaustive "
         "planning (itertools.permutations) with a closure; config.NAME constants; lru_cache, Counter; "
         "'import pathing as pf', 'from scoring import evaluate as score_step'; module-level cache dicts "
         "and helper() in three modules, read from main as pf.cache; __future__ annotations in every "
-        "module but main.py"),
-    Bot("connect4", "c4bot", ("-m", "c4bot"), 16, ("cache", "DEPTH"),
+        "module but main.py",
+    ),
+    Bot(
+        "connect4",
+        "c4bot",
+        ("-m", "c4bot"),
+        16,
+        ("cache", "DEPTH"),
         "numpy board and vectorised window evaluation; package run with -m ('from . import book, protocol, "
         "search', 'from .evaluation import evaluate as static_eval'); the first input line read at import "
         "time of protocol.py; negamax alpha-beta, transposition table, iterative deepening under a node "
-        "budget; class attribute 'DEPTH = DEPTH' of a renamed constant; string annotations"),
-    Bot("hexwars", "main.py", ("main.py",), 20, ("material",),
+        "budget; class attribute 'DEPTH = DEPTH' of a renamed constant; string annotations",
+    ),
+    Bot(
+        "hexwars",
+        "main.py",
+        ("main.py",),
+        20,
+        ("material",),
         "class hierarchy across modules: abstract Unit (ABC, abstractmethod, ClassVar attributes, "
         "__init_subclass__ registry, @property, @classmethod, @staticmethod, __slots__) in units/base.py, "
         "subclasses in three modules with super() calls, units/__init__.py re-exporting with __all__; "
         "an Action hierarchy; TYPE_CHECKING imports; evaluation terms registered by a decorator under "
-        "fn.__name__, one of them clashing with another module's function; greedy search, heapq.nsmallest"),
-    Bot("brewer", "brewer", ("-m", "brewer"), 22, ("Node", "evaluate", "DEPTH"),
+        "fn.__name__, one of them clashing with another module's function; greedy search, heapq.nsmallest",
+    ),
+    Bot(
+        "brewer",
+        "brewer",
+        ("-m", "brewer"),
+        22,
+        ("Node", "evaluate", "DEPTH"),
         "dataclasses (frozen, order=True, field(default_factory=...), field(compare=False, init=False), "
         "__post_init__, replace) and enums (Enum with auto(), IntEnum) as dict keys and in match "
         "statements (value and class patterns); package run with -m with a subpackage ai/ re-exporting "
-        "names; beam search; two Node classes (dataclass, repr printed, and NamedTuple), two evaluate"),
-    Bot("uttt_mcts", "main.py", ("main.py",), 20, ("Node", "helper", "cache", "nodes", "input"),
+        "names; beam search; two Node classes (dataclass, repr printed, and NamedTuple), two evaluate",
+    ),
+    Bot(
+        "uttt_mcts",
+        "main.py",
+        ("main.py",),
+        20,
+        ("Node", "helper", "cache", "nodes", "input"),
         "ultimate tic-tac-toe; MCTS with a seeded random.Random and a fixed iteration budget, truncated "
         "playouts, alpha-beta tactical check; Node class vs namedtuple Node; 'global nodes' counters "
         "in two modules; a local alias 'cache = heuristics.cache'; 'input = sys.stdin.readline' in one "
         "module, the builtin input() in main; module minimax with a function minimax and a self-test "
-        "'if __name__ == \"__main__\"' block; 'import mcts as tree'; no __future__ import anywhere"),
-    Bot("tron", "main.py", ("main.py",), 32, ("DEPTH",),
+        "'if __name__ == \"__main__\"' block; 'import mcts as tree'; no __future__ import anywhere",
+    ),
+    Bot(
+        "tron",
+        "main.py",
+        ("main.py",),
+        32,
+        ("DEPTH",),
         "light cycles for three players, trails tracked across turns; multi-source BFS territory "
         "(Counter), flood fills; alternating minimax with alpha-beta under a node budget; config.WIDTH "
         "constants, DEPTH = config.DEPTH clashing with another DEPTH; a global set through 'global' and "
         "read as protocol.PLAYERS; 'import voronoi as vor'; iter(sys.stdin) with a generator parser; a "
-        "closure as sort key; itertools.count"),
-    Bot("harvest", "harvest", ("-m", "harvest"), 18, ("cache",),
+        "closure as sort key; itertools.count",
+    ),
+    Bot(
+        "harvest",
+        "harvest",
+        ("-m", "harvest"),
+        18,
+        ("cache",),
         "ants on a graph; package run with -m; 'from .constants import *' with a literal __all__; "
         "dataclass(slots=True), enum.Flag, defaultdict via default_factory, functools.cache (clashing "
         "with another module's cache dict); simulated annealing with a seeded random.Random and a "
-        "fixed number of steps; bisect, itertools.accumulate, operator.itemgetter"),
+        "fixed number of steps; bisect, itertools.accumulate, operator.itemgetter",
+    ),
 ]
 MODES = ["flat", "modules", None]
 
@@ -103,8 +145,9 @@ def _build(bot: Bot, mode: str | None) -> Bundle:
 
 
 def _diff(name: str, expected: str, got: str) -> str:
-    lines = difflib.unified_diff(expected.splitlines(), got.splitlines(), f"{name} (source)", f"{name} (bundle)",
-                                 lineterm="", n=1)
+    lines = difflib.unified_diff(
+        expected.splitlines(), got.splitlines(), f"{name} (source)", f"{name} (bundle)", lineterm="", n=1
+    )
     return "\n".join(list(lines)[:40])
 
 
@@ -145,11 +188,16 @@ def test_recorded_input_is_what_its_generator_writes(bot: Bot, tmp_path: Path) -
 
 def test_the_corpus_is_complete() -> None:
     """Every bot directory is listed, and the corpus has what acceptance 2 asks for."""
-    assert sorted(b.name for b in BOTS) == sorted(p.name for p in CORPUS.iterdir() if p.is_dir()
-                                                  and p.name != "__pycache__")
+    assert sorted(b.name for b in BOTS) == sorted(
+        p.name for p in CORPUS.iterdir() if p.is_dir() and p.name != "__pycache__"
+    )
     assert len(BOTS) >= 6
-    sources = {b.name: "\n".join(p.read_text(encoding="utf-8") for p in sorted((CORPUS / b.name).rglob("*.py"))
-                                 if p.name != "gen_input.py") for b in BOTS}
+    sources = {
+        b.name: "\n".join(
+            p.read_text(encoding="utf-8") for p in sorted((CORPUS / b.name).rglob("*.py")) if p.name != "gen_input.py"
+        )
+        for b in BOTS
+    }
     assert any("import numpy as np" in s for s in sources.values())
     assert any("(ABC)" in s and "super()." in s for s in sources.values())
     assert any("@dataclass(frozen=True, order=True)" in s and "auto()" in s for s in sources.values())

@@ -13,8 +13,7 @@ import pytest
 def bundle(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """The real console entry point, as a user runs it."""
     code = "import sys; from bundler.cli import main; sys.argv[0] = 'bundle'; main()"
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, timeout=60)
 
 
 def assert_one_line_error(done: subprocess.CompletedProcess[str], *fragments: str) -> str:
@@ -59,7 +58,8 @@ def test_unknown_third_party_import(tmp_path):
 
 def test_guarded_third_party_import_is_allowed(tmp_path):
     (tmp_path / "main.py").write_text(
-        "try:\n    import numba\nexcept ImportError:\n    numba = None\nprint(numba is None)\n")
+        "try:\n    import numba\nexcept ImportError:\n    numba = None\nprint(numba is None)\n"
+    )
     done = bundle("main.py", "-o", "out.py", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
 
@@ -83,8 +83,9 @@ def test_output_that_cannot_be_written(tmp_path, where):
     (tmp_path / "main.py").write_text("print('hi')\n")
     (tmp_path / "afile").write_text("x")
     (tmp_path / "adir").mkdir()
-    target = {"parent_is_a_file": "afile/out.py", "is_a_directory": "adir",
-              "missing_directory": "nowhere/out.py"}[where]
+    target = {"parent_is_a_file": "afile/out.py", "is_a_directory": "adir", "missing_directory": "nowhere/out.py"}[
+        where
+    ]
     before = sorted(str(p) for p in tmp_path.rglob("*"))
     assert_one_line_error(bundle("main.py", "-o", target, cwd=tmp_path), target.split("/")[0])
     assert sorted(str(p) for p in tmp_path.rglob("*")) == before  # no temporary file left
@@ -100,8 +101,9 @@ def test_forced_flat_mode_that_is_not_safe(tmp_path):
     (tmp_path / "main.py").write_text("import a\n")
     (tmp_path / "a.py").write_text("import b\n")
     (tmp_path / "b.py").write_text("import a\n")
-    assert_one_line_error(bundle("main.py", "--mode", "flat", "-o", "out.py", cwd=tmp_path),
-                          "import cycle", "a -> b -> a")
+    assert_one_line_error(
+        bundle("main.py", "--mode", "flat", "-o", "out.py", cwd=tmp_path), "import cycle", "a -> b -> a"
+    )
     assert not (tmp_path / "out.py").exists()
 
 
@@ -146,14 +148,22 @@ def test_a_bug_of_flat_mode_is_reported_as_internal_and_the_default_uses_modules
 
 def test_a_crash_of_the_command_is_reported_as_internal_with_its_traceback(tmp_path):
     entry = _two_module_bot(tmp_path)
-    code = ("import sys; import bundler.cli as cli; from bundler import build as b\n"
-            "def broken(*a, **k):\n    raise RuntimeError('boom')\n"
-            "b.embed = broken; sys.argv[0] = 'bundle'; cli.main()")
-    done = subprocess.run([sys.executable, "-c", code, str(entry), "--mode", "modules", "-o", "out.py"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    code = (
+        "import sys; import bundler.cli as cli; from bundler import build as b\n"
+        "def broken(*a, **k):\n    raise RuntimeError('boom')\n"
+        "b.embed = broken; sys.argv[0] = 'bundle'; cli.main()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(entry), "--mode", "modules", "-o", "out.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 3
     first = done.stderr.splitlines()[0]
-    assert first == ("bundle: error: internal error (a bug in the bundler, not in your bot; please report it): "
-                     "RuntimeError: boom")
+    assert first == (
+        "bundle: error: internal error (a bug in the bundler, not in your bot; please report it): RuntimeError: boom"
+    )
     assert "Traceback" in done.stderr
     assert not (tmp_path / "out.py").exists()

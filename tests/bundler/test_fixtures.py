@@ -67,29 +67,53 @@ CASES = [
     Case("local_clash", "main.py", ("main.py",)),
     Case("star_reexport", "main.py", ("main.py",)),
     Case("empty_init_two_names", "src/main.py", ("main.py",), libs=("src/engine",), cwd="src"),
-    Case("submodule_replaces", "main.py", ("main.py",),
-         refused="pkg/__init__.py:1: binds 'sub' before the submodule pkg.sub first runs"),
+    Case(
+        "submodule_replaces",
+        "main.py",
+        ("main.py",),
+        refused="pkg/__init__.py:1: binds 'sub' before the submodule pkg.sub first runs",
+    ),
     Case("submodule_same_name", "main.py", ("main.py",)),
     Case("string_annotations", "main.py", ("main.py",)),
     Case("pickle_objects", "main.py", ("main.py",), refused="main.py:3: imports pickle, which pickles objects"),
     Case("class_repr", "main.py", ("main.py",)),
-    Case("class_in_function", "main.py", ("main.py",),
-         refused="factory.py:2: makes class Unit inside a function: its __module__ would not be factory"),
+    Case(
+        "class_in_function",
+        "main.py",
+        ("main.py",),
+        refused="factory.py:2: makes class Unit inside a function: its __module__ would not be factory",
+    ),
     Case("future_mixed", "main.py", ("main.py",)),
-    Case("future_mixed_reader", "main.py", ("main.py",),
-         refused="model.py:7: has annotations evaluated at definition time, another module uses 'from __future__ "
-                 "import annotations', and main.py:9 reads annotations (dataclasses.fields)"),
+    Case(
+        "future_mixed_reader",
+        "main.py",
+        ("main.py",),
+        refused="model.py:7: has annotations evaluated at definition time, another module uses 'from __future__ "
+        "import annotations', and main.py:9 reads annotations (dataclasses.fields)",
+    ),
     Case("entry_rebinds_builtins", "main.py", ("main.py",)),
-    Case("lazy_import_state", "main.py", ("main.py",),
-         refused="main.py:7: imports derived inside a function; running it earlier than Python would is not safe: "
-                 "derived.py:3: reads config.settings, whose value the program may change"),
-    Case("lazy_import_plugin", "main.py", ("main.py",),
-         refused="plugins.py:4: class Rush derives from Strategy, whose creation may run the bot's code"),
+    Case(
+        "lazy_import_state",
+        "main.py",
+        ("main.py",),
+        refused="main.py:7: imports derived inside a function; running it earlier than Python would is not safe: "
+        "derived.py:3: reads config.settings, whose value the program may change",
+    ),
+    Case(
+        "lazy_import_plugin",
+        "main.py",
+        ("main.py",),
+        refused="plugins.py:4: class Rush derives from Strategy, whose creation may run the bot's code",
+    ),
     Case("lazy_import_pure", "main.py", ("main.py",)),
     Case("star_copy_moved", "main.py", ("main.py",)),
     Case("function_module_alias", "main.py", ("main.py",)),
-    Case("builtin_rebound", "main.py", ("main.py",),
-         refused="tools.py:5: reads the builtin 'print' before this module binds its own 'print'"),
+    Case(
+        "builtin_rebound",
+        "main.py",
+        ("main.py",),
+        refused="tools.py:5: reads the builtin 'print' before this module binds its own 'print'",
+    ),
 ]
 
 
@@ -125,10 +149,12 @@ def test_flat_bundle_behaves_like_the_package(case: Case, tmp_path):
     assert bundle.mode == "flat"
     tree = ast.parse(bundle.text, feature_version=(3, 11))
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    imported |= {n.module.split(".")[0] for n in ast.walk(tree)
-                 if isinstance(n, ast.ImportFrom) and n.module and not n.level}
+    imported |= {
+        n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and not n.level
+    }
     local = {p.stem for p in (FIXTURES / case.name).rglob("*.py")} | {
-        p.name for p in (FIXTURES / case.name).rglob("*") if p.is_dir()}
+        p.name for p in (FIXTURES / case.name).rglob("*") if p.is_dir()
+    }
     assert not (imported & local) - {"main"}, "a local import survived flattening"
     assert not any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree))
     assert run_bundle(bundle.text, tmp_path) == _original(case)
@@ -145,9 +171,14 @@ def test_modules_bundle_behaves_like_the_package(case: Case, tmp_path):
 def test_flat_keeps_comments_docstrings_and_strings_byte_for_byte(case: Case):
     bundle = build(_options(case, "flat"))
     base = FIXTURES / case.name
-    used = [p for p in base.rglob("*.py") if p.read_text(encoding="utf-8").strip()
-            and not (case.name == "shared_lib" and p.parts[-2] in ("bot_a", "bot_b")
-                     and p.parts[-2] != case.entry.split("/")[0])]
+    used = [
+        p
+        for p in base.rglob("*.py")
+        if p.read_text(encoding="utf-8").strip()
+        and not (
+            case.name == "shared_lib" and p.parts[-2] in ("bot_a", "bot_b") and p.parts[-2] != case.entry.split("/")[0]
+        )
+    ]
     for path in used:
         source = path.read_text(encoding="utf-8")
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):

@@ -45,8 +45,10 @@ def test_a_clash_renames_the_later_module_and_skips_names_in_use():
     forbidden = frozenset({"SIZE", "run", "helper", "print", "SIZE_util"})
     final = assign_names(owned, claimed, forbidden)
     # SIZE_util is spelled somewhere already, so the first free candidate is SIZE_util2.
-    assert final == {"__main__": {"SIZE": "SIZE", "run": "run"},
-                     "game.util": {"SIZE": "SIZE_util2", "helper": "helper"}}
+    assert final == {
+        "__main__": {"SIZE": "SIZE", "run": "run"},
+        "game.util": {"SIZE": "SIZE_util2", "helper": "helper"},
+    }
     assert claimed == {"print": ("free",)}  # the inputs are left as they were
 
 
@@ -61,10 +63,19 @@ def test_a_forced_name_gives_its_spelling_to_the_next_module():
 
 def test_shared_standard_library_names_builtins_dunders_and_main_tags():
     owned = [
-        ("pkg.__main__", {"math": ("stdlib", "math"), "json": ("stdlib", "json"),
-                          "__all__": ("module", "pkg.__main__", "__all__")}),
-        ("pkg.a", {"math": ("stdlib", "math"), "json": ("stdlib", "os.path"),
-                   "len": ("module", "pkg.a", "len"), "__all__": ("module", "pkg.a", "__all__")}),
+        (
+            "pkg.__main__",
+            {"math": ("stdlib", "math"), "json": ("stdlib", "json"), "__all__": ("module", "pkg.__main__", "__all__")},
+        ),
+        (
+            "pkg.a",
+            {
+                "math": ("stdlib", "math"),
+                "json": ("stdlib", "os.path"),
+                "len": ("module", "pkg.a", "len"),
+                "__all__": ("module", "pkg.a", "__all__"),
+            },
+        ),
         ("_b_", {"json": ("module", "_b_", "json")}),
         ("tools.__main__", {"json": ("module", "tools.__main__", "json")}),
     ]
@@ -81,12 +92,19 @@ def test_shared_standard_library_names_builtins_dunders_and_main_tags():
 def test_the_name_plan_follows_aliases_to_the_defining_module():
     key = ("module", "b", "h")
     names = {
-        "a": ModuleNames(aliases={"g": Binding("g", "b", "h"), "loop": Binding("loop", "a", "loop")},
-                         own={"f": ("module", "a", "f")}, type_checking={}),
+        "a": ModuleNames(
+            aliases={"g": Binding("g", "b", "h"), "loop": Binding("loop", "a", "loop")},
+            own={"f": ("module", "a", "f")},
+            type_checking={},
+        ),
         "b": ModuleNames(aliases={}, own={"h": key}, type_checking={}),
     }
-    plan = NamePlan(final={"a": {"f": "f_a"}, "b": {"h": "h"}}, duplicates=frozenset(), names=names,
-                    modules=frozenset({"a", "b", "a.sub"}))
+    plan = NamePlan(
+        final={"a": {"f": "f_a"}, "b": {"h": "h"}},
+        duplicates=frozenset(),
+        names=names,
+        modules=frozenset({"a", "b", "a.sub"}),
+    )
     assert plan.target("a", "f") == Target(final="f_a", owner=("a", "f"))
     assert plan.target("a", "g") == Target(final="h", owner=("b", "h"))
     assert plan.target("a", None) == Target(module="a")
@@ -110,23 +128,30 @@ def test_plan_names_renames_the_imported_module_not_the_entry(tmp_path):
 def test_order_runs_an_imported_module_at_its_import(tmp_path):
     graph = package(tmp_path, CLASH)
     assert order(graph) == (
-        ("__main__", None), ("__main__", -1),  # the text above the import comes first
-        ("util", None), ("util", 0),
-        ("__main__", 0), ("__main__", 1), ("__main__", 2),
+        ("__main__", None),
+        ("__main__", -1),  # the text above the import comes first
+        ("util", None),
+        ("util", 0),
+        ("__main__", 0),
+        ("__main__", 1),
+        ("__main__", 2),
     )
 
 
 def test_order_refuses_a_cycle(tmp_path):
-    graph = package(tmp_path, {"main.py": "import ping\n", "ping.py": "import pong\n",
-                               "pong.py": "import ping\nX = ping.Y\n"})
+    graph = package(
+        tmp_path, {"main.py": "import ping\n", "ping.py": "import pong\n", "pong.py": "import ping\nX = ping.Y\n"}
+    )
     with pytest.raises(Unorderable) as info:
         order(graph)
     assert info.value.reason == "pong.py:1: import cycle ping -> pong -> ping"
 
 
 def test_classify_sorts_aliases_own_names_and_sharing_keys(tmp_path):
-    graph = package(tmp_path, {"main.py": "import math\nfrom util import f\nx = f(math.pi)\n",
-                               "util.py": "def f(v):\n    return v\n"})
+    graph = package(
+        tmp_path,
+        {"main.py": "import math\nfrom util import f\nx = f(math.pi)\n", "util.py": "def f(v):\n    return v\n"},
+    )
     classified = classify(graph, collect(graph))
     main = classified.names["__main__"]
     assert list(main.aliases) == ["f"]
@@ -140,8 +165,9 @@ def test_classify_sorts_aliases_own_names_and_sharing_keys(tmp_path):
 
 
 def test_check_takes_the_table_of_dynamic_attributes(tmp_path):
-    graph = package(tmp_path, {"main.py": "import sys\nfrom sys import modules\nprint(len(sys.modules))\n"
-                                          "print(eval('1'))\n"})
+    graph = package(
+        tmp_path, {"main.py": "import sys\nfrom sys import modules\nprint(len(sys.modules))\nprint(eval('1'))\n"}
+    )
     collected = collect(graph)
     assert check(graph, collected, DYNAMIC_ATTRS) == (
         "main.py:4: uses eval() (code that names globals as text)",
@@ -161,7 +187,8 @@ def test_rewrite_renames_definitions_and_qualified_uses(tmp_path):
     assert apply_edits(graph.modules["util"].source, list(util.edits)) == "SIZE_util = 2\n"
     assert util.top_replacements == {} and util.reasons == ()
     assert apply_edits(graph.modules["__main__"].source, list(main.edits)) == (
-        "import util\nSIZE = 1\nprint(SIZE, SIZE_util)\n")
+        "import util\nSIZE = 1\nprint(SIZE, SIZE_util)\n"
+    )
     assert main.top_replacements == {0: ""}  # the import statement goes
 
 
@@ -190,24 +217,37 @@ def test_emit_refuses_an_import_sharing_its_line(tmp_path):
 
 
 def test_flat_bundle_text_labels_pieces_and_skips_empty_ones():
-    bundle = FlatBundle(["annotations"], [
-        Piece("__main__", "main.py", "", False),
-        Piece("util", "util.py", "X = 1", False),
-        Piece("__main__", "main.py", "print(X)\n", True),
-    ])
-    assert bundle.text() == ("from __future__ import annotations\n\n"
-                             "# ---- util.py ----\n__name__ = 'util'\nX = 1\n\n"
-                             "# ---- main.py (continued) ----\n__name__ = '__main__'\nprint(X)\n")
+    bundle = FlatBundle(
+        ["annotations"],
+        [
+            Piece("__main__", "main.py", "", False),
+            Piece("util", "util.py", "X = 1", False),
+            Piece("__main__", "main.py", "print(X)\n", True),
+        ],
+    )
+    assert bundle.text() == (
+        "from __future__ import annotations\n\n"
+        "# ---- util.py ----\n__name__ = 'util'\nX = 1\n\n"
+        "# ---- main.py (continued) ----\n__name__ = '__main__'\nprint(X)\n"
+    )
 
 
 def test_flat_bundle_text_registers_the_module_names_first():
-    bundle = FlatBundle([], [Piece("pkg.__main__", "pkg/__main__.py", "run()\n", False),
-                             Piece("pkg.util", "pkg/util.py", "class A: pass\n", False)],
-                        entry="pkg.__main__", registered=("pkg", "pkg.util"))
-    assert bundle.text() == ('__import__("sys").modules.update(dict.fromkeys([\'pkg\', \'pkg.util\'], '
-                             '__import__("sys").modules["__main__"]))\n\n'
-                             "# ---- pkg/__main__.py ----\nrun()\n\n"
-                             "# ---- pkg/util.py ----\n__name__ = 'pkg.util'\nclass A: pass\n")
+    bundle = FlatBundle(
+        [],
+        [
+            Piece("pkg.__main__", "pkg/__main__.py", "run()\n", False),
+            Piece("pkg.util", "pkg/util.py", "class A: pass\n", False),
+        ],
+        entry="pkg.__main__",
+        registered=("pkg", "pkg.util"),
+    )
+    assert bundle.text() == (
+        "__import__(\"sys\").modules.update(dict.fromkeys(['pkg', 'pkg.util'], "
+        '__import__("sys").modules["__main__"]))\n\n'
+        "# ---- pkg/__main__.py ----\nrun()\n\n"
+        "# ---- pkg/util.py ----\n__name__ = 'pkg.util'\nclass A: pass\n"
+    )
 
 
 def test_merge_keeps_the_first_occurrence_of_each_reason():

@@ -63,15 +63,17 @@ def _source(package: Package, root: Path) -> Run:
     result = run_python(["main.py"], cwd=root, stdin=STDIN)
     assert result.returncode == package.exit_code and "Traceback" not in result.stderr, (
         f"seed {package.seed}: the generated package itself fails (a generator bug)\n"
-        f"{result.stderr}\n{package.listing()}")
+        f"{result.stderr}\n{package.listing()}"
+    )
     return result
 
 
 def _diff(name: str, expected: str, got: str) -> str:
     if expected == got:
         return ""
-    lines = difflib.unified_diff(expected.splitlines(), got.splitlines(), f"source {name}", f"bundle {name}",
-                                 lineterm="")
+    lines = difflib.unified_diff(
+        expected.splitlines(), got.splitlines(), f"source {name}", f"bundle {name}", lineterm=""
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -137,4 +139,5 @@ def test_flat_mode_is_used_for_most_seeds(tmp_path: Path) -> None:
     common = "\n".join(f"  {n:3} {kind}" for kind, n in refused.most_common(10))
     assert share >= MIN_FLAT_SHARE, (
         f"flat mode used for {used} of {len(SEEDS)} seeds ({share:.0%}), under {MIN_FLAT_SHARE:.0%}; "
-        f"most common refusals (seeds):\n{common}")
+        f"most common refusals (seeds):\n{common}"
+    )

@@ -14,7 +14,7 @@ from tests.bundler.helpers import run_bundle, run_python
 
 REPO = Path(__file__).resolve().parents[2]
 
-PLAY = '''import referee
+PLAY = """import referee
 import referee.fall2020.referee
 import referee.spring2021.referee
 
@@ -31,7 +31,7 @@ for game in referee.names():
         report = ref.apply(outputs)
         turn += 1
     print(game, turn, ref.outcome())
-'''
+"""
 
 
 @pytest.fixture()

@@ -9,7 +9,7 @@ import textwrap
 
 from bundler.scopes import analyze
 
-SOURCE = textwrap.dedent('''
+SOURCE = textwrap.dedent("""
     x = 1
     y = 2
 
@@ -38,7 +38,7 @@ SOURCE = textwrap.dedent('''
         x = [x for _ in range(1)]
         def m(self):
             return y
-''')
+""")
 
 
 def global_lines(source: str, name: str) -> list[int]:
@@ -69,15 +69,23 @@ def _table_name(node: ast.AST) -> str:
     """The name symtable gives the scope of ``node``."""
     if isinstance(node, ast.FunctionDef):
         return node.name
-    return {ast.Lambda: "lambda", ast.ListComp: "listcomp", ast.SetComp: "setcomp",
-            ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr"}[type(node)]
+    return {
+        ast.Lambda: "lambda",
+        ast.ListComp: "listcomp",
+        ast.SetComp: "setcomp",
+        ast.DictComp: "dictcomp",
+        ast.GeneratorExp: "genexpr",
+    }[type(node)]
 
 
 def test_function_reads_agree_with_symtable():
     scopes = analyze(ast.parse(SOURCE))
     for name in ("x", "y"):
-        ours = {_table_name(r.scope.node) for r in scopes.global_refs()
-                if r.name == name and r.kind == "load" and r.scope.kind in ("function", "comprehension")}
+        ours = {
+            _table_name(r.scope.node)
+            for r in scopes.global_refs()
+            if r.name == name and r.kind == "load" and r.scope.kind in ("function", "comprehension")
+        }
         assert ours == symtable_global_functions(SOURCE, name), name
 
 
@@ -101,13 +109,15 @@ def test_global_declaration_and_walrus():
 def test_class_body_reads():
     scopes = analyze(ast.parse(SOURCE))
     text = SOURCE.splitlines()
-    reads = [(r, text[r.node.lineno - 1].strip()) for r in scopes.refs
-             if r.kind == "load" and r.scope.kind == "class"]
+    reads = [(r, text[r.node.lineno - 1].strip()) for r in scopes.refs if r.kind == "load" and r.scope.kind == "class"]
     y_value = [r for r, line in reads if line == "y = y" and r.name == "y"]
     assert y_value and all(r.resolved is scopes.module and not r.ambiguous for r in y_value)
     # The method's y skips the class body: the module's y.
-    method = [r for r in scopes.refs if r.name == "y" and r.scope.kind == "function"
-              and getattr(r.scope.node, "name", "") == "m"]
+    method = [
+        r
+        for r in scopes.refs
+        if r.name == "y" and r.scope.kind == "function" and getattr(r.scope.node, "name", "") == "m"
+    ]
     assert method and method[0].resolved is scopes.module
 
 

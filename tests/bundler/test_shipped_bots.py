@@ -43,8 +43,7 @@ def test_every_game_ships_the_bots_the_toolkit_documents():
         assert path.exists(), path
 
 
-@pytest.mark.parametrize("game,name,entry,args", shipped_bots(),
-                         ids=[f"{g}-{n}" for g, n, _, _ in shipped_bots()])
+@pytest.mark.parametrize("game,name,entry,args", shipped_bots(), ids=[f"{g}-{n}" for g, n, _, _ in shipped_bots()])
 def test_bot_bundles_and_verifies(game, name, entry, args, tmp_path):
     out = tmp_path / "bundle.py"
     command = [str(entry), "-o", str(out), "--verify", game, "--games", "2"]
@@ -76,8 +75,7 @@ def _top_level_names(tree: ast.Module) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("game,name,entry,args", shipped_bots(),
-                         ids=[f"{g}-{n}" for g, n, _, _ in shipped_bots()])
+@pytest.mark.parametrize("game,name,entry,args", shipped_bots(), ids=[f"{g}-{n}" for g, n, _, _ in shipped_bots()])
 def test_flat_bundle_stays_readable(game, name, entry, args):
     """Acceptance 3: the default bundle of a shipped bot is flat, renames a name only where
     another module of the bot binds the same name (or the name is a builtin), and adds less

@@ -25,8 +25,9 @@ def write_distribution(folder: Path, entry_points: str, name: str = "cgarena_fie
 
 @pytest.fixture(scope="session")
 def fields_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_distribution(tmp_path_factory.mktemp("site"),
-                              "[cgarena.games]\nfields = cgarena_fields.referee:FieldsReferee\n")
+    return write_distribution(
+        tmp_path_factory.mktemp("site"), "[cgarena.games]\nfields = cgarena_fields.referee:FieldsReferee\n"
+    )
 
 
 @pytest.fixture()

@@ -76,6 +76,7 @@ def specs(*names: str) -> list[BotSpec]:
 
 # -- registry --------------------------------------------------------------------------------------
 
+
 def test_the_entry_point_registers_the_game(fields_installed: dict[str, str]) -> None:
     assert "fields" in referee.names()
     cls = referee.get("Field-Game")  # by its class's alias, any case
@@ -88,13 +89,17 @@ def test_without_the_plugin_the_game_is_unknown() -> None:
         referee.get("fields")
 
 
-@pytest.mark.parametrize(("entry", "message"), [
-    ("nowhere = no_such_module.referee:Game", r"game plugin 'nowhere' .* failed to load: ModuleNotFoundError"),
-    ("notref = json:JSONDecoder", r"game plugin 'notref' .* is not a referee.Referee subclass"),
-    ("renamed = cgarena_fields.referee:FieldsReferee", r"names the game 'fields'; the entry point's name"),
-])
-def test_a_broken_plugin_is_named_in_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                   entry: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ("nowhere = no_such_module.referee:Game", r"game plugin 'nowhere' .* failed to load: ModuleNotFoundError"),
+        ("notref = json:JSONDecoder", r"game plugin 'notref' .* is not a referee.Referee subclass"),
+        ("renamed = cgarena_fields.referee:FieldsReferee", r"names the game 'fields'; the entry point's name"),
+    ],
+)
+def test_a_broken_plugin_is_named_in_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: str, message: str
+) -> None:
     from .conftest import PLUGIN_SOURCE
 
     monkeypatch.syspath_prepend(str(PLUGIN_SOURCE))
@@ -107,6 +112,7 @@ def test_a_broken_plugin_is_named_in_a_clear_error(tmp_path: Path, monkeypatch: 
 
 
 # -- the match loop --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", [1, -7, 123456789])
 def test_three_players_two_lines_and_an_elimination(fields_installed: dict[str, str], seed: int) -> None:
@@ -147,13 +153,29 @@ def test_a_line_that_does_not_parse_disqualifies(fields_installed: dict[str, str
 
 # -- the command line ------------------------------------------------------------------------------
 
+
 def test_arena_play_and_its_replay(fields_installed: dict[str, str], tmp_path: Path) -> None:
     replay = tmp_path / "game.json"
     names = ("second", "greedy", "waiter")
     run = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "play", "fields", *(bot(n) for n in names), "--seed", "11",
-         "--replay", str(replay), "--json"],
-        env=fields_installed, capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "arena.cli",
+            "play",
+            "fields",
+            *(bot(n) for n in names),
+            "--seed",
+            "11",
+            "--replay",
+            str(replay),
+            "--json",
+        ],
+        env=fields_installed,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert run.returncode == 0, run.stderr
     scores, _ = simulate(11, names)
@@ -165,22 +187,40 @@ def test_arena_play_and_its_replay(fields_installed: dict[str, str], tmp_path: P
     turn1 = document["frames"][0]["executions"][0]
     assert turn1["expected_lines"] == 2 and len(turn1["output"].split("\n")) == 2
     assert document["frames"][3]["deactivations"] == [
-        {"player": 2, "cause": "eliminated", "reason": "lowest score after turn 4"}]
+        {"player": 2, "cause": "eliminated", "reason": "lowest score after turn 4"}
+    ]
 
 
 def test_a_round_robin_tournament_with_results(fields_installed: dict[str, str], tmp_path: Path) -> None:
     db = str(tmp_path / "fields.sqlite")
-    args = ["tournament", "fields", *(bot(n) for n in ("greedy", "second", "waiter", "dancer")),
-            "--games", "3", "--workers", "2", "--seed", "5", "--no-progress", "--db", db,
-            "--max-failures", "1"]  # the dancer is disqualified in every game, on purpose
+    args = [
+        "tournament",
+        "fields",
+        *(bot(n) for n in ("greedy", "second", "waiter", "dancer")),
+        "--games",
+        "3",
+        "--workers",
+        "2",
+        "--seed",
+        "5",
+        "--no-progress",
+        "--db",
+        db,
+        "--max-failures",
+        "1",
+    ]  # the dancer is disqualified in every game, on purpose
     run = CliRunner().invoke(main, args)
     assert run.exit_code == 0, run.output
     assert "tournament 1 (new): fields, round-robin, 4 bots" in run.output
     data = json.loads(CliRunner().invoke(main, ["results", "--db", db, "--format", "json"]).output)
     assert data["tournament"]["players"] == 3 and data["tournament"]["games_stored"] == 12
     tables = {tuple(c["bots"]): c for c in data["comparisons"]}
-    assert list(tables) == [("greedy", "second", "waiter"), ("greedy", "second", "dancer"),
-                            ("greedy", "waiter", "dancer"), ("second", "waiter", "dancer")]
+    assert list(tables) == [
+        ("greedy", "second", "waiter"),
+        ("greedy", "second", "dancer"),
+        ("greedy", "waiter", "dancer"),
+        ("second", "waiter", "dancer"),
+    ]
     # Waiting scores 0, dancing is disqualified (-1) on turn 3, the two others always score.
     ranks = {s["bot"]: s["mean_rank"] for s in tables[("greedy", "waiter", "dancer")]["standings"]}
     assert ranks == {"greedy": 1.0, "waiter": 2.0, "dancer": 3.0}
@@ -206,24 +246,62 @@ def test_seats_rotate_through_every_seat(fields_installed: dict[str, str], tmp_p
     import sqlite3
 
     db = tmp_path / "rot.sqlite"
-    run = CliRunner().invoke(main, ["tournament", "fields", bot("greedy"), bot("second"), bot("waiter"),
-                                    "--games", "3", "--workers", "1", "--no-progress", "--db", str(db)])
+    run = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "fields",
+            bot("greedy"),
+            bot("second"),
+            bot("waiter"),
+            "--games",
+            "3",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--db",
+            str(db),
+        ],
+    )
     assert run.exit_code == 0, run.output
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT leg, seat, bot FROM game_players ORDER BY leg, seat").fetchall()
-    assert rows == [(0, 0, "greedy"), (0, 1, "second"), (0, 2, "waiter"),
-                    (1, 0, "waiter"), (1, 1, "greedy"), (1, 2, "second"),
-                    (2, 0, "second"), (2, 1, "waiter"), (2, 2, "greedy")]
+    assert rows == [
+        (0, 0, "greedy"),
+        (0, 1, "second"),
+        (0, 2, "waiter"),
+        (1, 0, "waiter"),
+        (1, 1, "greedy"),
+        (1, 2, "second"),
+        (2, 0, "second"),
+        (2, 1, "waiter"),
+        (2, 2, "greedy"),
+    ]
 
 
-@pytest.mark.parametrize(("flags", "message"), [
-    (["--format", "gauntlet"], "format: gauntlet compares two bots head to head: fields is a 3-player game"),
-    (["--sprt"], "sprt compares two bots head to head"),
-])
-def test_two_bot_statistics_are_refused_for_three_players(fields_installed: dict[str, str], tmp_path: Path,
-                                                          flags: list[str], message: str) -> None:
-    run = CliRunner().invoke(main, ["tournament", "fields", bot("greedy"), bot("second"), bot("waiter"),
-                                    *flags, "--db", str(tmp_path / "x.sqlite")])
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--format", "gauntlet"], "format: gauntlet compares two bots head to head: fields is a 3-player game"),
+        (["--sprt"], "sprt compares two bots head to head"),
+    ],
+)
+def test_two_bot_statistics_are_refused_for_three_players(
+    fields_installed: dict[str, str], tmp_path: Path, flags: list[str], message: str
+) -> None:
+    run = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "fields",
+            bot("greedy"),
+            bot("second"),
+            bot("waiter"),
+            *flags,
+            "--db",
+            str(tmp_path / "x.sqlite"),
+        ],
+    )
     assert run.exit_code == 2 and message in run.output and "Traceback" not in run.output
     assert not (tmp_path / "x.sqlite").exists()
 

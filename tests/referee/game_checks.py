@@ -80,8 +80,7 @@ def check_game(name: str) -> None:
     with pytest.raises(ProtocolError):
         ref.apply(too_many)
     report = ref.apply({r.player: None for r in asked})  # everybody silent: all disqualified
-    assert {(d.player, d.cause) for d in report.deactivations} == {
-        (r.player, DeactivationCause.TIMEOUT) for r in asked}
+    assert {(d.player, d.cause) for d in report.deactivations} == {(r.player, DeactivationCause.TIMEOUT) for r in asked}
 
     with pytest.raises(ParameterError):
         referee.create(name, 2**63)

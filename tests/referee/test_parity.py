@@ -53,10 +53,7 @@ def replay(game: str, trace: dict, check_summary: bool = False) -> None:
         assert ref.turn == turn["turn"]
         requests = ref.requests()
         got = [(r.player, list(r.lines), r.expected_lines, r.time_limit_ms) for r in requests]
-        want = [
-            (e["player"], e["input"], e["expected_output_lines"], e["timeout_ms"])
-            for e in turn["executions"]
-        ]
+        want = [(e["player"], e["input"], e["expected_output_lines"], e["timeout_ms"]) for e in turn["executions"]]
         for i, (g, w) in enumerate(zip(got, want)):
             assert g[0] == w[0], f"turn {turn['turn']} execution {i}: player"
             if g[1] != w[1]:
@@ -66,7 +63,7 @@ def replay(game: str, trace: dict, check_summary: bool = False) -> None:
                 )
                 pytest.fail(
                     f"turn {turn['turn']} player {w[0]}: input line {first} differs: "
-                    f"got {g[1][first:first + 3]!r}, want {w[1][first:first + 3]!r}"
+                    f"got {g[1][first : first + 3]!r}, want {w[1][first : first + 3]!r}"
                 )
             assert g == w, f"turn {turn['turn']} execution {i}"
         assert len(got) == len(want), f"turn {turn['turn']}: number of executions"
@@ -85,8 +82,7 @@ def replay(game: str, trace: dict, check_summary: bool = False) -> None:
     assert outcome.end_reason.value == trace["end_reason"]
     assert outcome.turns == trace["engine_turns"]
     got_deacts = [
-        {"player": d.player, "turn": d.turn, "cause": d.cause.value, "reason": d.reason}
-        for d in outcome.deactivations
+        {"player": d.player, "turn": d.turn, "cause": d.cause.value, "reason": d.reason} for d in outcome.deactivations
     ]
     assert got_deacts == trace["deactivations"]
     assert outcome.winner == trace["winner"]

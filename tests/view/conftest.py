@@ -67,8 +67,10 @@ def browser_problem() -> str | None:
     """Why no browser can be driven, or ``None``."""
     missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
     if missing:
-        return (f"no browser for the viewer tests: {', '.join(missing)} not found; install Chromium and its driver "
-                "(apt-get install -y chromium chromium-driver)")
+        return (
+            f"no browser for the viewer tests: {', '.join(missing)} not found; install Chromium and its driver "
+            "(apt-get install -y chromium chromium-driver)"
+        )
     try:
         import selenium  # noqa: F401
     except ImportError:

@@ -19,14 +19,16 @@ REPO = Path(__file__).resolve().parents[2]
 
 def embedded(html: str) -> dict[str, Any]:
     start = html.index('<script type="application/json" id="replay-data">') + len(
-        '<script type="application/json" id="replay-data">')
+        '<script type="application/json" id="replay-data">'
+    )
     end = html.index("</script>", start)
     data: dict[str, Any] = json.loads(html[start:end])
     return data
 
 
-def test_view_no_open_writes_the_page_beside_the_replay(replays: dict[str, Path], documents: dict[str, Any],
-                                                       tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_view_no_open_writes_the_page_beside_the_replay(
+    replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     opened: list[str] = []
     monkeypatch.setattr(page_module.webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
     replay = tmp_path / "game.json"
@@ -41,8 +43,9 @@ def test_view_no_open_writes_the_page_beside_the_replay(replays: dict[str, Path]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
 
 
-def test_view_opens_the_page_in_the_browser_and_o_names_it(replays: dict[str, Path], tmp_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_view_opens_the_page_in_the_browser_and_o_names_it(
+    replays: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     opened: list[str] = []
     monkeypatch.setattr(page_module.webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
     monkeypatch.setenv("DISPLAY", ":0")
@@ -53,8 +56,9 @@ def test_view_opens_the_page_in_the_browser_and_o_names_it(replays: dict[str, Pa
     assert out.exists() and opened == [out.resolve().as_uri()]
 
 
-def test_view_says_where_the_page_is_when_no_browser_starts(replays: dict[str, Path], tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_view_says_where_the_page_is_when_no_browser_starts(
+    replays: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(page_module.webbrowser, "open", lambda url, *a, **k: False)
     monkeypatch.setenv("DISPLAY", ":0")
     out = tmp_path / "p.html"
@@ -63,8 +67,9 @@ def test_view_says_where_the_page_is_when_no_browser_starts(replays: dict[str, P
     assert f"open {out.resolve().as_uri()} yourself" in result.output
 
 
-def test_no_text_browser_is_started_without_a_display(replays: dict[str, Path], tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_text_browser_is_started_without_a_display(
+    replays: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """On Linux with no display, webbrowser would fall back to lynx or w3m in the terminal."""
     monkeypatch.setattr(page_module.sys, "platform", "linux")
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER"):
@@ -87,8 +92,9 @@ def test_no_text_browser_is_started_without_a_display(replays: dict[str, Path], 
         (b"\xff\xfe\x00binary", 1, "not UTF-8"),
     ],
 )
-def test_bad_input_gets_one_line_and_no_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                             content: str | bytes | None, code: int, words: str) -> None:
+def test_bad_input_gets_one_line_and_no_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: str | bytes | None, code: int, words: str
+) -> None:
     monkeypatch.setattr(page_module.webbrowser, "open", lambda *a, **k: pytest.fail("no browser for bad input"))
     replay = tmp_path / "bad.json"
     if isinstance(content, bytes):
@@ -120,8 +126,9 @@ def test_bad_output_paths_get_one_line(replays: dict[str, Path], tmp_path: Path)
     assert result.exit_code == 2 and "is a directory" in result.stderr
 
 
-def test_write_view_takes_a_document_or_a_path(replays: dict[str, Path], documents: dict[str, Any],
-                                               tmp_path: Path) -> None:
+def test_write_view_takes_a_document_or_a_path(
+    replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path
+) -> None:
     a = write_view(documents["fall"], tmp_path / "a.html")
     b = write_view(replays["fall"], tmp_path / "b.html")
     assert a == tmp_path / "a.html" and b == tmp_path / "b.html"
@@ -139,7 +146,7 @@ def test_the_embedded_replay_cannot_end_its_script_element(documents: dict[str, 
     html = build_page(document)
     data_start = html.index('id="replay-data">')
     data_end = html.index("</script>", data_start)
-    assert "<" not in html[data_start + len('id="replay-data">'):data_end]
+    assert "<" not in html[data_start + len('id="replay-data">') : data_end]
     assert embedded(html)["stderr_tail"][0] == nasty
     title = html.split("<title>", 1)[1].split("</title>", 1)[0]
     assert "<" not in title and "&lt;/script&gt;" in title

@@ -121,8 +121,9 @@ def check_fall(driver: Any, document: dict[str, Any], k: int) -> None:
 # -- what is drawn is the snapshot ----------------------------------------------------------------
 
 
-def test_spring_frames_match_their_snapshots(browser: Any, replays: dict[str, Path], documents: dict[str, Any],
-                                             tmp_path: Path) -> None:
+def test_spring_frames_match_their_snapshots(
+    browser: Any, replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path
+) -> None:
     document = documents["spring"]
     open_page(browser, replays["spring"], tmp_path, "spring")
     count = browser.execute_script("return cgView.frameCount()")
@@ -136,8 +137,9 @@ def test_spring_frames_match_their_snapshots(browser: Any, replays: dict[str, Pa
     assert {t["size"] for t in everything} == {0, 1, 2, 3} and any(t["dormant"] for t in everything)
 
 
-def test_fall_frames_match_their_snapshots(browser: Any, replays: dict[str, Path], documents: dict[str, Any],
-                                           tmp_path: Path) -> None:
+def test_fall_frames_match_their_snapshots(
+    browser: Any, replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path
+) -> None:
     document = documents["fall"]
     open_page(browser, replays["fall"], tmp_path, "fall")
     count = browser.execute_script("return cgView.frameCount()")
@@ -152,8 +154,9 @@ def test_fall_frames_match_their_snapshots(browser: Any, replays: dict[str, Path
 
 
 @pytest.mark.parametrize("key", ["spring", "fall"])
-def test_keyboard_navigation(browser: Any, replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path,
-                             key: str) -> None:
+def test_keyboard_navigation(
+    browser: Any, replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path, key: str
+) -> None:
     from selenium.webdriver.common.keys import Keys
 
     document = documents[key]
@@ -195,8 +198,9 @@ def test_keyboard_navigation(browser: Any, replays: dict[str, Path], documents: 
 
 
 @pytest.mark.parametrize("key", ["spring", "fall"])
-def test_slider_navigation(browser: Any, replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path,
-                           key: str) -> None:
+def test_slider_navigation(
+    browser: Any, replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path, key: str
+) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -237,8 +241,9 @@ def test_slider_navigation(browser: Any, replays: dict[str, Path], documents: di
 
 
 @pytest.mark.parametrize("key", ["spring", "fall"])
-def test_mid_game_screenshot(browser: Any, replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path,
-                             key: str) -> None:
+def test_mid_game_screenshot(
+    browser: Any, replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path, key: str
+) -> None:
     """A screenshot of a mid-game frame, kept as a test artifact in the test's temporary folder."""
     open_page(browser, replays[key], tmp_path, key)
     count = browser.execute_script("return cgView.frameCount()")
@@ -251,8 +256,9 @@ def test_mid_game_screenshot(browser: Any, replays: dict[str, Path], documents: 
 # -- inputs, outputs, verdicts --------------------------------------------------------------------
 
 
-def test_each_bots_input_output_time_and_stderr_of_the_frame(browser: Any, documents: dict[str, Any],
-                                                             tmp_path: Path) -> None:
+def test_each_bots_input_output_time_and_stderr_of_the_frame(
+    browser: Any, documents: dict[str, Any], tmp_path: Path
+) -> None:
     document = dict(documents["fall"])
     frames = [dict(f) for f in document["frames"]]
     document["frames"] = frames
@@ -285,7 +291,8 @@ def test_each_bots_input_output_time_and_stderr_of_the_frame(browser: Any, docum
         assert float(got["time"]) == e["time_ms"] and got["limit"] == str(e["time_limit_ms"])
         assert f"of {e['time_limit_ms']} ms" in got["status"]
     actions = browser.execute_script(
-        "return [...document.querySelectorAll('[data-testid=\"action\"]')].map((e) => e.textContent)")
+        "return [...document.querySelectorAll('[data-testid=\"action\"]')].map((e) => e.textContent)"
+    )
     assert len(actions) == 2 and all(e["output"] in a for e, a in zip(executions, actions, strict=True))
 
 
@@ -297,8 +304,9 @@ def deactivation_frame(document: dict[str, Any]) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize(("key", "kind"), [("crash", "crash"), ("timeout", "timeout"), ("invalid", "invalid")])
-def test_verdict_at_the_frame_it_happened(browser: Any, replays: dict[str, Path], documents: dict[str, Any],
-                                          tmp_path: Path, key: str, kind: str) -> None:
+def test_verdict_at_the_frame_it_happened(
+    browser: Any, replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path, key: str, kind: str
+) -> None:
     document = documents[key]
     k, player = deactivation_frame(document)
     assert document["result"]["players"][player]["status"] == kind
@@ -315,9 +323,13 @@ def test_verdict_at_the_frame_it_happened(browser: Any, replays: dict[str, Path]
         )
 
     def status() -> str:
-        return str(browser.execute_script(
-            "return document.querySelector('[data-testid=\"player-score\"][data-player=\"' + arguments[0] + '\"]')"
-            ".dataset.status", player))
+        return str(
+            browser.execute_script(
+                "return document.querySelector('[data-testid=\"player-score\"][data-player=\"' + arguments[0] + '\"]')"
+                ".dataset.status",
+                player,
+            )
+        )
 
     browser.execute_script("cgView.goto(arguments[0])", k - 1)
     assert banner() == [] and status() == "active"
@@ -341,15 +353,17 @@ def test_verdict_at_the_frame_it_happened(browser: Any, replays: dict[str, Path]
     assert frame(browser) == k
     final = browser.execute_script(
         "return [...document.querySelectorAll('[data-testid=\"final-verdict\"]')].map((e) => [+e.dataset.player,"
-        " e.dataset.kind])")
+        " e.dataset.kind])"
+    )
     assert final == [[player, kind]]
 
 
 # -- a whole Spring game --------------------------------------------------------------------------
 
 
-def test_a_full_spring_game_renders_small_and_steps_fast(browser: Any, replays: dict[str, Path],
-                                                        documents: dict[str, Any], tmp_path: Path) -> None:
+def test_a_full_spring_game_renders_small_and_steps_fast(
+    browser: Any, replays: dict[str, Path], documents: dict[str, Any], tmp_path: Path
+) -> None:
     document = documents["spring"]
     last = document["frames"][-1]["snapshot"]
     assert last["day"] == last["max_rounds"] == 24 and document["result"]["end_reason"] == "max_rounds"
@@ -397,8 +411,9 @@ def test_the_page_is_self_contained(replays: dict[str, Path], tmp_path: Path) ->
                 assert needle not in text, needle
 
 
-def test_a_game_without_a_renderer_gets_the_generic_view(browser: Any, documents: dict[str, Any],
-                                                         tmp_path: Path) -> None:
+def test_a_game_without_a_renderer_gets_the_generic_view(
+    browser: Any, documents: dict[str, Any], tmp_path: Path
+) -> None:
     """Scores, chart, inputs and outputs, and the snapshot as text."""
     document = dict(documents["fall"], game="somegame")
     open_page(browser, document, tmp_path, "generic")
@@ -406,5 +421,6 @@ def test_a_game_without_a_renderer_gets_the_generic_view(browser: Any, documents
     shown = browser.execute_script("return document.querySelector('[data-testid=\"snapshot\"]').textContent")
     assert json.loads(shown) == snapshot(document, 3)
     scores = browser.execute_script(
-        "return [...document.querySelectorAll('[data-testid=\"score\"]')].map((e) => +e.dataset.score)")
+        "return [...document.querySelectorAll('[data-testid=\"score\"]')].map((e) => +e.dataset.score)"
+    )
     assert scores == snapshot(document, 3)["scores"]

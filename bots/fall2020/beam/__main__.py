@@ -28,15 +28,16 @@ TURN_MS = 50
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     d = Settings()
-    p = argparse.ArgumentParser(prog="python -m bots.fall2020.beam",
-                                description="Fall Challenge 2020 beam search bot.")
-    p.add_argument("--budget", type=int, default=None,
-                   help="children generated per turn instead of the clock (deterministic)")
+    p = argparse.ArgumentParser(prog="python -m bots.fall2020.beam", description="Fall Challenge 2020 beam search bot.")
+    p.add_argument(
+        "--budget", type=int, default=None, help="children generated per turn instead of the clock (deterministic)"
+    )
     p.add_argument("--width", type=int, default=d.width, help="our beam width")
     p.add_argument("--opp-width", type=int, default=d.opp_width, help="the opponent's beam width")
     p.add_argument("--opp-depth", type=int, default=d.opp_depth, help="the opponent's depth")
-    p.add_argument("--opp-share", type=float, default=d.opp_share,
-                   help="share of the turn for the opponent's beam (0: she rests)")
+    p.add_argument(
+        "--opp-share", type=float, default=d.opp_share, help="share of the turn for the opponent's beam (0: she rests)"
+    )
     p.add_argument("--max-depth", type=int, default=d.max_depth, help="our depth, at most")
     p.add_argument("--margin", type=float, default=15.0, help="ms kept free each turn")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
@@ -45,8 +46,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main() -> None:
     args = parse_args(sys.argv[1:])
-    settings = Settings(args.width, args.opp_width, args.opp_depth, args.opp_share,
-                        args.max_depth)
+    settings = Settings(args.width, args.opp_width, args.opp_depth, args.opp_share, args.max_depth)
     limit = limit_from_args(args.budget, FIRST_TURN_MS, TURN_MS, args.margin)
     gc.disable()  # nodes are tuples without cycles: reference counting frees them, no pauses
     tracker = Tracker()
@@ -62,10 +62,13 @@ def main() -> None:
         print(format_action(position, decision.action), flush=True)
         if not args.quiet:
             mine, theirs = decision.mine, decision.theirs
-            print(f"turn {tracker.turn}: {action_text(position.table, 0, decision.action)}"
-                  f" value {mine.value:.1f} depth {mine.depth} nodes {mine.nodes}"
-                  f" | opp depth {theirs.depth} nodes {theirs.nodes}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"turn {tracker.turn}: {action_text(position.table, 0, decision.action)}"
+                f" value {mine.value:.1f} depth {mine.depth} nodes {mine.nodes}"
+                f" | opp depth {theirs.depth} nodes {theirs.nodes}",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -34,8 +34,7 @@ from dataclasses import dataclass
 from bots.fall2020.game.inventory import weighted_table
 from bots.fall2020.game.model import Table
 
-__all__ = ["Weights", "ingredient_values", "spell_value", "spell_values", "terminal_value",
-           "step_factors"]
+__all__ = ["Weights", "ingredient_values", "spell_value", "spell_values", "terminal_value", "step_factors"]
 
 
 @dataclass(frozen=True)
@@ -103,5 +102,5 @@ def terminal_value(mine: int, theirs: int, weights: Weights) -> float:
 def step_factors(depth: int, weights: Weights) -> tuple[float, float]:
     """``(discount, ingredient factor)`` of the step played from a node at ``depth``: rupee and
     spell changes count ``discount``, ingredient changes ``ingredient factor``."""
-    g = weights.discount ** depth
+    g = weights.discount**depth
     return g, weights.outside + (1.0 - weights.outside) * g

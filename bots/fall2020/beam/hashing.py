@@ -15,8 +15,16 @@ from bots.fall2020.game.model import Witch
 from bots.lib.zobrist import ZobristTable
 
 __all__ = [
-    "INV_KEYS", "LEARNED_KEYS", "SCORE_KEYS", "POTION_KEYS", "ORDER_KEYS", "TOME_KEYS",
-    "SLOT_KEYS", "MASK_BYTES", "mask_key", "other_key",
+    "INV_KEYS",
+    "LEARNED_KEYS",
+    "SCORE_KEYS",
+    "POTION_KEYS",
+    "ORDER_KEYS",
+    "TOME_KEYS",
+    "SLOT_KEYS",
+    "MASK_BYTES",
+    "mask_key",
+    "other_key",
 ]
 
 _KEYS = ZobristTable(12, 1024, seed=0xFA112020)
@@ -58,12 +66,21 @@ def mask_key(mask: int) -> int:
     """Zobrist key of a castable-slots bitmask (XOR of its slots' keys)."""
     k = _M0[mask & 255] ^ _M1[mask >> 8 & 255] ^ _M2[mask >> 16 & 255]
     if mask >> 24:
-        k ^= (_M3[mask >> 24 & 255] ^ _M4[mask >> 32 & 255] ^ _M5[mask >> 40 & 255]
-              ^ _M6[mask >> 48 & 255] ^ _M7[mask >> 56 & 255])
+        k ^= (
+            _M3[mask >> 24 & 255]
+            ^ _M4[mask >> 32 & 255]
+            ^ _M5[mask >> 40 & 255]
+            ^ _M6[mask >> 48 & 255]
+            ^ _M7[mask >> 56 & 255]
+        )
     return k
 
 
 def other_key(w: Witch) -> int:
     """Key of the opponent's part of a node."""
-    return (_OTHER_INV_KEYS[w.inv] ^ _OTHER_SCORE_KEYS[w.score & 511]
-            ^ _OTHER_POTION_KEYS[w.potions & 15] ^ _OTHER_LEARNED_KEYS[w.learned])
+    return (
+        _OTHER_INV_KEYS[w.inv]
+        ^ _OTHER_SCORE_KEYS[w.score & 511]
+        ^ _OTHER_POTION_KEYS[w.potions & 15]
+        ^ _OTHER_LEARNED_KEYS[w.learned]
+    )

@@ -85,9 +85,22 @@ __all__ = [
     "Searcher",
     "decide",
     "safe_action",
-    "VALUE", "INV", "CASTABLE", "LEARNED", "SCORE", "POTIONS", "SHARED", "OTHER", "DEPTH",
-    "PARENT", "ACTION", "END",
-    "GOING", "WON", "DRAWN", "LOST",
+    "VALUE",
+    "INV",
+    "CASTABLE",
+    "LEARNED",
+    "SCORE",
+    "POTIONS",
+    "SHARED",
+    "OTHER",
+    "DEPTH",
+    "PARENT",
+    "ACTION",
+    "END",
+    "GOING",
+    "WON",
+    "DRAWN",
+    "LOST",
 ]
 
 # A node: (value, inv, castable, learned, score, potions, shared, other, depth, parent, action,
@@ -197,9 +210,7 @@ class Searcher:
         self.spells = spell_values(table, me, weights)
         slots = len(table.casts[me])
         self.slot_info = [
-            (1 << s, SLOT_KEYS[s], table.casts[me][s],
-             tuple(cast(s, k) for k in range(1, 12)))
-            for s in range(slots)
+            (1 << s, SLOT_KEYS[s], table.casts[me][s], tuple(cast(s, k) for k in range(1, 12))) for s in range(slots)
         ]
         self._interned: dict[TableState, Shared] = {}
         self._moves: dict[tuple[int, Effect | None], TableMoves] = {}
@@ -209,8 +220,7 @@ class Searcher:
         state = (orders, bonus, tome, stocks)
         found = self._interned.get(state)
         if found is None:
-            found = (orders, bonus, tome, stocks, ORDER_KEYS[orders] ^ TOME_KEYS[tome],
-                     len(self._interned))
+            found = (orders, bonus, tome, stocks, ORDER_KEYS[orders] ^ TOME_KEYS[tome], len(self._interned))
             self._interned[state] = found
         return found
 
@@ -236,19 +246,29 @@ class Searcher:
         for j, order in enumerate(table.orders):
             if orders >> j & 1:
                 pos = position(orders, j)
-                brews.append((table.brews[j], price_at(order.price, pos, bonus),
-                              self.shared(*settle_table(table, orders, bonus, tome, stocks,
-                                                        ((BREW, j, pos), oeff))),
-                              BREW | j << 3))
+                brews.append(
+                    (
+                        table.brews[j],
+                        price_at(order.price, pos, bonus),
+                        self.shared(*settle_table(table, orders, bonus, tome, stocks, ((BREW, j, pos), oeff))),
+                        BREW | j << 3,
+                    )
+                )
         learns: Learns = []
         pos = 0
         slots = table.slots[self.me]
         for j in range(len(table.tome)):
             if tome >> j & 1:
-                learns.append((learn_table(pos, stocks[j]),
-                               self.shared(*settle_table(table, orders, bonus, tome, stocks,
-                                                         ((LEARN, j, pos), oeff))),
-                               1 << j, 1 << (slots + j), SLOT_KEYS[slots + j], LEARN | j << 3))
+                learns.append(
+                    (
+                        learn_table(pos, stocks[j]),
+                        self.shared(*settle_table(table, orders, bonus, tome, stocks, ((LEARN, j, pos), oeff))),
+                        1 << j,
+                        1 << (slots + j),
+                        SLOT_KEYS[slots + j],
+                        LEARN | j << 3,
+                    )
+                )
                 pos += 1
         found = (after, brews, learns)
         self._moves[memo_key] = found
@@ -258,8 +278,20 @@ class Searcher:
         root = self.root
         w = root.witches[self.me]
         shared = self.shared(root.orders, root.bonus, root.tome, root.stocks)
-        return (0.0, w.inv, w.castable, w.learned, w.score, w.potions, shared,
-                root.witches[1 - self.me], 0, None, -1, GOING)
+        return (
+            0.0,
+            w.inv,
+            w.castable,
+            w.learned,
+            w.score,
+            w.potions,
+            shared,
+            root.witches[1 - self.me],
+            0,
+            None,
+            -1,
+            GOING,
+        )
 
     def expander(self, plan: Sequence[int]) -> Callable[[Node], list[NodeChild]]:
         """The ``expand`` function of :func:`bots.lib.beam.beam_search` for an opponent playing
@@ -288,8 +320,7 @@ class Searcher:
         m0, m1, m2 = MASK_BYTES[0], MASK_BYTES[1], MASK_BYTES[2]
         goal = POTION_GOAL
 
-        def end_value(value: float, g: float, e_parent: float, mine: int, other: Witch,
-                      ni: int) -> tuple[float, int]:
+        def end_value(value: float, g: float, e_parent: float, mine: int, other: Witch, ni: int) -> tuple[float, int]:
             theirs = other.score + END_BONUS[other.inv]
             final = mine + END_BONUS[ni]
             end = WON if final > theirs else LOST if final < theirs else DRAWN
@@ -297,8 +328,7 @@ class Searcher:
 
         turn_memo: dict[tuple[Witch, int, int], tuple[Witch, int, Shared, Brews, Learns]] = {}
 
-        def their_turn(other: Witch, oa: int, shared: Shared
-                       ) -> tuple[Witch, int, Shared, Brews, Learns]:
+        def their_turn(other: Witch, oa: int, shared: Shared) -> tuple[Witch, int, Shared, Brews, Learns]:
             """``(her witch after, its key, table after her move, our brews, our learns)``."""
             oeff = None
             if oa != REST:
@@ -313,8 +343,7 @@ class Searcher:
             return new_other, other_key(new_other), shared_c, brews, learns
 
         def expand(node: Node) -> list[NodeChild]:
-            (value, inv, castable, learned, score, potions, shared, other, depth, _, _,
-             end) = node
+            (value, inv, castable, learned, score, potions, shared, other, depth, _, _, end) = node
             if end:
                 return [(id(node), value, node)]
             # The opponent's move this turn (her plan, REST when it runs out or fails), and what
@@ -325,8 +354,7 @@ class Searcher:
             if turn is None:
                 turn = turn_memo[memo_key] = their_turn(other, oa, shared)
             new_other, ho, shared_c, brews, learns = turn
-            hfix = (learned_keys[learned] ^ score_keys[score & 511] ^ potion_keys[potions]
-                    ^ shared_c[4] ^ ho)
+            hfix = learned_keys[learned] ^ score_keys[score & 511] ^ potion_keys[potions] ^ shared_c[4] ^ ho
             ck = m0[castable & 255] ^ m1[castable >> 8 & 255] ^ m2[castable >> 16 & 255]
             if castable >> 24:
                 ck = mask_key(castable)
@@ -350,13 +378,49 @@ class Searcher:
                         if over:
                             for k, ni in enumerate(reach):
                                 v, e = end_value(value, g, e_parent, score, new_other, ni)
-                                append((kc ^ inv_keys[ni], v, (v, ni, nc, learned, score, potions,
-                                        shared_c, new_other, depth1, node, codes[k], e)))
+                                append(
+                                    (
+                                        kc ^ inv_keys[ni],
+                                        v,
+                                        (
+                                            v,
+                                            ni,
+                                            nc,
+                                            learned,
+                                            score,
+                                            potions,
+                                            shared_c,
+                                            new_other,
+                                            depth1,
+                                            node,
+                                            codes[k],
+                                            e,
+                                        ),
+                                    )
+                                )
                         else:
                             for k, ni in enumerate(reach):
                                 v = base + ingw[ni]
-                                append((kc ^ inv_keys[ni], v, (v, ni, nc, learned, score, potions,
-                                        shared_c, new_other, depth1, node, codes[k], GOING)))
+                                append(
+                                    (
+                                        kc ^ inv_keys[ni],
+                                        v,
+                                        (
+                                            v,
+                                            ni,
+                                            nc,
+                                            learned,
+                                            score,
+                                            potions,
+                                            shared_c,
+                                            new_other,
+                                            depth1,
+                                            node,
+                                            codes[k],
+                                            GOING,
+                                        ),
+                                    )
+                                )
             # REST.
             own = my_root | learned << my_slots
             if castable != own:
@@ -365,8 +429,7 @@ class Searcher:
                     v, e = end_value(value, g, e_parent, score, new_other, inv)
                 else:
                     v, e = value, GOING
-                append((key, v, (v, inv, own, learned, score, potions, shared_c, new_other,
-                                 depth1, node, REST, e)))
+                append((key, v, (v, inv, own, learned, score, potions, shared_c, new_other, depth1, node, REST, e)))
             # BREW.
             if brews:
                 hb = learned_keys[learned] ^ ho ^ ck
@@ -381,8 +444,7 @@ class Searcher:
                             v = base + g * earned + ingw[ni]
                             e = GOING
                         key = hb ^ score_keys[sc & 511] ^ potion_keys[pt] ^ sb[4] ^ inv_keys[ni]
-                        append((key, v, (v, ni, castable, learned, sc, pt, sb, new_other,
-                                         depth1, node, code, e)))
+                        append((key, v, (v, ni, castable, learned, sc, pt, sb, new_other, depth1, node, code, e)))
             # LEARN (the tax grows along the tome: stop at the first one we cannot pay).
             if learns:
                 hl = score_keys[score & 511] ^ potion_keys[potions] ^ ho ^ ck
@@ -398,22 +460,27 @@ class Searcher:
                         v = base + g * (spv[l2] - s0) + ingw[ni]
                         e = GOING
                     key = hl ^ learned_keys[l2] ^ sl[4] ^ slot_key ^ inv_keys[ni]
-                    append((key, v, (v, ni, castable | sbit, l2, score, potions, sl, new_other,
-                                     depth1, node, code, e)))
+                    append((key, v, (v, ni, castable | sbit, l2, score, potions, sl, new_other, depth1, node, code, e)))
             # WAIT, only when nothing else is possible.
             if not children:
                 if over:
                     v, e = end_value(value, g, e_parent, score, new_other, inv)
                 else:
                     v, e = value, GOING
-                append((hfix ^ ck ^ inv_keys[inv], v, (v, inv, castable, learned, score,
-                        potions, shared_c, new_other, depth1, node, WAIT, e)))
+                append(
+                    (
+                        hfix ^ ck ^ inv_keys[inv],
+                        v,
+                        (v, inv, castable, learned, score, potions, shared_c, new_other, depth1, node, WAIT, e),
+                    )
+                )
             return children
 
         return expand
 
-    def run(self, limit: TurnLimit, plan: Sequence[int] = (), width: int = 100,
-            max_depth: int = 60, spent: int = 0) -> Line:
+    def run(
+        self, limit: TurnLimit, plan: Sequence[int] = (), width: int = 100, max_depth: int = 60, spent: int = 0
+    ) -> Line:
         """Beam search until ``limit`` says stop (``spent`` nodes already used this turn),
         ``max_depth`` layers, a won game at the top of a layer, or only finished games left."""
         max_depth = min(max_depth, MAX_TURNS + 1 - self.root.turn)
@@ -453,9 +520,15 @@ def line_of(node: Node) -> list[int]:
 
 def node_key(node: Node) -> int:
     """The full Zobrist key of a node (the search builds it piece by piece; tests compare)."""
-    return (INV_KEYS[node[INV]] ^ mask_key(node[CASTABLE]) ^ LEARNED_KEYS[node[LEARNED]]
-            ^ SCORE_KEYS[node[SCORE] & 511] ^ POTION_KEYS[node[POTIONS] & 15]
-            ^ node[SHARED][4] ^ other_key(node[OTHER]))
+    return (
+        INV_KEYS[node[INV]]
+        ^ mask_key(node[CASTABLE])
+        ^ LEARNED_KEYS[node[LEARNED]]
+        ^ SCORE_KEYS[node[SCORE] & 511]
+        ^ POTION_KEYS[node[POTIONS] & 15]
+        ^ node[SHARED][4]
+        ^ other_key(node[OTHER])
+    )
 
 
 def safe_action(table: Table, state: State) -> int:
@@ -473,15 +546,16 @@ def safe_action(table: Table, state: State) -> int:
     return WAIT
 
 
-def decide(table: Table, state: State, limit: TurnLimit, settings: Settings = Settings(),
-           weights: Weights = Weights()) -> Decision:
+def decide(
+    table: Table, state: State, limit: TurnLimit, settings: Settings = Settings(), weights: Weights = Weights()
+) -> Decision:
     """Our move: the opponent's beam (while we rest), then ours against her line."""
     theirs = Line()
     if settings.opp_share > 0:
         sub = limit.fraction(settings.opp_share)  # type: ignore[attr-defined]
-        theirs = Searcher(table, state, 1, weights).run(
-            sub, (), settings.opp_width, settings.opp_depth)
+        theirs = Searcher(table, state, 1, weights).run(sub, (), settings.opp_width, settings.opp_depth)
     mine = Searcher(table, state, 0, weights).run(
-        limit, theirs.actions, settings.width, settings.max_depth, spent=theirs.nodes)
+        limit, theirs.actions, settings.width, settings.max_depth, spent=theirs.nodes
+    )
     action = mine.actions[0] if mine.actions else safe_action(table, state)
     return Decision(action, mine, theirs)

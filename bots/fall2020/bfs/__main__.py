@@ -35,8 +35,7 @@ def parse_args(argv: list[str]) -> tuple[int | None, float, Settings]:
     p.add_argument("--margin", type=float, default=20.0, help="ms kept free each turn")
     p.add_argument("--verbose", action="store_true")
     a = p.parse_args(argv)
-    settings = Settings(a.learn_turns, a.max_learnt, a.max_tax, a.brew_now, a.max_depth,
-                        a.keep, a.verbose)
+    settings = Settings(a.learn_turns, a.max_learnt, a.max_tax, a.brew_now, a.max_depth, a.keep, a.verbose)
     return a.budget, a.margin, settings
 
 

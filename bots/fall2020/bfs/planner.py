@@ -123,8 +123,7 @@ class Problem:
         self.spell_tables = [cast_table(d, r) for d, r in self.spells]
         """Per spell, per inventory: the inventories after 1, 2, ... casts (shared tables)."""
         self.cast_moves = [
-            [Move("CAST", i, k + 1) for k in range(MAX_REPEATS if r else 1)]
-            for i, (_, r) in enumerate(self.spells)
+            [Move("CAST", i, k + 1) for k in range(MAX_REPEATS if r else 1)] for i, (_, r) in enumerate(self.spells)
         ]
         self.order_tables = [brew_table((-d[0], -d[1], -d[2], -d[3])) for d in self.orders]
         self.brew_moves = [Move("BREW", o) for o in range(n)]
@@ -153,9 +152,7 @@ class Problem:
                     if len(out) == self.window:
                         break
                     if not brewed >> o & 1:
-                        out.append(
-                            (self.brew_moves[o], self.order_tables[o], (brewed | 1 << o) << INV_BITS)
-                        )
+                        out.append((self.brew_moves[o], self.order_tables[o], (brewed | 1 << o) << INV_BITS))
             found = self._visible[brewed] = tuple(out)
         return found
 
@@ -316,9 +313,7 @@ def best_plan(
             if score < need:
                 continue
             rate = score / d
-            if rate > best_rate or (
-                rate == best_rate and (d < best_depth or (d == best_depth and worth > best_worth))
-            ):
+            if rate > best_rate or (rate == best_rate and (d < best_depth or (d == best_depth and worth > best_worth))):
                 best_rate, best_depth, best_worth, best_node, best_gain = rate, d, worth, node, gain
                 need = score
     if best_node < 0:

@@ -42,9 +42,7 @@ MAX_SPACE = 10
 """Ingredients a witch can hold, all tiers together."""
 
 INVS: tuple[Inventory, ...] = tuple(
-    (a, b, c, d)
-    for a, b, c, d in product(range(MAX_SPACE + 1), repeat=4)
-    if a + b + c + d <= MAX_SPACE
+    (a, b, c, d) for a, b, c, d in product(range(MAX_SPACE + 1), repeat=4) if a + b + c + d <= MAX_SPACE
 )
 """Every legal inventory, numbered in lexicographic order."""
 
@@ -85,8 +83,7 @@ def cast_table(delta: Inventory, repeatable: bool) -> list[tuple[int, ...]]:
             reach: list[int] = []
             after = inv
             while True:
-                after = (after[0] + delta[0], after[1] + delta[1], after[2] + delta[2],
-                         after[3] + delta[3])
+                after = (after[0] + delta[0], after[1] + delta[1], after[2] + delta[2], after[3] + delta[3])
                 number = _NUMBER.get(after) if min(after) >= 0 else None
                 if number is None:
                     break
@@ -104,8 +101,7 @@ def brew_table(need: Inventory) -> list[int]:
     if table is None:
         a, b, c, d = need
         table = [
-            _NUMBER[(w - a, x - b, y - c, z - d)] if w >= a and x >= b and y >= c and z >= d
-            else -1
+            _NUMBER[(w - a, x - b, y - c, z - d)] if w >= a and x >= b and y >= c and z >= d else -1
             for w, x, y, z in INVS
         ]
         _BREWS[need] = table

@@ -45,7 +45,7 @@ def parse_turn(lines: Sequence[str], turn: int = 1, potions: tuple[int, int] = (
     tome: list[tuple[int, Spell, int]] = []
     spells: tuple[list[Spell], list[Spell]] = ([], [])
     castable = [0, 0]
-    for line in lines[1:1 + count]:
+    for line in lines[1 : 1 + count]:
         f = line.split()
         cid = int(f[0])
         kind = f[1]
@@ -56,8 +56,7 @@ def parse_turn(lines: Sequence[str], turn: int = 1, potions: tuple[int, int] = (
             if pos < 2 and left > 0:
                 bonus[pos] = left
                 bonus[2 + pos] = value
-            orders.append(Order(cid, (-delta[0], -delta[1], -delta[2], -delta[3]),
-                                int(f[6]) - value))
+            orders.append(Order(cid, (-delta[0], -delta[1], -delta[2], -delta[3]), int(f[6]) - value))
         elif kind == "LEARN":
             tome.append((int(f[7]), Spell(cid, delta, f[10] == "1"), int(f[8])))
         else:
@@ -76,9 +75,14 @@ def parse_turn(lines: Sequence[str], turn: int = 1, potions: tuple[int, int] = (
     if bonus[0] <= 0:
         # As the referee keeps it: once the +3 is used up, the +1 has slid to position 0.
         bonus = [bonus[1], 0, bonus[3] if bonus[1] else 1, 0]
-    state = State(turn, (witches[0], witches[1]), (1 << len(orders)) - 1,
-                  (bonus[0], bonus[1], bonus[2], bonus[3]), (1 << len(tome)) - 1,
-                  tuple(t[2] for t in tome))
+    state = State(
+        turn,
+        (witches[0], witches[1]),
+        (1 << len(orders)) - 1,
+        (bonus[0], bonus[1], bonus[2], bonus[3]),
+        (1 << len(tome)) - 1,
+        tuple(t[2] for t in tome),
+    )
     return Position(table, state)
 
 

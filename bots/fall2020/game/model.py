@@ -175,15 +175,26 @@ class Table:
     ``deltas[w][s]`` describe every slot, ``brews[j]`` the order ``j``.
     """
 
-    __slots__ = ("orders", "tome", "spells", "slots", "root_mask", "casts", "repeatable",
-                 "deltas", "brews", "prices", "next_id")
+    __slots__ = (
+        "orders",
+        "tome",
+        "spells",
+        "slots",
+        "root_mask",
+        "casts",
+        "repeatable",
+        "deltas",
+        "brews",
+        "prices",
+        "next_id",
+    )
 
-    def __init__(self, orders: Sequence[Order], tome: Sequence[Spell],
-                 spells: Sequence[Sequence[Spell]], next_id: int = -1) -> None:
+    def __init__(
+        self, orders: Sequence[Order], tome: Sequence[Spell], spells: Sequence[Sequence[Spell]], next_id: int = -1
+    ) -> None:
         self.orders: tuple[Order, ...] = tuple(orders)
         self.tome: tuple[Spell, ...] = tuple(tome)
-        self.spells: tuple[tuple[Spell, ...], tuple[Spell, ...]] = (
-            tuple(spells[0]), tuple(spells[1]))
+        self.spells: tuple[tuple[Spell, ...], tuple[Spell, ...]] = (tuple(spells[0]), tuple(spells[1]))
         self.slots = (len(self.spells[0]), len(self.spells[1]))
         """Spells owned at the root, per witch."""
         self.root_mask = ((1 << self.slots[0]) - 1, (1 << self.slots[1]) - 1)
@@ -259,10 +270,8 @@ def act(table: Table, state: State, w: int, action: int) -> tuple[Witch, Effect 
     inv, castable, learned, score, potions = witch
     if kind == CAST:
         times = action >> 9
-        if (j < len(table.casts[w]) and castable >> j & 1 and times >= 1
-                and len(table.casts[w][j][inv]) >= times):
-            return (Witch(table.casts[w][j][inv][times - 1], castable & ~(1 << j), learned,
-                          score, potions), None, True)
+        if j < len(table.casts[w]) and castable >> j & 1 and times >= 1 and len(table.casts[w][j][inv]) >= times:
+            return (Witch(table.casts[w][j][inv][times - 1], castable & ~(1 << j), learned, score, potions), None, True)
     elif kind == REST:
         mine = owned(table, w, witch)
         if castable != mine:
@@ -271,24 +280,27 @@ def act(table: Table, state: State, w: int, action: int) -> tuple[Witch, Effect 
         if j < len(table.brews) and state.orders >> j & 1 and table.brews[j][inv] >= 0:
             pos = position(state.orders, j)
             earned = price_at(table.prices[j], pos, state.bonus)
-            return (Witch(table.brews[j][inv], castable, learned, score + earned, potions + 1),
-                    (BREW, j, pos), True)
+            return (Witch(table.brews[j][inv], castable, learned, score + earned, potions + 1), (BREW, j, pos), True)
     elif kind == LEARN:
         if j < len(table.tome) and state.tome >> j & 1:
             pos = position(state.tome, j)
             after = learn_table(pos, state.stocks[j])[inv]
             if after >= 0:
                 slot = table.slots[w] + j
-                return (Witch(after, castable | 1 << slot, learned | 1 << j, score, potions),
-                        (LEARN, j, pos), True)
+                return (Witch(after, castable | 1 << slot, learned | 1 << j, score, potions), (LEARN, j, pos), True)
     elif kind == WAIT:
         return witch, None, True
     return witch, None, False
 
 
-def settle_table(table: Table, orders: int, bonus: tuple[int, int, int, int], tome: int,
-                 stocks: tuple[int, ...], effects: Sequence[Effect | None]
-                 ) -> tuple[int, tuple[int, int, int, int], int, tuple[int, ...]]:
+def settle_table(
+    table: Table,
+    orders: int,
+    bonus: tuple[int, int, int, int],
+    tome: int,
+    stocks: tuple[int, ...],
+    effects: Sequence[Effect | None],
+) -> tuple[int, tuple[int, int, int, int], int, tuple[int, ...]]:
     """The shared part of the end of a turn: ``(orders, bonus, tome, stocks)`` after removing
     the brewed orders and learnt spells of ``effects``, using and sliding the bonus counters,
     and crediting the learning tax to the spells by position."""
@@ -300,8 +312,11 @@ def settle_table(table: Table, orders: int, bonus: tuple[int, int, int, int], to
         if kind == BREW:
             orders &= ~(1 << j)
             if pos < 2 and bonus[pos] > 0:
-                bonus = (bonus[0] - 1, bonus[1], bonus[2], bonus[3]) if pos == 0 else (
-                    bonus[0], bonus[1] - 1, bonus[2], bonus[3])
+                bonus = (
+                    (bonus[0] - 1, bonus[1], bonus[2], bonus[3])
+                    if pos == 0
+                    else (bonus[0], bonus[1] - 1, bonus[2], bonus[3])
+                )
         else:
             tome &= ~(1 << j)
             if pos:
@@ -322,12 +337,10 @@ def settle_table(table: Table, orders: int, bonus: tuple[int, int, int, int], to
     return orders, bonus, tome, stocks
 
 
-def settle(table: Table, state: State, witches: tuple[Witch, Witch],
-           effects: Sequence[Effect | None]) -> State:
+def settle(table: Table, state: State, witches: tuple[Witch, Witch], effects: Sequence[Effect | None]) -> State:
     """The end of a turn: the witches as they acted, brewed orders and learnt spells removed,
     bonus counters used and slid, the learning tax credited by position, next turn."""
-    orders, bonus, tome, stocks = settle_table(table, state.orders, state.bonus, state.tome,
-                                               state.stocks, effects)
+    orders, bonus, tome, stocks = settle_table(table, state.orders, state.bonus, state.tome, state.stocks, effects)
     return State(state.turn + 1, witches, orders, bonus, tome, stocks)
 
 

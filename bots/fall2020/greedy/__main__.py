@@ -16,8 +16,7 @@ from bots.fall2020.greedy.policy import Settings, choose
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     d = Settings()
-    p = argparse.ArgumentParser(prog="python -m bots.fall2020.greedy",
-                                description="Fall Challenge 2020 greedy bot.")
+    p = argparse.ArgumentParser(prog="python -m bots.fall2020.greedy", description="Fall Challenge 2020 greedy bot.")
     p.add_argument("--budget", type=int, default=None, help="ignored (no search)")
     p.add_argument("--learn-turns", type=int, default=d.learn_turns)
     p.add_argument("--max-spells", type=int, default=d.max_spells)

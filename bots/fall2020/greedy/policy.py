@@ -89,8 +89,7 @@ def cast_distances(table: Table, me: Witch, horizon: int) -> dict[int, tuple[int
     return best
 
 
-def _improve(best: dict[int, tuple[int, int]], layers: list[list[int]], inv: int, dist: int,
-             first: int) -> None:
+def _improve(best: dict[int, tuple[int, int]], layers: list[list[int]], inv: int, dist: int, first: int) -> None:
     old = best.get(inv)
     if old is None or dist < old[0] or (dist == old[0] and first == REST != old[1]):
         best[inv] = (dist, first)
@@ -141,8 +140,11 @@ def choose(table: Table, state: State, settings: Settings = Settings()) -> int:
     for j, brew_table in enumerate(table.brews):
         if state.orders >> j & 1:
             # The nearest affording inventory, one reached by a path starting with REST first.
-            nearest = min((way for inv, way in reach.items() if brew_table[inv] >= 0),
-                          key=lambda way: (way[0], way[1] != REST), default=None)
+            nearest = min(
+                (way for inv, way in reach.items() if brew_table[inv] >= 0),
+                key=lambda way: (way[0], way[1] != REST),
+                default=None,
+            )
             if nearest is None:
                 continue
             price = price_at(table.prices[j], position(state.orders, j), state.bonus)

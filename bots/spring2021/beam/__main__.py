@@ -22,10 +22,12 @@ TURN_MS = 100
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bots.spring2021.beam",
-                                     description="Spring Challenge 2021 beam search bot.")
-    parser.add_argument("--budget", type=int, default=None,
-                        help="states per turn instead of the clock (deterministic play)")
+    parser = argparse.ArgumentParser(
+        prog="python -m bots.spring2021.beam", description="Spring Challenge 2021 beam search bot."
+    )
+    parser.add_argument(
+        "--budget", type=int, default=None, help="states per turn instead of the clock (deterministic play)"
+    )
     parser.add_argument("--width", type=int, default=Settings.width, help="beam width per layer")
     parser.add_argument("--horizon", type=int, default=Settings.horizon, help="days searched ahead")
     parser.add_argument("--margin", type=float, default=20.0, help="ms kept free each turn")
@@ -46,8 +48,11 @@ def main(argv: list[str] | None = None) -> None:
             result = search(turn.state, board, weights, limit, settings)
             answer = format_action(result.action, board)
             if not args.quiet:
-                print(f"day {turn.state.day} {answer}: value {result.value:.1f}, {result.nodes} "
-                      f"states, {result.days} days, {result.layers} layers", file=sys.stderr)
+                print(
+                    f"day {turn.state.day} {answer}: value {result.value:.1f}, {result.nodes} "
+                    f"states, {result.days} days, {result.layers} layers",
+                    file=sys.stderr,
+                )
             return answer
 
         return decide

@@ -27,8 +27,7 @@ DECAY = 0.95
 class Weights:
     """Per-board tables that depend only on the day (built once per game)."""
 
-    __slots__ = ("board", "direction_weight", "days_weight", "steps", "seed_value", "soil",
-                 "seed_weight")
+    __slots__ = ("board", "direction_weight", "days_weight", "steps", "seed_value", "soil", "seed_weight")
 
     def __init__(self, board: Board, seed_value: float = 1.0, soil: float = 0.05) -> None:
         self.board = board
@@ -42,13 +41,14 @@ class Weights:
         for day in range(MAX_DAYS + 1):
             w = [0.0] * 6
             for k, later in enumerate(range(day + 1, MAX_DAYS)):
-                w[later % 6] += DECAY ** k
+                w[later % 6] += DECAY**k
             self.direction_weight.append(w)
             self.days_weight.append(sum(w))
         # A seed is worth ``seed_value`` while it has time to grow (days left > 9), then less,
         # and nothing in the last four days.
-        self.seed_weight = [seed_value * min(1.0, max(0.0, (MAX_DAYS - 1 - day - 3) / 6))
-                            for day in range(MAX_DAYS + 1)]
+        self.seed_weight = [
+            seed_value * min(1.0, max(0.0, (MAX_DAYS - 1 - day - 3) / 6)) for day in range(MAX_DAYS + 1)
+        ]
 
 
 def _harvest(s: State, board: Board, sun: float) -> tuple[float, float]:
@@ -84,8 +84,7 @@ def _extras(s: State, weights: Weights) -> float:
     """Seeds (worth less as the end nears), soil quality, and the tree count tie-break."""
     mine = s.mine
     rich = weights.board.rich
-    value = mine.bit_count() / 100 + weights.soil * (
-        (mine & rich[2]).bit_count() + 2 * (mine & rich[3]).bit_count())
+    value = mine.bit_count() / 100 + weights.soil * ((mine & rich[2]).bit_count() + 2 * (mine & rich[3]).bit_count())
     seeds = s.seeds & mine
     if seeds:
         value += weights.seed_weight[s.day] * seeds.bit_count()
@@ -117,8 +116,7 @@ def quick_value(s: State, weights: Weights) -> float:
     day = s.day + 1
     sun = float(s.sun)
     if day < MAX_DAYS:
-        sun += weights.days_weight[s.day] * income(
-            weights.steps[day % 6], s.small, s.medium, s.tall, s.mine)
+        sun += weights.days_weight[s.day] * income(weights.steps[day % 6], s.small, s.medium, s.tall, s.mine)
     points, sun = _harvest(s, weights.board, sun)
     return s.score + points + sun / 3 + _extras(s, weights)
 

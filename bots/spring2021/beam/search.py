@@ -56,8 +56,9 @@ class SearchResult:
     """Action layers completed, all days together."""
 
 
-def search(root: State, board: Board, weights: Weights, limit: TurnLimit,
-           settings: Settings = Settings()) -> SearchResult:
+def search(
+    root: State, board: Board, weights: Weights, limit: TurnLimit, settings: Settings = Settings()
+) -> SearchResult:
     """The best first action from ``root`` (a state at our turn, mid-day or not)."""
     width = settings.width
     last_seed = settings.last_seed_day
@@ -82,8 +83,9 @@ def search(root: State, board: Board, weights: Weights, limit: TurnLimit,
                 w = end_day(s, board)
                 ended.append((dedupe_key(w), quick_value(w, weights), (w, WAIT if first < 0 else first)))
                 for a, child in children(s, board, last_seed):
-                    next_layer.append((dedupe_key(child), quick_value(child, weights),
-                                       (child, a if first < 0 else first)))
+                    next_layer.append(
+                        (dedupe_key(child), quick_value(child, weights), (child, a if first < 0 else first))
+                    )
                 nodes += 1
             nodes += len(next_layer)
             if timed_out:

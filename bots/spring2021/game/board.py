@@ -43,9 +43,22 @@ class Board:
     - ``neighbours``: the input's table, by cell index (``-1`` = none).
     """
 
-    __slots__ = ("cells", "rings", "width", "bit_of", "cell_of", "usable", "all_cells",
-                 "richness", "richness_of_bit", "bonus_of_bit", "rich", "step", "within",
-                 "neighbours")
+    __slots__ = (
+        "cells",
+        "rings",
+        "width",
+        "bit_of",
+        "cell_of",
+        "usable",
+        "all_cells",
+        "richness",
+        "richness_of_bit",
+        "bonus_of_bit",
+        "rich",
+        "step",
+        "within",
+        "neighbours",
+    )
 
     def __init__(self, richness: Sequence[int], neighbours: Sequence[Sequence[int]]) -> None:
         if len(richness) != len(neighbours) or not richness:

@@ -58,7 +58,7 @@ def parse_turn(lines: list[str], board: Board) -> Turn:
     sizes = [0, 0, 0, 0]
     mine = dormant = 0
     bit_of = board.bit_of
-    for line in lines[5:5 + count]:
+    for line in lines[5 : 5 + count]:
         cell, size, is_mine, is_dormant = (int(x) for x in line.split())
         b = 1 << bit_of[cell]
         sizes[size] |= b
@@ -66,10 +66,11 @@ def parse_turn(lines: list[str], board: Board) -> Turn:
             mine |= b
             if is_dormant:
                 dormant |= b
-    offered = tuple(lines[6 + count:6 + count + int(lines[5 + count])])
+    offered = tuple(lines[6 + count : 6 + count + int(lines[5 + count])])
     key = tree_key(sizes[0], sizes[1], sizes[2], sizes[3], dormant)
-    state = State(sizes[0], sizes[1], sizes[2], sizes[3], mine, dormant, sun, score, opp_sun,
-                  opp_score, nutrients, day, key)
+    state = State(
+        sizes[0], sizes[1], sizes[2], sizes[3], mine, dormant, sun, score, opp_sun, opp_score, nutrients, day, key
+    )
     return Turn(state, bool(opp_waiting), offered)
 
 
@@ -102,8 +103,9 @@ def parse_action(text: str, board: Board) -> int:
     raise ValueError(f"unknown action {text!r}")
 
 
-def play(setup: Callable[[Board], Callable[[Turn], str]], start_turn: Callable[[], None],
-         readline: Callable[[], str]) -> None:
+def play(
+    setup: Callable[[Board], Callable[[Turn], str]], start_turn: Callable[[], None], readline: Callable[[], str]
+) -> None:
     """A bot's whole game: read the board, build the bot's turn function with ``setup(board)``,
     then for each turn call ``start_turn()`` as soon as its first line arrives (the clock runs
     from there), read the rest, print the answer. Returns at the end of the input."""

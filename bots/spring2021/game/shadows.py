@@ -46,11 +46,7 @@ def income(step: int, t1: int, t2: int, t3: int, owned: int) -> int:
         sh3 = (t3 >> a) | (t3 >> b) | (t3 >> (a + b))
         sh2 = sh3 | (t2 >> a) | (t2 >> b)
         sh1 = sh2 | (t1 >> a)
-    return (
-        (t1 & owned & ~sh1).bit_count()
-        + 2 * (t2 & owned & ~sh2).bit_count()
-        + 3 * (t3 & owned & ~sh3).bit_count()
-    )
+    return (t1 & owned & ~sh1).bit_count() + 2 * (t2 & owned & ~sh2).bit_count() + 3 * (t3 & owned & ~sh3).bit_count()
 
 
 def incomes(steps: tuple[int, ...], t1: int, t2: int, t3: int, owned: int) -> list[int]:

@@ -23,9 +23,23 @@ from .hashing import DORMANT, SCORE_KEYS, SUN_KEYS, TREE_KEYS
 from .shadows import income
 
 __all__ = [
-    "State", "MAX_DAYS", "GROW_BASE", "COMPLETE_COST", "WAIT", "GROW", "COMPLETE", "SEED",
-    "action", "grow", "complete", "seed", "end_day", "legal_actions", "apply",
-    "final_scores", "dedupe_key",
+    "State",
+    "MAX_DAYS",
+    "GROW_BASE",
+    "COMPLETE_COST",
+    "WAIT",
+    "GROW",
+    "COMPLETE",
+    "SEED",
+    "action",
+    "grow",
+    "complete",
+    "seed",
+    "end_day",
+    "legal_actions",
+    "apply",
+    "final_scores",
+    "dedupe_key",
 ]
 
 MAX_DAYS = 24
@@ -88,22 +102,58 @@ def grow(s: State, bit: int, size: int) -> State | None:
         price = 1 + (s.small & mine).bit_count()
         if price > s.sun:
             return None
-        return State(s.seeds ^ b, s.small | b, s.medium, s.tall, mine, s.dormant | b,
-                     s.sun - price, s.score, s.opp_sun, s.opp_score, s.nutrients, s.day,
-                     s.key ^ keys[0] ^ keys[1] ^ DORMANT[bit])
+        return State(
+            s.seeds ^ b,
+            s.small | b,
+            s.medium,
+            s.tall,
+            mine,
+            s.dormant | b,
+            s.sun - price,
+            s.score,
+            s.opp_sun,
+            s.opp_score,
+            s.nutrients,
+            s.day,
+            s.key ^ keys[0] ^ keys[1] ^ DORMANT[bit],
+        )
     if size == 1:
         price = 3 + (s.medium & mine).bit_count()
         if price > s.sun:
             return None
-        return State(s.seeds, s.small ^ b, s.medium | b, s.tall, mine, s.dormant | b,
-                     s.sun - price, s.score, s.opp_sun, s.opp_score, s.nutrients, s.day,
-                     s.key ^ keys[1] ^ keys[2] ^ DORMANT[bit])
+        return State(
+            s.seeds,
+            s.small ^ b,
+            s.medium | b,
+            s.tall,
+            mine,
+            s.dormant | b,
+            s.sun - price,
+            s.score,
+            s.opp_sun,
+            s.opp_score,
+            s.nutrients,
+            s.day,
+            s.key ^ keys[1] ^ keys[2] ^ DORMANT[bit],
+        )
     price = 7 + (s.tall & mine).bit_count()
     if price > s.sun:
         return None
-    return State(s.seeds, s.small, s.medium ^ b, s.tall | b, mine, s.dormant | b,
-                 s.sun - price, s.score, s.opp_sun, s.opp_score, s.nutrients, s.day,
-                 s.key ^ keys[2] ^ keys[3] ^ DORMANT[bit])
+    return State(
+        s.seeds,
+        s.small,
+        s.medium ^ b,
+        s.tall | b,
+        mine,
+        s.dormant | b,
+        s.sun - price,
+        s.score,
+        s.opp_sun,
+        s.opp_score,
+        s.nutrients,
+        s.day,
+        s.key ^ keys[2] ^ keys[3] ^ DORMANT[bit],
+    )
 
 
 def complete(s: State, bit: int, bonus: int) -> State | None:
@@ -112,10 +162,21 @@ def complete(s: State, bit: int, bonus: int) -> State | None:
         return None
     b = 1 << bit
     nutrients = s.nutrients
-    return State(s.seeds, s.small, s.medium, s.tall ^ b, s.mine ^ b, s.dormant & ~b,
-                 s.sun - COMPLETE_COST, s.score + nutrients + bonus, s.opp_sun, s.opp_score,
-                 nutrients - 1 if nutrients > 0 else 0, s.day,
-                 s.key ^ TREE_KEYS[bit][3] ^ (DORMANT[bit] if s.dormant & b else 0))
+    return State(
+        s.seeds,
+        s.small,
+        s.medium,
+        s.tall ^ b,
+        s.mine ^ b,
+        s.dormant & ~b,
+        s.sun - COMPLETE_COST,
+        s.score + nutrients + bonus,
+        s.opp_sun,
+        s.opp_score,
+        nutrients - 1 if nutrients > 0 else 0,
+        s.day,
+        s.key ^ TREE_KEYS[bit][3] ^ (DORMANT[bit] if s.dormant & b else 0),
+    )
 
 
 def seed(s: State, source: int, target: int) -> State | None:
@@ -125,9 +186,21 @@ def seed(s: State, source: int, target: int) -> State | None:
     if price > s.sun:
         return None
     t = 1 << target
-    return State(s.seeds | t, s.small, s.medium, s.tall, mine | t, s.dormant | t | 1 << source,
-                 s.sun - price, s.score, s.opp_sun, s.opp_score, s.nutrients, s.day,
-                 s.key ^ TREE_KEYS[target][0] ^ DORMANT[target] ^ DORMANT[source])
+    return State(
+        s.seeds | t,
+        s.small,
+        s.medium,
+        s.tall,
+        mine | t,
+        s.dormant | t | 1 << source,
+        s.sun - price,
+        s.score,
+        s.opp_sun,
+        s.opp_score,
+        s.nutrients,
+        s.day,
+        s.key ^ TREE_KEYS[target][0] ^ DORMANT[target] ^ DORMANT[source],
+    )
 
 
 def end_day(s: State, board: Board) -> State:
@@ -144,14 +217,40 @@ def end_day(s: State, board: Board) -> State:
         key ^= DORMANT[low.bit_length() - 1]
         dormant ^= low
     if day >= MAX_DAYS:
-        return State(s.seeds, s.small, s.medium, s.tall, s.mine, 0, s.sun, s.score + s.sun // 3,
-                     s.opp_sun, s.opp_score + s.opp_sun // 3, s.nutrients, day, key)
+        return State(
+            s.seeds,
+            s.small,
+            s.medium,
+            s.tall,
+            s.mine,
+            0,
+            s.sun,
+            s.score + s.sun // 3,
+            s.opp_sun,
+            s.opp_score + s.opp_sun // 3,
+            s.nutrients,
+            day,
+            key,
+        )
     step = board.step[day % 6]
     t1, t2, t3 = s.small, s.medium, s.tall
     mine = s.mine
     opp = (t1 | t2 | t3) & ~mine
-    return State(s.seeds, t1, t2, t3, mine, 0, s.sun + income(step, t1, t2, t3, mine), s.score,
-                 s.opp_sun + income(step, t1, t2, t3, opp), s.opp_score, s.nutrients, day, key)
+    return State(
+        s.seeds,
+        t1,
+        t2,
+        t3,
+        mine,
+        0,
+        s.sun + income(step, t1, t2, t3, mine),
+        s.score,
+        s.opp_sun + income(step, t1, t2, t3, opp),
+        s.opp_score,
+        s.nutrients,
+        day,
+        key,
+    )
 
 
 def final_scores(s: State) -> tuple[int, int]:

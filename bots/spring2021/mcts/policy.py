@@ -35,8 +35,15 @@ class Policy:
 
     __slots__ = ("board", "weights", "rng", "wait_chance", "scale", "baseline", "random_days")
 
-    def __init__(self, board: Board, weights: Weights, seed: int = 0, wait_chance: float = 0.35,
-                 scale: float = 20.0, random_days: int = 2) -> None:
+    def __init__(
+        self,
+        board: Board,
+        weights: Weights,
+        seed: int = 0,
+        wait_chance: float = 0.35,
+        scale: float = 20.0,
+        random_days: int = 2,
+    ) -> None:
         self.random_days = random_days
         self.board = board
         self.weights = weights

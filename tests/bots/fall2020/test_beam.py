@@ -59,8 +59,9 @@ W = Weights()
 START = [(2, 0, 0, 0), (-1, 1, 0, 0), (0, -1, 1, 0), (0, 0, -1, 1)]
 
 
-def turn_lines(orders, mine=None, theirs=None, tome=(), me=(3, 0, 0, 0, 0), opp=(3, 0, 0, 0, 0),
-               exhausted=(), opp_exhausted=()):
+def turn_lines(
+    orders, mine=None, theirs=None, tome=(), me=(3, 0, 0, 0, 0), opp=(3, 0, 0, 0, 0), exhausted=(), opp_exhausted=()
+):
     """Input lines: ``orders`` as (id, need, price[, bonus value, bonus count]); spells as
     (id, delta[, repeatable]); tome as (id, delta, stock[, repeatable])."""
     mine = mine or [(78 + i, d) for i, d in enumerate(START)]
@@ -77,8 +78,7 @@ def turn_lines(orders, mine=None, theirs=None, tome=(), me=(3, 0, 0, 0, 0), opp=
     for kind, spells, tired in (("CAST", mine, exhausted), ("OPPONENT_CAST", theirs, opp_exhausted)):
         for s in spells:
             rep = s[2] if len(s) > 2 else False
-            rows.append(f"{s[0]} {kind} {' '.join(map(str, s[1]))} 0 -1 -1 "
-                        f"{0 if s[0] in tired else 1} {int(rep)}")
+            rows.append(f"{s[0]} {kind} {' '.join(map(str, s[1]))} 0 -1 -1 {0 if s[0] in tired else 1} {int(rep)}")
     return [str(len(rows)), *rows, " ".join(map(str, me)), " ".join(map(str, opp))]
 
 
@@ -93,8 +93,7 @@ def state_of(searcher: Searcher, node) -> model.State:
     witches[me] = witch
     witches[1 - me] = node[OTHER]
     orders, bonus, tome, stocks = node[SHARED][:4]
-    return model.State(searcher.root.turn + node[DEPTH], tuple(witches), orders, bonus, tome,
-                       stocks)
+    return model.State(searcher.root.turn + node[DEPTH], tuple(witches), orders, bonus, tome, stocks)
 
 
 def evaluation(table, w, witch) -> tuple[float, float, float]:
@@ -122,15 +121,14 @@ def check_children(searcher: Searcher, node, children, plan) -> None:
     legal = [a for a in model.legal_actions(table, state, me) if a != model.WAIT]
     actions = [child[ACTION] for _, _, child in children]
     assert sorted(actions) == sorted(legal or [model.WAIT])
-    g = 0.98 ** depth
+    g = 0.98**depth
     s0, sp0, ing0 = evaluation(table, me, state.witches[me])
     for key, score, child in children:
         pair = [0, 0]
         pair[me], pair[them] = child[ACTION], their_action
         expected = model.step(table, state, pair[0], pair[1])
         got = state_of(searcher, child)
-        assert got == expected, (model.action_text(table, me, child[ACTION]) if child[ACTION] & 7 != 3
-                                 else child[ACTION])
+        assert got == expected, model.action_text(table, me, child[ACTION]) if child[ACTION] & 7 != 3 else child[ACTION]
         assert key == node_key(child)
         assert child[DEPTH] == depth + 1
         assert score == child[VALUE]
@@ -154,8 +152,7 @@ def game_positions(seed: int, every: int = 3):
     trackers = [Tracker(), Tracker()]
     while not ref.is_over:
         pos = [trackers[p].position(ref.input_lines(p)) for p in (0, 1)]
-        acts = [model.action_text(pos[0].table, 0, greedy_choose(*pos[0])),
-                rng.choice(ref.legal_actions(1))]
+        acts = [model.action_text(pos[0].table, 0, greedy_choose(*pos[0])), rng.choice(ref.legal_actions(1))]
         if ref.turn % every == 1:
             yield pos
         ref.apply({0: acts[0], 1: acts[1]})
@@ -229,10 +226,8 @@ def test_two_step_line_score_by_hand() -> None:
 def test_evaluation_of_a_hand_built_state() -> None:
     # Inventory (2, 1, 1, 1): ING = 0.8 * (2 + 2 + 3 + 4) = 8.8; the 4 plain starting spells
     # and 2 repeatable learnt ones: SPELLS = 0.8 * (4 + 2.5) = 5.2; 10 rupees. E = 24.0.
-    mine = [(78 + i, d) for i, d in enumerate(START)] + [(90, (-3, 0, 0, 1), True),
-                                                          (91, (0, -2, 2, 0), True)]
-    table, state = parse_turn(turn_lines([(42, (0, 0, 0, 5), 20)], mine=mine,
-                                         me=(2, 1, 1, 1, 10)), turn=5)
+    mine = [(78 + i, d) for i, d in enumerate(START)] + [(90, (-3, 0, 0, 1), True), (91, (0, -2, 2, 0), True)]
+    table, state = parse_turn(turn_lines([(42, (0, 0, 0, 5), 20)], mine=mine, me=(2, 1, 1, 1, 10)), turn=5)
     s, sp, ing = evaluation(table, 0, state.witches[0])
     assert (s, sp, ing) == (10, pytest.approx(5.2), pytest.approx(8.8))
     searcher = Searcher(table, state, 0, W)
@@ -260,9 +255,15 @@ def test_transposition_keeps_the_better_line() -> None:
 def test_the_opponents_failed_plan_becomes_rest() -> None:
     # She plans to brew order 42 on turn 2; we brew it on turn 1, so on turn 2 she rests instead
     # (her exhausted spell 83 becomes castable again).
-    table, state = parse_turn(turn_lines([(42, (2, 0, 0, 0), 10), (43, (0, 0, 0, 5), 20)],
-                                         me=(3, 0, 0, 0, 0), opp=(0, 0, 0, 0, 0),
-                                         opp_exhausted=(83,)), turn=10)
+    table, state = parse_turn(
+        turn_lines(
+            [(42, (2, 0, 0, 0), 10), (43, (0, 0, 0, 5), 20)],
+            me=(3, 0, 0, 0, 0),
+            opp=(0, 0, 0, 0, 0),
+            opp_exhausted=(83,),
+        ),
+        turn=10,
+    )
     searcher = Searcher(table, state, 0, W)
     plan = [model.cast(0), model.brew(0)]  # +2 blue, then brew 42 with it
     expand = searcher.expander(plan)
@@ -280,9 +281,11 @@ def test_the_opponents_failed_plan_becomes_rest() -> None:
 
 def test_a_winning_brew_is_played() -> None:
     # Our sixth potion wins the game now (47 + 10 > 50): the search stops at depth 1.
-    table, state = parse_turn(turn_lines([(42, (0, 0, 0, 5), 20), (43, (2, 0, 0, 0), 10)],
-                                         me=(3, 0, 0, 0, 47), opp=(0, 0, 0, 0, 50)),
-                              turn=30, potions=(5, 3))
+    table, state = parse_turn(
+        turn_lines([(42, (0, 0, 0, 5), 20), (43, (2, 0, 0, 0), 10)], me=(3, 0, 0, 0, 47), opp=(0, 0, 0, 0, 50)),
+        turn=30,
+        potions=(5, 3),
+    )
     d = decide(table, state, NodeBudget(5000), Settings())
     assert d.action == model.brew(1)
     assert d.mine.end == WON and d.mine.depth == 1
@@ -313,17 +316,14 @@ def test_no_layer_completed_plays_a_safe_move() -> None:
 
 
 def bot(module: str, *args: str) -> BotSpec:
-    return BotSpec(module.rsplit(".", 1)[1], (sys.executable, "-u", "-m", module, *args),
-                   cwd=str(REPO_ROOT))
+    return BotSpec(module.rsplit(".", 1)[1], (sys.executable, "-u", "-m", module, *args), cwd=str(REPO_ROOT))
 
 
-RANDOM = BotSpec("random", (sys.executable, "-u", "bots/fall2020/random_bot.py", "--seed", "5"),
-                 cwd=str(REPO_ROOT))
+RANDOM = BotSpec("random", (sys.executable, "-u", "bots/fall2020/random_bot.py", "--seed", "5"), cwd=str(REPO_ROOT))
 
 
 def answers(result, player: int) -> list[tuple[str, ...] | None]:
-    return [e.output for f in result.frames for e in f.executions
-            if e.player == player and e.expected_lines]
+    return [e.output for f in result.frames for e in f.executions if e.player == player and e.expected_lines]
 
 
 def check_clean_win(result, player: int) -> None:
@@ -345,8 +345,7 @@ def test_beam_plays_deterministic_full_games() -> None:
 
 
 def test_beam_on_the_clock_does_not_time_out() -> None:
-    result = play_match("fall2020", 13, [bot("bots.fall2020.beam", "--quiet"), RANDOM],
-                        MatchOptions(record=True))
+    result = play_match("fall2020", 13, [bot("bots.fall2020.beam", "--quiet"), RANDOM], MatchOptions(record=True))
     check_clean_win(result, 0)
     assert max(result.players[0].latencies_ms[1:]) < 50
 

@@ -31,8 +31,7 @@ from bots.fall2020.bfs.planner import (
 from bots.fall2020.game import inventory as inv_mod
 from bots.lib.timer import NodeBudget
 
-STARTING = [((2, 0, 0, 0), False), ((-1, 1, 0, 0), False), ((0, -1, 1, 0), False),
-            ((0, 0, -1, 1), False)]
+STARTING = [((2, 0, 0, 0), False), ((-1, 1, 0, 0), False), ((0, -1, 1, 0), False), ((0, 0, -1, 1), False)]
 """The official starting spells: +2 blue; blue -> green; green -> orange; orange -> yellow."""
 
 
@@ -130,8 +129,9 @@ def test_pruned_distances_equal_plain_bfs(seed: int) -> None:
     assert result.finished
     assert result.generated <= plain_generated
     COUNTS.append((seed, result.generated, plain_generated))
-    print(f"seed {seed}: pruned {result.generated} children generated "
-          f"({result.admitted} kept), plain {plain_generated}")
+    print(
+        f"seed {seed}: pruned {result.generated} children generated ({result.admitted} kept), plain {plain_generated}"
+    )
 
 
 def test_pruning_pays_off_on_the_starting_spells() -> None:
@@ -141,8 +141,10 @@ def test_pruning_pays_off_on_the_starting_spells() -> None:
     expected, plain_generated = plain_bfs(spells, orders, (3, 0, 0, 0), 13)
     got, result = pruned_pairs(spells, orders, (3, 0, 0, 0), 13)
     assert got == expected
-    print(f"depth 13, 7 spells, 5 orders: pruned {result.generated} generated "
-          f"({result.admitted} kept), plain {plain_generated}")
+    print(
+        f"depth 13, 7 spells, 5 orders: pruned {result.generated} generated "
+        f"({result.admitted} kept), plain {plain_generated}"
+    )
     assert result.generated * 2 < plain_generated  # measured: 7247 against 20470
 
 
@@ -163,8 +165,7 @@ def test_dedupe_only_search_agrees_too() -> None:
 def shortest_brew(spells, orders, start, target: int, depth: int = 20) -> int:
     problem = Problem(spells, orders)
     result = search(problem, problem.pack(start), max_depth=depth)
-    best = [d for pair, d in pair_distances(problem, result).items()
-            if problem.unpack(pair)[1] >> target & 1]
+    best = [d for pair, d in pair_distances(problem, result).items() if problem.unpack(pair)[1] >> target & 1]
     return min(best)
 
 
@@ -222,8 +223,7 @@ def test_best_plan_and_its_first_move() -> None:
     result = search(problem, problem.pack((3, 0, 0, 0)), max_depth=8)
     plan = best_plan(problem, result, [4, 20])
     assert plan is not None and plan.brewed == 0b10 and plan.depth == 4
-    assert result.path(plan.node) == [Move("CAST", 1, 1), Move("CAST", 2, 1), Move("CAST", 3, 1),
-                                      Move("BREW", 1)]
+    assert result.path(plan.node) == [Move("CAST", 1, 1), Move("CAST", 2, 1), Move("CAST", 3, 1), Move("BREW", 1)]
     # Cheaper yellow: 3 rupees in 1 turn beats 5 in 4 (and 8 in 5 for both).
     plan = best_plan(problem, result, [3, 5])
     assert plan is not None and plan.brewed == 0b01 and plan.depth == 1
@@ -314,8 +314,7 @@ def turn_lines(orders, spells, me=(3, 0, 0, 0, 0), foe=(3, 0, 0, 0, 0), tome=())
     ``(id, delta, castable, repeatable)``, tome spells ``(id, delta, index, stock, repeatable)``."""
     rows = [f"{i} BREW {' '.join(map(str, d))} {p} 0 0 0 0" for i, d, p in orders]
     rows += [f"{i} LEARN {' '.join(map(str, d))} 0 {k} {s} 0 {int(r)}" for i, d, k, s, r in tome]
-    rows += [f"{i} CAST {' '.join(map(str, d))} 0 -1 -1 {int(c)} {int(r)}"
-             for i, d, c, r in spells]
+    rows += [f"{i} CAST {' '.join(map(str, d))} 0 -1 -1 {int(c)} {int(r)}" for i, d, c, r in spells]
     return [str(len(rows)), *rows, " ".join(map(str, me)), " ".join(map(str, foe))]
 
 
@@ -350,8 +349,7 @@ def test_the_bot_repeats_casts_and_rests() -> None:
 
 def test_the_bot_learns_early() -> None:
     bot = BfsBot(NodeBudget(1000), Settings(learn_turns=2, max_tax=1))
-    tome = [(5, (-3, 0, 0, 1), 0, 0, True), (9, (0, 0, 0, 1), 1, 0, False),
-            (12, (0, 0, 0, 1), 2, 0, False)]
+    tome = [(5, (-3, 0, 0, 1), 0, 0, True), (9, (0, 0, 0, 1), 1, 0, False), (12, (0, 0, 0, 1), 2, 0, False)]
     lines = turn_lines([(50, (0, 0, 0, -5), 20)], START_SPELLS, tome=tome)
     bot.limit.start()
     # Worth: spell 5 = (-3 + 4) * 1.5 = 1.5; spell 9 = 4 - 1 (tax) = 3; spell 12 costs tax 2.
@@ -364,14 +362,12 @@ def test_the_bot_learns_early() -> None:
 
 def play(seed: int, budget: int):
     bfs_bot = BotSpec("bfs", (sys.executable, *BOT, "--budget", str(budget)), cwd=str(REPO_ROOT))
-    rnd = BotSpec("random", (sys.executable, "-u", "bots/fall2020/random_bot.py", "--seed", "3"),
-                  cwd=str(REPO_ROOT))
+    rnd = BotSpec("random", (sys.executable, "-u", "bots/fall2020/random_bot.py", "--seed", "3"), cwd=str(REPO_ROOT))
     return play_match("fall2020", seed, [bfs_bot, rnd], MatchOptions(record=True))
 
 
 def answers(result):
-    return [e.output for f in result.frames for e in f.executions
-            if e.player == 0 and e.expected_lines]
+    return [e.output for f in result.frames for e in f.executions if e.player == 0 and e.expected_lines]
 
 
 def test_the_bot_plays_a_full_game_deterministically() -> None:

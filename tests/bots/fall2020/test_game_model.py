@@ -40,12 +40,14 @@ def random_policy(rng: random.Random, brew_bias: float):
         if brews and rng.random() < brew_bias:
             return rng.choice(brews)
         return rng.choice(actions)
+
     return choose
 
 
 def greedy_policy():
     def choose(ref, p, position):
         return model.action_text(position.table, 0, greedy_choose(position.table, position.state))
+
     return choose
 
 
@@ -59,9 +61,7 @@ def ref_view(fall, p: int, root_orders, root_tome, over: bool, turn: int, final=
         pl = fall.players[w]
         spells = sorted((s.delta, s.repeatable, s.castable) for s in pl.spells)
         witches.append((tuple(pl.inventory), pl.score, pl.deliveries, spells))
-    orders = [
-        (o.id, rules.price_of(fall, i)[0]) for i, o in enumerate(fall.deliveries) if o.id in root_orders
-    ]
+    orders = [(o.id, rules.price_of(fall, i)[0]) for i, o in enumerate(fall.deliveries) if o.id in root_orders]
     tome = [(s.id, s.stock) for s in fall.tome if s.id in root_tome]
     view = {"witches": witches, "orders": orders, "tome": tome, "over": over}
     if not over:
@@ -82,7 +82,8 @@ def model_view(table: model.Table, state: model.State):
         witches.append((INVS[witch.inv], witch.score, witch.potions, sorted(spells)))
     orders = [
         (o.id, model.price_at(o.price, model.position(state.orders, j), state.bonus))
-        for j, o in enumerate(table.orders) if state.orders >> j & 1
+        for j, o in enumerate(table.orders)
+        if state.orders >> j & 1
     ]
     tome = [(s.id, state.stocks[j]) for j, s in enumerate(table.tome) if state.tome >> j & 1]
     over = model.is_over(state)
@@ -98,9 +99,12 @@ def clone(fall: FallState) -> FallState:
     """A copy of a referee position, deep enough for one turn of the rules (much faster than
     ``copy.deepcopy``)."""
     players = [
-        PlayerState(list(pl.inventory),
-                    [PlayerSpell(s.id, s.delta, s.owner, s.repeatable, s.castable)
-                     for s in pl.spells], pl.score, pl.deliveries)
+        PlayerState(
+            list(pl.inventory),
+            [PlayerSpell(s.id, s.delta, s.owner, s.repeatable, s.castable) for s in pl.spells],
+            pl.score,
+            pl.deliveries,
+        )
         for pl in fall.players
     ]
     return FallState(
@@ -134,13 +138,15 @@ def referee_next(fall, turn: int, actions: list[str]):
 # -- the check ------------------------------------------------------------------------------------
 
 
-def check_position(ref, p: int, lines: list[str], position, chosen: list[str], max_actions: int,
-                   rng: random.Random) -> int:
+def check_position(
+    ref, p: int, lines: list[str], position, chosen: list[str], max_actions: int, rng: random.Random
+) -> int:
     table, state = position
     fall = ref.state
     # The parse itself.
     assert model_view(table, state) == ref_view(
-        fall, p, {o.id for o in fall.deliveries}, {s.id for s in fall.tome}, False, ref.turn)
+        fall, p, {o.id for o in fall.deliveries}, {s.id for s in fall.tome}, False, ref.turn
+    )
     # Legal actions, as the referee's exact strings.
     legal = model.legal_actions(table, state, 0)
     texts = [model.action_text(table, 0, a) for a in legal]
@@ -161,8 +167,10 @@ def check_position(ref, p: int, lines: list[str], position, chosen: list[str], m
         texts_pair[1 - p] = opp_text
         after, over, final = referee_next(fall, ref.turn, texts_pair)
         predicted = model.step(table, state, action, opp_action)
-        assert model_view(table, predicted) == ref_view(
-            after, p, root_orders, root_tome, over, ref.turn + 1, final), (texts_pair, lines)
+        assert model_view(table, predicted) == ref_view(after, p, root_orders, root_tome, over, ref.turn + 1, final), (
+            texts_pair,
+            lines,
+        )
     return len(sample)
 
 
@@ -196,8 +204,7 @@ def test_random_games(seed: int) -> None:
 def test_greedy_games(seed: int) -> None:
     """Greedy play reaches the late game: sixth potions, slid bonuses, full inventories."""
     rng = random.Random(seed)
-    policies = [greedy_policy(), random_policy(rng, 0.5)] if seed % 2 else [
-        greedy_policy(), greedy_policy()]
+    policies = [greedy_policy(), random_policy(rng, 0.5)] if seed % 2 else [greedy_policy(), greedy_policy()]
     positions, checks = play_and_check(seed, policies, max_actions=8)
     assert positions >= 20 and checks >= positions
 
@@ -207,7 +214,7 @@ def test_parse_hand_built_bonus_slide() -> None:
     sends them: price includes the bonus, then value and count)."""
     lines = [
         "9",
-        "50 BREW -2 -2 0 0 9 1 3 0 0",   # price 8 + bonus 1 (3 left) at position 0
+        "50 BREW -2 -2 0 0 9 1 3 0 0",  # price 8 + bonus 1 (3 left) at position 0
         "51 BREW 0 -4 0 0 8 0 0 0 0",
         "52 BREW 0 0 -2 -2 14 0 0 0 0",
         "53 BREW 0 -2 0 -2 12 0 0 0 0",

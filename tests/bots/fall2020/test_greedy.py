@@ -53,8 +53,7 @@ def plain_distances(inv, spells, horizon):
 
 
 def random_position(rng: random.Random):
-    spells = [(78 + i, d) for i, d in enumerate(((2, 0, 0, 0), (-1, 1, 0, 0), (0, -1, 1, 0),
-                                                 (0, 0, -1, 1)))]
+    spells = [(78 + i, d) for i, d in enumerate(((2, 0, 0, 0), (-1, 1, 0, 0), (0, -1, 1, 0), (0, 0, -1, 1)))]
     for k in range(rng.randrange(0, 5)):
         delta = tuple(rng.randint(-2, 3) for _ in range(4))
         if sum(delta) > 4 or all(d == 0 for d in delta):
@@ -65,8 +64,7 @@ def random_position(rng: random.Random):
         inv = tuple(rng.randint(0, 4) for _ in range(4))
         if sum(inv) <= 10:
             break
-    lines = turn_lines([(42, (0, 0, 0, 3), 20)], mine=spells, me=(*inv, 0),
-                       exhausted=exhausted)
+    lines = turn_lines([(42, (0, 0, 0, 3), 20)], mine=spells, me=(*inv, 0), exhausted=exhausted)
     plain = [(s[1], s[2] if len(s) > 2 else False, s[0] not in exhausted) for s in spells]
     return parse_turn(lines, turn=10), inv, plain
 
@@ -115,12 +113,12 @@ def test_prefers_the_better_price_per_cast() -> None:
     # From (0,0,2,0): order 42 (tier 3) is 1 cast away, 10 / 2 = 5 per step; order 43 needs
     # (2,0,2,0): one cast of 78, 14 / 2 = 7. So CAST 78; with 43 at 9 (4.5), CAST 81.
     for price, answer in ((14, "CAST 78"), (9, "CAST 81")):
-        table, state = parse_turn(turn_lines([(42, (0, 0, 0, 1), 10), (43, (2, 0, 2, 0), price)],
-                                             me=(0, 0, 2, 0, 0)), turn=20)
+        table, state = parse_turn(
+            turn_lines([(42, (0, 0, 0, 1), 10), (43, (2, 0, 2, 0), price)], me=(0, 0, 2, 0, 0)), turn=20
+        )
         assert model.action_text(table, 0, choose(table, state)) == answer
 
 
 def test_brews_before_anything_else() -> None:
-    table, state = parse_turn(turn_lines([(42, (0, 0, 0, 1), 10), (43, (1, 0, 0, 0), 5)]),
-                              turn=2)
+    table, state = parse_turn(turn_lines([(42, (0, 0, 0, 1), 10), (43, (1, 0, 0, 0), 5)]), turn=2)
     assert model.action_text(table, 0, choose(table, state, Settings())) == "BREW 43"

@@ -38,7 +38,7 @@ def greedy_policy(lines: list[str], board, rng: random.Random) -> str:
     richness = dict(enumerate(board.richness))
     trees = {}
     count = int(lines[4])
-    for line in lines[5:5 + count]:
+    for line in lines[5 : 5 + count]:
         cell, size, mine, dormant = map(int, line.split())
         trees[cell] = (size, mine == 1, dormant == 1)
     return greedy_choose(turn.state.day, richness, trees, list(turn.offered))

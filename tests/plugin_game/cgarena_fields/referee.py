@@ -50,8 +50,7 @@ class FieldsReferee(EngineReferee):
         for p in players:
             if self.turn == 1:
                 self._send(p, [f"{p} {UNITS[p]}"])
-            self._send(p, [str(self.turn), " ".join(map(str, self.values)),
-                           " ".join(map(str, self.scores))])
+            self._send(p, [str(self.turn), " ".join(map(str, self.values)), " ".join(map(str, self.scores))])
         return players
 
     def _expected_lines(self, player: int) -> int:

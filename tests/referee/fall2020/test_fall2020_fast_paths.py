@@ -43,8 +43,7 @@ def reference_legal_actions(state: FallState, player: int) -> list[str]:
     spell whose net gain is not positive); ``k`` stops at 10."""
     p = state.players[player]
     inv = p.inventory
-    out = [f"BREW {o.id}" for o in state.deliveries
-           if all(inv[t] + o.delta[t] >= 0 for t in range(4))]
+    out = [f"BREW {o.id}" for o in state.deliveries if all(inv[t] + o.delta[t] >= 0 for t in range(4))]
     for s in p.spells:
         if not s.castable:
             continue
@@ -133,8 +132,7 @@ def test_guard_bits_tell_whether_an_inventory_covers_a_need() -> None:
                         assert ((have - pack(*need)) & GUARDS == GUARDS) == covered, (inv, need)
 
 
-ODD_RECIPES = [(0, 0, 0, 0), (-16, 0, 0, 1), (0, -7, 0, 0), (0, 0, 0, 11), (20, 0, 0, 0),
-               (-17, 0, 18, 0), (1, 1, 1, 1)]
+ODD_RECIPES = [(0, 0, 0, 0), (-16, 0, 0, 1), (0, -7, 0, 0), (0, 0, 0, 11), (20, 0, 0, 0), (-17, 0, 18, 0), (1, 1, 1, 1)]
 
 
 def test_spell_lane_tells_whether_a_spell_can_be_cast_once() -> None:
@@ -176,8 +174,7 @@ def test_card_texts_are_the_official_formats() -> None:
         spell = PlayerSpell(card_id, delta, owner, repeatable, rng.random() < 0.5)
         for viewer in (0, 1):
             kind = "CAST" if viewer == owner else "OPPONENT_CAST"
-            assert spell.line(viewer) == (
-                f"{card_id} {kind} {d} 0 -1 -1 {int(spell.castable)} {int(repeatable)}")
+            assert spell.line(viewer) == (f"{card_id} {kind} {d} 0 -1 -1 {int(spell.castable)} {int(repeatable)}")
         spell.castable = not spell.castable
         assert spell.line(owner).split()[-2] == str(int(spell.castable))
 
@@ -218,9 +215,28 @@ def test_request_lines_read_late_equal_lines_read_at_once() -> None:
 
 
 LINES = [
-    "WAIT", "REST", "wait", "Rest hello", "CAST 78", "CAST 78 2", "cast 79 3 go", "LEARN 3",
-    "BREW 42", "BREW 42 msg", "BREW", "CAST", "FOO", "", " WAIT", "WAIT\tx", "CAST 99999999999",
-    "LEARN 2147483648", "CAST 1 0", "brew 7  ", "REST\n", "CAST 78 2 " + "x" * 60,
+    "WAIT",
+    "REST",
+    "wait",
+    "Rest hello",
+    "CAST 78",
+    "CAST 78 2",
+    "cast 79 3 go",
+    "LEARN 3",
+    "BREW 42",
+    "BREW 42 msg",
+    "BREW",
+    "CAST",
+    "FOO",
+    "",
+    " WAIT",
+    "WAIT\tx",
+    "CAST 99999999999",
+    "LEARN 2147483648",
+    "CAST 1 0",
+    "brew 7  ",
+    "REST\n",
+    "CAST 78 2 " + "x" * 60,
 ]
 
 
@@ -232,7 +248,6 @@ def test_parse_answer_agrees_with_parse(line: str) -> None:
         except InvalidCommand as exc:
             with pytest.raises(InvalidCommand) as got:
                 parse_answer((line,))
-            assert (str(got.value), got.value.got, got.value.expected) == (
-                str(exc), exc.got, exc.expected)
+            assert (str(got.value), got.value.got, got.value.expected) == (str(exc), exc.got, exc.expected)
         else:
             assert parse_answer((line,)) == expected

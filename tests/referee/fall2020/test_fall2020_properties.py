@@ -113,8 +113,11 @@ def _accepted_commands(ref: Fall2020Referee, player: int) -> set[str]:
 
 
 def _canonical(command: str) -> str:
-    return command[: -len(" 1")] if command.startswith("CAST") and command.endswith(" 1") and \
-        len(command.split()) == 3 else command
+    return (
+        command[: -len(" 1")]
+        if command.startswith("CAST") and command.endswith(" 1") and len(command.split()) == 3
+        else command
+    )
 
 
 def test_legal_actions_are_exactly_the_accepted_commands() -> None:
@@ -145,8 +148,18 @@ def _bot_rows(lines: tuple[str, ...]) -> tuple[list, list[int]]:
     rows = []
     for line in lines[1 : 1 + n]:
         p = line.split()
-        rows.append((int(p[0]), p[1], [int(x) for x in p[2:6]], int(p[6]), int(p[7]), int(p[8]),
-                     int(p[9]) == 1, int(p[10]) == 1))
+        rows.append(
+            (
+                int(p[0]),
+                p[1],
+                [int(x) for x in p[2:6]],
+                int(p[6]),
+                int(p[7]),
+                int(p[8]),
+                int(p[9]) == 1,
+                int(p[10]) == 1,
+            )
+        )
     me = [int(x) for x in lines[1 + n].split()]
     return rows, me[:4]
 
@@ -168,8 +181,7 @@ def test_snapshots_are_json_serialisable() -> None:
     def check(ref: Fall2020Referee, requests) -> None:
         snap = json.loads(json.dumps(ref.snapshot()))
         assert snap["turn"] == ref.turn
-        assert [p["inventory"] for p in snap["players"]] == [
-            p.inventory for p in ref.state.players]
+        assert [p["inventory"] for p in snap["players"]] == [p.inventory for p in ref.state.players]
 
     for seed in range(3):
         random_game(seed, check=check)

@@ -42,7 +42,11 @@ ORDER_DECK = [(47, (3, 0, 2, 0), 9), (48, (0, 2, 2, 0), 10), (49, (0, 5, 0, 0), 
 
 def make_state(**overrides: Any) -> FallState:
     spec: dict[str, Any] = {
-        "tome": TOME, "tome_deck": TOME_DECK, "deliveries": ORDERS, "order_deck": ORDER_DECK, "next_id": 86
+        "tome": TOME,
+        "tome_deck": TOME_DECK,
+        "deliveries": ORDERS,
+        "order_deck": ORDER_DECK,
+        "next_id": 86,
     }
     spec.update(overrides)
     return FallState.build(**spec)
@@ -68,47 +72,63 @@ ILLEGAL = [
     ("unknown id brew", {}, "BREW 77", "Spell with id 77 does not exist"),
     ("opponent spell", {}, f"CAST {P1_BLUE}", "Tried to cast an opponent's spell..."),
     ("opponent spell any verb", {}, f"LEARN {P1_BLUE}", "Tried to cast an opponent's spell..."),
-    ("cast a tome spell", {}, "CAST 3",
-     "Command does not match action, expected 'LEARN' but got 'CAST'"),
-    ("learn an order", {}, "LEARN 42",
-     "Command does not match action, expected 'BREW' but got 'LEARN'"),
-    ("brew a spell", {}, f"BREW {P0_BLUE}",
-     "Command does not match action, expected 'CAST' but got 'BREW'"),
-    ("cast an order", {}, "cast 42",
-     "Command does not match action, expected 'BREW' but got 'CAST'"),
+    ("cast a tome spell", {}, "CAST 3", "Command does not match action, expected 'LEARN' but got 'CAST'"),
+    ("learn an order", {}, "LEARN 42", "Command does not match action, expected 'BREW' but got 'LEARN'"),
+    ("brew a spell", {}, f"BREW {P0_BLUE}", "Command does not match action, expected 'CAST' but got 'BREW'"),
+    ("cast an order", {}, "cast 42", "Command does not match action, expected 'BREW' but got 'CAST'"),
     ("brew without ingredients", {}, "BREW 42", "Not enough ingredients for order 42"),
     ("repeat zero", {}, f"CAST {P0_BLUE} 0", f"Repeat can't be zero (on {P0_BLUE})"),
     ("repeat non-repeatable", {}, f"CAST {P0_BLUE} 2", f"Spell {P0_BLUE} is not repeatable"),
-    ("exhausted", {"spells": [[(P0_BLUE, (2, 0, 0, 0), False, False)], []]},
-     f"CAST {P0_BLUE}", f"Spell {P0_BLUE} is exhausted"),
-    ("not enough for spell", {"inventories": [(0, 0, 0, 0), (3, 0, 0, 0)]},
-     f"CAST {P0_B2G}", f"Not enough ingredients for spell {P0_B2G}"),
-    ("no space", {"inventories": [(9, 0, 0, 0), (3, 0, 0, 0)]},
-     f"CAST {P0_BLUE}", f"Not enough space in inventory for spell {P0_BLUE}"),
-    ("learn too far", {"inventories": [(2, 0, 0, 0), (3, 0, 0, 0)]},
-     "LEARN 3", "Not enough ingredients to learn 3"),
+    (
+        "exhausted",
+        {"spells": [[(P0_BLUE, (2, 0, 0, 0), False, False)], []]},
+        f"CAST {P0_BLUE}",
+        f"Spell {P0_BLUE} is exhausted",
+    ),
+    (
+        "not enough for spell",
+        {"inventories": [(0, 0, 0, 0), (3, 0, 0, 0)]},
+        f"CAST {P0_B2G}",
+        f"Not enough ingredients for spell {P0_B2G}",
+    ),
+    (
+        "no space",
+        {"inventories": [(9, 0, 0, 0), (3, 0, 0, 0)]},
+        f"CAST {P0_BLUE}",
+        f"Not enough space in inventory for spell {P0_BLUE}",
+    ),
+    ("learn too far", {"inventories": [(2, 0, 0, 0), (3, 0, 0, 0)]}, "LEARN 3", "Not enough ingredients to learn 3"),
     ("rest needlessly", {}, "REST", "All spells are already castable"),
     # Check order: repeat count before repeatable before exhaustion before ingredients/space.
-    ("zero before exhausted", {"spells": [[(P0_BLUE, (2, 0, 0, 0), False, False)], []]},
-     f"CAST {P0_BLUE} 0", f"Repeat can't be zero (on {P0_BLUE})"),
-    ("repeatable before exhausted", {"spells": [[(P0_BLUE, (2, 0, 0, 0), False, False)], []]},
-     f"CAST {P0_BLUE} 2", f"Spell {P0_BLUE} is not repeatable"),
-    ("exhausted before ingredients",
-     {"spells": [[(P0_B2G, (-1, 1, 0, 0), False, False)], []],
-      "inventories": [(0, 0, 0, 0), (3, 0, 0, 0)]},
-     f"CAST {P0_B2G}", f"Spell {P0_B2G} is exhausted"),
-    ("ingredients before space",
-     {"spells": [[(90, (-1, 3, 0, 0), True, True)], []],
-      "inventories": [(1, 0, 0, 9), (3, 0, 0, 0)]},
-     "CAST 90 2", "Not enough ingredients for spell 90"),
+    (
+        "zero before exhausted",
+        {"spells": [[(P0_BLUE, (2, 0, 0, 0), False, False)], []]},
+        f"CAST {P0_BLUE} 0",
+        f"Repeat can't be zero (on {P0_BLUE})",
+    ),
+    (
+        "repeatable before exhausted",
+        {"spells": [[(P0_BLUE, (2, 0, 0, 0), False, False)], []]},
+        f"CAST {P0_BLUE} 2",
+        f"Spell {P0_BLUE} is not repeatable",
+    ),
+    (
+        "exhausted before ingredients",
+        {"spells": [[(P0_B2G, (-1, 1, 0, 0), False, False)], []], "inventories": [(0, 0, 0, 0), (3, 0, 0, 0)]},
+        f"CAST {P0_B2G}",
+        f"Spell {P0_B2G} is exhausted",
+    ),
+    (
+        "ingredients before space",
+        {"spells": [[(90, (-1, 3, 0, 0), True, True)], []], "inventories": [(1, 0, 0, 9), (3, 0, 0, 0)]},
+        "CAST 90 2",
+        "Not enough ingredients for spell 90",
+    ),
 ]
 
 
-@pytest.mark.parametrize("overrides,command,message", [c[1:] for c in ILLEGAL],
-                         ids=[c[0] for c in ILLEGAL])
-def test_illegal_action_loses_the_turn_with_the_official_message(
-    overrides: dict, command: str, message: str
-) -> None:
+@pytest.mark.parametrize("overrides,command,message", [c[1:] for c in ILLEGAL], ids=[c[0] for c in ILLEGAL])
+def test_illegal_action_loses_the_turn_with_the_official_message(overrides: dict, command: str, message: str) -> None:
     state = make_state(**overrides)
     before_inv = inv(state, 0)
     before_castable = [s.castable for s in state.players[0].spells]
@@ -131,25 +151,32 @@ CASTS = [
     ("explicit 1", None, (3, 0, 0, 0), f"CAST {P0_B2G} 1", (2, 1, 0, 0), None),
     ("message not a count", None, (3, 0, 0, 0), f"CAST {P0_B2G} hello", (2, 1, 0, 0), None),
     ("repeat 3", [(90, (-2, 2, 0, 0))], (6, 0, 0, 0), "CAST 90 3", (0, 6, 0, 0), None),
-    ("repeat too many", [(90, (-2, 2, 0, 0))], (6, 0, 0, 0), "CAST 90 4", None,
-     "Not enough ingredients for spell 90"),
-    ("repeat fills exactly", [(91, (1, 1, -1, 0))], (0, 0, 4, 4), "CAST 91 2", (2, 2, 2, 4),
-     None),
-    ("repeat overflows space", [(91, (1, 1, -1, 0))], (0, 0, 4, 4), "CAST 91 3", None,
-     "Not enough space in inventory for spell 91"),
-    ("non-repeatable twice", [(92, (0, 0, 0, 1), True, False)], (0, 0, 0, 0), "CAST 92 2", None,
-     "Spell 92 is not repeatable"),
-    ("zero", [(90, (-2, 2, 0, 0))], (6, 0, 0, 0), "CAST 90 0", None,
-     "Repeat can't be zero (on 90)"),
+    ("repeat too many", [(90, (-2, 2, 0, 0))], (6, 0, 0, 0), "CAST 90 4", None, "Not enough ingredients for spell 90"),
+    ("repeat fills exactly", [(91, (1, 1, -1, 0))], (0, 0, 4, 4), "CAST 91 2", (2, 2, 2, 4), None),
+    (
+        "repeat overflows space",
+        [(91, (1, 1, -1, 0))],
+        (0, 0, 4, 4),
+        "CAST 91 3",
+        None,
+        "Not enough space in inventory for spell 91",
+    ),
+    (
+        "non-repeatable twice",
+        [(92, (0, 0, 0, 1), True, False)],
+        (0, 0, 0, 0),
+        "CAST 92 2",
+        None,
+        "Spell 92 is not repeatable",
+    ),
+    ("zero", [(90, (-2, 2, 0, 0))], (6, 0, 0, 0), "CAST 90 0", None, "Repeat can't be zero (on 90)"),
     # Java int arithmetic: -2 * 2147483647 wraps to 2 and 2 * 2147483647 to -2, so this
     # "passes" the checks and the official loop ends with the spell cast backwards.
-    ("int overflow", [(90, (-2, 2, 0, 0))], (0, 2, 0, 0), "CAST 90 2147483647", (2, 0, 0, 0),
-     None),
+    ("int overflow", [(90, (-2, 2, 0, 0))], (0, 2, 0, 0), "CAST 90 2147483647", (2, 0, 0, 0), None),
 ]
 
 
-@pytest.mark.parametrize("spells,start,command,after,message", [c[1:] for c in CASTS],
-                         ids=[c[0] for c in CASTS])
+@pytest.mark.parametrize("spells,start,command,after,message", [c[1:] for c in CASTS], ids=[c[0] for c in CASTS])
 def test_cast(spells, start, command, after, message) -> None:
     overrides: dict[str, Any] = {"inventories": [start, (3, 0, 0, 0)]}
     if spells is not None:
@@ -169,13 +196,15 @@ def test_cast(spells, start, command, after, message) -> None:
         # The exhausted spell is shown with castable 0 to its owner and to the opponent.
         d = spell.delta
         rep = 1 if spell.repeatable else 0
-        assert f"{spell_id} CAST {d[0]} {d[1]} {d[2]} {d[3]} 0 -1 -1 0 {rep}" in (
-            rules.input_lines(ref.state, 0))
+        assert f"{spell_id} CAST {d[0]} {d[1]} {d[2]} {d[3]} 0 -1 -1 0 {rep}" in (rules.input_lines(ref.state, 0))
 
 
 def test_rest_refreshes_every_spell() -> None:
-    spells = [(P0_BLUE, (2, 0, 0, 0), False, False), (P0_B2G, (-1, 1, 0, 0), True, False),
-              (90, (-2, 2, 0, 0), False, True)]
+    spells = [
+        (P0_BLUE, (2, 0, 0, 0), False, False),
+        (P0_B2G, (-1, 1, 0, 0), True, False),
+        (90, (-2, 2, 0, 0), False, True),
+    ]
     ref, report = play(make_state(spells=[spells, []]), "REST")
     assert report.errors == ()
     assert report.summary[0] == "$0 rested"
@@ -205,8 +234,7 @@ def test_learn_pays_tax_by_position_and_gets_stock() -> None:
     # Paid 3 (index 3), got the stock of 1: 5 - 3 + 1.
     assert inv(s, 0) == [3, 0, 0, 0]
     learnt = s.players[0].spells[-1]
-    assert (learnt.id, learnt.delta, learnt.castable, learnt.repeatable) == (
-        86, (0, 0, 1, 0), True, False)
+    assert (learnt.id, learnt.delta, learnt.castable, learnt.repeatable) == (86, (0, 0, 1, 0), True, False)
     assert s.next_id == 87
     # Spell 3 leaves, the first spell of the deck is appended, positions 0-2 got +1 each.
     assert [t.id for t in s.tome] == [0, 1, 2, 4, 5, 6]
@@ -294,8 +322,7 @@ def test_brew_pays_price_plus_bonus_and_replaces_the_order() -> None:
     assert s.players[0].score == 6 + 3
     assert s.players[0].deliveries == 1
     assert [o.id for o in s.deliveries] == [43, 44, 45, 46, 47]
-    assert report.summary[:2] == ("$0 brewed potion 42 and earned 9 rupees",
-                                 "They have now brewed 1 potions.")
+    assert report.summary[:2] == ("$0 brewed potion 42 and earned 9 rupees", "They have now brewed 1 potions.")
     # The +3 bonus stays on position 0 (now order 43) with one use less.
     lines = rules.input_lines(s, 0)
     assert lines[1] == "43 BREW -3 -2 0 0 10 3 3 0 0"
@@ -309,8 +336,9 @@ def _cheap_orders(first_id: int, n: int) -> list[tuple[int, tuple[int, int, int,
 
 
 def test_bonus_slides_across_all_eight_bonuses() -> None:
-    state = make_state(deliveries=_cheap_orders(100, 5), order_deck=_cheap_orders(105, 20),
-                       inventories=[(10, 0, 0, 0), (10, 0, 0, 0)])
+    state = make_state(
+        deliveries=_cheap_orders(100, 5), order_deck=_cheap_orders(105, 20), inventories=[(10, 0, 0, 0), (10, 0, 0, 0)]
+    )
     earned = []
     shown = []
     for turn in range(10):
@@ -327,17 +355,28 @@ def test_bonus_slides_across_all_eight_bonuses() -> None:
     # Position 0 shows the +3 with 4..1 left, then the +1 (count 4..1), then nothing;
     # position 1 shows the +1 with its 4 until it slides, then nothing.
     assert [s[0].split()[-5:-2] for s in shown] == [
-        ["13", "3", "4"], ["13", "3", "3"], ["13", "3", "2"], ["13", "3", "1"],
-        ["11", "1", "4"], ["11", "1", "3"], ["11", "1", "2"], ["11", "1", "1"],
-        ["10", "0", "0"], ["10", "0", "0"],
+        ["13", "3", "4"],
+        ["13", "3", "3"],
+        ["13", "3", "2"],
+        ["13", "3", "1"],
+        ["11", "1", "4"],
+        ["11", "1", "3"],
+        ["11", "1", "2"],
+        ["11", "1", "1"],
+        ["10", "0", "0"],
+        ["10", "0", "0"],
     ]
     assert [s[1].split()[-5:-2] for s in shown] == [["11", "1", "4"]] * 4 + [["10", "0", "0"]] * 6
     assert state.bonus == [0, 0]
 
 
 def test_bonus_of_position_one_used_up_first_is_gone_after_the_slide() -> None:
-    state = make_state(deliveries=_cheap_orders(100, 5), order_deck=_cheap_orders(105, 20),
-                       inventories=[(10, 0, 0, 0), (10, 0, 0, 0)], bonus=(1, 1))
+    state = make_state(
+        deliveries=_cheap_orders(100, 5),
+        order_deck=_cheap_orders(105, 20),
+        inventories=[(10, 0, 0, 0), (10, 0, 0, 0)],
+        bonus=(1, 1),
+    )
     log = rules.resolve_turn(state, [parse("BREW 101"), None])  # position 1: +1, last one
     assert state.players[0].score == 11 and log.errors == []
     assert state.bonus == [1, 0]
@@ -393,8 +432,8 @@ VALID = [
     ("WAIT " + "x" * 60, "WAIT", "x" * 46 + "..."),
     ("WAIT " + "y" * 48, "WAIT", "y" * 48),
     # Java counts UTF-16 units: 30 emoji are 60 units, cut to 46 units = 23 emoji.
-    ("WAIT " + "\U0001F600" * 30, "WAIT", "\U0001F600" * 23 + "..."),
-    ("WAIT " + "\U0001F600" * 24, "WAIT", "\U0001F600" * 24),
+    ("WAIT " + "\U0001f600" * 30, "WAIT", "\U0001f600" * 23 + "..."),
+    ("WAIT " + "\U0001f600" * 24, "WAIT", "\U0001f600" * 24),
 ]
 
 
@@ -420,10 +459,8 @@ def test_valid_lines(line: str, canonical: str, message: str | None) -> None:
         ("WAIT \u0085x", "WAIT \u0085x"),  # Java's '.' does not match U+0085
         ("ca\u017ft 78", "ca\u017ft 78"),  # Java CASE_INSENSITIVE is ASCII only
         ("FLY &lt;3&gt;", "FLY <3>"),  # the official tooltip un-escapes &lt; and &gt;
-        ("BREW 99999999999",
-         'java.lang.NumberFormatException: For input string: "99999999999"'),
-        ("CAST 78 2147483648",
-         'java.lang.NumberFormatException: For input string: "2147483648"'),
+        ("BREW 99999999999", 'java.lang.NumberFormatException: For input string: "99999999999"'),
+        ("CAST 78 2147483648", 'java.lang.NumberFormatException: For input string: "2147483648"'),
     ],
 )
 def test_invalid_line_disqualifies(line: str, got: str) -> None:
@@ -431,7 +468,8 @@ def test_invalid_line_disqualifies(line: str, got: str) -> None:
     ref, report = play(state, line, "BREW 42")
     reason = f"Invalid Input: Expected {EXPECTED} but got '{got}'"
     assert [(d.player, d.cause, d.reason) for d in report.deactivations] == [
-        (0, DeactivationCause.INVALID_INPUT, reason)]
+        (0, DeactivationCause.INVALID_INPUT, reason)
+    ]
     assert "$0 was disqualified." in report.summary
     outcome = ref.outcome()
     assert outcome is not None
@@ -449,8 +487,7 @@ def test_largest_java_int_is_accepted() -> None:
 def test_timeout_disqualifies_and_the_survivor_gets_its_inventory_bonus() -> None:
     state = make_state(inventories=[(3, 0, 0, 0), (0, 1, 2, 3)], scores=(5, 7))
     ref, report = play(state, None, "WAIT")
-    assert [(d.player, d.cause, d.reason) for d in report.deactivations] == [
-        (0, DeactivationCause.TIMEOUT, "Timeout!")]
+    assert [(d.player, d.cause, d.reason) for d in report.deactivations] == [(0, DeactivationCause.TIMEOUT, "Timeout!")]
     outcome = ref.outcome()
     assert outcome.scores == (-1, 7 + 1 + 2 + 3)
     assert outcome.end_reason is EndReason.PLAYER_DEACTIVATED
@@ -461,16 +498,14 @@ def test_both_disqualified() -> None:
     outcome = ref.outcome()
     assert outcome.scores == (-1, -1)
     assert outcome.is_draw
-    assert [d.cause for d in outcome.deactivations] == [
-        DeactivationCause.INVALID_INPUT, DeactivationCause.TIMEOUT]
+    assert [d.cause for d in outcome.deactivations] == [DeactivationCause.INVALID_INPUT, DeactivationCause.TIMEOUT]
 
 
 # -- end of the game and scoring ------------------------------------------------------------------
 
 
 def test_sixth_potion_ends_the_game_after_the_turn() -> None:
-    state = make_state(inventories=[(2, 2, 1, 0), (0, 3, 0, 2)], deliveries_count=(5, 2),
-                       scores=(40, 30))
+    state = make_state(inventories=[(2, 2, 1, 0), (0, 3, 0, 2)], deliveries_count=(5, 2), scores=(40, 30))
     ref, _ = play(state, "BREW 42", f"CAST {P1_BLUE}")
     outcome = ref.outcome()
     assert outcome is not None and outcome.end_reason is EndReason.DELIVERY_GOAL
@@ -483,8 +518,7 @@ def test_sixth_potion_ends_the_game_after_the_turn() -> None:
 
 def test_both_reach_six_in_the_same_turn() -> None:
     for scores, final in [((10, 12), (19, 20)), ((11, 12), (20, 20))]:
-        state = make_state(inventories=[(2, 2, 0, 0), (3, 2, 0, 0)], deliveries_count=(5, 5),
-                           scores=scores)
+        state = make_state(inventories=[(2, 2, 0, 0), (3, 2, 0, 0)], deliveries_count=(5, 5), scores=scores)
         ref, _ = play(state, "BREW 42", "BREW 43")
         outcome = ref.outcome()
         # p0 brews position 0: 6 + 3; p1 position 1: 7 + 1; nothing left in the inventories.
@@ -494,14 +528,12 @@ def test_both_reach_six_in_the_same_turn() -> None:
 
 
 def test_draw_on_equal_scores() -> None:
-    state = make_state(inventories=[(2, 2, 0, 0), (2, 2, 0, 0)], deliveries_count=(5, 0),
-                       scores=(0, 9))
+    state = make_state(inventories=[(2, 2, 0, 0), (2, 2, 0, 0)], deliveries_count=(5, 0), scores=(0, 9))
     ref, _ = play(state, "BREW 42", "WAIT")
     outcome = ref.outcome()
     # p0: 6 + 3 = 9, no leftovers; p1: 9 + 2 tier-1 ingredients = 11.
     assert outcome.scores == (9, 11)
-    state = make_state(inventories=[(2, 2, 0, 0), (5, 0, 0, 0)], deliveries_count=(5, 0),
-                       scores=(0, 9))
+    state = make_state(inventories=[(2, 2, 0, 0), (5, 0, 0, 0)], deliveries_count=(5, 0), scores=(0, 9))
     ref, _ = play(state, "BREW 42", "WAIT")
     outcome = ref.outcome()
     assert outcome.scores == (9, 9)
@@ -528,8 +560,10 @@ def test_input_lines_format() -> None:
     state = make_state(
         tome=[(5, (2, 3, -2, 0), 2), (3, (0, 0, 1, 0))],
         deliveries=ORDERS[:3],
-        spells=[[(78, (2, 0, 0, 0), True, False), (90, (-2, 2, 0, 0), False, True)],
-                [(82, (2, 0, 0, 0), False, False)]],
+        spells=[
+            [(78, (2, 0, 0, 0), True, False), (90, (-2, 2, 0, 0), False, True)],
+            [(82, (2, 0, 0, 0), False, False)],
+        ],
         inventories=[(1, 2, 3, 4), (0, 0, 0, 5)],
         scores=(12, 34),
     )
@@ -586,12 +620,17 @@ def test_snapshot_is_json() -> None:
     ref, _ = play(make_state(inventories=[(2, 2, 0, 0), (3, 0, 0, 0)]), "BREW 42", "LEARN 1")
     snap = json.loads(json.dumps(ref.snapshot()))
     assert snap["turn"] == 2
-    assert snap["deliveries"][0] == {"id": 43, "need": [3, 2, 0, 0], "base_price": 7,
-                                     "price": 10, "bonus": 3, "bonus_count": 3}
+    assert snap["deliveries"][0] == {
+        "id": 43,
+        "need": [3, 2, 0, 0],
+        "base_price": 7,
+        "price": 10,
+        "bonus": 3,
+        "bonus_count": 3,
+    }
     assert snap["tome"][0]["stock"] == 1 and snap["tome"][0]["tax"] == 0
     assert snap["players"][0]["score"] == 9 and snap["players"][0]["deliveries"] == 1
-    assert snap["players"][1]["spells"][-1] == {"id": 86, "delta": [3, -1, 0, 0],
-                                                "repeatable": True, "castable": True}
+    assert snap["players"][1]["spells"][-1] == {"id": 86, "delta": [3, -1, 0, 0], "repeatable": True, "castable": True}
 
 
 def test_starting_spell_ids_follow_the_catalogues() -> None:

@@ -54,15 +54,17 @@ def test_invalid_lines_disqualify_with_the_official_text(line):
     with pytest.raises(InvalidCommand) as info:
         parse(line)
     assert str(info.value) == (
-        "Invalid Input: Expected SEED <from> <to> | GROW <idx> | COMPLETE <idx> | WAIT "
-        f"but got '{line}'"
+        f"Invalid Input: Expected SEED <from> <to> | GROW <idx> | COMPLETE <idx> | WAIT but got '{line}'"
     )
 
 
 @pytest.mark.parametrize(
     "line,digits",
-    [("GROW 99999999999", "99999999999"), ("SEED 2147483648 1", "2147483648"),
-     ("COMPLETE 4294967296 msg", "4294967296")],
+    [
+        ("GROW 99999999999", "99999999999"),
+        ("SEED 2147483648 1", "2147483648"),
+        ("COMPLETE 4294967296 msg", "4294967296"),
+    ],
 )
 def test_numbers_beyond_a_java_int_report_the_java_exception(line, digits):
     with pytest.raises(InvalidCommand) as info:
@@ -71,7 +73,7 @@ def test_numbers_beyond_a_java_int_report_the_java_exception(line, digits):
 
 
 def test_message_length_counts_utf16_units_like_java():
-    emoji = "\U0001F600"  # two UTF-16 units
+    emoji = "\U0001f600"  # two UTF-16 units
     assert parse("WAIT " + emoji * 24).message == emoji * 24  # 48 units: kept
     assert parse("WAIT " + emoji * 25).message == emoji * 23 + "..."  # 50 units: cut to 46
 

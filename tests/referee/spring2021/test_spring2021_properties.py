@@ -63,4 +63,3 @@ def test_same_seed_same_game():
     for seed in SEEDS[:20]:
         assert play_and_fingerprint(seed)[0] == play_and_fingerprint(seed)[0]
     assert play_and_fingerprint(SEEDS[0])[0] != play_and_fingerprint(SEEDS[1])[0]
-

@@ -35,7 +35,7 @@ def test_first_turns_deliver_the_board_as_the_engine_does():
     assert (p0.player, p1.player) == (0, 1)
     assert (p0.time_limit_ms, p1.time_limit_ms) == (1000, 1000)
     assert p0.lines[0] == "0" and p1.lines[:38] == dummy.lines and p1.lines[38] == "0"
-    assert p0.lines[-int(p0.lines[p0.lines.index("WAIT") - 1]):][0] == "WAIT"
+    assert p0.lines[-int(p0.lines[p0.lines.index("WAIT") - 1]) :][0] == "WAIT"
     ref.apply({0: "WAIT", 1: "WAIT"})
     assert ref.outcome() is None
     sun_move = ref.requests()
@@ -89,11 +89,17 @@ def test_a_sleeping_player_is_not_sent_input_while_the_other_plays():
 @pytest.mark.parametrize(
     "line,cause,reason",
     [
-        ("grow 5", DeactivationCause.INVALID_INPUT,
-         "Invalid Input: Expected SEED <from> <to> | GROW <idx> | COMPLETE <idx> | WAIT but got 'grow 5'"),
-        ("GROW 99999999999", DeactivationCause.INVALID_INPUT,
-         "Invalid Input: Expected SEED <from> <to> | GROW <idx> | COMPLETE <idx> | WAIT but got "
-         "'java.lang.NumberFormatException: For input string: \"99999999999\"'"),
+        (
+            "grow 5",
+            DeactivationCause.INVALID_INPUT,
+            "Invalid Input: Expected SEED <from> <to> | GROW <idx> | COMPLETE <idx> | WAIT but got 'grow 5'",
+        ),
+        (
+            "GROW 99999999999",
+            DeactivationCause.INVALID_INPUT,
+            "Invalid Input: Expected SEED <from> <to> | GROW <idx> | COMPLETE <idx> | WAIT but got "
+            "'java.lang.NumberFormatException: For input string: \"99999999999\"'",
+        ),
         ("WAIT &lt;3", None, None),
         (None, DeactivationCause.TIMEOUT, "Timeout!"),
     ],
@@ -133,8 +139,7 @@ def test_both_disqualified_gives_minus_one_each():
     ref.apply({0: "", 1: None})
     outcome = ref.outcome()
     assert outcome.scores == (-1, -1) and outcome.winner is None
-    assert [d.cause for d in outcome.deactivations] == [
-        DeactivationCause.INVALID_INPUT, DeactivationCause.TIMEOUT]
+    assert [d.cause for d in outcome.deactivations] == [DeactivationCause.INVALID_INPUT, DeactivationCause.TIMEOUT]
 
 
 def test_max_rounds_parameter_ends_the_game_and_starting_sun_has_no_effect():

@@ -37,11 +37,7 @@ def state(trees: dict, holes: tuple[int, ...] = (), **fields) -> SpringState:
 
 # -- shadows --------------------------------------------------------------------------------------
 
-SHADOW_CASES = [
-    pytest.param(d, s, LINE_FROM_CENTRE[d][:s], id=f"dir{d}-size{s}")
-    for d in range(6)
-    for s in (1, 2, 3)
-]
+SHADOW_CASES = [pytest.param(d, s, LINE_FROM_CENTRE[d][:s], id=f"dir{d}-size{s}") for d in range(6) for s in (1, 2, 3)]
 
 
 @pytest.mark.parametrize("direction,size,shaded", SHADOW_CASES)
@@ -146,6 +142,7 @@ def test_grow_and_seed_costs_are_paid():
 
 # -- seeds: range, richness 0, possible actions ---------------------------------------------------
 
+
 def test_possible_seed_targets_follow_the_official_range_order():
     # Game.getCoordsInRange from the centre with N = 1: x=-1: (-1,0,1)=5, (-1,1,0)=4; x=0:
     # (0,-1,1)=6, centre, (0,1,-1)=3; x=1: (1,-1,0)=1, (1,0,-1)=2. Cell 3 is a hole, cell 1 holds
@@ -177,6 +174,7 @@ def test_seed_range_is_the_tree_size():
 
 
 # -- seed conflicts ----------------------------------------------------------------------------------
+
 
 def test_seed_conflict_plants_nothing_keeps_sun_and_sources_dormant():
     st = state({1: (1, 0), 2: (1, 1), 6: (0, 0)}, sun=[5, 5])
@@ -240,12 +238,11 @@ END_CASES = [
     pytest.param([10, 8], [5, 11], [True, True], {1: 0, 2: 1}, [12, 12], [1, 1], id="tie-after-sun"),
     pytest.param([10, 8], [5, 8], [True, True], {1: 0, 2: 1}, [11, 10], [0, 0], id="sun-breaks-tie"),
     pytest.param([10, 8], [2, 5], [True, True], {1: 0}, [10, 9], [0, 0], id="no-tie"),
-    pytest.param([10, 10], [2, 2], [True, True], {1: 0, 2: 0, 3: 1}, [12, 11], [2, 1],
-                 id="tie-break-by-trees"),
-    pytest.param([-1, 3], [9, 3], [False, True], {1: 0, 2: 1, 3: 1}, [-1, 6], [0, 2],
-                 id="lone-active-player-always-gets-trees"),
-    pytest.param([-1, -1], [9, 9], [False, False], {1: 0, 2: 1}, [-1, -1], [0, 0],
-                 id="nobody-active"),
+    pytest.param([10, 10], [2, 2], [True, True], {1: 0, 2: 0, 3: 1}, [12, 11], [2, 1], id="tie-break-by-trees"),
+    pytest.param(
+        [-1, 3], [9, 3], [False, True], {1: 0, 2: 1, 3: 1}, [-1, 6], [0, 2], id="lone-active-player-always-gets-trees"
+    ),
+    pytest.param([-1, -1], [9, 9], [False, False], {1: 0, 2: 1}, [-1, -1], [0, 0], id="nobody-active"),
 ]
 
 
@@ -272,50 +269,76 @@ ILLEGAL_CASES = [
     # trees {cell: (size, owner[, dormant])}, holes, player 0's sun, action, official message
     pytest.param({}, (), 9, Grow(37), "Cell 37 not found", id="grow-no-cell"),
     pytest.param({}, (), 9, Grow(5), "There is no tree on cell 5", id="grow-no-tree"),
-    pytest.param({5: (1, 1)}, (), 9, Grow(5), "The tree on cell 5 is owned by opponent",
-                 id="grow-not-owner"),
-    pytest.param({5: (1, 0, True)}, (), 9, Grow(5),
-                 "Tree on cell 5 is dormant (has already been used this round)", id="grow-dormant"),
-    pytest.param({5: (3, 0)}, (), 9, Grow(5), "Tree on cell 5 cannot grow more (max size is 3).",
-                 id="grow-tall"),
-    pytest.param({5: (2, 0), 6: (3, 0)}, (), 7, Grow(5), "Not enough sun. You need 8 but have 7",
-                 id="grow-sun"),
+    pytest.param({5: (1, 1)}, (), 9, Grow(5), "The tree on cell 5 is owned by opponent", id="grow-not-owner"),
+    pytest.param(
+        {5: (1, 0, True)},
+        (),
+        9,
+        Grow(5),
+        "Tree on cell 5 is dormant (has already been used this round)",
+        id="grow-dormant",
+    ),
+    pytest.param({5: (3, 0)}, (), 9, Grow(5), "Tree on cell 5 cannot grow more (max size is 3).", id="grow-tall"),
+    pytest.param({5: (2, 0), 6: (3, 0)}, (), 7, Grow(5), "Not enough sun. You need 8 but have 7", id="grow-sun"),
     pytest.param({}, (), 9, Complete(99), "Cell 99 not found", id="complete-no-cell"),
     pytest.param({}, (), 9, Complete(4), "There is no tree on cell 4", id="complete-no-tree"),
-    pytest.param({4: (3, 1)}, (), 9, Complete(4), "The tree on cell 4 is owned by opponent",
-                 id="complete-not-owner"),
-    pytest.param({4: (2, 0)}, (), 9, Complete(4), "The tree on cell 4 is not large enough",
-                 id="complete-not-tall"),
-    pytest.param({4: (2, 0, True)}, (), 9, Complete(4), "The tree on cell 4 is not large enough",
-                 id="complete-size-checked-before-dormancy"),
-    pytest.param({4: (3, 0, True)}, (), 9, Complete(4),
-                 "Tree on cell 4 is dormant (has already been used this round)",
-                 id="complete-dormant"),
-    pytest.param({4: (3, 0)}, (), 3, Complete(4), "Not enough sun. You need 4 but have 3",
-                 id="complete-sun"),
+    pytest.param({4: (3, 1)}, (), 9, Complete(4), "The tree on cell 4 is owned by opponent", id="complete-not-owner"),
+    pytest.param({4: (2, 0)}, (), 9, Complete(4), "The tree on cell 4 is not large enough", id="complete-not-tall"),
+    pytest.param(
+        {4: (2, 0, True)},
+        (),
+        9,
+        Complete(4),
+        "The tree on cell 4 is not large enough",
+        id="complete-size-checked-before-dormancy",
+    ),
+    pytest.param(
+        {4: (3, 0, True)},
+        (),
+        9,
+        Complete(4),
+        "Tree on cell 4 is dormant (has already been used this round)",
+        id="complete-dormant",
+    ),
+    pytest.param({4: (3, 0)}, (), 3, Complete(4), "Not enough sun. You need 4 but have 3", id="complete-sun"),
     pytest.param({1: (1, 0)}, (), 9, Seed(1, 40), "Cell 40 not found", id="seed-no-target"),
     pytest.param({}, (), 9, Seed(41, 40), "Cell 40 not found", id="seed-target-checked-first"),
     pytest.param({}, (), 9, Seed(41, 2), "Cell 41 not found", id="seed-no-source"),
-    pytest.param({1: (1, 0), 2: (0, 1)}, (), 9, Seed(1, 2), "There is already a tree on cell 2",
-                 id="seed-occupied"),
-    pytest.param({2: (0, 1)}, (), 9, Seed(3, 2), "There is already a tree on cell 2",
-                 id="seed-occupied-before-source"),
+    pytest.param({1: (1, 0), 2: (0, 1)}, (), 9, Seed(1, 2), "There is already a tree on cell 2", id="seed-occupied"),
+    pytest.param({2: (0, 1)}, (), 9, Seed(3, 2), "There is already a tree on cell 2", id="seed-occupied-before-source"),
     pytest.param({}, (), 9, Seed(1, 2), "There is no tree on cell 1", id="seed-no-source-tree"),
-    pytest.param({1: (0, 1)}, (), 9, Seed(1, 2), "The seed on 1 cannot produce seeds",
-                 id="seed-from-seed-before-owner"),
-    pytest.param({1: (2, 1)}, (), 9, Seed(1, 2), "The tree on cell 1 is owned by opponent",
-                 id="seed-not-owner"),
-    pytest.param({1: (2, 0, True)}, (), 9, Seed(1, 2),
-                 "Tree on cell 1 is dormant (has already been used this round)", id="seed-dormant"),
-    pytest.param({19: (1, 0)}, (), 9, Seed(19, 1),
-                 "The tree on cell 19 is too far from cell 1 to plant a seed there", id="seed-far"),
-    pytest.param({1: (1, 0)}, (2, 5), 9, Seed(1, 2), "You can't plant a seed on cell 2",
-                 id="seed-on-hole"),
-    pytest.param({19: (1, 0)}, (1, 4), 9, Seed(19, 1),
-                 "The tree on cell 19 is too far from cell 1 to plant a seed there",
-                 id="seed-distance-checked-before-richness"),
-    pytest.param({1: (1, 0), 3: (0, 0), 4: (0, 0)}, (), 1, Seed(1, 2),
-                 "Not enough sun. You need 2 but have 1", id="seed-sun"),
+    pytest.param(
+        {1: (0, 1)}, (), 9, Seed(1, 2), "The seed on 1 cannot produce seeds", id="seed-from-seed-before-owner"
+    ),
+    pytest.param({1: (2, 1)}, (), 9, Seed(1, 2), "The tree on cell 1 is owned by opponent", id="seed-not-owner"),
+    pytest.param(
+        {1: (2, 0, True)},
+        (),
+        9,
+        Seed(1, 2),
+        "Tree on cell 1 is dormant (has already been used this round)",
+        id="seed-dormant",
+    ),
+    pytest.param(
+        {19: (1, 0)},
+        (),
+        9,
+        Seed(19, 1),
+        "The tree on cell 19 is too far from cell 1 to plant a seed there",
+        id="seed-far",
+    ),
+    pytest.param({1: (1, 0)}, (2, 5), 9, Seed(1, 2), "You can't plant a seed on cell 2", id="seed-on-hole"),
+    pytest.param(
+        {19: (1, 0)},
+        (1, 4),
+        9,
+        Seed(19, 1),
+        "The tree on cell 19 is too far from cell 1 to plant a seed there",
+        id="seed-distance-checked-before-richness",
+    ),
+    pytest.param(
+        {1: (1, 0), 3: (0, 0), 4: (0, 0)}, (), 1, Seed(1, 2), "Not enough sun. You need 2 but have 1", id="seed-sun"
+    ),
 ]
 
 
@@ -331,6 +354,7 @@ def test_illegal_actions_are_refused_with_the_official_message(trees, holes, sun
 
 
 # -- the counted trees and the seed ranges as rank masks ---------------------------------------
+
 
 @pytest.mark.parametrize("rings", [2, 3, 4, 6])
 def test_rank_order_is_the_official_range_order_from_every_cell(rings):
@@ -395,8 +419,10 @@ def written_out_shadows(st: SpringState) -> list[int]:
 
 
 def written_out_income(st: SpringState) -> list[int]:
-    return [sum(st.size[c] for c in range(37)
-                if st.owner[c] == p and st.size[c] > 0 and st.shadows[c] < st.size[c]) for p in (0, 1)]
+    return [
+        sum(st.size[c] for c in range(37) if st.owner[c] == p and st.size[c] > 0 and st.shadows[c] < st.size[c])
+        for p in (0, 1)
+    ]
 
 
 def test_census_and_seed_lists_match_the_cell_by_cell_rules_on_random_positions():

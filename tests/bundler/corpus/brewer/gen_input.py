@@ -5,8 +5,14 @@ import random
 from pathlib import Path
 
 rng = random.Random(31)
-spells = {78: (2, 0, 0, 0), 79: (-1, 1, 0, 0), 80: (0, -1, 1, 0), 81: (0, 0, -1, 1), 90: (-2, 0, 1, 0),
-          91: (1, 1, -1, 0)}
+spells = {
+    78: (2, 0, 0, 0),
+    79: (-1, 1, 0, 0),
+    80: (0, -1, 1, 0),
+    81: (0, 0, -1, 1),
+    90: (-2, 0, 1, 0),
+    91: (1, 1, -1, 0),
+}
 orders: dict[int, tuple[tuple[int, ...], int]] = {}
 next_order = 40
 inventory = [3, 0, 0, 0]
@@ -41,8 +47,11 @@ for _ in range(22):
         score += price
         new_order()
         continue
-    castable = [uid for uid, d in spells.items() if uid not in exhausted
-                and all(a + x >= 0 for a, x in zip(inventory, d)) and sum(inventory) + sum(d) <= 10]
+    castable = [
+        uid
+        for uid, d in spells.items()
+        if uid not in exhausted and all(a + x >= 0 for a, x in zip(inventory, d)) and sum(inventory) + sum(d) <= 10
+    ]
     if castable:
         uid = rng.choice(castable)
         inventory = [a + x for a, x in zip(inventory, spells[uid])]

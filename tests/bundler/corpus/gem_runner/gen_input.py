@@ -7,8 +7,12 @@ from pathlib import Path
 WIDTH, HEIGHT, TURNS = 19, 11, 30
 rng = random.Random(2024)
 
-walls = {(x, y) for x in range(WIDTH) for y in range(HEIGHT)
-         if x in (0, WIDTH - 1) or y in (0, HEIGHT - 1) or (x % 4 == 2 and y % 3 != 1 and rng.random() < 0.8)}
+walls = {
+    (x, y)
+    for x in range(WIDTH)
+    for y in range(HEIGHT)
+    if x in (0, WIDTH - 1) or y in (0, HEIGHT - 1) or (x % 4 == 2 and y % 3 != 1 and rng.random() < 0.8)
+}
 free = sorted({(x, y) for x in range(WIDTH) for y in range(HEIGHT)} - walls)
 me = free[len(free) // 2]
 gems = set(rng.sample([p for p in free if p != me], 22))

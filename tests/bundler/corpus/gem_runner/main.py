@@ -41,8 +41,11 @@ def main() -> None:
         action, note = choose(grid)
         print(action if action == "WAIT" else f"{action} {len(grid.gems)}", flush=True)
         print(f"turn {turn} {grid!r}: {note}", file=sys.stderr)
-    print(f"done after {turn} turns; stats {sorted(pf.stats.items())}; {len(pf.cache)} distance maps, "
-          f"{len(scoring.cache)} step scores", file=sys.stderr)
+    print(
+        f"done after {turn} turns; stats {sorted(pf.stats.items())}; {len(pf.cache)} distance maps, "
+        f"{len(scoring.cache)} step scores",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,13 @@ def threat(board: Board, me: int) -> float:
 
 def exposure_of(board: Board, unit: Unit) -> float:
     """Damage the enemies could deal to ``unit`` if it stays where it is."""
-    return float(sum(e.strike(unit) for e in board.enemies_of(unit.owner)
-                     if hexgrid.distance(e.pos, unit.pos) <= e.reach + e.speed))
+    return float(
+        sum(
+            e.strike(unit)
+            for e in board.enemies_of(unit.owner)
+            if hexgrid.distance(e.pos, unit.pos) <= e.reach + e.speed
+        )
+    )
 
 
 @term(-0.8)

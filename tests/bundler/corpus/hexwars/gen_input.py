@@ -7,8 +7,12 @@ from pathlib import Path
 RADIUS = 4
 rng = random.Random(99)
 KINDS = {"I": 14, "K": 12, "A": 8, "H": 9}
-cells = [(q, r) for q in range(-RADIUS, RADIUS + 1) for r in range(-RADIUS, RADIUS + 1)
-         if max(abs(q), abs(r), abs(q + r)) <= RADIUS]
+cells = [
+    (q, r)
+    for q in range(-RADIUS, RADIUS + 1)
+    for r in range(-RADIUS, RADIUS + 1)
+    if max(abs(q), abs(r), abs(q + r)) <= RADIUS
+]
 units = {}
 uid = 0
 for owner, rows in ((0, (-4, -3)), (1, (4, 3))):

@@ -32,8 +32,11 @@ def main() -> None:
         action, value = tactics.choose(board, me)
         print(action)
         mine = ", ".join(u.describe() for u in sorted(board.units_of(me), key=lambda u: u.uid))
-        print(f"turn {turn}: {len(board)} units, eval {evaluate(board, me):.2f} -> {action!r} ({value:.2f}); "
-              f"front {tactics.frontline(board, me)}; hp {tactics.material(board, me)}; mine {mine}", file=sys.stderr)
+        print(
+            f"turn {turn}: {len(board)} units, eval {evaluate(board, me):.2f} -> {action!r} ({value:.2f}); "
+            f"front {tactics.frontline(board, me)}; hp {tactics.material(board, me)}; mine {mine}",
+            file=sys.stderr,
+        )
         print(f"  terms: {breakdown(board, me)}", file=sys.stderr)
     print(f"stats {tactics.stats}", file=sys.stderr)
 

@@ -17,8 +17,9 @@ moves = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 
 def room(c, taken):
-    return sum(1 for dx, dy in moves
-               if 0 <= c[0] + dx < W and 0 <= c[1] + dy < H and (c[0] + dx, c[1] + dy) not in taken)
+    return sum(
+        1 for dx, dy in moves if 0 <= c[0] + dx < W and 0 <= c[1] + dy < H and (c[0] + dx, c[1] + dy) not in taken
+    )
 
 
 for _ in range(32):
@@ -29,8 +30,11 @@ for _ in range(32):
         if not alive[p]:
             continue
         x, y = heads[p]
-        options = [(x + dx, y + dy) for dx, dy in moves
-                   if 0 <= x + dx < W and 0 <= y + dy < H and (x + dx, y + dy) not in walls]
+        options = [
+            (x + dx, y + dy)
+            for dx, dy in moves
+            if 0 <= x + dx < W and 0 <= y + dy < H and (x + dx, y + dy) not in walls
+        ]
         if not options:
             alive[p] = False
             walls = {c: o for c, o in walls.items() if o != p}

@@ -38,8 +38,11 @@ def main() -> None:
         name, value, used = choose(board, me, opp)
         print(name)
         area = vor.territory(board)
-        print(f"turn {turn}: vs {opp} {name} value={value:.1f} nodes={used} now={score(board, me, opp):.1f} "
-              f"area={sorted(area.items())} filled={board.filled()} died={died}", file=sys.stderr)
+        print(
+            f"turn {turn}: vs {opp} {name} value={value:.1f} nodes={used} now={score(board, me, opp):.1f} "
+            f"area={sorted(area.items())} filled={board.filled()} died={died}",
+            file=sys.stderr,
+        )
     print(f"cache {len(vor.cache)} positions, {protocol.PLAYERS} players", file=sys.stderr)
 
 

@@ -63,7 +63,7 @@ class State:
         return other
 
     def small_result(self, board: int) -> int:
-        cells = self.cells[board * 9: board * 9 + 9]
+        cells = self.cells[board * 9 : board * 9 + 9]
         won = line_winner(cells)
         if won:
             return won

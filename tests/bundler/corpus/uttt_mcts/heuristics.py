@@ -37,7 +37,7 @@ def evaluate(state: State, player: int) -> float:
         elif result == other:
             score -= SMALL_WIN * w
         elif not result:
-            cells = state.cells[b * 9: b * 9 + 9]
+            cells = state.cells[b * 9 : b * 9 + 9]
             score += TWO_IN_LINE * w * (helper(cells, player) - helper(cells, other))
             score += CENTER_BONUS * ((cells[4] == player) - (cells[4] == other))
     score += 2 * SMALL_WIN * (helper(state.macro, player) - helper(state.macro, other))

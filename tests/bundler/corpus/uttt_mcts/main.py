@@ -16,8 +16,9 @@ SEED = 12345
 def cache_report() -> str:
     cache = heuristics.cache
     wins = sum(1 for v in cache.values() if v > 0.5)
-    return (f"{len(cache)} evaluations cached ({wins} clearly won), "
-            f"{tree.nodes} tree nodes, {minimax.nodes} minimax nodes")
+    return (
+        f"{len(cache)} evaluations cached ({wins} clearly won), {tree.nodes} tree nodes, {minimax.nodes} minimax nodes"
+    )
 
 
 def main() -> None:

@@ -1,4 +1,5 @@
 """Plays WAIT twice, then answers a line that does not parse (disqualified on turn 3)."""
+
 player, units = map(int, input().split())
 turn = 0
 while True:

@@ -1,4 +1,5 @@
 """Each unit takes the best field left (its k-th unit the k-th best; lowest index among equals)."""
+
 import sys
 
 player, units = map(int, input().split())

@@ -1,4 +1,5 @@
 """Answers a single line a turn whatever its unit count (as player 0 it never answers in full)."""
+
 player, units = map(int, input().split())
 while True:
     try:

@@ -1,4 +1,5 @@
 """Each unit takes the second-best field and the ones after it, avoiding the greedy crowd."""
+
 player, units = map(int, input().split())
 while True:
     try:

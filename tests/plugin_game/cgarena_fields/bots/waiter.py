@@ -1,4 +1,5 @@
 """Never takes anything: WAIT for each unit, every turn (it is the one eliminated)."""
+
 player, units = map(int, input().split())
 while True:
     try:

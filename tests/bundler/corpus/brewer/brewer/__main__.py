@@ -24,8 +24,11 @@ def main() -> None:
             move = second.move
         history[move.kind] += 1
         print(protocol.format_move(move, f"d{DEPTH}"), flush=True)
-        print(f"turn {turn}: inv={state.inventory} eval={evaluate(state, book):.2f} best={best} "
-              f"expanded={expanded} greedy={second}", file=sys.stderr)
+        print(
+            f"turn {turn}: inv={state.inventory} eval={evaluate(state, book):.2f} best={best} "
+            f"expanded={expanded} greedy={second}",
+            file=sys.stderr,
+        )
     spent = sum(COSTS[kind] * n for kind, n in history.items())
     print(f"moves {dict(sorted((k.name, n) for k, n in history.items()))} turns spent {spent}", file=sys.stderr)
 

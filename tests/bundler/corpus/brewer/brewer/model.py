@@ -120,13 +120,22 @@ class State:
             case Kind.CAST:
                 spell = book.spells[move.uid]
                 inventory = tuple(a + d for a, d in zip(self.inventory, spell.delta))
-                return replace(self, inventory=inventory, exhausted=self.exhausted | {move.uid},
-                               turns=self.turns + COSTS[move.kind])
+                return replace(
+                    self,
+                    inventory=inventory,
+                    exhausted=self.exhausted | {move.uid},
+                    turns=self.turns + COSTS[move.kind],
+                )
             case Kind.BREW:
                 order = book.orders[move.uid]
                 inventory = tuple(a + d for a, d in zip(self.inventory, order.delta))
-                return replace(self, inventory=inventory, brewed=(*self.brewed, move.uid),
-                               score=self.score + order.price, turns=self.turns + COSTS[move.kind])
+                return replace(
+                    self,
+                    inventory=inventory,
+                    brewed=(*self.brewed, move.uid),
+                    score=self.score + order.price,
+                    turns=self.turns + COSTS[move.kind],
+                )
             case Kind.REST:
                 return replace(self, exhausted=frozenset(), turns=self.turns + COSTS[move.kind])
             case Kind.WAIT:

@@ -39,8 +39,10 @@ def main() -> None:
         col, why = decide(board, me)
         print(col)
         sys.stdout.flush()
-        debug(f"turn {turn} opp={last} board={board} eval={evaluate(board, me):+.2f} "
-              f"threats={threats(board, me)}/{threats(board, 1 - me)} -> {col} ({why})")
+        debug(
+            f"turn {turn} opp={last} board={board} eval={evaluate(board, me):+.2f} "
+            f"threats={threats(board, me)}/{threats(board, 1 - me)} -> {col} ({why})"
+        )
 
 
 if __name__ == "__main__":

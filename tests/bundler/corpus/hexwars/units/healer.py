@@ -25,8 +25,11 @@ class Healer(Unit):
         return 0.5 * min(self.strike(target), target.hp)
 
     def patients(self, board: Board) -> list[Unit]:
-        return [u for u in board.units_of(self.owner)
-                if u.uid != self.uid and u.hp < u.max_hp and hexgrid.distance(u.pos, self.pos) <= 1]
+        return [
+            u
+            for u in board.units_of(self.owner)
+            if u.uid != self.uid and u.hp < u.max_hp and hexgrid.distance(u.pos, self.pos) <= 1
+        ]
 
     def heal_value(self, patient: Unit) -> float:
         restored = min(self.heal, patient.max_hp - patient.hp)
