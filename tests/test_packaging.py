@@ -15,7 +15,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from arena.cli import main
+from cli.arena import main
 
 REPO = Path(__file__).resolve().parents[1]
 

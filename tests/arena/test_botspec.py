@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
 from arena.match import botspec
 from arena.match.botspec import BotSpecError, resolve, split_name
 from bundler.graph import locate_entry
 from bundler.verify import source_bot
+from cli.arena import main
 from tests.arena.spring_text_bots import spring_bot_text
 
 # A Spring 2021 bot that answers WAIT; its answer comes from a sibling module through a relative

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
 from arena.match import sandbox
 from arena.match.replay import read_replay
-from bundler.cli import main as bundle_main
+from cli.arena import main
+from cli.bundle import main as bundle_main
 from tests.arena.sandboxing import gone, marker, processes_with, require_sandbox
 from tests.arena.test_faults import FAULTY
 
@@ -113,7 +113,7 @@ def test_ctrl_c_kills_the_bots_and_reports_a_partial_result(tmp_path):
     cmd = [
         sys.executable,
         "-m",
-        "arena.cli",
+        "cli",
         "play",
         "spring2021",
         f"{sys.executable} {FAULTY} hang 2 {mark}",

@@ -21,7 +21,6 @@ import distributed
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
 from arena.match.botspec import BotSpec, resolve
 from arena.match.loop import MatchOptions
 from arena.match.sandbox import SandboxMode
@@ -32,6 +31,7 @@ from arena.tournament.runner import GameDone
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.store import Store
 from arena.tournament.task import GameTask
+from cli.arena import main
 from tests.arena.sandboxing import processes_with
 from tests.arena.spring_text_bots import spring_bot_text
 

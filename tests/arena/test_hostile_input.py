@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
 from arena.match.botspec import REPO_ROOT, BotSpec
 from arena.tournament import Tournament, TournamentError
 from arena.tournament import schedule as schedule_module
@@ -26,6 +25,7 @@ from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule
 from arena.tournament.scheduler import Scheduler
 from arena.tournament.store import Store
 from arena.tournament.tracker import ComparisonTracker, TableTracker, make_tracker
+from cli.arena import main
 
 GREEDY = REPO_ROOT / "bots" / "spring2021" / "greedy_bot.py"
 CLICK_FRAME = ("Usage: ", "Try '")
@@ -63,7 +63,7 @@ def cli(*args: str) -> tuple[int, str, str]:
 def arena_bytes(*args: bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:
     """The command line run as a user runs it, with arguments given as raw bytes (not UTF-8)."""
     return subprocess.run(
-        [os.fsencode(sys.executable), b"-m", b"arena.cli", *args],
+        [os.fsencode(sys.executable), b"-m", b"cli", *args],
         cwd=cwd,
         capture_output=True,
         timeout=120,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
+from cli.arena import main
 from tests.conftest import PARITY, in_ci
 from tests.referee.test_parity import collect, traces_root
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
 from arena.match.replay import read_replay
+from cli.arena import main
 
 SHORT = ["--param", "MAX_ROUNDS=3", "--workers", "1", "--no-progress"]
 

@@ -1,4 +1,4 @@
-"""``arena.cli.progress``: log lines instead of a bar when the output is not a terminal; the
+"""``cli.progress``: log lines instead of a bar when the output is not a terminal; the
 figures in them, hand-computed; the bar on a terminal."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import io
 
 import pytest
 
-from arena.cli.progress import Progress, format_duration, progress_line
 from arena.stats import ComparisonStats, HeadToHead
 from arena.stats.sprt import SprtParams
+from cli.progress import Progress, format_duration, progress_line
 
 
 class FakeClock:

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
+from cli.arena import main
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "replay_v1"
 VOLATILE = {"time_ms", "wall_s", "latency_ms", "command"}

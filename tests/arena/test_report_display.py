@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from arena.cli.report import comparison_line, print_standings
 from arena.stats.sprt import SprtState
+from cli.report import comparison_line, print_standings
 
 LN_03_07 = -0.8472978603872036  # ln(0.3 / 0.7): alpha = beta = 0.3
 LN_005_095 = -2.9444389791664403  # ln(0.05 / 0.95): alpha = beta = 0.05

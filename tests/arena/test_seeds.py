@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
 from arena.match.seeds import SeedError, parse_seed, parse_seed_list
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
+from cli.arena import main
 
 
 @pytest.mark.parametrize(

@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from arena.cli import main
 from arena.tournament.runlock import RunLock
 from arena.tournament.store import Store, StoreError
+from cli.arena import main
 from tests.arena.spring_text_bots import spring_bot_text
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "store_v1"
-ARENA = [sys.executable, "-m", "arena.cli"]
+ARENA = [sys.executable, "-m", "cli"]
 FAST = ["--param", "MAX_ROUNDS=3", "--seed", "5", "--no-progress"]
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
 from arena.tournament.store import Store
+from cli.arena import main
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "store_v1"
 OUTPUTS = {"table": "results.txt", "csv": "results.csv", "json": "results.json"}

@@ -32,7 +32,7 @@ def arena(*args: str, tmp_path: Path, group: bool = False) -> subprocess.Popen[b
     """The arena in a subprocess; for ``play``, returns once the match has started (its header
     is printed after the bots' start check, whose bots carry the marker too)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", *args],
+        [sys.executable, "-m", "cli", *args],
         cwd=tmp_path,
         stdout=subprocess.PIPE if args[0] == "play" else subprocess.DEVNULL,
         stderr=subprocess.PIPE,

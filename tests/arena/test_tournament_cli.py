@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
-from arena.cli.repro import stored_game_command
 from arena.match.process import DEFAULT_MEMORY_LIMIT_MB
 from arena.tournament.store import GameRecord, PlayerRecord
+from cli.arena import main
+from cli.repro import stored_game_command
 from tests.arena.sandboxing import alive, require_sandbox
 
-ARENA = [sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main())"]
+ARENA = [sys.executable, "-c", "import sys; from cli.arena import main; sys.exit(main())"]
 
 
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:

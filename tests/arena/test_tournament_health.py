@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
 from arena.match.loop import Verdict
 from arena.tournament.failures import FailureWatch
 from arena.tournament.store import GameRecord, PlayerRecord
+from cli.arena import main
 from tests.arena.spring_text_bots import write_spring_bot
 
 SHORT = ["--param", "MAX_ROUNDS=3", "--workers", "1", "--no-progress"]
@@ -104,7 +104,7 @@ def test_a_crashing_bot_is_reported_once_and_stops_the_tournament(tmp_path):
     assert stored == 6
     assert "stopped: bot 'crash' failed in 6 of its first 6 games" in result.output
     again = subprocess.run(
-        [sys.executable, "-m", "arena.cli", *words[4:], "--json"],
+        [sys.executable, "-m", "cli", *words[4:], "--json"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -202,7 +202,7 @@ def test_progress_lines_when_the_output_is_not_a_terminal(tmp_path):
         [
             sys.executable,
             "-m",
-            "arena.cli",
+            "cli",
             "tournament",
             "spring2021",
             str(draw),

@@ -178,7 +178,7 @@ def bundle_command() -> list[str]:
     script = Path(sys.executable).with_name("bundle")
     if script.exists():
         return [sys.executable, "-B", str(script)]
-    code = "import sys; from bundler.cli import main; sys.exit(main())"
+    code = "import sys; from cli.bundle import main; sys.exit(main())"
     return [sys.executable, "-B", "-c", code]
 
 

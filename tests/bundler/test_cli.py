@@ -16,10 +16,10 @@ from click.testing import CliRunner, Result
 from arena import Bot
 from bundler import __version__
 from bundler.build import BuildOptions, build
-from bundler.cli import main
 from bundler.errors import VerifyError
 from bundler.size import utf16_units
 from bundler.verify import verify
+from cli.bundle import main
 from tests.bundler.helpers import FIXTURES, run_bundle, run_python
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"
@@ -222,7 +222,7 @@ def test_watch_rebuilds_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
         {"main.py": "from helper import greet\nprint(greet())\n", "helper.py": "def greet():\n    return 'hello'\n"},
     )
     out = tmp_path / "out.py"
-    code = "import sys; from bundler.cli import main; sys.argv[0] = 'bundle'; main()"
+    code = "import sys; from cli.bundle import main; sys.argv[0] = 'bundle'; main()"
     proc = subprocess.Popen(
         [sys.executable, "-c", code, "main.py", "-o", str(out), "--watch"],
         cwd=tmp_path,

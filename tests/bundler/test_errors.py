@@ -12,7 +12,7 @@ import pytest
 
 def bundle(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """The real console entry point, as a user runs it."""
-    code = "import sys; from bundler.cli import main; sys.argv[0] = 'bundle'; main()"
+    code = "import sys; from cli.bundle import main; sys.argv[0] = 'bundle'; main()"
     return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, timeout=60)
 
 
@@ -149,7 +149,7 @@ def test_a_bug_of_flat_mode_is_reported_as_internal_and_the_default_uses_modules
 def test_a_crash_of_the_command_is_reported_as_internal_with_its_traceback(tmp_path):
     entry = _two_module_bot(tmp_path)
     code = (
-        "import sys; import bundler.cli as cli; from bundler import build as b\n"
+        "import sys; import cli.bundle as cli; from bundler import build as b\n"
         "def broken(*a, **k):\n    raise RuntimeError('boom')\n"
         "b.embed = broken; sys.argv[0] = 'bundle'; cli.main()"
     )

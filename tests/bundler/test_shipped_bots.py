@@ -12,9 +12,9 @@ import yaml
 from click.testing import CliRunner
 
 from bundler.build import BuildOptions, build
-from bundler.cli import main
 from bundler.graph import build_graph
 from bundler.size import LIMIT, utf16_units
+from cli.bundle import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "bots" / "shipped.yaml"

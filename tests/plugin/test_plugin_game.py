@@ -18,10 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 import referee
-from arena.cli import main
 from arena.match import MatchOptions, Verdict, play_match
 from arena.match.botspec import BotSpec
 from arena.match.replay import read_replay
+from cli.arena import main
 from referee.javarandom import JavaRandom
 
 from .conftest import bot, write_distribution
@@ -161,7 +161,7 @@ def test_arena_play_and_its_replay(fields_installed: dict[str, str], tmp_path: P
         [
             sys.executable,
             "-m",
-            "arena.cli",
+            "cli",
             "play",
             "fields",
             *(bot(n) for n in names),

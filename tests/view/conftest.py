@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
 from arena.match.replay import read_replay
+from cli.arena import main
 
 CHROMIUM = Path(os.environ.get("CGARENA_CHROMIUM", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("CGARENA_CHROMEDRIVER", "/usr/bin/chromedriver"))

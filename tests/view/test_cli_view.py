@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena.cli import main
 from arena.view import ViewError, build_page, write_view
 from arena.view import page as page_module
+from cli.arena import main
 
 REPO = Path(__file__).resolve().parents[2]
 

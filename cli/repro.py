@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..match import paths
-from ..match.botspec import is_bot_name
-from ..match.process import DEFAULT_MEMORY_LIMIT_MB
-from ..tournament.config import BotEntry
-from ..tournament.store import GameRecord
+from arena.match import paths
+from arena.match.botspec import is_bot_name
+from arena.match.process import DEFAULT_MEMORY_LIMIT_MB
+from arena.tournament.config import BotEntry
+from arena.tournament.store import GameRecord
 
 __all__ = ["play_command", "bot_argument", "game_command", "stored_game_command"]
 

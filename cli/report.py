@@ -29,9 +29,10 @@ from typing import Any
 
 import click
 
-from ..stats.sprt import SprtModel, SprtState
-from ..tournament.standings import SLOWER
-from .main import plural
+from arena.stats.sprt import SprtModel, SprtState
+from arena.tournament.standings import SLOWER
+
+from .common import plural
 
 NA = "n/a"
 """What a figure that is not defined shows."""

@@ -7,12 +7,12 @@ import sys
 
 import click
 
-from ..tournament.config import DEFAULT_DB
-from .main import main
+from arena.tournament.config import DEFAULT_DB
+
 from .report import print_standings
 
 
-@main.command()
+@click.command()
 @click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 @click.option("--tournament", "tid", type=int, help="Tournament id (default: the latest).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
@@ -24,8 +24,9 @@ from .report import print_standings
 )
 def results(db: str, tid: int | None, fmt: str, plot_path: str | None) -> None:
     """Standings of a tournament (finished or running) from its database."""
-    from ..tournament.standings import find_tournament, standings
-    from ..tournament.store import Store, StoreError
+    from arena.tournament.standings import find_tournament, standings
+    from arena.tournament.store import Store, StoreError
+
     from .plot import INSTALL_HINT, plot_available
 
     if plot_path and not plot_available():

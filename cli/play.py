@@ -17,15 +17,15 @@ from types import FrameType
 import click
 
 import referee
+from arena.match import botspec, paths, sandbox
+from arena.match.loop import Frame, MatchOptions, PlayerResult, Verdict, play_match
+from arena.match.process import DEFAULT_MEMORY_LIMIT_MB
+from arena.match.replay import ReplayPathError, check_replay_path, replay_document, write_replay
+from arena.tournament.config import MAX_MEMORY_MB, MAX_TIME_SCALE
+from arena.tournament.preflight import start_failures
+from arena.tournament.provenance import data_paths
 
-from ..match import botspec, paths, sandbox
-from ..match.loop import Frame, MatchOptions, PlayerResult, Verdict, play_match
-from ..match.process import DEFAULT_MEMORY_LIMIT_MB
-from ..match.replay import ReplayPathError, check_replay_path, replay_document, write_replay
-from ..tournament.config import MAX_MEMORY_MB, MAX_TIME_SCALE
-from ..tournament.preflight import start_failures
-from ..tournament.provenance import data_paths
-from .main import DEFAULT_GAME, FiniteFloatRange, game_params, java_long, main
+from .common import DEFAULT_GAME, FiniteFloatRange, game_params, java_long
 from .repro import play_command
 
 
@@ -40,7 +40,7 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     return out
 
 
-@main.command()
+@click.command()
 @click.argument("game", required=False, default=DEFAULT_GAME)
 @click.argument("bots", nargs=-1)
 @click.option("--seed", callback=java_long, help="Game seed, any Java long (random if omitted).")
@@ -256,7 +256,7 @@ def play(
     if replay_path:
         out(f"replay file: {replay_path}")
     if view and result.outcome is not None:
-        from .view import view_document
+        from .viewing import view_document
 
         if replay_path:
             page = Path(replay_path).with_suffix(".html")

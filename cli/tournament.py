@@ -11,9 +11,10 @@ from typing import Any
 
 import click
 
-from ..stats.sprt import SprtModel, SprtState
-from ..tournament.schedule import Format
-from .main import game_params, java_long, main, plural
+from arena.stats.sprt import SprtModel, SprtState
+from arena.tournament.schedule import Format
+
+from .common import game_params, java_long, plural
 from .plot import INSTALL_HINT, plot_available
 from .progress import Progress
 from .report import print_standings, sprt_pairs, sprt_status, sweep_plot_path
@@ -31,7 +32,7 @@ def grid_option(ctx: click.Context, param: click.Parameter, values: tuple[str, .
     return out
 
 
-@main.command()
+@click.command()
 @click.argument("args", nargs=-1)
 @click.option(
     "--games",
@@ -147,11 +148,11 @@ def tournament(
     """
     import signal as _signal
 
-    from ..match import sandbox
-    from ..tournament.config import ConfigError, config_from_mapping, load_config
-    from ..tournament.executor import Executor, ExecutorError
-    from ..tournament.preflight import start_failures
-    from ..tournament.runner import (
+    from arena.match import sandbox
+    from arena.tournament.config import ConfigError, config_from_mapping, load_config
+    from arena.tournament.executor import Executor, ExecutorError
+    from arena.tournament.preflight import start_failures
+    from arena.tournament.runner import (
         BotFailed,
         Decided,
         GameDone,
@@ -161,8 +162,8 @@ def tournament(
         TournamentError,
         bot_spec,
     )
-    from ..tournament.standings import standings
-    from ..tournament.store import GameRecord, Store, StoreError
+    from arena.tournament.standings import standings
+    from arena.tournament.store import GameRecord, Store, StoreError
 
     sprt_values = {
         k: v
@@ -295,7 +296,7 @@ def tournament(
         specs = [bot_spec(entry, config.game) for entry in config.bots]
         confined, _ = sandbox.decide(config.sandbox)
         if config.executor == "dask":
-            from ..tournament.dask_executor import require_dask
+            from arena.tournament.dask_executor import require_dask
 
             require_dask()
     except (TournamentError, sandbox.SandboxUnavailable, ExecutorError) as exc:
@@ -306,7 +307,7 @@ def tournament(
         raise click.ClickException(f"{failures[0]}{more}; fix it, then run the tournament again")
     pool: Executor | None = None
     if config.executor == "dask":  # reach the cluster before the database is made
-        from ..tournament.dask_executor import DaskExecutor
+        from arena.tournament.dask_executor import DaskExecutor
 
         try:
             cluster = DaskExecutor.connect(config.scheduler, config.local_cluster, specs=specs)

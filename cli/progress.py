@@ -19,7 +19,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from ..stats.headtohead import ComparisonStats
+from arena.stats.headtohead import ComparisonStats
+
 from .report import zero_width
 
 if TYPE_CHECKING:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 
-from ..view import ViewError, load_replay, open_in_browser, write_view
-from .main import main
+from arena.view import ViewError, load_replay, write_view
+
+from .viewing import announce
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:
@@ -21,7 +22,7 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-@main.command()
+@click.command()
 @click.argument("replay", type=click.Path(dir_okay=True, path_type=Path))
 @click.option(
     "-o",
@@ -64,19 +65,3 @@ def view(replay: Path, out: Path | None, no_open: bool) -> None:
     except OSError as exc:
         _fail(f"{out}: cannot write the page ({_reason(exc)})")
     announce(out, no_open)
-
-
-def announce(page: Path, no_open: bool = False) -> None:
-    """Say where the page is and open it (unless ``no_open``)."""
-    click.echo(f"replay viewer: {page}")
-    if not no_open and not open_in_browser(page):
-        click.echo(f"no browser could be started: open {page.resolve().as_uri()} yourself")
-
-
-def view_document(document: dict[str, Any], page: Path, no_open: bool = False) -> None:
-    """Write the viewer of an in-memory replay document (``arena play --view``) and open it."""
-    try:
-        write_view(document, page)
-    except (ViewError, OSError) as exc:
-        _fail(f"{page}: cannot write the viewer ({exc})")
-    announce(page, no_open)

@@ -13,9 +13,10 @@ from typing import Any
 import click
 import numpy as np
 
-from ..tournament.config import DEFAULT_DB
-from ..tournament.store import GameRecord, PlayerRecord, Store, StoreError, TournamentRow
-from .main import main, plural
+from arena.tournament.config import DEFAULT_DB
+from arena.tournament.store import GameRecord, PlayerRecord, Store, StoreError, TournamentRow
+
+from .common import plural
 from .repro import stored_game_command
 
 RESULTS = ("win", "loss", "draw")
@@ -73,7 +74,7 @@ def _game_dict(tid: int, g: GameRecord) -> dict[str, Any]:
     }
 
 
-@main.group()
+@click.group()
 def matches() -> None:
     """The games stored by tournaments: list them, show one."""
 
@@ -91,7 +92,7 @@ def list_matches(db: str, tid: int | None, bot: str | None, result: str | None, 
     """The games of a tournament: id, seed, seats, scores, end reason, turns, each player's status."""
     if result is not None and bot is None:
         raise click.UsageError("--result is a bot's result: give --bot NAME too")
-    from ..tournament.standings import find_tournament
+    from arena.tournament.standings import find_tournament
 
     with _open(db) as store:
         try:
@@ -194,8 +195,9 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
         click.echo(f"replay file: {g.replay}")
     click.echo(f"play it again with: {command}")
     if view:
-        from ..view import ViewError, write_view
-        from .view import announce
+        from arena.view import ViewError, write_view
+
+        from .viewing import announce
 
         assert g.replay is not None
         page = Path(g.replay).with_suffix(".html")
@@ -206,7 +208,7 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
         announce(page, no_open)
 
 
-@main.command("tournaments")
+@click.command("tournaments")
 @click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def list_tournaments(db: str, fmt: str) -> None:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import click
 
-from .build import MODES, BuildOptions, Bundle, build
-from .errors import BundleError, InternalError, OutputError, SizeLimitError
-from .output import CLIPBOARD_TOOLS, clipboard_tool, copy_to_clipboard, write_atomic
-from .size import LIMIT, WARN_AT
-from .verify import DEFAULT_TIME_SCALE, bundle_bot, source_bot, verify
+from bundler.build import MODES, BuildOptions, Bundle, build
+from bundler.errors import BundleError, InternalError, OutputError, SizeLimitError
+from bundler.output import CLIPBOARD_TOOLS, clipboard_tool, copy_to_clipboard, write_atomic
+from bundler.size import LIMIT, WARN_AT
+from bundler.verify import DEFAULT_TIME_SCALE, bundle_bot, source_bot, verify
 
 POLL_SECONDS = 0.3
 

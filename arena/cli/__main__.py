@@ -1,5 +1,0 @@
-"""``python -m arena.cli``."""
-
-from .main import main
-
-main()

@@ -1,0 +1,5 @@
+"""``python -m cli``: the ``arena`` command."""
+
+from .arena import main
+
+main()

@@ -1,0 +1,61 @@
+"""The ``arena`` command group: each command lives in a module of its own (play, tournament,
+results, matches, view) and is added here, with the two small commands (games, bots)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+import referee
+from arena.match import botspec
+
+from . import matches, play, results, tournament, view
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cgarena")
+def main() -> None:
+    """Play CodinGame contest games locally, under the official rules."""
+
+
+@main.command()
+def games() -> None:
+    """List the games (and their aliases)."""
+    aliases = referee.aliases()
+    for name in referee.names():
+        cls = referee.get(name)
+        extra = [a for a, target in aliases.items() if target == name]
+        click.echo(f"{name:12} {cls.title}" + (f"  (also: {', '.join(extra)})" if extra else ""))
+
+
+@main.command("bots")
+@click.argument("game", required=False)
+def list_bots(game: str | None) -> None:
+    """List the shipped bots (of GAME, or of every game) and how each is run."""
+    if game is not None:
+        try:
+            names = [referee.get(game).name]
+        except referee.UnknownGame as exc:
+            raise click.UsageError(str(exc)) from None
+    else:
+        names = referee.names()
+    for name in names:
+        defaults = botspec.default_bots(name)
+        click.echo(f"{name} (default match: {' vs '.join(defaults) or 'none'})")
+        for bot in botspec.shipped_bots(name):
+            spec = botspec.resolve(bot, name)
+            shown = shlex.join(spec.argv[1:]) if spec.argv[0] == sys.executable else spec.command_line()
+            click.echo(f"  {bot:8} {shown}")
+
+
+for command in (
+    play.play,
+    tournament.tournament,
+    results.results,
+    matches.matches,
+    matches.list_tournaments,
+    view.view,
+):
+    main.add_command(command)
