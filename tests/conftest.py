@@ -1,4 +1,5 @@
-"""Shared fixtures: where the official parity material lives.
+"""Shared fixtures: where the official parity material lives, the replays the viewer tests watch,
+and the check that no test writes into the repository.
 
 Tests read ``../shared`` from the repository root. When it is missing they fail under CI (the
 ``CI`` environment variable is set) and skip with a clear reason elsewhere.
@@ -8,31 +9,33 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED = REPO_ROOT.parent / "shared"
-PARITY = SHARED / "parity"
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-def require_path(path: Path, what: str) -> Path:
-    """Return ``path`` if it exists; otherwise fail under CI, skip (with the reason) elsewhere."""
-    if path.exists():
-        return path
-    message = f"{what} not found at {path} (expected ../shared beside the repository)"
-    if in_ci():
-        pytest.fail(message + "; CI must have it", pytrace=False)
-    pytest.skip(message)
+from arena.match.replay import read_replay
+from tests.helpers.environment import require_path
+from tests.helpers.paths import PARITY, REPO_ROOT
+from tests.helpers.viewer_replays import MATCHES, play
 
 
 @pytest.fixture(scope="session")
 def parity_dir() -> Path:
     return require_path(PARITY, "parity material")
+
+
+# -- replays for the viewer's tests (its page, arena view) ------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("replays")
+    return {key: play(folder, key) for key in MATCHES}
+
+
+@pytest.fixture(scope="session")
+def documents(replays: dict[str, Path]) -> dict[str, dict[str, Any]]:
+    return {key: read_replay(path) for key, path in replays.items()}
 
 
 # -- tests write only to temporary directories ------------------------------------------------------

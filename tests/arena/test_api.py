@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
 from arena import ArenaError, Bot, play_recorded
+from tests.helpers.paths import FIXTURES
 
-WAIT_BOT = Path(__file__).resolve().parents[1] / "fixtures" / "store_v1" / "bots" / "wait_bot.py"
+WAIT_BOT = FIXTURES / "store_v1" / "bots" / "wait_bot.py"
 
 
 def test_every_seat_gets_its_answers() -> None:

@@ -20,7 +20,7 @@ import pytest
 
 from bundler.build import BuildOptions, Bundle, build
 from bundler.errors import FlattenRefused
-from tests.bundler.helpers import Run, run_bundle, run_python
+from tests.helpers.bundling import Run, run_bundle, run_python
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 

@@ -17,7 +17,7 @@ import pytest
 
 from bundler.build import BuildOptions, build
 from bundler.errors import FlattenRefused
-from tests.bundler.helpers import FIXTURES, Run, run_bundle, run_python
+from tests.helpers.bundling import FIXTURES, Run, run_bundle, run_python
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Issue #15, acceptance 2 (property part): random small packages behave the same once bundled.
 
-Each seed gives a package of two to six modules (``tests/bundler/package_gen.py``): modules that
+Each seed gives a package of two to six modules (``tests/helpers/package_gen.py``): modules that
 import each other in every form (``import m``, ``import m as a``, ``from m import x as y``,
 ``from .m import x``, ``import pkg.sub``, ``from m import *`` with a literal ``__all__``, imports
 deferred, under a condition or inside a function), the same few names defined differently in
@@ -16,7 +16,7 @@ for most seeds (otherwise the comparison would mostly test modules mode).
 
 ``BUNDLER_FUZZ_SEEDS=500`` runs seeds 0 to 499 instead of the default range (the seeds in
 ``FOUND`` always run). A failure names the seed and shows every file of the package; to look at
-one by hand: ``python -m tests.bundler.package_gen SEED DIR``, then ``python -B main.py`` in DIR
+one by hand: ``python -m tests.helpers.package_gen SEED DIR``, then ``python -B main.py`` in DIR
 with ``package_gen.STDIN`` on stdin.
 """
 
@@ -32,8 +32,8 @@ import pytest
 
 from bundler.build import BuildOptions, Bundle, build
 from bundler.errors import FlattenRefused
-from tests.bundler.helpers import Run, run_bundle, run_python
-from tests.bundler.package_gen import STDIN, Package, generate
+from tests.helpers.bundling import Run, run_bundle, run_python
+from tests.helpers.package_gen import STDIN, Package, generate
 
 DEFAULT_SEEDS = 100
 FOUND = (427, 670, 1069, 2098, 2221, 1732, 1874, 2567, 2763)
@@ -82,7 +82,7 @@ def _message(package: Package, mode: str | None, bundle: Bundle, source: Run, go
     return (
         f"seed {package.seed}: the bundle made with mode={mode!r} ({bundle.mode} mode{why}) behaves "
         f"differently from the source\n"
-        f"reproduce: python -m tests.bundler.package_gen {package.seed} DIR, then in DIR: "
+        f"reproduce: python -m tests.helpers.package_gen {package.seed} DIR, then in DIR: "
         f"printf {STDIN!r} | python -B main.py\n"
         f"return code: source {source.returncode}, bundle {got.returncode}\n"
         f"{_diff('stdout', source.stdout, got.stdout)}{_diff('stderr', source.stderr, got.stderr)}"

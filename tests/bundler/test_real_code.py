@@ -10,9 +10,10 @@ import pytest
 
 from bundler import flatten
 from bundler.build import BuildOptions, build
-from tests.bundler.helpers import run_bundle, run_python
+from tests.helpers.bundling import run_bundle, run_python
+from tests.helpers.paths import REPO_ROOT
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = REPO_ROOT
 
 PLAY = """import referee
 import referee.fall2020.referee

@@ -15,8 +15,9 @@ from bundler.build import BuildOptions, build
 from bundler.graph import build_graph
 from bundler.size import LIMIT, utf16_units
 from cli.bundle import main
+from tests.helpers.paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = REPO_ROOT
 SHIPPED = ROOT / "bots" / "shipped.yaml"
 
 

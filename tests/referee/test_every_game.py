@@ -1,12 +1,11 @@
-"""Every registered game passes the generic protocol checks (:mod:`.game_checks`)."""
+"""Every registered game passes the generic protocol checks (:mod:`tests.helpers.game_checks`)."""
 
 from __future__ import annotations
 
 import pytest
 
 import referee
-
-from .game_checks import check_game
+from tests.helpers.game_checks import check_game
 
 
 @pytest.mark.parametrize("name", referee.names())

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from referee.javarandom import JavaRandom, check_java_long, java_shuffle
-from tests.conftest import PARITY, require_path
+from tests.helpers.environment import require_path
+from tests.helpers.paths import PARITY
 
 
 @pytest.fixture(scope="module")

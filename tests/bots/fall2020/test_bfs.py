@@ -12,7 +12,6 @@ import random
 import sys
 from collections import deque
 from itertools import product
-from pathlib import Path
 
 import pytest
 
@@ -30,6 +29,7 @@ from bots.fall2020.bfs.planner import (
 )
 from bots.fall2020.game import inventory as inv_mod
 from bots.lib.timer import NodeBudget
+from tests.helpers.paths import REPO_ROOT
 
 STARTING = [((2, 0, 0, 0), False), ((-1, 1, 0, 0), False), ((0, -1, 1, 0), False), ((0, 0, -1, 1), False)]
 """The official starting spells: +2 blue; blue -> green; green -> orange; orange -> yellow."""
@@ -305,7 +305,6 @@ def test_transitions_add_deltas(seed: int) -> None:
 
 # -- the bot -------------------------------------------------------------------------------------
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
 BOT = ("-u", "-m", "bots.fall2020.bfs")
 
 

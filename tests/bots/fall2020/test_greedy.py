@@ -18,7 +18,7 @@ from bots.fall2020.game import model
 from bots.fall2020.game.inventory import INVS
 from bots.fall2020.game.io import parse_turn
 from bots.fall2020.greedy.policy import Settings, cast_distances, choose
-from tests.bots.fall2020.test_beam import turn_lines
+from tests.helpers.fall2020_turns import turn_lines
 
 START_IDS = (78, 79, 80, 81)
 

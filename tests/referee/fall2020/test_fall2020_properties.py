@@ -22,7 +22,8 @@ from referee.base import EndReason
 from referee.fall2020 import rules
 from referee.fall2020.actions import parse
 from referee.fall2020.referee import Fall2020Referee
-from tests.conftest import PARITY, require_path
+from tests.helpers.environment import require_path
+from tests.helpers.paths import PARITY
 
 SEEDS = range(200)
 

@@ -1,0 +1,71 @@
+"""Live parity, as a user runs it: ``arena play GAME "python3 BOT ARGS" "..." --seed S --json``.
+
+The parity test bots run as processes under the arena. Each is wrapped so that every line it
+actually reads from stdin is recorded; that must be exactly the trace's ``stdin_streams`` (the
+input the official referee sent), and the JSON result must report the trace's final scores.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.arena import main
+from tests.helpers.environment import in_ci
+from tests.helpers.parity import collect, traces_root
+from tests.helpers.paths import FAULT_BOTS, PARITY
+
+BOTS_DIR = PARITY / "bots"
+TEE = FAULT_BOTS / "tee_stdin.py"
+
+
+def bot_command(trace: dict, player: int, record: Path) -> str:
+    script = BOTS_DIR / f"{trace['game']}_bot.py"
+    args = [str(a) for a in trace["bot_args"][player]]
+    return shlex.join([sys.executable, "-u", str(TEE), str(record), str(script), *args])
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("game,path", collect())
+def test_arena_play_sends_the_official_input_and_reports_the_official_scores(
+    game: str, path: Path | None, tmp_path: Path
+):
+    if path is None or not BOTS_DIR.is_dir():
+        message = f"no {game} traces or bots under {traces_root()}"
+        if in_ci():
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    trace = json.loads(path.read_text())
+    records = [tmp_path / "p0.txt", tmp_path / "p1.txt"]
+    argv = [
+        "play",
+        game,
+        bot_command(trace, 0, records[0]),
+        bot_command(trace, 1, records[1]),
+        "--seed",
+        str(trace["seed"]),
+        "--json",
+        # generous limits: the check is about the protocol, not about this machine's speed
+        "--time-scale",
+        "5",
+        # the recording wrapper writes what the bot reads into the test's folder: no sandbox
+        "--sandbox",
+        "off",
+    ]
+    run = CliRunner().invoke(main, argv)
+    assert run.exit_code == 0, run.output
+    data = json.loads(run.stdout.strip().splitlines()[-1])
+    for player in (0, 1):
+        want = trace["stdin_streams"][player]
+        got = records[player].read_text().splitlines()
+        first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
+        assert first is None, f"player {player} input line {first}: {got[first]!r} != {want[first]!r}"
+        assert len(got) == len(want), f"player {player} read {len(got)} lines, want {len(want)}"
+    assert data["scores"] == trace["final_scores"]
+    assert data["end_reason"] == trace["end_reason"]
+    assert data["winner"] == trace["winner"]

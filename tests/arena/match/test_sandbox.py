@@ -1,0 +1,198 @@
+"""The sandbox against a bot that attacks everything around it (``fault_bots/attacker.py``).
+
+Without the sandbox each attack works (the problems the sandbox is for: these runs show them);
+with it each one fails and the attacked bot plays its game untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import sqlite3
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.match import MatchOptions, Verdict, play_match, sandbox
+from arena.match.botspec import REPO_ROOT, BotSpec
+from tests.helpers.paths import FAULT_BOTS
+from tests.helpers.sandboxing import marker, require_sandbox
+from tests.helpers.spring_text_bots import write_spring_bot
+
+BOTS = FAULT_BOTS
+REPORT = "ATTACK-REPORT "
+SECRET = "ARENA_TEST_SECRET"
+
+
+@pytest.fixture
+def listener() -> Iterator[int]:
+    """A TCP server on 127.0.0.1 that accepts connections; yields its port."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                server.accept()[0].close()
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    stop.set()
+    thread.join()
+    server.close()
+
+
+def attack(tmp_path: Path, mode: str, port: int, monkeypatch: pytest.MonkeyPatch, targets: list[Path]):
+    """The attacker (copied beside its victim, with the input reader it imports) against a plain
+    bot; returns the attacker's report, the match result and the database's bytes before and after."""
+    for name in ("attacker.py", "frames.py"):
+        shutil.copy(BOTS / name, tmp_path / name)
+    attacker = tmp_path / "attacker.py"
+    victim = write_spring_bot(tmp_path, "victim.py", "WAIT")
+    db = tmp_path / "results.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE games (winner TEXT)")
+        conn.executemany("INSERT INTO games VALUES (?)", [("a",), ("b",)])
+    conn.close()
+    before = db.read_bytes()
+    monkeypatch.setenv(SECRET, "hunter2")
+    mark = marker()
+    bots = [
+        BotSpec(
+            "attacker",
+            (sys.executable, "-u", str(attacker), REPORT, mark, str(port), *map(str, targets)),
+            env={"OPPONENT": str(victim), "DB": str(db)},
+        ),
+        BotSpec("victim", (sys.executable, "-u", str(victim), mark)),
+    ]
+    result = play_match("spring2021", 7, bots, MatchOptions(sandbox=mode, hide=(str(db),), time_scale=3.0))
+    lines = [line for line in result.players[0].stderr_tail.splitlines() if line.startswith(REPORT)]
+    assert lines, f"the attacker sent no report: {result.players[0].message} {result.players[0].stderr_tail}"
+    return json.loads(lines[0][len(REPORT) :]), result, before, db.read_bytes()
+
+
+def test_without_the_sandbox_every_attack_works(tmp_path, listener, monkeypatch):
+    outside = Path(tempfile.gettempdir()) / f"owned-{marker()}"
+    targets = [tmp_path / "owned.txt", outside]
+    try:
+        report, result, before, after = attack(tmp_path, "off", listener, monkeypatch, targets)
+    finally:
+        outside.unlink(missing_ok=True)
+    assert not result.sandboxed and result.to_dict()["sandbox"] == "off"
+    assert "int(input())" in report["source"]
+    assert SECRET in report["environment"]
+    assert report["processes"] and report["killed"]
+    assert result.players[1].verdict is not Verdict.OK  # killed, robbed or fed garbage
+    assert report["network"] is True
+    assert report["written"] == [str(t) for t in targets]
+    assert report["database"] == {"rows": 2, "inserted": True} and after != before
+
+
+def test_the_sandbox_stops_every_attack(tmp_path, listener, monkeypatch):
+    require_sandbox()
+    outside = Path(tempfile.gettempdir()) / f"owned-{marker()}"
+    project = REPO_ROOT / f"owned-{marker()}"
+    home = Path.home() / f"owned-{marker()}"
+    targets = [tmp_path / "owned.txt", outside, project, home]
+    report, result, before, after = attack(tmp_path, "on", listener, monkeypatch, targets)
+    assert result.sandboxed and result.to_dict()["sandbox"] == "on"
+    assert report["source"] == ""  # the opponent's file reads as empty
+    assert set(report["environment"]) <= {"PATH", "LANG", "HOME", "TMPDIR", "PWD", "OPPONENT", "DB"}
+    assert report["processes"] == [] and not report["killed"]
+    assert report["stolen"] == 0 and report["injected"] == 0
+    assert report["network"] is False
+    assert report["written"] == [str(outside)]  # in its private /tmp, gone with the game
+    assert not any(t.exists() for t in targets)
+    assert "rows" not in report["database"] and after == before
+    victim = result.players[1]
+    assert victim.verdict is Verdict.OK and result.players[0].verdict is Verdict.OK
+    assert result.outcome is not None and result.outcome.end_reason.value == "max_rounds"
+
+
+def test_a_bot_reads_its_own_files_and_writes_its_home(tmp_path):
+    require_sandbox()
+    bot = tmp_path / "reader.py"
+    (tmp_path / "weights.txt").write_text("WAIT from weights\n")
+    bot.write_text(
+        "import os, pathlib\n"
+        "answer = pathlib.Path(__file__).with_name('weights.txt').read_text().strip()\n"
+        "home = pathlib.Path(os.environ['HOME'])\n"
+        "(home / 'cache').write_text('x')\n"
+        "open('/tmp/scratch', 'w').write('y')\n"
+        + write_spring_bot(tmp_path, "tmp.py", "WAIT").read_text().replace("print('WAIT'", "print(answer")
+    )
+    result = play_match(
+        "spring2021",
+        3,
+        [
+            BotSpec("reader", (sys.executable, "-u", str(bot))),
+            BotSpec("plain", (sys.executable, "-u", str(tmp_path / "tmp.py"))),
+        ],
+        MatchOptions(sandbox="on", time_scale=3.0, record=True),
+    )
+    assert result.players[0].verdict is Verdict.OK, result.players[0].message + result.players[0].stderr_tail
+    answers = {e.output for f in result.frames for e in f.executions if e.player == 0 and e.output}
+    assert answers == {("WAIT from weights",)}
+    assert sandbox.SCRATCH == "/tmp/home"
+
+
+def test_on_refuses_where_there_is_no_sandbox_and_auto_says_why(monkeypatch):
+    monkeypatch.setenv("ARENA_BWRAP", "")
+    sandbox.support.cache_clear()
+    try:
+        with pytest.raises(
+            sandbox.SandboxUnavailable,
+            match=re.escape("--sandbox on: cannot sandbox bots here: bubblewrap (bwrap) is not installed"),
+        ):
+            sandbox.decide("on")
+        used, why = sandbox.decide("auto")
+        assert not used and why is not None and "bots run without a sandbox" in why
+        assert sandbox.decide("off") == (False, None)
+    finally:
+        monkeypatch.delenv("ARENA_BWRAP")
+        sandbox.support.cache_clear()
+
+
+def test_the_environment_a_sandbox_prefix_sets_is_read_back(tmp_path, monkeypatch):
+    """``environment_of`` reads what ``confine`` gives the bot: the fixed variables (PATH and
+    LANG from ours, HOME the scratch folder, TMPDIR /tmp), then the bot's own, which win."""
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    argv = [sys.executable, str(tmp_path / "bot.py")]
+    wrapper = sandbox.confine(
+        argv,
+        str(tmp_path),
+        {"SEED": "7", "LANG": "fr_FR.UTF-8"},
+        own=sandbox.bot_files(argv, str(tmp_path)),
+        bwrap="bwrap",
+    )
+    assert sandbox.environment_of(wrapper) == {
+        "PATH": "/usr/bin:/bin",
+        "LANG": "fr_FR.UTF-8",
+        "HOME": "/tmp/home",
+        "TMPDIR": "/tmp",
+        "SEED": "7",
+    }
+    assert sandbox.environment_of(["env", "A=1"]) is None  # does not clear: not known from its words
+
+
+def test_inside_agrees_with_path_is_relative_to() -> None:
+    places = ["/", "/usr", "/usr/", "/usr/lib/python3", "/tmp", "//x", "/a/b"]
+    paths = ["/usr", "/usr/bin/x", "/usrx", "/", "/tmp/a", "/a/b", "/a/bc", "/a/b/c", "/x", "//x/y"]
+    for path in map(Path, paths):
+        for place in places:
+            expected = path == Path(place) or path.is_relative_to(place)
+            assert sandbox._inside(path, [place]) is expected, (path, place)
+        assert sandbox._inside(path, places) is any(path == Path(p) or path.is_relative_to(p) for p in places)

@@ -1,0 +1,430 @@
+"""Tournaments on a Dask cluster: a real ``dask scheduler`` and two ``dask worker`` processes on
+the loopback interface, started and stopped by the tests.
+
+The games a cluster plays are those of the local executor with the same master seed (same seeds,
+seats, scores and statuses: the shipped greedy and random bots play deterministically); a worker
+killed mid-tournament loses nothing and duplicates nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import distributed
+import pytest
+from click.testing import CliRunner
+
+from arena.match.botspec import BotSpec, resolve
+from arena.match.loop import MatchOptions
+from arena.match.sandbox import SandboxMode
+from arena.tournament import Tournament
+from arena.tournament.config import config_from_mapping
+from arena.tournament.dask_executor import DaskExecutor
+from arena.tournament.runner import GameDone
+from arena.tournament.schedule import ScheduledGame
+from arena.tournament.store import Store
+from arena.tournament.task import GameTask
+from cli.arena import main
+from tests.helpers.sandboxing import processes_with
+from tests.helpers.spring_text_bots import spring_bot_text
+
+GAMES = 8
+
+
+class Cluster:
+    """A scheduler and its workers, each in a process group of its own."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.file = folder / "scheduler.json"
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.workers: list[subprocess.Popen[bytes]] = []
+
+    def _start(self, *args: str, log: str) -> subprocess.Popen[bytes]:
+        # not /tmp/dask-scratch-space, nor the shipped bundles in /tmp/cgarena-bundles-UID
+        env = {**os.environ, "DASK_TEMPORARY_DIRECTORY": str(self.folder), "TMPDIR": str(self.folder)}
+        with open(self.folder / log, "wb") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "dask", *args],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                cwd=self.folder,
+                env=env,
+            )
+        self.procs.append(proc)
+        return proc
+
+    def start(self, workers: int) -> str:
+        self._start(
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(self.file),
+            log="scheduler.log",
+        )
+        end = time.monotonic() + 60
+        while not self.file.exists() or not self.file.read_text().strip():
+            assert time.monotonic() < end, (self.folder / "scheduler.log").read_text()
+            time.sleep(0.1)
+        for i in range(workers):
+            self.workers.append(
+                self._start(
+                    "worker",
+                    "--scheduler-file",
+                    str(self.file),
+                    "--host",
+                    "127.0.0.1",
+                    "--nthreads",
+                    "1",
+                    "--no-dashboard",
+                    "--no-nanny",
+                    "--local-directory",
+                    str(self.folder),
+                    log=f"worker{i}.log",
+                )
+            )
+        return str(json.loads(self.file.read_text())["address"])
+
+    def kill(self, proc: subprocess.Popen[bytes]) -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(10)
+
+    def stop(self) -> None:
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                    proc.wait(10)
+                except (ProcessLookupError, subprocess.TimeoutExpired):
+                    self.kill(proc)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[Cluster, str]]:
+    folder = tmp_path / "cluster"
+    folder.mkdir()
+    made = Cluster(folder)
+    try:
+        address = made.start(workers=2)
+        assert address.startswith("tcp://127.0.0.1:"), address
+        yield made, address
+    finally:
+        made.stop()
+
+
+def games_of(
+    tmp_path: Path,
+    name: str,
+    executor=None,
+    on_event=None,
+    bots=("greedy", "random"),
+    workers: list[str | None] | None = None,
+) -> list[tuple]:
+    """Play the tournament into its own database; its games as (key, seed, scores, statuses).
+    ``executor`` is given the tournament (to prepare the bots) and returns the executor maker;
+    ``workers`` receives the worker that played each game."""
+    db = tmp_path / f"{name}.sqlite"
+    config = config_from_mapping(
+        {
+            "game": "spring2021",
+            "bots": list(bots),
+            "games": GAMES,
+            "workers": 2,
+            "seed": 11,
+            "sandbox": "off",
+            "db": str(db),
+        },
+        base=tmp_path,
+    )
+    store = Store(config.db)
+    try:
+        tournament = Tournament(config, store, on_event=on_event)
+        if executor is not None:
+            tournament.executor = executor(tournament)
+        run = tournament.run()
+        assert not run.interrupted and run.stopped is None
+        records = store.games(run.tournament_id)
+    finally:
+        store.close()
+    if workers is not None:
+        workers.extend(g.worker for g in records)
+    return sorted(
+        ((g.comparison, g.pair, g.leg), g.seed, tuple(p.score for p in g.players), tuple(p.status for p in g.players))
+        for g in records
+    )
+
+
+def on_cluster(address: str):
+    """The executor maker for ``games_of``: the cluster at ``address``, ready for the bots."""
+    return lambda tournament: lambda _n: DaskExecutor.connect(address, specs=tournament.specs.values())
+
+
+def test_a_cluster_plays_the_games_of_the_local_executor(tmp_path, cluster):
+    _, address = cluster
+    local = games_of(tmp_path, "local")
+    workers: list[str | None] = []
+    on_dask = games_of(tmp_path, "dask", executor=on_cluster(address), workers=workers)
+    assert len(local) == GAMES
+    assert on_dask == local
+    # each game names the worker that played it: one of the two, both busy
+    with distributed.Client(address, timeout=10) as client:
+        addresses = set(client.scheduler_info()["workers"])
+    assert len(addresses) == 2 and set(workers) == addresses
+
+
+def write_two_module_bot(folder: Path) -> Path:
+    """A package bot whose answer comes from a second module (so only a bundle of both runs)."""
+    pkg = folder / "twofile"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "logic.py").write_text("def answer():\n    return 'WAIT'\n")
+    (pkg / "__main__.py").write_text(spring_bot_text("answer()", imports="from .logic import answer\n"))
+    return pkg
+
+
+def test_python_bots_reach_the_workers_as_bundles_and_need_no_copy_of_their_source(tmp_path, cluster):
+    _, address = cluster
+    pkg = write_two_module_bot(tmp_path / "src")
+    local = games_of(tmp_path, "local", bots=(str(pkg), "greedy"))
+
+    def without_source(tournament):
+        pool = DaskExecutor.connect(address, specs=tournament.specs.values())  # bundled and sent here
+
+        def make(_n: int) -> DaskExecutor:
+            (tmp_path / "src").rename(tmp_path / "gone")  # from now on, only the bundles are left
+            return pool
+
+        return make
+
+    on_dask = games_of(tmp_path, "dask", executor=without_source, bots=(str(pkg), "greedy"))
+    assert not pkg.exists()
+    assert on_dask == local
+    assert {status for *_, statuses in on_dask for status in statuses} == {"ok"}
+    cached = list((made_folder := tmp_path / "cluster").glob("cgarena-bundles-*/*/bot.py"))
+    assert len(cached) == 2, made_folder  # the package and greedy, each written once
+
+
+def test_a_bot_missing_on_a_worker_stops_the_tournament_before_its_first_game(tmp_path, cluster, monkeypatch):
+    _, address = cluster
+    bin_dir = tmp_path / "bin"  # on this PATH, not on the workers'
+    bin_dir.mkdir()
+    bot = bin_dir / "mybot"
+    bot.write_text(f"#!{sys.executable}\n" + spring_bot_text('"WAIT"'))
+    bot.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            "mybot",
+            "greedy",
+            "--games",
+            "2",
+            "--sandbox",
+            "off",
+            "--executor",
+            "dask",
+            "--scheduler",
+            address,
+            "--db",
+            "never.sqlite",
+            "--no-progress",
+        ],
+    )
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error: bot 'mybot' cannot run on Dask worker tcp://127.0.0.1:")
+    assert "its program mybot is missing on its PATH" in lines[0]
+    assert not (tmp_path / "never.sqlite").exists()
+
+
+def test_a_worker_killed_mid_tournament_loses_and_duplicates_nothing(tmp_path, cluster):
+    made, address = cluster
+    local = games_of(tmp_path, "local")
+    killed: list[int] = []
+
+    def on_event(event: object) -> None:
+        if isinstance(event, GameDone) and event.done == 2 and not killed:
+            victim = made.workers[0]
+            made.kill(victim)  # its game in progress is lost with it
+            killed.append(victim.pid)
+
+    on_dask = games_of(tmp_path, "dask", executor=on_cluster(address), on_event=on_event)
+    assert killed, "the tournament ended before a worker could be killed"
+    assert [key for key, *_ in on_dask] == sorted({key for key, *_ in on_dask})  # each game once
+    assert on_dask == local
+
+
+def test_the_cli_plays_on_a_local_cluster_and_refuses_a_bad_address(tmp_path, monkeypatch):
+    import dask
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(dask.config.config, "temporary-directory", str(tmp_path))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the workers' bundle cache
+    ok = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            "greedy",
+            "random",
+            "--games",
+            "4",
+            "--sandbox",
+            "off",
+            "--executor",
+            "dask",
+            "--local-cluster",
+            "2",
+            "--no-progress",
+            "--json",
+        ],
+    )
+    assert ok.exit_code == 0, ok.output
+    data = json.loads(ok.output.strip().splitlines()[-1])
+    assert data["tournament"]["games_stored"] == 4
+    # the report's per-worker rows: the cluster's workers, 4 games between them
+    workers = data["workers"]
+    assert all(w["worker"].startswith("tcp://127.0.0.1:") for w in workers)
+    assert sum(w["games"] for w in workers) == 4
+    shown = CliRunner().invoke(main, ["matches", "show", "1"])
+    assert shown.exit_code == 0, shown.output
+    assert (
+        f"on Dask worker {workers[0]['worker']}" in shown.output
+        or f"on Dask worker {workers[-1]['worker']}" in shown.output
+    )
+    bad = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "spring2021",
+            "greedy",
+            "random",
+            "--games",
+            "4",
+            "--executor",
+            "dask",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+            "--db",
+            "never.sqlite",
+        ],
+    )
+    assert bad.exit_code == 1
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in bad.output
+    assert "Traceback" not in bad.output and not (tmp_path / "never.sqlite").exists()
+
+
+class StopAfter:
+    """The Dask executor, with a Ctrl-C coming ``after_s`` after the first game was submitted."""
+
+    def __init__(self, inner: DaskExecutor, after_s: float) -> None:
+        self.inner, self.after_s, self.first = inner, after_s, None
+        self.stopped_at: float | None = None
+
+    def free_slots(self) -> int:
+        return self.inner.free_slots()
+
+    def running(self) -> int:
+        return self.inner.running()
+
+    def submit(self, task) -> None:
+        self.first = self.first or time.monotonic()
+        self.inner.submit(task)
+
+    def results(self, timeout):
+        if self.first is not None and time.monotonic() - self.first > self.after_s:
+            self.stopped_at = time.monotonic()
+            raise KeyboardInterrupt
+        return self.inner.results(min(timeout or 0.2, 0.2))
+
+    def cancel(self, comparison: int, from_pair: int) -> None:
+        self.inner.cancel(comparison, from_pair)
+
+    def stop(self, interrupt: bool = False, timeout: float = 10.0) -> None:
+        self.inner.stop(interrupt, timeout)
+
+
+def test_ctrl_c_stops_the_games_running_on_the_workers(tmp_path, cluster):
+    _, address = cluster
+    slow = tmp_path / "slow.py"  # 1 s an answer (it WAITs: a turn a day): a game takes 24 s
+    slow.write_text(spring_bot_text('(time.sleep(1.0), "WAIT")[1]', imports="import time\n"))
+    config = config_from_mapping(
+        {
+            "game": "spring2021",
+            "bots": [str(slow), "greedy"],
+            "games": 2,
+            "time_scale": 20,
+            "sandbox": "off",
+            "db": str(tmp_path / "t.sqlite"),
+        },
+        base=tmp_path,
+    )
+    pool = StopAfter(DaskExecutor.connect(address), after_s=1.5)
+    store = Store(config.db)
+    try:
+        run = Tournament(config, store, executor=lambda _n: pool).run()
+        stored = store.games(run.tournament_id)
+    finally:
+        store.close()
+    assert run.interrupted and not stored
+    assert pool.stopped_at is not None
+    # the games look at the stop event twice a second, between turns of 1 s; without it the
+    # executor would wait its 10 s for them
+    assert time.monotonic() - pool.stopped_at < 4.0
+
+
+def test_the_games_of_a_decided_comparison_stop_on_the_workers_and_free_them(tmp_path, cluster):
+    """What the tournament does when a comparison's SPRT test decides: its games still waiting
+    are cancelled, and those running stop between two turns, leaving the worker free."""
+    _, address = cluster
+    slow = tmp_path / "slow.py"  # 1 s an answer: a game lasts over 24 s
+    slow.write_text(spring_bot_text('(time.sleep(1.0), "WAIT")[1]', imports="import time\n"))
+    slow_spec = BotSpec(name="slow", argv=(sys.executable, "-u", str(slow)))  # a command: not bundled
+    greedy = resolve("greedy", "spring2021")
+    options = MatchOptions(time_scale=20, sandbox=SandboxMode.OFF)
+
+    def task(comparison: int, pair: int, leg: int, specs: tuple[BotSpec, ...]) -> GameTask:
+        game = ScheduledGame(comparison, pair, leg, seed=pair + 1, seats=tuple(s.name for s in specs))
+        return GameTask(game, "spring2021", specs, options, "spring2021 rules 1")
+
+    pool = DaskExecutor.connect(address, specs=[slow_spec, greedy])
+    try:
+        for pair in range(3):  # two playing, one waiting
+            pool.submit(task(0, pair, 0, (slow_spec, greedy)))
+        deadline = time.monotonic() + 30
+        while len(processes_with(str(slow))) < 2:
+            assert time.monotonic() < deadline, "the slow games did not start"
+            time.sleep(0.1)
+        pool.cancel(0, 0)
+        cancelled = time.monotonic()
+        assert pool.running() == 0
+        while processes_with(str(slow)) and time.monotonic() - cancelled < 10:
+            time.sleep(0.05)
+        # a game looks twice a second, between turns of 1 s; uncancelled, they would play 20 s more
+        assert not processes_with(str(slow)) and time.monotonic() - cancelled < 3.0
+        pool.submit(task(1, 0, 0, (greedy, greedy)))  # the workers are free for the next comparison
+        results = []
+        while not results and time.monotonic() - cancelled < 30:
+            results += list(pool.results(timeout=1.0))
+        assert [(t.game.comparison, r is not None and r.players[0].status) for t, r in results] == [(1, "ok")]
+    finally:
+        pool.stop(interrupt=True)
