@@ -14,7 +14,8 @@ import click
 import numpy as np
 
 from arena.tournament.config import DEFAULT_DB
-from arena.tournament.store import GameRecord, PlayerRecord, Store, StoreError, TournamentRow
+from arena.tournament.records import GameRecord, PlayerRecord, TournamentRow
+from arena.tournament.store import Store, StoreError
 
 from .common import plural
 from .repro import stored_game_command

@@ -12,7 +12,7 @@ from arena.match import paths
 from arena.match.botspec import is_bot_name
 from arena.match.process import DEFAULT_MEMORY_LIMIT_MB
 from arena.tournament.config import BotEntry
-from arena.tournament.store import GameRecord
+from arena.tournament.records import GameRecord
 
 __all__ = ["play_command", "bot_argument", "game_command", "stored_game_command"]
 

@@ -152,6 +152,7 @@ def tournament(
     from arena.tournament.config import ConfigError, config_from_mapping, load_config
     from arena.tournament.executor import Executor, ExecutorError
     from arena.tournament.preflight import start_failures
+    from arena.tournament.records import GameRecord
     from arena.tournament.runner import (
         BotFailed,
         Decided,
@@ -163,7 +164,7 @@ def tournament(
         bot_spec,
     )
     from arena.tournament.standings import standings
-    from arena.tournament.store import GameRecord, Store, StoreError
+    from arena.tournament.store import Store, StoreError
 
     sprt_values = {
         k: v

@@ -32,6 +32,7 @@ __all__ = [
     "check_replay_path",
     "replay_document",
     "write_replay",
+    "replay_text",
     "read_replay",
     "write_text_atomic",
 ]
@@ -120,9 +121,14 @@ def write_text_atomic(path: Path, text: str) -> None:
         raise
 
 
+def replay_text(document: Mapping[str, Any]) -> str:
+    """The text of the replay file of ``document`` (compact JSON, UTF-8 characters as they are)."""
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+
+
 def write_replay(path: Path, document: Mapping[str, Any]) -> None:
     """Write ``document`` to ``path`` with :func:`write_text_atomic`."""
-    write_text_atomic(path, json.dumps(document, ensure_ascii=False, separators=(",", ":")))
+    write_text_atomic(path, replay_text(document))
 
 
 def read_replay(path: Path) -> dict[str, Any]:

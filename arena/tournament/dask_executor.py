@@ -43,8 +43,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..match.botspec import BotSpec
 from .executor import ExecutorError
+from .records import GameRecord
 from .shipping import Need, Shipped, ShippingError, describe_missing, missing, pack, unpack
-from .store import GameRecord
 from .task import GameTask, play_task
 
 if TYPE_CHECKING:

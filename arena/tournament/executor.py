@@ -26,7 +26,7 @@ from typing import Protocol
 from ..match import proctree
 from ..match.process import become_subreaper, kill_orphans
 from . import worker
-from .store import GameRecord
+from .records import GameRecord
 from .task import GameTask
 
 __all__ = ["Executor", "ExecutorError", "LocalExecutor"]

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..match.loop import Verdict
-from .store import GameRecord, PlayerRecord
+from .records import GameRecord, PlayerRecord
 
 __all__ = ["FAILURES", "Failure", "FailureWatch"]
 

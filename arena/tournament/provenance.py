@@ -25,7 +25,7 @@ import referee
 
 from ..match import paths
 from ..match.botspec import BotSpec
-from .store import BotRow
+from .records import BotRow
 
 __all__ = [
     "referee_version",

@@ -16,6 +16,7 @@ same numbers as an uninterrupted one, as long as the bots themselves play determ
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -28,6 +29,7 @@ from pathlib import Path
 from ..match import botspec, sandbox
 from ..match.botspec import BotSpec
 from ..match.loop import MatchOptions
+from ..match.replay import write_text_atomic
 from ..match.sandbox import SandboxMode
 from ..match.shield import shielded
 from ..stats import ComparisonStats
@@ -36,10 +38,11 @@ from .config import FAILURE_WINDOW, BotEntry, TournamentConfig
 from .executor import Executor, ExecutorError, LocalExecutor
 from .failures import Failure, FailureWatch
 from .provenance import bot_sources, data_files, data_paths, referee_version, same_rules, same_sources, source_hash
+from .records import BotRow, GameRecord, RunnerRow, TournamentRow, TournamentStatus
 from .runlock import RunLock
 from .schedule import Schedule, make_schedule
 from .scheduler import Scheduler
-from .store import BotRow, GameRecord, RunnerRow, Store, StoreError, TournamentRow, TournamentStatus, explain
+from .store import Store, StoreError, explain
 from .task import GameTask
 from .tracker import ComparisonTracker, TableTracker, make_tracker
 
@@ -302,16 +305,13 @@ class Tournament:
             out.append(self.sandbox_note)
         return out
 
-    def _name_replay(self, game_id: int, record: GameRecord) -> None:
-        """Give a kept replay its final name, by game id and seed, and record it with the game."""
-        assert record.replay is not None
-        path = Path(record.replay)
-        final = path.with_name(f"game{game_id}-seed{record.seed}.json")
-        try:
-            os.replace(path, final)
-        except OSError:
-            final = path
-        self.store.set_replay(game_id, str(final))
+    def _keep_replay(self, game_id: int, record: GameRecord) -> str:
+        """Write a kept replay under its final name, by game id and seed (inside the transaction
+        that stores the game: :meth:`Store.record_game`)."""
+        assert self.config.replays is not None and record.replay_text is not None
+        path = self.config.replays.path(game_id, record.seed)
+        write_text_atomic(path, record.replay_text)
+        return str(path)
 
     def trackers(self, stored: list[GameRecord]) -> list[ComparisonTracker | TableTracker]:
         trackers = [make_tracker(c.index, c.bots, self.sprt) for c in self.schedule.comparisons()]
@@ -408,10 +408,10 @@ class Tournament:
                 for _task, record in pool.results(timeout=1.0):
                     if record is None:
                         continue
-                    game_id = self.store.record_game(tid, record)
+                    game_id = self.store.record_game(tid, record, self._keep_replay)
+                    # what is kept in memory from here on does not carry the replay's text
+                    record = dataclasses.replace(record, replay_text=None, id=game_id)
                     if game_id is not None:
-                        if record.replay is not None:
-                            self._name_replay(game_id, record)
                         run.played += 1
                         done += 1
                         self._stored = done

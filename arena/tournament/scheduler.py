@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from .records import GameRecord
 from .schedule import Schedule, ScheduledGame
-from .store import GameRecord
 from .tracker import Tracker
 
 __all__ = ["Scheduler"]

@@ -19,7 +19,8 @@ from ..match.loop import Verdict
 from ..stats import rank_sweep, sweep_points
 from ..stats.leaderboard import GameResult, leaderboard
 from ..stats.sprt import SprtModel, SprtParams
-from .store import GameRecord, Store, StoreError, TournamentRow
+from .records import GameRecord, TournamentRow
+from .store import Store, StoreError
 from .tracker import ComparisonTracker, TableTracker, make_tracker
 
 __all__ = ["standings", "find_tournament", "worker_health", "SLOWER", "PACE_ANSWERS"]

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from ..match.botspec import BotSpec
 from ..match.loop import MatchOptions, MatchResult, PlayerResult, Verdict, play_match
-from ..match.replay import replay_document, write_replay
+from ..match.replay import replay_document, replay_text
+from .records import GameRecord, PlayerRecord
 from .schedule import ScheduledGame
-from .store import GameRecord, PlayerRecord
 
 __all__ = ["GameTask", "ReplayPolicy", "KEEP_CHOICES", "play_task", "record_of", "STDERR_KEEP"]
 
@@ -50,9 +50,9 @@ class ReplayPolicy:
             return record.players[game.leg].rank > 0  # the comparison's first bot sits at seat ``leg``
         return game.pair * players + game.leg < int(self.keep)
 
-    def path(self, game: ScheduledGame) -> Path:
-        """Where the replay is written before the game has an id (the runner renames it)."""
-        return Path(self.folder) / f".game-c{game.comparison}-p{game.pair}-l{game.leg}-seed{game.seed}.json"
+    def path(self, game_id: int, seed: int) -> Path:
+        """The replay file of the stored game ``game_id``, played on ``seed``."""
+        return Path(self.folder) / f"game{game_id}-seed{seed}.json"
 
 
 STDERR_KEEP = 4096
@@ -80,16 +80,16 @@ class GameTask:
 def play_task(task: GameTask, should_stop: Callable[[], bool] | None = None) -> GameRecord | None:
     """Play the task's game; ``None`` when it was interrupted (Ctrl-C, a stop signal, or
     ``should_stop()`` true: it is asked after every turn). With a replay policy that wants this
-    game, its replay file is written and named in the record."""
+    game, the record carries its replay's text (:attr:`GameRecord.replay_text`): the tournament
+    writes it when it stores the game, wherever the game was played."""
     options = task.options if task.replays is None else dataclasses.replace(task.options, record=True)
     result = play_match(task.game_name, task.game.seed, list(task.specs), options, should_stop=should_stop)
     if result.interrupted:
         return None
     record = record_of(task, result)
     if task.replays is not None and task.replays.wants(task.game, record, len(task.specs)):
-        path = task.replays.path(task.game)
-        write_replay(path, replay_document(result, task.options.params))
-        record = dataclasses.replace(record, replay=str(path))
+        text = replay_text(replay_document(result, task.options.params))
+        record = dataclasses.replace(record, replay_text=text)
     return record
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..match.botspec import REPO_ROOT
 from ..match.process import die_with_parent
-from .store import GameRecord
+from .records import GameRecord
 from .task import GameTask, play_task
 
 __all__ = ["command", "serve"]

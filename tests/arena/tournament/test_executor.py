@@ -17,7 +17,8 @@ import pytest
 
 from arena.tournament import Tournament
 from arena.tournament.config import config_from_mapping
-from arena.tournament.store import GameRecord, Store
+from arena.tournament.records import GameRecord
+from arena.tournament.store import Store
 from arena.tournament.task import GameTask, play_task
 from tests.helpers.paths import FIXTURES
 

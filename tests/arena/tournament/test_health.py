@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from arena.match.loop import Verdict
 from arena.tournament.failures import FailureWatch
-from arena.tournament.store import GameRecord, PlayerRecord
+from arena.tournament.records import GameRecord, PlayerRecord
 from cli.arena import main
 from tests.helpers.spring_text_bots import write_spring_bot
 

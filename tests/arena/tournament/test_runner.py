@@ -15,8 +15,9 @@ from arena.stats import HeadToHead, SprtParams, SprtState
 from arena.tournament import Tournament, TournamentError
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
 from arena.tournament.provenance import bot_sources
+from arena.tournament.records import BotRow, GameRecord, PlayerRecord
 from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
-from arena.tournament.store import BotRow, GameRecord, PlayerRecord, Store, StoreError
+from arena.tournament.store import Store, StoreError
 from arena.tournament.tracker import ComparisonTracker, score_of_a
 
 CONFIGS = REPO_ROOT / "configs"

@@ -7,9 +7,9 @@ pair each comparison's leg 0 then leg 1).
 from __future__ import annotations
 
 from arena.stats.sprt import SprtParams
+from arena.tournament.records import GameRecord, PlayerRecord
 from arena.tournament.schedule import GauntletSchedule
 from arena.tournament.scheduler import Scheduler
-from arena.tournament.store import GameRecord, PlayerRecord
 from arena.tournament.tracker import ComparisonTracker
 
 SPRT = SprtParams(elo0=0, elo1=400, alpha=0.3, beta=0.3)  # decides after a couple of pairs

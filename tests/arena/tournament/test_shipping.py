@@ -16,6 +16,7 @@ import pytest
 
 from arena.match.botspec import BotSpec, resolve
 from arena.tournament.dask_executor import WorkerPace, slow_workers
+from arena.tournament.records import GameRecord, PlayerRecord
 from arena.tournament.shipping import (
     Need,
     Shipped,
@@ -27,7 +28,6 @@ from arena.tournament.shipping import (
     unpack,
 )
 from arena.tournament.standings import worker_health
-from arena.tournament.store import GameRecord, PlayerRecord
 
 
 @pytest.fixture
