@@ -2,8 +2,8 @@
 
 ``arena tournament --executor dask`` sends each Python bot to the Dask workers as its bundle. The
 arena sits below the bundler (the bundler's ``--verify`` plays matches through the arena), so it
-does not import this module: it finds :func:`bundle_source` through the ``cgarena.bundlers`` entry
-point declared in ``pyproject.toml``.
+does not import this module: the command line (:mod:`cli.tournament`) hands :func:`bundle_source`
+to the Dask executor.
 """
 
 from __future__ import annotations

@@ -1,8 +1,13 @@
-"""What the ``arena`` commands share: option types and callbacks, and the words they print with."""
+"""What the ``arena`` commands share: option types and callbacks, the words they print with, and
+how a command stops on Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
+from collections.abc import Iterator
+from types import FrameType
 from typing import Any
 
 import click
@@ -45,3 +50,32 @@ def game_params(ctx: click.Context, param: click.Parameter, values: tuple[str, .
             raise click.BadParameter(f"{item!r}: expected NAME=VALUE")
         out[key.strip()] = value.strip()
     return out
+
+
+@contextlib.contextmanager
+def stop_on_signals(*signals: signal.Signals) -> Iterator[None]:
+    """The first of ``signals`` (Ctrl-C, SIGTERM...) stops the command: ``KeyboardInterrupt`` is
+    raised where it runs, and its clean-up (bots killed, the tournament marked interrupted) is
+    shielded from further signals (see :mod:`arena.match.shield`).
+
+    From the first of them on, Ctrl-C is ignored to the end of the process: the partial result is
+    still printed and the exit status is 130 however often Ctrl-C is pressed, even as Python exits
+    (which puts its own handlers back to the default, death by SIGINT). The other signals get
+    their handlers back when the command ends, so a stuck exit can still be ended from outside."""
+    stopped = False
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopped
+        if stopped:  # already stopping
+            return
+        stopped = True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, stop) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            if not (stopped and sig == signal.SIGINT):
+                signal.signal(sig, handler)

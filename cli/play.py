@@ -3,30 +3,35 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import json
-import random
 import signal
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 
 import click
 
 import referee
-from arena.match import botspec, paths, sandbox
-from arena.match.loop import Frame, MatchOptions, PlayerResult, Verdict, play_match
-from arena.match.process import DEFAULT_MEMORY_LIMIT_MB
-from arena.match.replay import ReplayPathError, check_replay_path, replay_document, write_replay
-from arena.tournament.config import MAX_MEMORY_MB, MAX_TIME_SCALE
-from arena.tournament.preflight import start_failures
-from arena.tournament.provenance import data_paths
+from arena.match import sandbox
+from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
+from arena.match.loop import Frame
+from arena.match.session import (
+    DEFAULT_GAME,
+    MAX_MEMORY_MB,
+    MAX_TIME_SCALE,
+    BotsCannotStart,
+    MatchRequest,
+    PlayedMatch,
+    Ready,
+    RequestError,
+    play_session,
+)
 
-from .common import DEFAULT_GAME, FiniteFloatRange, game_params, java_long
+from .common import FiniteFloatRange, game_params, java_long, stop_on_signals
 from .repro import play_command
+from .viewing import view_document
 
 
 def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[int, list[str]]:
@@ -123,109 +128,91 @@ def play(
     A bot's data files (weights, an opening book) are declared with --data N=PATH, N its place
     among the BOTs: in the sandbox it may read them, its opponents may not.
     """
-    try:
-        cls = referee.get(game)
-    except referee.UnknownGame as exc:
-        raise click.UsageError(str(exc)) from None
-    if not bots:
-        bots = botspec.default_bots(cls.name)
-    if not bots:
-        raise click.UsageError(f"{cls.name} has no shipped bots: give its {cls.player_count} BOTs")
-    if len(bots) != cls.player_count:
-        raise click.UsageError(f"{cls.name} is played by {cls.player_count} bots, got {len(bots)}")
-    specs = []
-    for text in bots:
-        label, bot = botspec.split_name(text)
-        try:
-            spec = botspec.resolve(bot, cls.name)
-        except botspec.BotSpecError as exc:
-            raise click.UsageError(f"bot {text!r}: {exc}") from None
-        specs.append(spec if label is None else dataclasses.replace(spec, name=label))
-    for place, files in sorted(data.items()):
-        if place > len(specs):
-            raise click.UsageError(f"--data {place}={files[0]}: there is no bot {place} ({len(specs)} bots)")
-        for text in files:
-            reason = paths.missing(paths.expanded(text))
-            if reason is not None:
-                raise click.UsageError(f"--data {place}={text}: {reason}")
-        found = tuple(str(p) for p in data_paths(files))  # absolute: whatever the bot's folder
-        specs[place - 1] = dataclasses.replace(specs[place - 1], data=specs[place - 1].data + found)
-    if replay_path:
-        try:
-            check_replay_path(Path(replay_path))
-        except ReplayPathError as exc:
-            raise click.UsageError(f"--replay: {exc}") from None
-    if swap:
-        specs.reverse()
-    if seed is None:
-        seed = random.SystemRandom().randrange(-(2**63), 2**63)
-    try:
-        cls(seed, params)  # validate the parameters before starting any bot
-    except referee.ParameterError as exc:
-        raise click.UsageError(str(exc)) from None
-    try:
-        confined, why_not = sandbox.decide(sandbox_mode)
-    except sandbox.SandboxUnavailable as exc:
-        raise click.UsageError(str(exc)) from None
-    if why_not:
-        click.echo(f"note: {why_not}", err=True)
-    # a bot that cannot start (where it will play: in the sandbox or not) is no game: one line, exit 1
-    failures = start_failures(specs, memory_limit, sandboxed=confined)
-    if failures:
-        raise click.ClickException(f"{failures[0]}; fix it and play again")
+    request = MatchRequest(
+        game, bots, seed, swap, time_scale, no_timeout, memory_limit, params, data, sandbox_mode,
+        Path(replay_path) if replay_path else None, record=show_stderr or view,
+    )  # fmt: skip
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
-    out(f"{cls.title}: {' vs '.join(s.name for s in specs)}, seed {seed}{', sandboxed' if confined else ''}")
+    printer = _Printer(out, verbose, show_stderr)
+    try:
+        with stop_on_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            played = play_session(request, printer.on_ready, printer.on_frame)
+    except RequestError as exc:
+        raise click.UsageError(str(exc)) from None
+    except BotsCannotStart as exc:
+        raise click.ClickException(f"{exc}; fix it and play again") from None
+    if played.unstarted:  # started above, not now (its file went away...): no game
+        for why in played.unstarted:
+            click.echo(f"error: {why}; fix it and play again", err=True)
+        if as_json:  # still the details, for scripts (no replay: there is no game to see)
+            click.echo(json.dumps(played.result.to_dict()))
+        sys.exit(1)
+    if played.replay_error:
+        click.echo(f"error: {played.replay_error}", err=True)
+    _result(played, request, out)
+    if view and played.result.outcome is not None:
+        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+            view_document(played.document(params), _page(played, request), no_open)
+    if as_json:
+        click.echo(json.dumps(played.result.to_dict()))
+    if played.result.interrupted:
+        sys.exit(130)
 
-    def on_frame(frame: Frame) -> None:
-        report = frame.report
-        if verbose:
+
+def _page(played: PlayedMatch, request: MatchRequest) -> Path:
+    """Where ``--view`` writes the viewer: beside the replay file, or in a temporary folder."""
+    if request.replay is not None and not played.replay_error:
+        return request.replay.with_suffix(".html")
+    folder = Path(tempfile.mkdtemp(prefix="cgarena-view-"))
+    return folder / f"{played.ready.rules.name}-seed{played.ready.seed}.html"
+
+
+class _Printer:
+    """What is printed as the match goes: the match about to be played, then for each frame every
+    summary line (``verbose``), or its errors, deactivations and progress marker; with
+    ``show_stderr``, what each bot wrote on stderr."""
+
+    def __init__(self, out: Callable[[str], None], verbose: bool, show_stderr: bool) -> None:
+        self.out, self.verbose, self.show_stderr = out, verbose, show_stderr
+        self.ready: Ready | None = None
+
+    def on_ready(self, ready: Ready) -> None:
+        self.ready = ready
+        if ready.note:
+            click.echo(f"note: {ready.note}", err=True)
+        names = " vs ".join(s.name for s in ready.specs)
+        self.out(f"{ready.rules.title}: {names}, seed {ready.seed}{', sandboxed' if ready.sandboxed else ''}")
+
+    def on_frame(self, frame: Frame) -> None:
+        assert self.ready is not None
+        report, names, out = frame.report, [s.name for s in self.ready.specs], self.out
+        if self.verbose:
             for line in report.summary:
                 out(f"  [{report.turn:3}] {line}")
         else:
             for p, message in report.errors:
-                out(f"  turn {report.turn:3}  player {p} ({specs[p].name}): {message}")
+                out(f"  turn {report.turn:3}  player {p} ({names[p]}): {message}")
             for d in report.deactivations:
                 how = "eliminated" if d.cause is referee.DeactivationCause.ELIMINATED else "disqualified"
-                out(f"  turn {report.turn:3}  player {d.player} ({specs[d.player].name}) {how}: {d.reason}")
-            marker = cls.progress(frame.snapshot) if frame.snapshot else None
+                out(f"  turn {report.turn:3}  player {d.player} ({names[d.player]}) {how}: {d.reason}")
+            marker = self.ready.rules.progress(frame.snapshot) if frame.snapshot else None
             if marker:
                 out(f"  turn {report.turn:3}  {marker}")
-        if show_stderr:
+        if self.show_stderr:
             for e in frame.executions:
-                if e.stderr:
-                    for line in e.stderr.rstrip("\n").split("\n"):
-                        out(f"  [{report.turn:3}] stderr {e.player}: {line}")
+                for line in e.stderr.rstrip("\n").split("\n") if e.stderr else ():
+                    out(f"  [{report.turn:3}] stderr {e.player}: {line}")
 
-    options = MatchOptions(
-        time_scale=time_scale,
-        no_timeout=no_timeout,
-        memory_limit_mb=memory_limit,
-        params=params or None,
-        record=bool(replay_path) or show_stderr or view,
-        sandbox=sandbox.SandboxMode.ON if confined else sandbox.SandboxMode.OFF,
-        hide=(str(Path(replay_path).resolve()),) if replay_path else (),
-    )
-    with _stop_on_signals():
-        result = play_match(cls.name, seed, specs, options, on_frame=on_frame)
-    unstarted = [why for p in result.players if (why := _not_started(p)) is not None]
-    if unstarted and not result.interrupted:  # started above, not now (its file went away...): no game
-        for why in unstarted:
-            click.echo(f"error: {why}; fix it and play again", err=True)
-        if as_json:  # still the details, for scripts (no replay: there is no game to see)
-            click.echo(json.dumps(result.to_dict()))
-        sys.exit(1)
-    if replay_path:
-        try:
-            write_replay(Path(replay_path), replay_document(result, params))
-        except OSError as exc:
-            click.echo(f"error: {replay_path}: cannot write the replay ({exc.strerror or exc})", err=True)
-            replay_path = None
+
+def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], None]) -> None:
+    """The result, each player's verdict and timing, and how to play the match again."""
+    result, ready = played.result, played.ready
     if result.outcome is None:
         out(f"interrupted after {result.turns} turns: bots stopped, no result")
     else:
         o = result.outcome
         if o.winner is not None:
-            verdict = f"player {o.winner} ({specs[o.winner].name}) wins"
+            verdict = f"player {o.winner} ({ready.specs[o.winner].name}) wins"
         elif len(o.scores) == 2:
             verdict = "draw"
         else:
@@ -241,65 +228,10 @@ def play(
             refused = f", {p.refused} action{'s' if p.refused != 1 else ''} refused" if p.refused else ""
             out(f"  player {p.index} {p.name}: {p.verdict.value}{note}{refused}; {timing}")
     again = play_command(
-        cls.name,
-        bots,
-        seed,
-        swap=swap,
-        time_scale=time_scale,
-        memory_limit_mb=memory_limit,
-        no_timeout=no_timeout,
-        params=params,
-        sandboxed=result.sandboxed,
-        data=data,
-    )
+        ready.rules.name, ready.bots, ready.seed, swap=request.swap, time_scale=request.time_scale,
+        memory_limit_mb=request.memory_limit_mb, no_timeout=request.no_timeout, params=request.params,
+        sandboxed=result.sandboxed, data=request.data,
+    )  # fmt: skip
     out(f"replay this match with: {again}")
-    if replay_path:
-        out(f"replay file: {replay_path}")
-    if view and result.outcome is not None:
-        from .viewing import view_document
-
-        if replay_path:
-            page = Path(replay_path).with_suffix(".html")
-        else:
-            page = Path(tempfile.mkdtemp(prefix="cgarena-view-")) / f"{cls.name}-seed{seed}.html"
-        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
-            view_document(replay_document(result, params), page, no_open)
-    if as_json:
-        click.echo(json.dumps(result.to_dict()))
-    if result.interrupted:
-        sys.exit(130)
-
-
-def _not_started(player: PlayerResult) -> str | None:
-    """Why ``player``'s bot could not be started for the match, in words; ``None`` when it was. (A
-    bot that crashes on its first input did start: that is a game it lost.)"""
-    if player.verdict is not Verdict.CRASH or not player.message.startswith("failed to start"):
-        return None
-    return f"bot {player.index} ({player.name}) {player.message}"
-
-
-@contextlib.contextmanager
-def _stop_on_signals() -> Iterator[None]:
-    """Ctrl-C, SIGTERM and SIGHUP stop the match: the bots are killed, then the command ends (the
-    match's clean-up is shielded from further signals, see :mod:`arena.match.shield`).
-
-    From the first of them on, Ctrl-C is ignored to the end of the process: the partial result is
-    still printed and the exit status is 130 however often Ctrl-C is pressed, even as Python exits
-    (which puts its own handlers back to the default, death by SIGINT)."""
-    stopped = False
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        nonlocal stopped
-        if stopped:  # the match is already stopping
-            return
-        stopped = True
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        raise KeyboardInterrupt
-
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            if not (stopped and sig == signal.SIGINT):
-                signal.signal(sig, handler)
+    if request.replay is not None and not played.replay_error:
+        out(f"replay file: {request.replay}")

@@ -6,7 +6,10 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from arena.tournament.standings import SweepRanking
 
 __all__ = ["PlotUnavailable", "plot_available", "plot_sweep", "INSTALL_HINT"]
 
@@ -26,8 +29,8 @@ def plot_available() -> bool:
     return True
 
 
-def plot_sweep(sweep: dict[str, Any], path: str | Path, title: str = "") -> Path:
-    """Draw ``standings(...)["sweep"]`` to ``path`` (written atomically). Variants that share
+def plot_sweep(sweep: SweepRanking, path: str | Path, title: str = "") -> Path:
+    """Draw a sweep's ranking to ``path`` (written atomically). Variants that share
     the other grid parameters form one series; the x axis is the first grid parameter. Raises
     :class:`PlotUnavailable` without matplotlib."""
     try:
@@ -39,20 +42,20 @@ def plot_sweep(sweep: dict[str, Any], path: str | Path, title: str = "") -> Path
     import matplotlib.pyplot as plt
 
     path = Path(path)
-    param = sweep["parameter"]
-    others = [k for k in sweep["grid"] if k != param]
-    order = [str(v) for v in sweep["grid"][param]]
+    param = sweep.parameter
+    others = [k for k in sweep.grid if k != param]
+    order = [str(v) for v in sweep.grid[param]]
     numeric = all(_is_number(v) for v in order)
-    series: dict[str, list[tuple[Any, float, float, float]]] = {}
-    for entry in sweep["ranking"]:
-        point = entry.get("point") or {}
-        if entry["score"] is None or param not in point:
+    series: dict[str, list[tuple[float, float, float, float]]] = {}
+    for entry in sweep.ranking:
+        point = entry.point or {}
+        if entry.score is None or param not in point:
             continue
         label = ", ".join(f"{k}={point[k]}" for k in others) or "variants"
         x = float(point[param]) if numeric else order.index(str(point[param]))
-        lo = entry["score_lo"] if entry["score_lo"] is not None else entry["score"]
-        hi = entry["score_hi"] if entry["score_hi"] is not None else entry["score"]
-        series.setdefault(label, []).append((x, entry["score"], lo, hi))
+        lo = entry.score_lo if entry.score_lo is not None else entry.score
+        hi = entry.score_hi if entry.score_hi is not None else entry.score
+        series.setdefault(label, []).append((x, entry.score, lo, hi))
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     try:
         for label, pts in series.items():
@@ -63,10 +66,10 @@ def plot_sweep(sweep: dict[str, Any], path: str | Path, title: str = "") -> Path
             ax.errorbar(xs, ys, yerr=err, marker="o", capsize=4, label=label)
         ax.axhline(50, color="grey", linewidth=0.8, linestyle="--")
         ax.set_xlabel(param)
-        ax.set_ylabel(f"score vs {sweep.get('baseline') or 'baseline'} (%), 95% interval")
+        ax.set_ylabel(f"score vs {sweep.baseline or 'baseline'} (%), 95% interval")
         if not numeric:
             ax.set_xticks(range(len(order)), order)
-        ax.set_title(title or f"sweep of {sweep['bot']}")
+        ax.set_title(title or f"sweep of {sweep.bot}")
         if len(series) > 1:
             ax.legend(fontsize="small")
         ax.grid(alpha=0.3)

@@ -42,7 +42,7 @@ def _elo_text(st: ComparisonStats) -> str:
     unbounded interval, no interval where the sample gives none (all draws: the report's ``n/a``);
     empty without an Elo."""
     elo, ci95 = st.elo, st.elo_ci95
-    if zero_width(st.to_dict()):
+    if zero_width(st):
         ci95 = None
     if elo is None or math.isnan(elo):
         return ""

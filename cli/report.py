@@ -25,12 +25,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 import click
 
-from arena.stats.sprt import SprtModel, SprtState
-from arena.tournament.standings import SLOWER
+from arena.stats.sprt import SprtState
+from arena.tournament.health import SLOWER, BotHealth, WorkerHealth
+from arena.tournament.standings import PairStanding, Standings, SweepVariant, TableStandings
 
 from .common import plural
 
@@ -92,11 +93,28 @@ def percent(x: float | None) -> str:
     return NA if x is None else fmt(100 * x, ".1f") + "%"
 
 
-def zero_width(r: dict[str, Any]) -> bool:
+class Figures(Protocol):
+    """The figures of a comparison (:class:`arena.stats.ComparisonStats`) or of a sweep's variant
+    (:class:`arena.tournament.standings.SweepVariant`) that the Elo and LOS cells show."""
+
+    @property
+    def score(self) -> float | None: ...
+    @property
+    def score_lo(self) -> float | None: ...
+    @property
+    def score_hi(self) -> float | None: ...
+    @property
+    def elo(self) -> float | None: ...
+    @property
+    def elo_ci95(self) -> float | None: ...
+    @property
+    def los(self) -> float | None: ...
+
+
+def zero_width(r: Figures) -> bool:
     """Whether the score interval has zero width (a sample of zero variance): then the normal
     approximation's interval and LOS mean nothing."""
-    lo, hi = r.get("score_lo"), r.get("score_hi")
-    return lo is not None and hi is not None and lo == hi
+    return r.score_lo is not None and r.score_hi is not None and r.score_lo == r.score_hi
 
 
 def finite(x: float | None) -> float | None:
@@ -104,26 +122,26 @@ def finite(x: float | None) -> float | None:
     return x if x is not None and math.isfinite(x) else None
 
 
-def elo_cells(r: dict[str, Any]) -> tuple[str, str]:
+def elo_cells(r: Figures) -> tuple[str, str]:
     """The Elo and its interval's half-width, as shown, from a comparison's (or a sweep point's)
     ``score``, ``elo``, ``elo_ci95``, ``score_lo`` and ``score_hi`` (infinities may be ``None``, as
     in the JSON, or floats)."""
-    if r.get("score") is None or r.get("score_lo") is None:
+    if r.score is None or r.score_lo is None or r.score_hi is None:
         return NA, NA  # no games
-    elo = finite(r.get("elo"))
+    elo = finite(r.elo)
     if elo is None:  # mu is 1 or 0, so the interval is the point itself: lo == hi == mu
-        return ("+inf" if r["score_hi"] >= 0.5 else "-inf"), "±inf"
+        return ("+inf" if r.score_hi >= 0.5 else "-inf"), "±inf"
     if zero_width(r):
         return fmt(elo, "+.1f"), NA
-    ci = finite(r.get("elo_ci95"))
+    ci = finite(r.elo_ci95)
     return fmt(elo, "+.1f"), "±inf" if ci is None else "±" + fmt(ci, ".1f")
 
 
-def los_cell(r: dict[str, Any]) -> str:
+def los_cell(r: Figures) -> str:
     """The likelihood of superiority, ``n/a`` without games or with a zero-variance sample."""
-    if r.get("los") is None or zero_width(r):
+    if r.los is None or zero_width(r):
         return NA
-    return percent(r["los"])
+    return percent(r.los)
 
 
 def sprt_status(state: SprtState, pairs: int) -> str:
@@ -132,39 +150,24 @@ def sprt_status(state: SprtState, pairs: int) -> str:
     return f"{state.describe()} after {plural(pairs, 'pair')}"
 
 
-def sprt_pairs(c: dict[str, Any]) -> int:
-    """The pairs a comparison's SPRT has seen: those it was decided on, or the complete pairs
-    from the first one (its samples are pairs, or two games per pair with the trinomial model)."""
-    if c.get("decided_at_pair") is not None:
-        return int(c["decided_at_pair"])
-    sprt = c.get("sprt") or {}
-    samples = int(sprt.get("samples", 0))
-    return samples if sprt.get("model", SprtModel.PENTANOMIAL.value) == SprtModel.PENTANOMIAL else samples // 2
-
-
-def sprt_cell(c: dict[str, Any]) -> str:
+def sprt_cell(c: PairStanding) -> str:
     """A comparison's SPRT: state, pairs, LLR and its bounds; empty without an SPRT."""
-    sprt = c.get("sprt")
-    if not sprt:
+    sprt = c.stats.sprt
+    if sprt is None:
         return ""
     return (
-        f"{sprt_status(SprtState(sprt['state']), sprt_pairs(c))}, LLR {fmt(sprt['llr'], '.2f')} "
-        f"[{sprt['lower_bound']:.2f}, {sprt['upper_bound']:.2f}]"
+        f"{sprt_status(sprt.state, c.sprt_pairs)}, LLR {fmt(finite(sprt.llr), '.2f')} "
+        f"[{sprt.lower_bound:.2f}, {sprt.upper_bound:.2f}]"
     )
-
-
-def stored(c: dict[str, Any]) -> int:
-    """The games stored for a comparison (the counted ones when that field is missing)."""
-    return int(c.get("games_stored", c["games"]))
 
 
 # --------------------------------------------------------------------------- two-player comparisons
 
 
-def comparison_columns(comparisons: Sequence[dict[str, Any]]) -> list[Column]:
+def comparison_columns(comparisons: Sequence[PairStanding]) -> list[Column]:
     """The columns of the comparison table: a ``stored`` column when some comparison counts
     fewer games than it stored, an ``SPRT`` column when some comparison runs one."""
-    split = any(c["games"] != stored(c) for c in comparisons)
+    split = any(c.stats.games != c.games_stored for c in comparisons)
     cols = [Column("comparison", "<"), Column("counted" if split else "games")]
     if split:
         cols.append(Column("stored"))
@@ -176,38 +179,39 @@ def comparison_columns(comparisons: Sequence[dict[str, Any]]) -> list[Column]:
         Column("LOS", width=6),
         Column("penta", "<"),
     ]
-    if any(c.get("sprt") for c in comparisons):
+    if any(c.stats.sprt is not None for c in comparisons):
         cols.append(Column("SPRT", "<"))
     return cols
 
 
-def comparison_cells(c: dict[str, Any], columns: Sequence[Column]) -> list[str]:
+def comparison_cells(c: PairStanding, columns: Sequence[Column]) -> list[str]:
     """One comparison's cells, for ``columns`` (from :func:`comparison_columns`)."""
-    a, b = c["bots"]
-    elo, ci = elo_cells(c)
+    st = c.stats
+    a, b = st.bots
+    elo, ci = elo_cells(st)
     values = {
         "comparison": f"{a} vs {b}",
-        "games": str(c["games"]),
-        "counted": str(c["games"]),
-        "stored": str(stored(c)),
-        "W-D-L": f"{c['wins']}-{c['draws']}-{c['losses']}",
-        "score": percent(c["score"]),
+        "games": str(st.games),
+        "counted": str(st.games),
+        "stored": str(c.games_stored),
+        "W-D-L": f"{st.wins}-{st.draws}-{st.losses}",
+        "score": percent(st.score),
         "Elo": elo,
         "95%": ci,
-        "LOS": los_cell(c),
-        "penta": "[" + ", ".join(str(n) for n in c["penta"]) + "]",
+        "LOS": los_cell(st),
+        "penta": "[" + ", ".join(str(n) for n in st.penta) + "]",
         "SPRT": sprt_cell(c),
     }
     return [values[col.title] for col in columns]
 
 
-def comparison_table(comparisons: Sequence[dict[str, Any]]) -> list[str]:
+def comparison_table(comparisons: Sequence[PairStanding]) -> list[str]:
     """The header and one line per comparison."""
     cols = comparison_columns(comparisons)
     return render(cols, [comparison_cells(c, cols) for c in comparisons])
 
 
-def comparison_line(c: dict[str, Any]) -> str:
+def comparison_line(c: PairStanding) -> str:
     """One comparison on its own line, with the columns' minimum widths."""
     cols = comparison_columns([c])
     cells = comparison_cells(c, cols)
@@ -219,19 +223,17 @@ def comparison_line(c: dict[str, Any]) -> str:
 TABLE_COLUMNS = [Column("bot", "<"), Column("games"), Column("firsts"), Column("mean rank"), Column("mean score")]
 
 
-def print_tables(data: dict[str, Any]) -> None:
+def print_tables(data: Standings) -> None:
     """The tables of an N-player tournament: each bot's games, first places and mean rank (one set
     of widths for every table, so they line up with each other too)."""
+    tables = [c for c in data.comparisons if isinstance(c, TableStandings)]
     rows = [
-        [
-            [s["bot"], str(s["games"]), str(s["firsts"]), fmt(s["mean_rank"], ".2f"), fmt(s["mean_score"], ".1f")]
-            for s in c["standings"]
-        ]
-        for c in data["comparisons"]
+        [[s.bot, str(s.games), str(s.firsts), fmt(s.mean_rank, ".2f"), fmt(s.mean_score, ".1f")] for s in c.rows]
+        for c in tables
     ]
     sizes = widths(TABLE_COLUMNS, [row for table in rows for row in table])
-    for c, table in zip(data["comparisons"], rows):
-        click.echo(f"table {c['index']}: {', '.join(c['bots'])} ({plural(c['games_stored'], 'game')})")
+    for c, table in zip(tables, rows):
+        click.echo(f"table {c.index}: {', '.join(c.bots)} ({plural(c.games_stored, 'game')})")
         click.echo(render_row(TABLE_COLUMNS, [col.title for col in TABLE_COLUMNS], sizes, "  "))
         for row in table:
             click.echo(render_row(TABLE_COLUMNS, row, sizes, "  "))
@@ -255,24 +257,20 @@ def bot_columns(players: int) -> list[Column]:
     return [*cols, Column("latency ms median / p99 / max", "<")]
 
 
-def bot_cells(b: dict[str, Any], players: int) -> list[str]:
-    lat = b["latency_ms"]
-    latency = (
-        NA
-        if lat["median"] is None
-        else f"{fmt(lat['median'], '.1f')} / {fmt(lat['p99'], '.1f')} / {fmt(lat['max'], '.1f')}"
-    )
+def bot_cells(b: BotHealth, players: int) -> list[str]:
+    lat = b.latency
+    latency = NA if lat.median is None else f"{fmt(lat.median, '.1f')} / {fmt(lat.p99, '.1f')} / {fmt(lat.max, '.1f')}"
     cells = [
-        b["name"],
-        str(b["games"]),
-        str(b["timeouts"]),
-        str(b["crashes"]),
-        str(b["invalid"]),
-        fmt(b.get("refused", 0), "d", none="n/a"),
-        str(b["near_limit"]),
+        b.name,
+        str(b.games),
+        str(b.timeouts),
+        str(b.crashes),
+        str(b.invalid),
+        fmt(b.refused, "d", none="n/a"),
+        str(b.near_limit),
     ]
     if players > 2:
-        cells += [str(b["eliminated"]), fmt(b["mean_rank"], ".2f")]
+        cells += [str(b.eliminated), fmt(b.mean_rank, ".2f")]
     return [*cells, latency]
 
 
@@ -287,13 +285,13 @@ WORKER_COLUMNS = [
 ]
 
 
-def worker_cells(w: dict[str, Any]) -> list[str]:
+def worker_cells(w: WorkerHealth) -> list[str]:
     """One worker: its games and its bots' health there; its pace (how many times slower the bot
     that slows most answers there than on all workers), marked when slow."""
-    lat = w["latency_ms"]
-    latency = NA if lat["median"] is None else f"{fmt(lat['median'], '.1f')} / {fmt(lat['p99'], '.1f')}"
-    pace = NA if w["pace"] is None else f"{w['pace']:.2f}x" + ("  slow" if w["slow"] else "")
-    return [w["worker"], str(w["games"]), str(w["timeouts"]), str(w["crashes"]), str(w["near_limit"]), latency, pace]
+    lat = w.latency
+    latency = NA if lat.median is None else f"{fmt(lat.median, '.1f')} / {fmt(lat.p99, '.1f')}"
+    pace = NA if w.pace is None else f"{w.pace:.2f}x" + ("  slow" if w.slow else "")
+    return [w.worker, str(w.games), str(w.timeouts), str(w.crashes), str(w.near_limit), latency, pace]
 
 
 SWEEP_COLUMNS = [
@@ -307,34 +305,32 @@ SWEEP_COLUMNS = [
 ]
 
 
-def sweep_cells(r: dict[str, Any], digits: int = 1) -> list[str]:
+def sweep_cells(r: SweepVariant, digits: int = 1) -> list[str]:
     """One variant of a sweep: its rank (right-aligned on ``digits``) and name, games, score with
     its 95% interval, Elo with its interval's half-width, SPRT state."""
-    if r["score_lo"] is None or zero_width(r):
+    if r.score_lo is None or r.score_hi is None or zero_width(r):
         interval = NA
     else:
-        interval = f"[{fmt(100 * r['score_lo'], '.1f')}, {fmt(100 * r['score_hi'], '.1f')}]%"
+        interval = f"[{fmt(100 * r.score_lo, '.1f')}, {fmt(100 * r.score_hi, '.1f')}]%"
     elo, ci = elo_cells(r)
-    state = SprtState(r["sprt"]).describe() if r["sprt"] else ""
-    return [f"{r['rank']:>{digits}}. {r['variant']}", str(r["games"]), percent(r["score"]), interval, elo, ci, state]
+    state = SprtState(r.sprt).describe() if r.sprt else ""
+    return [f"{r.rank:>{digits}}. {r.variant}", str(r.games), percent(r.score), interval, elo, ci, state]
 
 
-def sweep_table(ranking: Sequence[dict[str, Any]]) -> list[str]:
+def sweep_table(ranking: Sequence[SweepVariant]) -> list[str]:
     """The header and one line per variant, best first."""
-    digits = len(str(max((r["rank"] for r in ranking), default=1)))
+    digits = len(str(max((r.rank for r in ranking), default=1)))
     return render(SWEEP_COLUMNS, [sweep_cells(r, digits) for r in ranking], "  ")
 
 
 # --------------------------------------------------------------------------- the report
 
 
-def print_standings(data: dict[str, Any]) -> None:
-    t = data["tournament"]
-    players = t.get("players", 2)
-    comparisons = data["comparisons"]
-    total = t["games_stored"]
-    head = f"tournament {t['id']} ({t['status']}): {t['game']}, {t['format']}, "
-    counted = sum(c["games"] for c in comparisons) if players == 2 else total
+def print_standings(data: Standings) -> None:
+    t = data.tournament
+    total = t.games_stored
+    counted = data.counted
+    head = f"tournament {t.id} ({t.status}): {t.game}, {t.format}, "
     if counted < total:
         head += (
             f"{counted} counted of {plural(total, 'game')} stored (games played after an SPRT decision are not counted)"
@@ -342,39 +338,83 @@ def print_standings(data: dict[str, Any]) -> None:
     else:
         head += f"{plural(total, 'game')} stored"
     click.echo(head)
-    if players == 2:
-        for line in comparison_table(comparisons):
+    if t.players == 2:
+        for line in comparison_table(data.pairs):
             click.echo(line)
     else:
         print_tables(data)
     click.echo("")
     if counted < total:
         click.echo(f"bots, over all {plural(total, 'stored game')}:")
-    for line in render(bot_columns(players), [bot_cells(b, players) for b in data["bots"]]):
+    for line in render(bot_columns(t.players), [bot_cells(b, t.players) for b in data.bots]):
         click.echo(line)
-    if data.get("workers"):
+    if data.workers:
         click.echo("")
-        for line in render(WORKER_COLUMNS, [worker_cells(w) for w in data["workers"]]):
+        for line in render(WORKER_COLUMNS, [worker_cells(w) for w in data.workers]):
             click.echo(line)
-        slow = [w["worker"] for w in data["workers"] if w["slow"]]
+        slow = [w.worker for w in data.workers if w.slow]
         if slow:
             click.echo(
                 f"slow: {', '.join(slow)} (a bot answers there {SLOWER:g}x slower or more than on all workers: "
                 "a slower CPU, or more games at once than cores)"
             )
-    if data.get("leaderboard"):
+    if data.leaderboard:
         click.echo("")
         click.echo("leaderboard (openskill, counted games only):" if counted < total else "leaderboard (openskill):")
-        for i, e in enumerate(data["leaderboard"], 1):
-            click.echo(
-                f"  {i:2d}. {e['name']:28} ordinal {e['ordinal']:7.2f}  mu {e['mu']:6.2f}  sigma {e['sigma']:5.2f}"
-            )
-    sweep = data.get("sweep")
-    if sweep:
+        for i, e in enumerate(data.leaderboard, 1):
+            click.echo(f"  {i:2d}. {e.name:28} ordinal {e.ordinal:7.2f}  mu {e.mu:6.2f}  sigma {e.sigma:5.2f}")
+    sweep = data.sweep
+    if sweep is not None:
         click.echo("")
-        click.echo(f"sweep of {sweep['bot']} against {sweep['baseline']}, best first:")
-        for line in sweep_table(sweep["ranking"]):
+        click.echo(f"sweep of {sweep.bot} against {sweep.baseline}, best first:")
+        for line in sweep_table(sweep.ranking):
             click.echo(line)
+
+
+CSV_FIELDS = (
+    "bot_a",
+    "bot_b",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score",
+    "draw_ratio",
+    "elo",
+    "elo_ci95",
+    "elo_lo",
+    "elo_hi",
+    "los",
+    "ll",
+    "ld",
+    "wl_dd",
+    "wd",
+    "ww",
+    "sprt_state",
+    "sprt_llr",
+)
+"""The columns of ``arena results --format csv`` for a two-player tournament."""
+TABLE_CSV_FIELDS = ("table", "bot", "games", "firsts", "mean_rank", "mean_score")
+"""Its columns for an N-player tournament: one row per bot of each table."""
+
+
+def csv_rows(data: Standings) -> list[list[object]]:
+    """The CSV of the standings, header first: one row per comparison (the JSON's figures:
+    infinities empty), or per bot of each table of an N-player game."""
+    if data.tournament.players > 2:
+        tables = [c for c in data.comparisons if isinstance(c, TableStandings)]
+        rows: list[list[object]] = [
+            [c.index, s.bot, s.games, s.firsts, s.mean_rank, s.mean_score] for c in tables for s in c.rows
+        ]
+        return [list(TABLE_CSV_FIELDS), *rows]
+    out: list[list[object]] = [list(CSV_FIELDS)]
+    for c in data.pairs:
+        d = c.to_dict()  # the JSON's figures: infinities are None (an empty cell)
+        sprt = d.get("sprt") or {}
+        figures = [d[k] for k in ("games", "wins", "draws", "losses", "score", "draw_ratio")]
+        elo = [d[k] for k in ("elo", "elo_ci95", "elo_lo", "elo_hi", "los")]
+        out.append([*c.bots, *figures, *elo, *d["penta"], sprt.get("state", ""), sprt.get("llr", "")])
+    return out
 
 
 def sweep_plot_path(db: str, tid: int) -> Path:

@@ -11,7 +11,7 @@ from typing import Any
 from arena.match import paths
 from arena.match.botspec import is_bot_name
 from arena.match.process import DEFAULT_MEMORY_LIMIT_MB
-from arena.tournament.config import BotEntry
+from arena.tournament.entries import BotEntry
 from arena.tournament.records import GameRecord
 
 __all__ = ["play_command", "bot_argument", "game_command", "stored_game_command"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import dataclasses
 import json
 import sys
 
@@ -9,7 +11,7 @@ import click
 
 from arena.tournament.config import DEFAULT_DB
 
-from .report import print_standings
+from .report import csv_rows, print_standings
 
 
 @click.command()
@@ -24,89 +26,29 @@ from .report import print_standings
 )
 def results(db: str, tid: int | None, fmt: str, plot_path: str | None) -> None:
     """Standings of a tournament (finished or running) from its database."""
-    from arena.tournament.standings import find_tournament, standings
-    from arena.tournament.store import Store, StoreError
+    from arena.tournament.standings import load_standings
+    from arena.tournament.store import StoreError
 
-    from .plot import INSTALL_HINT, plot_available
+    from .plot import INSTALL_HINT, plot_available, plot_sweep
 
     if plot_path and not plot_available():
         raise click.ClickException(f"--plot: {INSTALL_HINT}")
-
     try:
-        with Store(db, read_only=True) as store:
-            row = find_tournament(store, tid)
-            data = standings(store, row)
+        data = load_standings(db, tid)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     if plot_path:
-        if not data.get("sweep"):
-            raise click.ClickException(f"tournament {data['tournament']['id']} is not a sweep: nothing to plot")
-        from .plot import plot_sweep
-
+        if data.sweep is None:
+            raise click.ClickException(f"tournament {data.tournament.id} is not a sweep: nothing to plot")
         try:
-            plot_sweep(data["sweep"], plot_path)
+            plot_sweep(data.sweep, plot_path)
         except OSError as exc:
             raise click.ClickException(f"{plot_path}: cannot write the plot ({exc.strerror})") from None
-        data["sweep"]["plot"] = plot_path
+        data = dataclasses.replace(data, sweep=dataclasses.replace(data.sweep, plot=plot_path))
     if fmt == "json":
-        click.echo(json.dumps(data))
-    elif fmt == "csv" and data["tournament"].get("players", 2) > 2:
-        import csv
-
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["table", "bot", "games", "firsts", "mean_rank", "mean_score"])
-        for c in data["comparisons"]:
-            for st in c["standings"]:
-                writer.writerow([c["index"], st["bot"], st["games"], st["firsts"], st["mean_rank"], st["mean_score"]])
+        click.echo(json.dumps(data.to_dict()))
     elif fmt == "csv":
-        import csv
-
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        fields = [
-            "bot_a",
-            "bot_b",
-            "games",
-            "wins",
-            "draws",
-            "losses",
-            "score",
-            "draw_ratio",
-            "elo",
-            "elo_ci95",
-            "elo_lo",
-            "elo_hi",
-            "los",
-            "ll",
-            "ld",
-            "wl_dd",
-            "wd",
-            "ww",
-            "sprt_state",
-            "sprt_llr",
-        ]
-        writer.writerow(fields)
-        for c in data["comparisons"]:
-            sprt = c.get("sprt") or {}
-            writer.writerow(
-                [
-                    c["bots"][0],
-                    c["bots"][1],
-                    c["games"],
-                    c["wins"],
-                    c["draws"],
-                    c["losses"],
-                    c["score"],
-                    c["draw_ratio"],
-                    c["elo"],
-                    c["elo_ci95"],
-                    c["elo_lo"],
-                    c["elo_hi"],
-                    c["los"],
-                    *c["penta"],
-                    sprt.get("state", ""),
-                    sprt.get("llr", ""),
-                ]
-            )
+        csv.writer(sys.stdout, lineterminator="\n").writerows(csv_rows(data))
     else:
         print_standings(data)
         if plot_path:

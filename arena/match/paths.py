@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["missing", "unusable", "exists", "is_file", "is_dir", "expanded"]
+__all__ = ["missing", "unusable", "exists", "is_file", "is_dir", "expanded", "data_paths"]
 
 _REASONS = {
     errno.ENOENT: "no such file or directory",
@@ -72,3 +73,10 @@ def is_dir(path: str | os.PathLike[str]) -> bool:
         return Path(path).is_dir()
     except (OSError, ValueError):
         return False
+
+
+def data_paths(data: Sequence[str], base: str | None = None) -> list[Path]:
+    """A bot's declared data (``--data``, ``data:`` in a config: files or folders) as absolute
+    paths, relative ones taken from ``base`` (default: the current directory)."""
+    root = Path(base) if base is not None else Path.cwd()
+    return [(path if path.is_absolute() else root / path).resolve() for path in map(expanded, data)]

@@ -234,8 +234,11 @@ class DaskExecutor:
         cap: int | None = None,
         retries: int = 2,
         on_close: Callable[[], None] | None = None,
+        bundle: Callable[[str], str] | None = None,
     ) -> None:
         self._client = client
+        self._bundle = bundle
+        """How a Python bot becomes the one file that travels (``bundle(entry) -> text``)."""
         self._cap = cap
         self._retries = retries
         self._on_close = on_close
@@ -273,10 +276,13 @@ class DaskExecutor:
         specs: Iterable[BotSpec] | None = None,
         cap: int | None = None,
         timeout_s: float = 10.0,
+        bundle: Callable[[str], str] | None = None,
     ) -> DaskExecutor:
         """An executor on the scheduler at ``scheduler`` (``tcp://HOST:8786``), or on a new cluster
         of ``local_cluster`` one-thread worker processes on this machine (loopback only); with
-        ``specs``, :meth:`prepare` d for those bots."""
+        ``specs``, :meth:`prepare` d for those bots. ``bundle`` turns a Python bot into the one
+        file sent to the workers (``bundle(entry) -> text``: the bundler's, which the command
+        line hands over; without it, Python bots cannot be sent)."""
         require_dask()
         import dask
         import distributed
@@ -316,7 +322,7 @@ class DaskExecutor:
                 cluster.close()
 
         try:
-            executor = cls(client, cap=cap, on_close=close)
+            executor = cls(client, cap=cap, on_close=close, bundle=bundle)
             if specs is not None:
                 executor.prepare(specs)
             return executor
@@ -326,16 +332,16 @@ class DaskExecutor:
 
     # -- the bots --------------------------------------------------------------------------------
 
-    def prepare(self, specs: Iterable[BotSpec], bundler: Callable[[str], str] | None = None) -> None:
+    def prepare(self, specs: Iterable[BotSpec]) -> None:
         """Make the workers ready for these bots: bundle the Python bots and send each bundle to
         every worker once; check that every worker has what the other bots use (raises
         :class:`arena.tournament.shipping.ShippingError` naming the first bot and worker that
         cannot play). The first time, also time every worker (:attr:`warnings`). A game whose
-        bots were not prepared prepares them when it is submitted. ``bundler``: for tests."""
+        bots were not prepared prepares them when it is submitted."""
         specs = [s for s in specs if s.name not in self._prepared]
         if not specs:
             return
-        shipment = pack(specs, bundler)
+        shipment = pack(specs, self._bundle)
         first = not self._prepared
         start = time.monotonic()
         clocks = self._client.run(time.monotonic) if first else {}

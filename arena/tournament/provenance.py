@@ -31,7 +31,6 @@ __all__ = [
     "referee_version",
     "same_rules",
     "bot_sources",
-    "data_paths",
     "data_files",
     "source_hash",
     "legacy_source_hash",
@@ -159,17 +158,10 @@ def bot_sources(spec: BotSpec) -> list[Path]:
     return sorted(found)
 
 
-def data_paths(data: Sequence[str], base: str | None = None) -> list[Path]:
-    """A bot's declared data (``data:`` in a config: files or folders) as absolute paths, relative
-    ones taken from ``base`` (default: the current directory)."""
-    root = Path(base) if base is not None else Path.cwd()
-    return [(path if path.is_absolute() else root / path).resolve() for path in map(paths.expanded, data)]
-
-
 def data_files(data: Sequence[str], base: str | None = None) -> list[Path]:
-    """The files of a bot's declared data (folders taken whole; see :func:`data_paths`). Their
+    """The files of a bot's declared data (folders taken whole; see :func:`arena.match.paths.data_paths`). Their
     contents join the bot's source hash, so changed data stops a resume like a changed source file."""
-    return sorted({f for path in data_paths(data, base) for f in _files_of(path)})
+    return sorted({f for path in paths.data_paths(data, base) for f in _files_of(path)})
 
 
 def _shared_folder(files: Sequence[PurePath]) -> PurePath:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..match import botspec, sandbox
+from ..match import botspec, paths, sandbox
 from ..match.botspec import BotSpec
 from ..match.loop import MatchOptions
 from ..match.replay import write_text_atomic
@@ -34,10 +34,11 @@ from ..match.sandbox import SandboxMode
 from ..match.shield import shielded
 from ..stats import ComparisonStats
 from ..stats.sprt import SprtState
-from .config import FAILURE_WINDOW, BotEntry, TournamentConfig
+from .config import FAILURE_WINDOW, TournamentConfig
+from .entries import BotEntry
 from .executor import Executor, ExecutorError, LocalExecutor
 from .failures import Failure, FailureWatch
-from .provenance import bot_sources, data_files, data_paths, referee_version, same_rules, same_sources, source_hash
+from .provenance import bot_sources, data_files, referee_version, same_rules, same_sources, source_hash
 from .records import BotRow, GameRecord, RunnerRow, TournamentRow, TournamentStatus
 from .runlock import RunLock
 from .schedule import Schedule, make_schedule
@@ -174,7 +175,7 @@ def bot_spec(entry: BotEntry, game: str) -> BotSpec:
         raise TournamentError(f"bot {entry.name!r}: {exc}") from None
     env = dict(spec.env)
     env.update(entry.env)
-    data = tuple(str(p) for p in data_paths(entry.data, entry.base))  # absolute: whatever the bot's cwd
+    data = tuple(str(p) for p in paths.data_paths(entry.data, entry.base))  # absolute: whatever the bot's cwd
     return BotSpec(name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env, data=data, source=spec.source)
 
 

@@ -1,10 +1,11 @@
 """Bots on machines that do not have their source: what a Dask worker needs to play a game.
 
-- **Python bots** (a script, a package, a shipped module: :attr:`arena.match.botspec.BotSpec.source`)
-  travel as their bundle, the one file ``bundle`` makes: :func:`pack` bundles each once (the
-  bundler is found through the ``cgarena.bundlers`` entry point, since the bundler sits above the
-  arena), and on the worker :func:`unpack` fetches it and writes it once per content hash into a
-  cache folder, checking the hash of what arrived and of what is on disk before every game. The bot runs there
+- **Python bots** (a script, a package, a shipped module:
+  :attr:`arena.match.botspec.BotSpec.source`) travel as their bundle, the one file ``bundle``
+  makes: :func:`pack` bundles each once with the function it is given (the bundler sits above the
+  arena, so the command line hands it over: :func:`bundler.ship.bundle_source`), and on the
+  worker :func:`unpack` fetches it and writes it once per content hash into a cache folder,
+  checking the hash of what arrived and of what is on disk before every game. The bot runs there
   with the worker's interpreter, from the bundle's folder (from its own folder when it declares
   data files, which must then be on the worker too).
 - **Other bots** (executables, command lines) and data files must exist at the same paths on every
@@ -26,19 +27,16 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from ..match.botspec import BotSpec
 from .executor import ExecutorError
 
 __all__ = [
-    "BUNDLERS_GROUP",
     "ShippingError",
     "Shipped",
     "Need",
     "Shipment",
-    "load_bundler",
     "pack",
     "missing",
     "describe_missing",
@@ -46,9 +44,6 @@ __all__ = [
     "cache_dir",
     "sha256_of",
 ]
-
-BUNDLERS_GROUP = "cgarena.bundlers"
-"""The entry point group where the bundler offers ``python``: ``bundle_source(entry) -> text``."""
 
 
 class ShippingError(ExecutorError):
@@ -94,18 +89,6 @@ def sha256_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def load_bundler() -> Callable[[str], str]:
-    """The bundler's ``bundle_source``, or :class:`ShippingError` when the package is not installed."""
-    found = [ep for ep in metadata.entry_points(group=BUNDLERS_GROUP) if ep.name == "python"]
-    if not found:
-        raise ShippingError(
-            "the bundler is not installed, so Python bots cannot be sent to Dask workers: "
-            "install cgarena (pip install -e .) rather than running it from a bare checkout"
-        )
-    bundle: Callable[[str], str] = found[0].load()
-    return bundle
-
-
 def _third_party_modules(text: str) -> list[str]:
     """Top-level modules a bundle imports that are not in the standard library (numpy...)."""
     names: set[str] = set()
@@ -145,9 +128,10 @@ def _path_needs(spec: BotSpec, *, program: bool) -> list[Need]:
     return out
 
 
-def pack(specs: Iterable[BotSpec], bundler: Callable[[str], str] | None = None) -> Shipment:
-    """Bundle the Python bots of ``specs`` (each source once) and list what the workers need.
-    Raises :class:`ShippingError` naming a bot that cannot be bundled."""
+def pack(specs: Iterable[BotSpec], bundle: Callable[[str], str] | None) -> Shipment:
+    """Bundle the Python bots of ``specs`` (each source once, with ``bundle(entry) -> text``) and
+    list what the workers need. Raises :class:`ShippingError` naming a bot that cannot be bundled
+    (or any Python bot, without ``bundle``)."""
     shipped: dict[str, Shipped] = {}
     bundles: dict[str, str] = {}
     by_entry: dict[str, str] = {}
@@ -158,7 +142,12 @@ def pack(specs: Iterable[BotSpec], bundler: Callable[[str], str] | None = None) 
             continue
         sha = by_entry.get(spec.source.entry)
         if sha is None:
-            bundle = bundler or load_bundler()
+            if bundle is None:
+                raise ShippingError(
+                    f"bot {spec.name!r} is a Python bot, sent to Dask workers as its bundle, and no bundler was "
+                    "given (arena tournament gives it; from Python, pass bundle=bundler.ship.bundle_source to "
+                    "DaskExecutor.connect)"
+                )
             try:
                 text = bundle(spec.source.entry)
             except ValueError as exc:

@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from arena.match.botspec import REPO_ROOT, BotSpec
+from arena.match.preflight import start_failures
 from arena.tournament import Tournament, TournamentError
 from arena.tournament import schedule as schedule_module
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
-from arena.tournament.preflight import start_failures
 from arena.tournament.provenance import source_hash
 from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule
 from arena.tournament.scheduler import Scheduler

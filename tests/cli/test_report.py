@@ -1,64 +1,82 @@
 """What ``arena results`` prints on small or degenerate samples, and that its columns line up.
 
-The data are built by hand in the shape of :func:`arena.tournament.standings.standings` (a
-comparison is :meth:`arena.stats.ComparisonStats.to_dict` plus ``index``, ``decision``,
-``decided_at_pair`` and ``games_stored``; infinities are ``None`` there). The figures in them are
-worked out next to each case with z = 1.959964 and Elo(mu) = -400 log10(1/mu - 1); the expected
-text is laid out by hand.
+The standings are built by hand as the typed records :func:`arena.tournament.standings.standings`
+returns (a comparison is a :class:`PairStanding` around :class:`arena.stats.ComparisonStats`;
+infinities are floats there, as computed, and ``None`` in the JSON: both must show the same). The
+figures in them are worked out next to each case with z = 1.959964 and
+Elo(mu) = -400 log10(1/mu - 1); the expected text is laid out by hand.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from typing import Any
 
 import pytest
 
-from arena.stats.sprt import SprtState
+from arena.stats import ComparisonStats
+from arena.stats.leaderboard import LeaderboardEntry
+from arena.stats.sprt import SprtParams, SprtResult, SprtState
+from arena.tournament.health import BotHealth, Latency
+from arena.tournament.standings import (
+    PairStanding,
+    Standings,
+    SweepRanking,
+    SweepVariant,
+    TableStandings,
+    TournamentInfo,
+)
+from arena.tournament.tracker import TableStanding
 from cli.report import comparison_line, print_standings
 
 LN_03_07 = -0.8472978603872036  # ln(0.3 / 0.7): alpha = beta = 0.3
 LN_005_095 = -2.9444389791664403  # ln(0.05 / 0.95): alpha = beta = 0.05
+INF = math.inf
 
 
-def comparison(penta: list[int], wins: int, draws: int, losses: int, **figures: Any) -> dict[str, Any]:
+def comparison(penta: list[int], wins: int, draws: int, losses: int, **figures: Any) -> PairStanding:
     """A comparison of greedy against random; ``figures`` are the estimate's fields."""
     games = wins + draws + losses
-    out: dict[str, Any] = {
-        "bots": ["greedy", "random"],
-        "games": games,
-        "wins": wins,
-        "draws": draws,
-        "losses": losses,
-        "score": (wins + draws / 2) / games if games else None,
-        "draw_ratio": draws / games if games else None,
-        "pairs": sum(penta),
-        "singles": games - 2 * sum(penta),
-        "penta": penta,
-        "model": "pentanomial" if sum(penta) else ("trinomial" if games else None),
-        "elo": None,
-        "elo_ci95": None,
-        "elo_lo": None,
-        "elo_hi": None,
-        "los": None,
-        "score_se": None,
-        "score_lo": None,
-        "score_hi": None,
-        "index": 0,
-        "decision": None,
-        "decided_at_pair": None,
-        "games_stored": games,
-    }
-    out.update(figures)
-    return out
+    values: dict[str, Any] = dict.fromkeys(
+        ("elo", "elo_ci95", "elo_lo", "elo_hi", "los", "score_se", "score_lo", "score_hi")
+    )
+    values.update(figures)
+    stats = ComparisonStats(
+        bots=("greedy", "random"),
+        games=games,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        score=(wins + draws / 2) / games if games else None,
+        draw_ratio=draws / games if games else None,
+        pairs=sum(penta),
+        singles=games - 2 * sum(penta),
+        penta=(penta[0], penta[1], penta[2], penta[3], penta[4]),
+        model="pentanomial" if sum(penta) else ("trinomial" if games else None),
+        trinomial=None,
+        pentanomial=None,
+        **values,
+    )
+    return PairStanding(index=0, stats=stats, decision=None, decided_at_pair=None, games_stored=games)
+
+
+def with_stats(c: PairStanding, **changes: Any) -> PairStanding:
+    return dataclasses.replace(c, stats=dataclasses.replace(c.stats, **changes))
 
 
 # One pair, both games won: pair score 1, mu = 1, variance 0, SE 0; the interval [1, 1] has
 # Elo(1) = +inf at both ends, so elo, elo_ci95, elo_lo, elo_hi are infinite (None in JSON).
-ALL_WINS_2 = comparison([0, 0, 0, 0, 1], 2, 0, 0, los=1.0, score_se=0.0, score_lo=1.0, score_hi=1.0)
+ALL_WINS_2 = comparison(
+    [0, 0, 0, 0, 1], 2, 0, 0, elo=INF, elo_ci95=INF, elo_lo=INF, elo_hi=INF, los=1.0, score_se=0.0, score_lo=1.0,
+    score_hi=1.0,
+)  # fmt: skip
 # Two pairs lost: mu = 0, SE 0, Elo -inf.
-ALL_LOSSES_4 = comparison([2, 0, 0, 0, 0], 0, 0, 4, los=0.0, score_se=0.0, score_lo=0.0, score_hi=0.0)
+ALL_LOSSES_4 = comparison(
+    [2, 0, 0, 0, 0], 0, 0, 4, elo=-INF, elo_ci95=INF, elo_lo=-INF, elo_hi=-INF, los=0.0, score_se=0.0, score_lo=0.0,
+    score_hi=0.0,
+)  # fmt: skip
 # Two pairs of draws: mu = 1/2, variance 0: Elo(1/2) = -0.0, a "95% interval" [1/2, 1/2] of width 0.
 ALL_DRAWS_4 = comparison(
     [0, 0, 2, 0, 0],
@@ -94,8 +112,9 @@ NO_GAMES = comparison([0, 0, 0, 0, 0], 0, 0, 0)
 # Pairs LL and WW: mu = 1/2, variance 1/4, SE = sqrt(1/4 / 2) = 0.35355; mu -+ z SE = 0.5 -+ 0.69296
 # is clamped to [0, 1], whose Elo ends are -inf and +inf: half-width infinite; LOS Phi(0) = 1/2.
 SPLIT_PAIRS = comparison(
-    [1, 0, 0, 0, 1], 2, 0, 2, elo=-0.0, los=0.5, score_se=0.3535533905932738, score_lo=0.0, score_hi=1.0
-)
+    [1, 0, 0, 0, 1], 2, 0, 2, elo=-0.0, elo_ci95=INF, elo_lo=-INF, elo_hi=INF, los=0.5, score_se=0.3535533905932738,
+    score_lo=0.0, score_hi=1.0,
+)  # fmt: skip
 # Pairs LD, WL, WD (scores 1/4, 1/2, 3/4): mu = 1/2, variance (1/16 + 0 + 1/16) / 3 = 1/24,
 # SE = sqrt(1/24 / 3) = 0.117851, z SE = 0.230984: [0.269016, 0.730984], Elo -+173.652, half-width
 # 173.652; LOS Phi(0) = 1/2.
@@ -115,59 +134,39 @@ FINITE = comparison(
 )
 
 
-def sprt(state: str, llr: float, samples: int, bound: float, model: str = "pentanomial") -> dict[str, Any]:
-    return {
-        "llr": llr,
-        "lower_bound": bound,
-        "upper_bound": -bound,
-        "state": state,
-        "elo0": 0.0,
-        "elo1": 5.0,
-        "alpha": 0.05,
-        "beta": 0.05,
-        "model": model,
-        "samples": samples,
-    }
+def sprt(state: str, llr: float, samples: int, bound: float, model: str = "pentanomial") -> SprtResult:
+    alpha = 0.3 if bound == LN_03_07 else 0.05
+    params = SprtParams(0.0, 5.0, alpha, alpha, model)
+    return SprtResult(llr, bound, -bound, SprtState(state), params, samples)
 
 
-def bot(name: str, games: int, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "name": name,
-        "games": games,
+def bot(name: str, games: int, latency: Latency | None = None, **extra: Any) -> BotHealth:
+    values: dict[str, Any] = {
         "wins": 0,
         "draws": 0,
         "losses": 0,
         "timeouts": 0,
         "crashes": 0,
         "invalid": 0,
+        "refused": 0,
         "near_limit": 0,
-        "answers": 10 * games,
-        "latency_ms": {"median": 0.25, "p99": 14.04, "max": 28.9},
-        "source_hash": "x",
     }
-    out.update(extra)
-    return out
+    values.update(extra)
+    latency = latency or Latency(0.25, 14.04, 28.9)
+    return BotHealth(name=name, games=games, answers=10 * games, latency=latency, source_hash="x", **values)
 
 
-def data(comparisons: list[dict[str, Any]], bots: list[dict[str, Any]], stored: int, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "tournament": {
-            "id": 3,
-            "status": "finished",
-            "game": "spring2021",
-            "format": "gauntlet",
-            "games_stored": stored,
-            "games_target": 4,
-        },
-        "comparisons": comparisons,
-        "bots": bots,
-        "leaderboard": [],
-    }
-    out.update(extra)
-    return out
+def entry(name: str, mu: float, sigma: float, ordinal: float, games: int) -> LeaderboardEntry:
+    return LeaderboardEntry(name=name, mu=mu, sigma=sigma, ordinal=ordinal, games=games)
 
 
-def report(capsys: pytest.CaptureFixture[str], d: dict[str, Any]) -> list[str]:
+def data(comparisons: list[Any], bots: list[BotHealth], stored: int, players: int = 2, **extra: Any) -> Standings:
+    info = TournamentInfo(3, "finished", "spring2021", "gauntlet", stored, 4, "v", 0.0, 0.0, {}, players)
+    extra.setdefault("leaderboard", ())
+    return Standings(tournament=info, comparisons=tuple(comparisons), bots=tuple(bots), **extra)
+
+
+def report(capsys: pytest.CaptureFixture[str], d: Standings) -> list[str]:
     print_standings(d)
     return capsys.readouterr().out.splitlines()
 
@@ -210,7 +209,7 @@ COMPARISON_ALIGNS = "<><>><><"
         pytest.param(ALL_WINS_2, "100.0%", "+inf", "±inf", "n/a", id="100%-after-2-games"),
         pytest.param(ALL_LOSSES_4, "0.0%", "-inf", "±inf", "n/a", id="0%"),
         pytest.param(
-            dict(ALL_LOSSES_4, elo=-math.inf, elo_ci95=math.inf), "0.0%", "-inf", "±inf", "n/a", id="0%-raw-floats"
+            with_stats(ALL_LOSSES_4, elo=None, elo_ci95=None), "0.0%", "-inf", "±inf", "n/a", id="0%-as-in-json"
         ),
         pytest.param(ALL_DRAWS_4, "50.0%", "+0.0", "n/a", "n/a", id="all-draws"),
         pytest.param(ONE_PAIR_WL, "50.0%", "+0.0", "n/a", "n/a", id="one-pair-split"),
@@ -219,10 +218,10 @@ COMPARISON_ALIGNS = "<><>><><"
         pytest.param(FINITE, "50.0%", "+0.0", "±173.7", "50.0%", id="finite"),
     ],
 )
-def test_undefined_figures_are_n_a_or_inf(c: dict[str, Any], score: str, elo: str, ci: str, los: str) -> None:
+def test_undefined_figures_are_n_a_or_inf(c: PairStanding, score: str, elo: str, ci: str, los: str) -> None:
     line = comparison_line(c)
-    games, wdl = str(c["games"]), f"{c['wins']}-{c['draws']}-{c['losses']}"
-    penta = "[" + ", ".join(map(str, c["penta"])) + "]"
+    games, wdl = str(c.stats.games), f"{c.stats.wins}-{c.stats.draws}-{c.stats.losses}"
+    penta = "[" + ", ".join(map(str, c.stats.penta)) + "]"
     assert cells(line) == ["greedy vs random", games, wdl, score, elo, ci, los, penta]
     assert "±-" not in line and "± 0.0" not in line and "±0.0" not in line and "-0.0" not in line
 
@@ -246,12 +245,12 @@ def test_the_table_of_degenerate_cases_is_in_line(capsys: pytest.CaptureFixture[
 
 def test_sprt_is_worded_as_the_state_describes_itself() -> None:
     assert [s.describe() for s in SprtState] == ["continue", "H0 accepted", "H1 accepted"]
-    running = dict(FINITE, sprt=sprt("continue", 0.31, 3, LN_005_095))
+    running = with_stats(FINITE, sprt=sprt("continue", 0.31, 3, LN_005_095))
     assert cells(comparison_line(running))[-1] == "continue after 3 pairs, LLR 0.31 [-2.94, 2.94]"
     # the trinomial test counts games: 6 games of complete pairs are 3 pairs
-    trinomial = dict(FINITE, sprt=sprt("continue", 0.31, 6, LN_005_095, model="trinomial"))
+    trinomial = with_stats(FINITE, sprt=sprt("continue", 0.31, 6, LN_005_095, model="trinomial"))
     assert cells(comparison_line(trinomial))[-1] == "continue after 3 pairs, LLR 0.31 [-2.94, 2.94]"
-    one = dict(ALL_WINS_2, sprt=sprt("continue", 0.03, 1, LN_005_095))
+    one = with_stats(ALL_WINS_2, sprt=sprt("continue", 0.03, 1, LN_005_095))
     assert cells(comparison_line(one))[-1] == "continue after 1 pair, LLR 0.03 [-2.94, 2.94]"
     assert "running" not in comparison_line(running)
 
@@ -259,17 +258,14 @@ def test_sprt_is_worded_as_the_state_describes_itself() -> None:
 def test_a_decided_sprt_with_games_after_it_says_which_games_count(capsys: pytest.CaptureFixture[str]) -> None:
     # greedy won both pairs; the SPRT (alpha = beta = 0.3, bounds -+0.847) accepted H1 on 2 pairs,
     # and a fifth game, already running, was stored but is not counted.
-    decided = dict(
-        comparison([0, 0, 0, 0, 2], 4, 0, 0, los=1.0, score_se=0.0, score_lo=1.0, score_hi=1.0),
-        decision="H1",
-        decided_at_pair=2,
-        games_stored=5,
-        sprt=sprt("H1", 1.2, 2, LN_03_07),
+    won = comparison(
+        [0, 0, 0, 0, 2], 4, 0, 0, elo=INF, elo_ci95=INF, elo_lo=INF, elo_hi=INF, los=1.0, score_se=0.0, score_lo=1.0,
+        score_hi=1.0,
+    )  # fmt: skip
+    decided = dataclasses.replace(
+        with_stats(won, sprt=sprt("H1", 1.2, 2, LN_03_07)), decision="H1", decided_at_pair=2, games_stored=5
     )
-    leaderboard = [
-        {"name": "greedy", "mu": 32.49, "sigma": 7.43, "ordinal": 10.18, "games": 4},
-        {"name": "random", "mu": 17.51, "sigma": 7.43, "ordinal": -4.79, "games": 4},
-    ]
+    leaderboard = (entry("greedy", 32.49, 7.43, 10.18, 4), entry("random", 17.51, 7.43, -4.79, 4))
     lines = report(capsys, data([decided], [bot("greedy", 5), bot("random", 5, refused=2)], 5, leaderboard=leaderboard))
     assert lines[0] == (
         "tournament 3 (finished): spring2021, gauntlet, 4 counted of 5 games stored "
@@ -291,14 +287,14 @@ def test_a_decided_sprt_with_games_after_it_says_which_games_count(capsys: pytes
 
 
 def test_counts_agree_when_every_game_counts(capsys: pytest.CaptureFixture[str]) -> None:
-    running = dict(FINITE, sprt=sprt("continue", 0.31, 3, LN_005_095))
+    running = with_stats(FINITE, sprt=sprt("continue", 0.31, 3, LN_005_095))
     lines = report(
         capsys,
         data(
             [running],
             [bot("greedy", 6), bot("random", 6)],
             6,
-            leaderboard=[{"name": "greedy", "mu": 25.0, "sigma": 8.0, "ordinal": 1.0, "games": 6}],
+            leaderboard=(entry("greedy", 25.0, 8.0, 1.0, 6),),
         ),
     )
     assert lines[0].endswith(", 6 games stored")
@@ -312,7 +308,7 @@ def test_counts_agree_when_every_game_counts(capsys: pytest.CaptureFixture[str])
 
 
 def test_bot_table_is_in_line_with_refused_and_undefined_latency(capsys: pytest.CaptureFixture[str]) -> None:
-    silent = bot("a-bot-with-a-long-name-indeed", 0, latency_ms={"median": None, "p99": None, "max": None})
+    silent = bot("a-bot-with-a-long-name-indeed", 0, latency=Latency(None, None, None))
     lines = report(capsys, data([NO_GAMES], [bot("greedy", 123, timeouts=12, refused=7), silent], 0))
     header, rows = lines[4], lines[5:7]
     assert cells(header) == [
@@ -334,16 +330,12 @@ def test_bot_table_is_in_line_with_refused_and_undefined_latency(capsys: pytest.
 
 
 def test_n_player_tables_are_in_line(capsys: pytest.CaptureFixture[str]) -> None:
-    table = {
-        "index": 0,
-        "bots": ["a", "b", "c"],
-        "games_stored": 1,
-        "standings": [
-            {"bot": "a", "games": 1, "firsts": 1, "mean_rank": 1.0, "mean_score": 12.0},
-            {"bot": "b", "games": 1, "firsts": 0, "mean_rank": 2.5, "mean_score": 3.25},
-            {"bot": "c", "games": 0, "firsts": 0, "mean_rank": None, "mean_score": None},
-        ],
-    }
+    rows = (
+        TableStanding(bot="a", games=1, firsts=1, mean_rank=1.0, mean_score=12.0),
+        TableStanding(bot="b", games=1, firsts=0, mean_rank=2.5, mean_score=3.25),
+        TableStanding(bot="c", games=0, firsts=0, mean_rank=None, mean_score=None),
+    )
+    table = TableStandings(index=0, bots=("a", "b", "c"), games_stored=1, rows=rows)
     d = data(
         [table],
         [
@@ -352,8 +344,8 @@ def test_n_player_tables_are_in_line(capsys: pytest.CaptureFixture[str]) -> None
             bot("c", 0, eliminated=0, mean_rank=None),
         ],
         1,
+        players=3,
     )
-    d["tournament"]["players"] = 3
     lines = report(capsys, d)
     assert lines[0] == "tournament 3 (finished): spring2021, gauntlet, 1 game stored"
     assert lines[1] == "table 0: a, b, c (1 game)"
@@ -367,24 +359,13 @@ def test_n_player_tables_are_in_line(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_sweep_ranking_is_in_line_with_undefined_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    def point(rank: int, variant: str, games: int, sprt_state: str | None, **fig: Any) -> dict[str, Any]:
-        base: dict[str, Any] = {
-            "rank": rank,
-            "variant": variant,
-            "point": {},
-            "games": games,
-            "score": None,
-            "score_lo": None,
-            "score_hi": None,
-            "elo": None,
-            "elo_ci95": None,
-            "los": None,
-            "sprt": sprt_state,
-        }
-        return {**base, **fig}
+    def point(rank: int, variant: str, games: int, sprt_state: str | None, **fig: Any) -> SweepVariant:
+        figures: dict[str, Any] = dict.fromkeys(("score", "score_lo", "score_hi", "elo", "elo_ci95", "los"))
+        figures.update(fig)
+        return SweepVariant(rank=rank, variant=variant, point={}, games=games, sprt=sprt_state, **figures)
 
     ranking = [
-        # standings() gives a sweep point's infinities as floats, not None: both must show as inf
+        # standings() gives a sweep point's infinities as floats (None in the JSON): both show as inf
         point(1, "g[day=18]", 2, "H1", score=1.0, score_lo=1.0, score_hi=1.0, elo=math.inf, elo_ci95=math.inf, los=1.0),
         point(
             2,
@@ -401,7 +382,8 @@ def test_sweep_ranking_is_in_line_with_undefined_figures(capsys: pytest.CaptureF
         point(3, "g[day=9]", 4, "H0", score=0.5, score_lo=0.5, score_hi=0.5, elo=-0.0, elo_ci95=0.0, los=0.5),
         point(4, "g[day=6]", 0, None),
     ]
-    sweep = {"bot": "g", "grid": {"day": [6, 9, 12, 18]}, "parameter": "day", "baseline": "base", "ranking": ranking}
+    grid = {"day": ["6", "9", "12", "18"]}
+    sweep = SweepRanking(bot="g", grid=grid, parameter="day", baseline="base", ranking=tuple(ranking))
     lines = report(capsys, data([NO_GAMES], [bot("g", 0)], 0, sweep=sweep))
     at = lines.index("sweep of g against base, best first:")
     header, rows = lines[at + 1], lines[at + 2 : at + 6]

@@ -31,6 +31,7 @@ from arena.tournament.runner import GameDone
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.store import Store
 from arena.tournament.task import GameTask
+from bundler.ship import bundle_source
 from cli.arena import main
 from tests.helpers.sandboxing import processes_with
 from tests.helpers.spring_text_bots import spring_bot_text
@@ -171,7 +172,9 @@ def games_of(
 
 def on_cluster(address: str):
     """The executor maker for ``games_of``: the cluster at ``address``, ready for the bots."""
-    return lambda tournament: lambda _n: DaskExecutor.connect(address, specs=tournament.specs.values())
+    return lambda tournament: (
+        lambda _n: DaskExecutor.connect(address, specs=tournament.specs.values(), bundle=bundle_source)
+    )
 
 
 def test_a_cluster_plays_the_games_of_the_local_executor(tmp_path, cluster):
@@ -203,7 +206,9 @@ def test_python_bots_reach_the_workers_as_bundles_and_need_no_copy_of_their_sour
     local = games_of(tmp_path, "local", bots=(str(pkg), "greedy"))
 
     def without_source(tournament):
-        pool = DaskExecutor.connect(address, specs=tournament.specs.values())  # bundled and sent here
+        pool = DaskExecutor.connect(
+            address, specs=tournament.specs.values(), bundle=bundle_source
+        )  # bundled and sent here
 
         def make(_n: int) -> DaskExecutor:
             (tmp_path / "src").rename(tmp_path / "gone")  # from now on, only the bundles are left
@@ -378,7 +383,7 @@ def test_ctrl_c_stops_the_games_running_on_the_workers(tmp_path, cluster):
         },
         base=tmp_path,
     )
-    pool = StopAfter(DaskExecutor.connect(address), after_s=1.5)
+    pool = StopAfter(DaskExecutor.connect(address, bundle=bundle_source), after_s=1.5)
     store = Store(config.db)
     try:
         run = Tournament(config, store, executor=lambda _n: pool).run()
@@ -406,7 +411,7 @@ def test_the_games_of_a_decided_comparison_stop_on_the_workers_and_free_them(tmp
         game = ScheduledGame(comparison, pair, leg, seed=pair + 1, seats=tuple(s.name for s in specs))
         return GameTask(game, "spring2021", specs, options, "spring2021 rules 1")
 
-    pool = DaskExecutor.connect(address, specs=[slow_spec, greedy])
+    pool = DaskExecutor.connect(address, specs=[slow_spec, greedy], bundle=bundle_source)
     try:
         for pair in range(3):  # two playing, one waiting
             pool.submit(task(0, pair, 0, (slow_spec, greedy)))

@@ -1,6 +1,6 @@
 """What a Dask worker gets for each bot (:mod:`arena.tournament.shipping`), and how a slow worker
 is told apart (:func:`arena.tournament.dask_executor.slow_workers`,
-:func:`arena.tournament.standings.worker_health`), without a cluster: the expected values are
+:func:`arena.tournament.health.worker_health`), without a cluster: the expected values are
 worked out by hand."""
 
 from __future__ import annotations
@@ -16,18 +16,18 @@ import pytest
 
 from arena.match.botspec import BotSpec, resolve
 from arena.tournament.dask_executor import WorkerPace, slow_workers
+from arena.tournament.health import Latency, worker_health
 from arena.tournament.records import GameRecord, PlayerRecord
 from arena.tournament.shipping import (
     Need,
     Shipped,
     ShippingError,
     describe_missing,
-    load_bundler,
     missing,
     pack,
     unpack,
 )
-from arena.tournament.standings import worker_health
+from bundler.ship import bundle_source
 
 
 @pytest.fixture
@@ -114,20 +114,28 @@ def test_a_python_bot_with_data_keeps_its_folder_and_needs_it_on_the_worker(tmp_
     ]
 
 
+def test_a_python_bot_without_a_bundler_is_named_with_what_to_do(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text("print('WAIT')\n")
+    with pytest.raises(ShippingError, match=r"bot 'bot.py' is a Python bot, .* no bundler was given .*bundle_source"):
+        pack([resolve(str(bot), "spring2021")], None)
+    assert pack([resolve("python3 -c pass", "spring2021")], None).bundles == {}  # a command needs none
+
+
 def test_a_bot_the_bundler_refuses_is_named_with_what_to_do(tmp_path: Path) -> None:
     bot = tmp_path / "uses_requests.py"
     bot.write_text("import requests_that_nobody_installs\nprint('WAIT')\n")
     with pytest.raises(ShippingError) as caught:
-        pack([resolve(str(bot), "spring2021")])
+        pack([resolve(str(bot), "spring2021")], bundle_source)
     message = str(caught.value)
     assert message.startswith("bot 'uses_requests.py' cannot be sent to Dask workers as one file: ")
     assert "requests_that_nobody_installs" in message and f'"python3 {bot}"' in message
     assert "\n" not in message
 
 
-def test_the_installed_bundler_makes_a_bundle_that_runs_without_the_source(tmp_path: Path) -> None:
+def test_the_bundler_makes_a_bundle_that_runs_without_the_source(tmp_path: Path) -> None:
     pkg = write_package(tmp_path)
-    text = load_bundler()(str(pkg))
+    text = bundle_source(str(pkg))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (elsewhere / "bot.py").write_text(text)
@@ -244,11 +252,11 @@ def test_worker_health_shows_the_worker_where_a_fixed_work_bot_answers_slower() 
         game(2, None, [1.0] * 20, [80.0] * 20),
     ]
     rows = worker_health(games[:2])
-    assert [r["worker"] for r in rows] == ["tcp://w1:1", "tcp://w2:1"]
-    assert [r["pace"] for r in rows] == [1.0, 1.333]
-    assert [r["slow"] for r in rows] == [False, False]
-    assert rows[1]["timeouts"] == 1 and rows[1]["near_limit"] == 3 and rows[1]["games"] == 1
-    assert rows[0]["latency_ms"] == {"median": 41.0, "p99": 80.0}
+    assert [r.worker for r in rows] == ["tcp://w1:1", "tcp://w2:1"]
+    assert [r.pace for r in rows] == [1.0, 1.333]
+    assert [r.slow for r in rows] == [False, False]
+    assert rows[1].timeouts == 1 and rows[1].near_limit == 3 and rows[1].games == 1
+    assert rows[0].latency == Latency(41.0, 80.0, None)
     # A worker three times slower: fixed takes 6 ms there; everywhere its median is 2 (40 of 2, 20 of 6).
     slow = [
         game(0, "tcp://w1:1", [2.0] * 20, [80.0] * 20),
@@ -256,10 +264,10 @@ def test_worker_health_shows_the_worker_where_a_fixed_work_bot_answers_slower() 
         game(2, "tcp://w3:1", [6.0] * 20, [80.0] * 20),
     ]
     rows = worker_health(slow)
-    assert [(r["worker"], r["pace"], r["slow"]) for r in rows] == [
+    assert [(r.worker, r.pace, r.slow) for r in rows] == [
         ("tcp://w1:1", 1.0, False),
         ("tcp://w3:1", 3.0, True),
     ]
     # Games played on this machine have no worker row; too few answers give no pace.
     assert worker_health([games[2]]) == []
-    assert worker_health([game(0, "tcp://w1:1", [2.0] * 5, [80.0] * 5)])[0]["pace"] is None
+    assert worker_health([game(0, "tcp://w1:1", [2.0] * 5, [80.0] * 5)])[0].pace is None

@@ -19,10 +19,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..match import proctree, sandbox
-from ..match.botspec import BotSpec
-from ..match.process import BotProcess, BotStartError, ExitInfo, ReadStatus
-from ..match.shield import shielded
+from . import proctree, sandbox
+from .botspec import BotSpec
+from .process import BotProcess, BotStartError, ExitInfo, ReadStatus
+from .shield import shielded
 
 __all__ = ["START_WAIT_S", "MAX_START_WAIT_S", "BATCH", "StartFailure", "start_failures"]
 
