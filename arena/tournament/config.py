@@ -36,9 +36,10 @@ type, default and help), so a config file and the flags of ``arena tournament`` 
 same code. Everything here is validated before any game starts: :func:`load_config` and
 :func:`config_from_mapping` raise :class:`ConfigError` with a message naming the setting.
 Hostile input is refused in one line too: YAML aliases may repeat at most
-:data:`arena.tournament.configfile.MAX_ALIAS_VALUES` values (no alias bomb), a setting that is one value (a name, a path, a
-parameter, an argument) must be a text or a number, not a list or a mapping, and every number must
-be finite and within its range (e.g. ``games`` at most :data:`arena.tournament.settings.MAX_GAMES`).
+:data:`arena.tournament.configfile.MAX_ALIAS_VALUES` values (no alias bomb), a setting that is
+one value (a name, a path, a parameter, an argument) must be a text or a number, not a list or a
+mapping, and every number must be finite and within its range (e.g. ``games`` at most
+:data:`arena.tournament.settings.MAX_GAMES`).
 """
 
 from __future__ import annotations
