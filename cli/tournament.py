@@ -37,11 +37,12 @@ if TYPE_CHECKING:  # the tournament's modules load on first use
 def setting_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """One option per setting of :data:`SETTINGS` that has a flag, in the table's order."""
     for s in reversed(SETTINGS):
-        if s.option is not None:
-            repeat = s.item is not None
-            command = click.option(
-                s.option, s.dest, help=s.help, metavar=s.metavar, is_flag=s.is_switch, multiple=repeat
-            )(command)
+        if s.option is None:
+            continue
+        # is_flag only when it is one: click reads an explicit is_flag=False as a flag whose value
+        # may be left out, which takes a value such as -2 for an unknown option
+        kind: dict[str, Any] = {"is_flag": True} if s.is_switch else {"multiple": s.item is not None}
+        command = click.option(s.option, s.dest, help=s.help, metavar=s.metavar, **kind)(command)
     return command
 
 
