@@ -365,7 +365,8 @@ class Tournament:
             marked = False
         return StorageFailure(error, tid, self._stored, marked)
 
-    def _play(self, row: TournamentRow, resumed: bool) -> TournamentRun:
+    def _begin(self, row: TournamentRow, resumed: bool) -> _Progress:
+        """What the run starts from: the games stored, the decisions they make, what is left."""
         tid = row.id
         if self.config.replays is not None:
             Path(self.config.replays.folder).mkdir(exist_ok=True)
@@ -378,66 +379,78 @@ class Tournament:
         watch = FailureWatch(self.config.max_failures, FAILURE_WINDOW, stored)
         done = len(scheduler.done)
         self._stored = done
-        total = done + scheduler.remaining()
-        self.on_event(Started(tid, resumed, done, total, tuple(self.warnings())))
         run = TournamentRun(tournament_id=tid, interrupted=False, played=0, trackers=trackers)
+        state = _Progress(run, scheduler, watch, done, done + scheduler.remaining())
+        self.on_event(Started(tid, resumed, done, state.total, tuple(self.warnings())))
+        return state
+
+    def _options(self) -> MatchOptions:
+        """How every game is played: the limits, the sandbox, the files hidden from the bots."""
         hidden = [str(self.store.path.resolve()), f"{self.store.path.resolve()}.lock"]
         if self.config.replays is not None:
             hidden.append(self.config.replays.folder)
-        options = MatchOptions(
+        return MatchOptions(
             time_scale=self.config.time_scale,
             memory_limit_mb=self.config.memory_limit_mb,
             params=dict(self.config.params) or None,
             sandbox=SandboxMode.ON if self.sandboxed else SandboxMode.OFF,
             hide=tuple(hidden),
         )
-        exhausted = False
-        pool = self.executor(min(self.config.workers, max(1, total - done))) if total > done else None
+
+    def _submit(self, pool: Executor, state: _Progress, options: MatchOptions) -> bool:
+        """Fill the executor's free slots with the next games; whether the schedule is exhausted."""
+        for _ in range(pool.free_slots()):
+            game = state.scheduler.next_game()
+            if game is None:
+                return True
+            specs = tuple(self.specs[name] for name in game.seats)
+            pool.submit(GameTask(game, self.config.game, specs, options, self.referee_version, self.config.replays))
+        return False
+
+    def _collect(self, pool: Executor, state: _Progress, record: GameRecord) -> None:
+        """Store a finished game and count it: failures, an SPRT decision, the progress."""
+        tid = state.run.tournament_id
+        game_id = self.store.record_game(tid, record, self._keep_replay)
+        # what is kept in memory from here on does not carry the replay's text
+        record = dataclasses.replace(record, replay_text=None, id=game_id)
+        if game_id is not None:
+            state.run.played += 1
+            state.done += 1
+            self._stored = state.done
+            for failure in state.watch.add(record):
+                self.on_event(BotFailed(failure))
+        decided = state.scheduler.finished(record)
+        if decided is not None:
+            assert decided.decision is not None and decided.decided_at is not None
+            self.store.set_decision(tid, decided.index, decided.decision.value, decided.decided_at)
+            pool.cancel(decided.index, decided.decided_at)  # its later pairs: not counted, not wanted
+            self.on_event(Decided(decided.index, decided.bots, decided.decision, decided.decided_at))
+            state.total = max(state.done, state.done + state.scheduler.remaining())
+        state.total = max(state.total, state.done)
+        self.on_event(GameDone(record, state.done, state.total, _leader(state.run.trackers)))
+        if state.watch.stop_reason is not None:
+            state.run.stopped = state.watch.stop_reason
+
+    def _play(self, row: TournamentRow, resumed: bool) -> TournamentRun:
+        state = self._begin(row, resumed)
+        run, tid, options = state.run, row.id, self._options()
+        todo = state.total - state.done
+        pool = self.executor(min(self.config.workers, max(1, todo))) if todo > 0 else None
         try:
             while pool is not None and run.stopped is None:
-                for _ in range(pool.free_slots()):
-                    game = scheduler.next_game()
-                    if game is None:
-                        exhausted = True
-                        break
-                    specs = tuple(self.specs[name] for name in game.seats)
-                    pool.submit(
-                        GameTask(game, self.config.game, specs, options, self.referee_version, self.config.replays)
-                    )
+                exhausted = self._submit(pool, state, options)
                 if exhausted and pool.running() == 0:
                     break
                 for _task, record in pool.results(timeout=1.0):
-                    if record is None:
-                        continue
-                    game_id = self.store.record_game(tid, record, self._keep_replay)
-                    # what is kept in memory from here on does not carry the replay's text
-                    record = dataclasses.replace(record, replay_text=None, id=game_id)
-                    if game_id is not None:
-                        run.played += 1
-                        done += 1
-                        self._stored = done
-                        for failure in watch.add(record):
-                            self.on_event(BotFailed(failure))
-                    decided = scheduler.finished(record)
-                    if decided is not None:
-                        assert decided.decision is not None and decided.decided_at is not None
-                        self.store.set_decision(tid, decided.index, decided.decision.value, decided.decided_at)
-                        pool.cancel(decided.index, decided.decided_at)  # its later pairs: not counted, not wanted
-                        self.on_event(Decided(decided.index, decided.bots, decided.decision, decided.decided_at))
-                        total = max(done, done + scheduler.remaining())
-                    leader = _leader(trackers)
-                    total = max(total, done)
-                    self.on_event(GameDone(record, done, total, leader))
-                    if watch.stop_reason is not None:
-                        run.stopped = watch.stop_reason
-                        break
-            if run.stopped is not None:
-                if pool is not None:
-                    pool.stop(interrupt=True)
-                    pool = None
-                self.store.update_tournament(tid, status=TournamentStatus.INTERRUPTED)
-            else:
-                self.store.update_tournament(tid, status=TournamentStatus.FINISHED)
+                    if record is not None:
+                        self._collect(pool, state, record)
+                        if run.stopped is not None:
+                            break
+            if run.stopped is not None and pool is not None:
+                pool.stop(interrupt=True)
+                pool = None
+            done = TournamentStatus.INTERRUPTED if run.stopped is not None else TournamentStatus.FINISHED
+            self.store.update_tournament(tid, status=done)
         except ExecutorError as exc:
             raise TournamentError(str(exc)) from None
         except KeyboardInterrupt:
@@ -452,3 +465,15 @@ class Tournament:
                 with shielded():
                     pool.stop(interrupt=True)
         return run
+
+
+@dataclass
+class _Progress:
+    """Where a run stands: its result so far, what to play next, the failures seen, the games
+    stored and the games the tournament will have."""
+
+    run: TournamentRun
+    scheduler: Scheduler
+    watch: FailureWatch
+    done: int
+    total: int

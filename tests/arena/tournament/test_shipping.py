@@ -1,5 +1,5 @@
 """What a Dask worker gets for each bot (:mod:`arena.tournament.shipping`), and how a slow worker
-is told apart (:func:`arena.tournament.dask_executor.slow_workers`,
+is told apart (:func:`arena.tournament.dask_worker.slow_workers`,
 :func:`arena.tournament.health.worker_health`), without a cluster: the expected values are
 worked out by hand."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.match.botspec import BotSpec, resolve
-from arena.tournament.dask_executor import WorkerPace, slow_workers
+from arena.tournament.dask_worker import WorkerPace, slow_workers
 from arena.tournament.health import Latency, worker_health
 from arena.tournament.records import GameRecord, PlayerRecord
 from arena.tournament.shipping import (
