@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from arena.match import MatchOptions, play_match, sandbox  # noqa: E402
 from arena.match.botspec import resolve  # noqa: E402
-from arena.match.limits import enforcement  # noqa: E402
+from arena.match.enforcement import enforcement  # noqa: E402
 from arena.match.process import BotProcess  # noqa: E402
 from arena.tournament import Tournament  # noqa: E402
 from arena.tournament.config import config_from_mapping  # noqa: E402

@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from . import proctree, pystart, sandbox
+from .enforcement import tree_limiter
 from .limits import (
     DEFAULT_MEMORY_LIMIT_MB,
     DEFAULT_TASK_LIMIT,
@@ -42,7 +43,6 @@ from .limits import (
     Breach,
     TreeLimiter,
     TreeLimits,
-    tree_limiter,
 )
 from .lines import DEFAULT_MAX_LINE_BYTES, LineSplitter
 

@@ -1,7 +1,7 @@
 """Processes as ``/proc`` shows them: one process's state, a process's children, a bot's tree.
 
 The one reader of ``/proc/PID/stat`` (:func:`stat`) and the tree walks built on it, for
-:mod:`arena.match.process` (what to kill), :mod:`arena.match.limits` (the watchdog's sums) and the
+:mod:`arena.match.process` (what to kill), :mod:`arena.match.watchdog` (its sums) and the
 tournament's start check (whether a bot is idle). Linux only; a process that ends while it is
 read counts as gone, never as an error.
 """
