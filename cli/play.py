@@ -18,8 +18,8 @@ import click
 
 import referee
 from arena.match import botspec, paths, sandbox
+from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.match.loop import Frame, MatchOptions, PlayerResult, Verdict, play_match
-from arena.match.process import DEFAULT_MEMORY_LIMIT_MB
 from arena.match.replay import ReplayPathError, check_replay_path, replay_document, write_replay
 from arena.tournament.config import MAX_MEMORY_MB, MAX_TIME_SCALE
 from arena.tournament.preflight import start_failures

@@ -16,10 +16,10 @@ This module says what the limits are (:class:`TreeLimits`), what going past one 
   watchdog looks.
 
 The bot joins its cgroup before it runs anything of its own (:meth:`TreeLimiter.admission` says
-what to join; :class:`arena.match.process.BotProcess` starts the bot through a few lines of
+what to join; :class:`arena.match.botprocess.BotProcess` starts the bot through a few lines of
 shell that do it, then ``exec`` the bot), so nothing it starts escapes, whatever session or
 process group it moves to. Whoever breaks a limit is killed whole by
-:class:`arena.match.process.BotProcess` and reported with a :class:`Breach`.
+:class:`arena.match.botprocess.BotProcess` and reported with a :class:`Breach`.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class TreeLimiter(Protocol):
 @dataclass(frozen=True)
 class Admission:
     """What the bot's own process does before it runs anything of the bot's (see
-    :meth:`arena.match.process.BotProcess.start`, which does it with a few lines of ``/bin/sh``)."""
+    :meth:`arena.match.botprocess.BotProcess.start`, which does it with a few lines of ``/bin/sh``)."""
 
     cgroup_procs: tuple[str, ...] = ()
     """``cgroup.procs`` files to join (writing ``0`` moves the writer)."""

@@ -18,9 +18,9 @@ import referee
 from referee import DeactivationCause, FrameReport, Outcome
 
 from . import sandbox
+from .botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from .botspec import BotSpec
-from .limits import DEFAULT_TASK_LIMIT, BreachKind
-from .process import DEFAULT_MEMORY_LIMIT_MB, BotProcess, BotStartError, ExitInfo, ReadStatus
+from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, BreachKind
 from .sandbox import SandboxMode
 from .shield import shielded
 

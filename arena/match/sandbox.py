@@ -319,7 +319,7 @@ def confine(
     bwrap: str | None = None,
 ) -> list[str]:
     """The command prefix (ending in ``--``) that runs ``argv`` in a sandbox when put before it
-    (see the module's docstring; :class:`arena.match.process.BotProcess` takes it as ``wrapper``).
+    (see the module's docstring; :class:`arena.match.botprocess.BotProcess` takes it as ``wrapper``).
 
     ``env`` is the bot's explicit environment (added to ``PATH``, ``LANG``, ``HOME`` and
     ``TMPDIR``); ``others`` are its opponents' files; ``hide`` more paths to hide (results,

@@ -1,6 +1,6 @@
 """Holding a bot's limits without cgroups: a watchdog that walks the bot's process tree every
 :data:`arena.match.limits.WATCH_INTERVAL_S` (the bot's limits thread asks it, see
-:class:`arena.match.process.BotProcess`) and sums the memory of its processes: resident sizes,
+:class:`arena.match.botprocess.BotProcess`) and sums the memory of its processes: resident sizes,
 then, past the limit, proportional sizes, so that pages forked children share with their parent
 count once. ``RLIMIT_AS`` on each process, at a few times the limit, is the backstop against one
 process growing faster than the watchdog looks.

@@ -57,7 +57,7 @@ import referee
 
 from ..match import paths
 from ..match.botspec import split_name
-from ..match.process import DEFAULT_MEMORY_LIMIT_MB
+from ..match.limits import DEFAULT_MEMORY_LIMIT_MB
 from ..match.seeds import IntAsTextLoader, SeedError, parse_seed, parse_seed_list
 from ..stats.sprt import SprtModel, SprtParams
 from .schedule import Format

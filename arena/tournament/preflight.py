@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..match import proctree, sandbox
+from ..match.botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from ..match.botspec import BotSpec
-from ..match.process import BotProcess, BotStartError, ExitInfo, ReadStatus
 from ..match.shield import shielded
 
 __all__ = ["START_WAIT_S", "MAX_START_WAIT_S", "BATCH", "StartFailure", "start_failures"]

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from arena.match import cgroups
+from arena.match.botprocess import BotProcess
 from arena.match.cgroups import _count
 from arena.match.enforcement import enforcement
 from arena.match.limits import BreachKind
-from arena.match.process import BotProcess
 
 
 def test_event_counts_are_read_from_the_start_of_a_line() -> None:
