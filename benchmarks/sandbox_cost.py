@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena.match import MatchOptions, play_match, sandbox  # noqa: E402
+from arena.match.botprocess import BotProcess  # noqa: E402
 from arena.match.botspec import resolve  # noqa: E402
-from arena.match.limits import enforcement  # noqa: E402
-from arena.match.process import BotProcess  # noqa: E402
+from arena.match.enforcement import enforcement  # noqa: E402
 from arena.tournament import Tournament  # noqa: E402
 from arena.tournament.config import config_from_mapping  # noqa: E402
 from arena.tournament.store import Store  # noqa: E402

@@ -95,7 +95,7 @@ def bot_starts(config_map: dict[str, Any], count: int) -> dict[str, float]:
     the arena starts Python bots and with the fast start switched off (the normal start), and
     the tournament's own bots (their own imports included)."""
     from arena.match import pystart
-    from arena.match.process import BotProcess
+    from arena.match.botprocess import BotProcess
 
     cfg = config_from_mapping({**config_map, "workers": 1})
     specs = [bot_spec(b, cfg.game) for b in cfg.bots]

@@ -10,7 +10,7 @@ from typing import Any
 
 from arena.match import paths
 from arena.match.botspec import is_bot_name
-from arena.match.process import DEFAULT_MEMORY_LIMIT_MB
+from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.tournament.entries import BotEntry
 from arena.tournament.records import GameRecord
 

@@ -1,6 +1,7 @@
 """Running one match: what a BOT argument means (:mod:`.botspec`), the engine's line rules
-(:mod:`.lines`), one bot process (:mod:`.process`), the game loop (:mod:`.loop`) and the replay
-file (:mod:`.replay`)."""
+(:mod:`.lines`), one bot process (:mod:`.botprocess`; its limits :mod:`.limits`, the Linux
+mechanism under it :mod:`.plumbing`), the game loop (:mod:`.loop`) and the replay file
+(:mod:`.replay`)."""
 
 from .loop import Execution, Frame, MatchOptions, MatchResult, PlayerResult, Verdict, play_match
 

@@ -5,8 +5,10 @@
 # first failed import of a module their finders may provide), then runs the bot as ``python -u
 # FILE`` or ``python -u -m MODULE`` would. Only modules loaded before ``site`` are used (``sys``,
 # ``posix``, ``builtins``, importlib's frozen core): importing ``os`` alone costs more than the
-# whole rest. No module-level names besides the function (nor ``from __future__``, an import): this
-# runs in the bot's ``__main__``, and the function deletes itself before the bot's code runs.
+# whole rest. No module-level names besides the functions, all named ``_cgarena_*`` (nor ``from
+# __future__``, an import): this runs in the bot's ``__main__``, and ``_cgarena_boot`` deletes them
+# all before the bot's code runs, calling the others through local names. Each imports what it
+# uses: nothing of the arena, this text must stand alone.
 
 
 def _cgarena_boot(
@@ -25,12 +27,21 @@ def _cgarena_boot(
     import lines (site dir, file, line); ``claims``: the top-level modules their finders may
     provide (``None``: any); ``env``: the variables ``dirs`` depend on, with their value
     (``None``: unset); ``custom``: ``sitecustomize``/``usercustomize`` when they exist."""
-    import builtins
     import posix
     import sys
 
+    site_path, pth_hooks, site_builtins = _cgarena_site_path, _cgarena_pth_hooks, _cgarena_site_builtins
+    run_module, run_script = _cgarena_run_module, _cgarena_run_script
     main = sys.modules["__main__"].__dict__
-    del main["_cgarena_boot"]
+    for name in (
+        "_cgarena_boot",
+        "_cgarena_site_path",
+        "_cgarena_pth_hooks",
+        "_cgarena_site_builtins",
+        "_cgarena_run_module",
+        "_cgarena_run_script",
+    ):
+        del main[name]
     main["__doc__"] = None
     argv = sys.argv
     del argv[0]  # "-c"
@@ -38,6 +49,37 @@ def _cgarena_boot(
         posix.execv(exe, [exe, "-u", *argv])  # not the environment the layout is for: start normally
 
     path = sys.path
+    site_path(path, dirs)
+    if hooks:
+        pth_hooks(hooks, claims)
+    site_builtins(custom)
+    if not sys.flags.safe_path:
+        path.insert(0, posix.getcwd() if module else path0)
+
+    try:
+        if module:
+            del argv[0]  # "-m"
+            name = argv[0]
+            argv[0] = "-m"
+            run_module(name, main, argv)
+        else:
+            run_script(target, main)
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # shown as Python shows it: without the frames of this bootstrap
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename in ("<string>", "<cgarena-boot>"):
+            tb = tb.tb_next
+        sys.excepthook(type(exc), exc.with_traceback(tb), tb)
+        raise SystemExit(1) from None
+
+
+def _cgarena_site_path(path: list[str], dirs: tuple[str, ...]) -> None:
+    """``sys.path`` (``path``) as ``site`` leaves it, but for the script's folder: without the
+    ``""`` of ``-c``, absolute, without duplicates, then ``dirs`` (those that exist) appended."""
+    import posix
+    import sys
+
     if not sys.flags.safe_path:
         del path[0]  # the "" of -c
     if len(set(path)) != len(path) or any(
@@ -55,41 +97,50 @@ def _cgarena_boot(
                 continue
             path.append(d)
 
-    if hooks:
-        meta: list[object] = sys.meta_path  # type: ignore[assignment]
 
-        class PthHooks:
-            """Runs the ``.pth`` import lines at the first import nothing else finds, then asks the
-            finders they installed (``site`` would have run them at the start)."""
+def _cgarena_pth_hooks(hooks: tuple[tuple[str, str, str], ...], claims: tuple[str, ...] | None) -> None:
+    """Put the finder that runs the ``.pth`` import lines ``hooks`` last on ``sys.meta_path``."""
+    import sys
 
-            @staticmethod
-            def find_spec(name: str, where: object = None, target: object = None) -> object:
-                if PthHooks not in meta or (claims is not None and name.partition(".")[0] not in claims):
-                    return None
-                meta.remove(PthHooks)
-                names: dict[str, object] = {}
-                failed = None
-                for sitedir, pth, line in hooks:  # "sitedir": read by some lines (*-nspkg.pth)
-                    if pth == failed:
-                        continue
-                    try:
-                        exec(line, names)
-                    except Exception as exc:
-                        failed = pth
-                        sys.stderr.write(
-                            f"Error processing {sitedir}/{pth}: {type(exc).__name__}: {exc}\n"
-                            f"Remainder of file ignored\n"
-                        )
-                for finder in list(sys.meta_path):
-                    find = getattr(finder, "find_spec", None)
-                    spec = find(name, where, target) if find is not None else None
-                    if spec is not None:
-                        return spec
+    meta: list[object] = sys.meta_path  # type: ignore[assignment]
+
+    class PthHooks:
+        """Runs the ``.pth`` import lines at the first import nothing else finds, then asks the
+        finders they installed (``site`` would have run them at the start)."""
+
+        @staticmethod
+        def find_spec(name: str, where: object = None, target: object = None) -> object:
+            if PthHooks not in meta or (claims is not None and name.partition(".")[0] not in claims):
                 return None
+            meta.remove(PthHooks)
+            names: dict[str, object] = {}
+            failed = None
+            for sitedir, pth, line in hooks:  # "sitedir": read by some lines (*-nspkg.pth)
+                if pth == failed:
+                    continue
+                try:
+                    exec(line, names)
+                except Exception as exc:
+                    failed = pth
+                    sys.stderr.write(
+                        f"Error processing {sitedir}/{pth}: {type(exc).__name__}: {exc}\nRemainder of file ignored\n"
+                    )
+            for finder in list(sys.meta_path):
+                find = getattr(finder, "find_spec", None)
+                spec = find(name, where, target) if find is not None else None
+                if spec is not None:
+                    return spec
+            return None
 
-        meta.append(PthHooks)
+    meta.append(PthHooks)
 
+
+def _cgarena_site_builtins(custom: tuple[str, ...]) -> None:
+    """``quit``, ``exit`` and ``help`` as ``site`` defines them, then the ``custom`` modules
+    (``sitecustomize``, ``usercustomize``) imported as ``site.execsitecustomize`` does."""
     import _sitebuiltins
+    import builtins
+    import sys
 
     builtins.quit = _sitebuiltins.Quitter("quit", "Ctrl-D (i.e. EOF)")
     builtins.exit = _sitebuiltins.Quitter("exit", "Ctrl-D (i.e. EOF)")
@@ -107,72 +158,62 @@ def _cgarena_boot(
             else:
                 sys.stderr.write(f"Error in {name}; set PYTHONVERBOSE for traceback:\n{type(err).__name__}: {err}\n")
 
-    if not sys.flags.safe_path:
-        path.insert(0, posix.getcwd() if module else path0)
 
-    def run_module(name: str) -> None:
-        """``runpy._run_module_as_main`` for a module found the plain way; runpy itself (whose
-        import costs a dozen milliseconds) for everything else, with its messages."""
-        bootstrap = sys.modules["_frozen_importlib"]
-        mod = name
-        spec = None
-        while not mod.startswith("."):
-            parent = mod.rpartition(".")[0]
-            where = None
-            if parent:
-                __import__(parent)
-                where = getattr(sys.modules[parent], "__path__", None)
-                if where is None or mod in sys.modules:
-                    break
-            found = bootstrap._find_spec(mod, where)
-            if found is None or found.loader is None:
-                break
-            if found.submodule_search_locations is None:
-                spec = found
-                break
-            if mod == "__main__" or mod.endswith(".__main__"):
-                break
-            mod += ".__main__"
-        code = None
-        if spec is not None:
-            try:
-                code = spec.loader.get_code(mod)
-            except ImportError:
-                code = None
-        if spec is None or code is None:
-            import runpy
+def _cgarena_run_module(name: str, main: dict[str, object], argv: list[str]) -> None:
+    """``runpy._run_module_as_main`` for a module found the plain way; runpy itself (whose
+    import costs a dozen milliseconds) for everything else, with its messages."""
+    import sys
 
-            runpy._run_module_as_main(name)  # type: ignore[attr-defined]
-            return
-        argv[0] = spec.origin
-        main.update(
-            __name__="__main__",
-            __file__=spec.origin,
-            __cached__=spec.cached,
-            __doc__=None,
-            __loader__=spec.loader,
-            __package__=spec.parent,
-            __spec__=spec,
-        )
-        exec(code, main)
+    bootstrap = sys.modules["_frozen_importlib"]
+    mod = name
+    spec = None
+    while not mod.startswith("."):
+        parent = mod.rpartition(".")[0]
+        where = None
+        if parent:
+            __import__(parent)
+            where = getattr(sys.modules[parent], "__path__", None)
+            if where is None or mod in sys.modules:
+                break
+        found = bootstrap._find_spec(mod, where)
+        if found is None or found.loader is None:
+            break
+        if found.submodule_search_locations is None:
+            spec = found
+            break
+        if mod == "__main__" or mod.endswith(".__main__"):
+            break
+        mod += ".__main__"
+    code = None
+    if spec is not None:
+        try:
+            code = spec.loader.get_code(mod)
+        except ImportError:
+            code = None
+    if spec is None or code is None:
+        import runpy
 
-    try:
-        if module:
-            del argv[0]  # "-m"
-            name = argv[0]
-            argv[0] = "-m"
-            run_module(name)
-        else:
-            external = sys.modules["_frozen_importlib_external"]
-            main.update(__file__=target, __cached__=None, __loader__=external.SourceFileLoader("__main__", target))
-            with open(target, "rb") as source:
-                code = compile(source.read(), target, "exec", dont_inherit=True)
-            exec(code, main)
-    except (SystemExit, KeyboardInterrupt):
-        raise
-    except BaseException as exc:  # shown as Python shows it: without the frames of this bootstrap
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code.co_filename in ("<string>", "<cgarena-boot>"):
-            tb = tb.tb_next
-        sys.excepthook(type(exc), exc.with_traceback(tb), tb)
-        raise SystemExit(1) from None
+        runpy._run_module_as_main(name)  # type: ignore[attr-defined]
+        return
+    argv[0] = spec.origin
+    main.update(
+        __name__="__main__",
+        __file__=spec.origin,
+        __cached__=spec.cached,
+        __doc__=None,
+        __loader__=spec.loader,
+        __package__=spec.parent,
+        __spec__=spec,
+    )
+    exec(code, main)
+
+
+def _cgarena_run_script(target: str, main: dict[str, object]) -> None:
+    """Run the script ``target`` in ``main`` as ``python FILE`` does."""
+    import sys
+
+    external = sys.modules["_frozen_importlib_external"]
+    main.update(__file__=target, __cached__=None, __loader__=external.SourceFileLoader("__main__", target))
+    with open(target, "rb") as source:
+        code = compile(source.read(), target, "exec", dont_inherit=True)
+    exec(code, main)

@@ -18,9 +18,9 @@ import referee
 from referee import DeactivationCause, FrameReport, Outcome
 
 from . import sandbox
+from .botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from .botspec import BotSpec
-from .limits import DEFAULT_TASK_LIMIT, BreachKind
-from .process import DEFAULT_MEMORY_LIMIT_MB, BotProcess, BotStartError, ExitInfo, ReadStatus
+from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, BreachKind
 from .sandbox import SandboxMode
 from .shield import shielded
 
@@ -199,88 +199,14 @@ def play_match(
     started = time.monotonic()
     eof_seen = [False] * len(bots)
     try:
-        for i, spec in enumerate(bots):
-            env: dict[str, str] | None = spec.full_env()
-            wrapper: list[str] = []
-            if confined:
-                wrapper = sandbox.confine(
-                    spec.argv,
-                    spec.cwd,
-                    spec.env,
-                    own=files[i],
-                    others=files[:i] + files[i + 1 :],
-                    hide=options.hide,
-                    tmp_mb=options.memory_limit_mb,
-                )
-                env = None  # bwrap clears it and sets the bot's own
-            process = BotProcess(
-                spec.argv,
-                cwd=spec.cwd,
-                env=env,
-                memory_limit_mb=options.memory_limit_mb,
-                task_limit=options.task_limit,
-                name=f"{i}-{spec.name}",
-                wrapper=wrapper,
-            )
-            try:
-                procs.append(process.start())
-            except BotStartError as exc:
-                procs.append(None)
-                players[i].verdict = Verdict.CRASH
-                players[i].message = f"failed to start: {exc}"
+        _start_bots(bots, options, files, players, procs)
         while not ref.is_over:
             if should_stop is not None and should_stop():
                 raise KeyboardInterrupt  # handled below: the bots are killed, the result interrupted
-            executions = []
-            outputs: dict[int, tuple[str, ...] | None] = {}
-            for req in ref.requests():
-                proc = procs[req.player]
-                limit_s = None if options.no_timeout else req.time_limit_ms * options.time_scale / 1000
-                answer: tuple[str, ...] | None = None
-                elapsed: float | None = None
-                status = "sent"
-                if proc is None:
-                    status = "not started"
-                elif not proc.send(req.lines, None if limit_s is None else time.monotonic() + limit_s):
-                    status = "input refused"
-                    eof_seen[req.player] = True
-                elif req.expected_lines:
-                    answer, elapsed, got = _read_answer(proc, req.expected_lines, limit_s)
-                    status = got.value
-                    if answer is not None and proc.limit_breach(thorough=False) is not None:
-                        # Past a limit before it answered (the watchdog looks only every few
-                        # milliseconds, a short game can end first): killed, the answer void.
-                        answer, status = None, LIMIT_STATUS
-                    if answer is not None and elapsed is not None:
-                        players[req.player].latencies_ms.append(elapsed)
-                        if elapsed > NEAR_LIMIT * req.time_limit_ms * options.time_scale:
-                            players[req.player].near_limit += 1
-                    elif got is ReadStatus.EOF:
-                        eof_seen[req.player] = True
-                if req.expected_lines:
-                    outputs[req.player] = answer
-                if options.record:
-                    executions.append(
-                        Execution(
-                            player=req.player,
-                            input=req.lines,
-                            expected_lines=req.expected_lines,
-                            time_limit_ms=req.time_limit_ms,
-                            output=answer,
-                            time_ms=None if elapsed is None else round(elapsed, 3),
-                            status=status,
-                            stderr=proc.take_turn_stderr() if proc else "",
-                        )
-                    )
+            executions, outputs = _execute_requests(ref, procs, players, eof_seen, options)
             report = ref.apply(outputs)
             result.turns = report.turn
-            for player, _message in report.errors:
-                players[player].refused += 1
-            for d in report.deactivations:
-                _judge(players[d.player], d.cause, d.reason, procs[d.player], eof_seen[d.player])
-                proc = procs[d.player]
-                if proc is not None:
-                    players[d.player].exit = proc.kill_tree()
+            _take_report(report, procs, players, eof_seen)
             frame = Frame(
                 turn=report.turn,
                 executions=tuple(executions),
@@ -296,18 +222,144 @@ def play_match(
         result.interrupted = True
     finally:
         with shielded(redeliver=not result.interrupted):
-            for proc in procs:
-                if proc is not None:
-                    proc.terminate()  # all at once; each is then waited for
-            for i, proc in enumerate(procs):
-                if proc is not None:
-                    exit_info = proc.kill_tree()
-                    if players[i].verdict is not Verdict.OK and players[i].exit.returncode is None:
-                        players[i].exit = exit_info
-                    players[i].stderr_tail = proc.stderr_tail()
-                    players[i].stderr_bytes = proc.stderr_bytes
+            _stop_bots(procs, players)
             result.wall_s = time.monotonic() - started
     return result
+
+
+def _start_bots(
+    bots: Sequence[BotSpec],
+    options: MatchOptions,
+    files: list[sandbox.BotFiles],
+    players: list[PlayerResult],
+    procs: list[BotProcess | None],
+) -> None:
+    """Start each bot (in its sandbox when ``files``, the bots' files, are given), appending its
+    process to ``procs`` as it starts (``None`` for a bot that cannot start, whose player is then
+    a crash), so that an interrupted start still kills those already running."""
+    for i, spec in enumerate(bots):
+        env: dict[str, str] | None = spec.full_env()
+        wrapper: list[str] = []
+        if files:
+            wrapper = sandbox.confine(
+                spec.argv,
+                spec.cwd,
+                spec.env,
+                own=files[i],
+                others=files[:i] + files[i + 1 :],
+                hide=options.hide,
+                tmp_mb=options.memory_limit_mb,
+            )
+            env = None  # bwrap clears it and sets the bot's own
+        process = BotProcess(
+            spec.argv,
+            cwd=spec.cwd,
+            env=env,
+            memory_limit_mb=options.memory_limit_mb,
+            task_limit=options.task_limit,
+            name=f"{i}-{spec.name}",
+            wrapper=wrapper,
+        )
+        try:
+            procs.append(process.start())
+        except BotStartError as exc:
+            procs.append(None)
+            players[i].verdict = Verdict.CRASH
+            players[i].message = f"failed to start: {exc}"
+
+
+def _execute_requests(
+    ref: referee.Referee,
+    procs: Sequence[BotProcess | None],
+    players: list[PlayerResult],
+    eof_seen: list[bool],
+    options: MatchOptions,
+) -> tuple[list[Execution], dict[int, tuple[str, ...] | None]]:
+    """Run the executions of one frame, in the engine's order: the executions (when recording)
+    and the answers to give the referee, by player."""
+    executions = []
+    outputs: dict[int, tuple[str, ...] | None] = {}
+    for req in ref.requests():
+        proc = procs[req.player]
+        answer, elapsed, status = _execute(req, proc, players[req.player], eof_seen, options)
+        if req.expected_lines:
+            outputs[req.player] = answer
+        if options.record:
+            executions.append(
+                Execution(
+                    player=req.player,
+                    input=req.lines,
+                    expected_lines=req.expected_lines,
+                    time_limit_ms=req.time_limit_ms,
+                    output=answer,
+                    time_ms=None if elapsed is None else round(elapsed, 3),
+                    status=status,
+                    stderr=proc.take_turn_stderr() if proc else "",
+                )
+            )
+    return executions, outputs
+
+
+def _execute(
+    req: referee.Request,
+    proc: BotProcess | None,
+    player: PlayerResult,
+    eof_seen: list[bool],
+    options: MatchOptions,
+) -> tuple[tuple[str, ...] | None, float | None, str]:
+    """One execution: write the input, read the expected lines within the time limit. Returns
+    (the answer or None, elapsed ms, status); counts the answer's latency for ``player``."""
+    limit_s = None if options.no_timeout else req.time_limit_ms * options.time_scale / 1000
+    answer: tuple[str, ...] | None = None
+    elapsed: float | None = None
+    status = "sent"
+    if proc is None:
+        status = "not started"
+    elif not proc.send(req.lines, None if limit_s is None else time.monotonic() + limit_s):
+        status = "input refused"
+        eof_seen[req.player] = True
+    elif req.expected_lines:
+        answer, elapsed, got = _read_answer(proc, req.expected_lines, limit_s)
+        status = got.value
+        if answer is not None and proc.limit_breach(thorough=False) is not None:
+            # Past a limit before it answered (the watchdog looks only every few
+            # milliseconds, a short game can end first): killed, the answer void.
+            answer, status = None, LIMIT_STATUS
+        if answer is not None and elapsed is not None:
+            player.latencies_ms.append(elapsed)
+            if elapsed > NEAR_LIMIT * req.time_limit_ms * options.time_scale:
+                player.near_limit += 1
+        elif got is ReadStatus.EOF:
+            eof_seen[req.player] = True
+    return answer, elapsed, status
+
+
+def _take_report(
+    report: FrameReport, procs: Sequence[BotProcess | None], players: list[PlayerResult], eof_seen: list[bool]
+) -> None:
+    """Count the actions the referee refused, judge and kill the players it deactivated."""
+    for player, _message in report.errors:
+        players[player].refused += 1
+    for d in report.deactivations:
+        _judge(players[d.player], d.cause, d.reason, procs[d.player], eof_seen[d.player])
+        proc = procs[d.player]
+        if proc is not None:
+            players[d.player].exit = proc.kill_tree()
+
+
+def _stop_bots(procs: Sequence[BotProcess | None], players: list[PlayerResult]) -> None:
+    """Kill every bot, all asked to stop at once and each then waited for; keep what the
+    players' results need (exit, stderr)."""
+    for proc in procs:
+        if proc is not None:
+            proc.terminate()  # all at once; each is then waited for
+    for i, proc in enumerate(procs):
+        if proc is not None:
+            exit_info = proc.kill_tree()
+            if players[i].verdict is not Verdict.OK and players[i].exit.returncode is None:
+                players[i].exit = exit_info
+            players[i].stderr_tail = proc.stderr_tail()
+            players[i].stderr_bytes = proc.stderr_bytes
 
 
 def _read_answer(

@@ -1,9 +1,11 @@
-"""Processes as ``/proc`` shows them: one process's state, a process's children, a bot's tree.
+"""Processes as ``/proc`` shows them: one process's state, a process's children, a bot's tree,
+who holds a file open.
 
-The one reader of ``/proc/PID/stat`` (:func:`stat`) and the tree walks built on it, for
-:mod:`arena.match.process` (what to kill), :mod:`arena.match.limits` (the watchdog's sums) and the
-tournament's start check (whether a bot is idle). Linux only; a process that ends while it is
-read counts as gone, never as an error.
+Read only: the one reader of ``/proc/PID/stat`` (:func:`stat`) and the tree walks built on it, for
+:mod:`arena.match.plumbing` (what to kill), :mod:`arena.match.botprocess` (whether a bot still
+holds its output open), :mod:`arena.match.watchdog` (its sums) and the tournament's start check
+(whether a bot is idle). Acting on processes (signals, reaping) is :mod:`arena.match.plumbing`'s.
+Linux only; a process that ends while it is read counts as gone, never as an error.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-__all__ = ["Stat", "stat", "table", "children", "descendants", "tree_of"]
+__all__ = ["Stat", "stat", "table", "children", "descendants", "holds_open", "tree_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,25 @@ def descendants(roots: list[int]) -> list[int] | None:
                 found[kid] = None
                 stack.append(kid)
     return list(found)
+
+
+def holds_open(pids: list[int], target: str, except_exe: str | None = None) -> bool:
+    """Whether one of ``pids`` has a descriptor open on ``target`` (as ``/proc/PID/fd`` links
+    name it: ``pipe:[INODE]``...), the processes running ``except_exe`` (a real path) aside."""
+    for pid in pids:
+        try:
+            if except_exe is not None and os.path.realpath(f"/proc/{pid}/exe") == except_exe:
+                continue
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                    return True
+            except OSError:
+                continue
+    return False
 
 
 def tree_of(root: int, subreaper: bool) -> list[int]:

@@ -319,7 +319,7 @@ def confine(
     bwrap: str | None = None,
 ) -> list[str]:
     """The command prefix (ending in ``--``) that runs ``argv`` in a sandbox when put before it
-    (see the module's docstring; :class:`arena.match.process.BotProcess` takes it as ``wrapper``).
+    (see the module's docstring; :class:`arena.match.botprocess.BotProcess` takes it as ``wrapper``).
 
     ``env`` is the bot's explicit environment (added to ``PATH``, ``LANG``, ``HOME`` and
     ``TMPDIR``); ``others`` are its opponents' files; ``hide`` more paths to hide (results,
@@ -328,9 +328,27 @@ def confine(
     bwrap = bwrap or support().bwrap or "bwrap"
     where = os.path.abspath(cwd) if cwd is not None else os.getcwd()
     program = shutil.which(argv[0]) if argv and "/" not in argv[0] else (argv[0] if argv else None)
+    cmd = [bwrap, *_mounts(tmp_mb)]
+    hidden = _hidden_places()
+    for path in hidden[1:]:
+        cmd += ["--tmpfs", str(path)]
+    shown = [p for p in _shown_again(own, program) if p.exists() and _inside(p, hidden)]
+    for path in sorted(dict.fromkeys(shown), key=lambda p: len(p.parts)):
+        if not _inside(path, [s for s in shown if s != path and path.is_relative_to(s)]):
+            cmd += ["--ro-bind", str(path), str(path)]
+    for path in hidden[1:]:  # /tmp stays writable
+        cmd += ["--remount-ro", str(path)]
+    cmd += _masks(own, others, hide, hidden, shown)
+    cmd += _isolation(env)
+    cmd += ["--chdir", where, "--"]
+    return cmd
+
+
+def _mounts(tmp_mb: int | None) -> list[str]:
+    """The filesystem the sandbox starts from: everything read-only, its own ``/dev`` and
+    ``/proc``, a private ``/tmp`` (with the bot's ``HOME``) and ``/dev/shm`` of ``tmp_mb`` each."""
     size = ["--size", str(tmp_mb * 1024 * 1024)] if tmp_mb else []
-    cmd = [
-        bwrap,
+    return [
         "--ro-bind",
         "/",
         "/",
@@ -349,6 +367,12 @@ def confine(
         "--remount-ro",
         "/dev",
     ]
+
+
+def _hidden_places() -> list[Path]:
+    """``/tmp`` (private), then the places hidden behind an empty directory: ``/run``, ``/home``,
+    ``/root``, ``/var/tmp`` and the user's home, those that hold anything (and not already under
+    another)."""
     home = os.path.expanduser("~")
     hidden: list[Path] = [Path("/tmp")]
     for place in dict.fromkeys([*_HIDDEN, home]):
@@ -361,13 +385,15 @@ def confine(
             and not _empty(path)
         ):  # each hidden place costs the bot's start a third of a millisecond
             hidden.append(path)
-            cmd += ["--tmpfs", str(path)]
-    shown = [p for p in _shown_again(own, program) if p.exists() and _inside(p, hidden)]
-    for path in sorted(dict.fromkeys(shown), key=lambda p: len(p.parts)):
-        if not _inside(path, [s for s in shown if s != path and path.is_relative_to(s)]):
-            cmd += ["--ro-bind", str(path), str(path)]
-    for path in hidden[1:]:  # /tmp stays writable
-        cmd += ["--remount-ro", str(path)]
+    return hidden
+
+
+def _masks(
+    own: BotFiles, others: Sequence[BotFiles], hide: Sequence[str | Path], hidden: list[Path], shown: list[Path]
+) -> list[str]:
+    """What hides the opponents' files (but public code and the bot's own) and the paths in
+    ``hide`` (with a database's side files) where the bot would see them: an empty directory
+    or an empty file over each."""
     ours = [*own.entries, *own.roots]
     masks: list[Path] = []
     for other in others:
@@ -378,12 +404,19 @@ def confine(
     for extra in hide:
         path = Path(os.path.abspath(extra))
         masks += [path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))]
+    cmd: list[str] = []
     for path in dict.fromkeys(masks):
         for target in dict.fromkeys([path, Path(os.path.realpath(path))]):
             if target.exists() and _visible(target, hidden, shown):
                 cmd += ["--tmpfs", str(target)] if target.is_dir() else ["--ro-bind", _empty_file(), str(target)]
                 if target.is_dir():
                     cmd += ["--remount-ro", str(target)]
+    return cmd
+
+
+def _isolation(env: Mapping[str, str]) -> list[str]:
+    """The namespaces, the session, no capabilities, death with the parent, and the cleared
+    environment with ``PATH``, ``LANG``, ``HOME``, ``TMPDIR`` and ``env`` set."""
     variables = {
         "PATH": os.environ.get("PATH", os.defpath),
         "LANG": os.environ.get("LANG", "C.UTF-8"),
@@ -391,7 +424,7 @@ def confine(
         "TMPDIR": "/tmp",
         **env,
     }
-    cmd += [
+    cmd = [
         *_NAMESPACES,
         "--die-with-parent",
         "--new-session",
@@ -403,5 +436,4 @@ def confine(
     ]
     for key, value in variables.items():
         cmd += ["--setenv", key, value]
-    cmd += ["--chdir", where, "--"]
     return cmd

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Protocol
 
 from ..match import proctree
-from ..match.process import become_subreaper, kill_orphans
+from ..match.plumbing import become_subreaper, kill_orphans
 from . import worker
 from .records import GameRecord
 from .task import GameTask

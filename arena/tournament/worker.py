@@ -18,7 +18,7 @@ import sys
 from typing import Any
 
 from ..match.botspec import REPO_ROOT
-from ..match.process import die_with_parent
+from ..match.plumbing import die_with_parent
 from .records import GameRecord
 from .task import GameTask, play_task
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.match.process import DEFAULT_MEMORY_LIMIT_MB
+from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.tournament.records import GameRecord, PlayerRecord
 from cli.arena import main
 from cli.repro import stored_game_command

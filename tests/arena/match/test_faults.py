@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from arena.match import MatchOptions, Verdict, limits, play_match
+from arena.match import MatchOptions, Verdict, enforcement, play_match
 from arena.match.botspec import REPO_ROOT, BotSpec
 from tests.helpers.paths import FAULTY
 from tests.helpers.sandboxing import gone, marker, sandbox_mode
@@ -131,7 +131,7 @@ def test_an_answer_near_the_limit_is_ok_and_counted():
     "mode,verdict", [("memory", Verdict.MEMORY), ("hogs", Verdict.MEMORY), ("forkbomb", Verdict.CRASH)]
 )
 def test_the_watchdog_holds_the_limits_without_cgroups(monkeypatch, mode, verdict):
-    monkeypatch.setattr(limits, "_forced", "watchdog")
+    monkeypatch.setattr(enforcement, "_forced", "watchdog")
     result, _elapsed, ended = run(mode, 3, memory_limit_mb=256, task_limit=48, time_scale=10.0, sandbox="off")
     assert result.players[0].verdict is verdict, result.players[0].message
     assert ("process" if mode == "forkbomb" else "memory") + " limit exceeded" in result.players[0].message

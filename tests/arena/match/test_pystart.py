@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from arena.match import pystart, sandbox
-from arena.match.process import BotProcess
+from arena.match.botprocess import BotProcess
 from tests.helpers.paths import REPO_ROOT
 from tests.helpers.sandboxing import require_sandbox
 
@@ -233,7 +233,7 @@ HOOK = textwrap.dedent("""\
 
 DRIVER = textwrap.dedent("""\
     import json, sys
-    from arena.match.process import BotProcess
+    from arena.match.botprocess import BotProcess
     process = BotProcess(json.loads(sys.argv[1]), cwd=sys.argv[2]).start()
     try:
         print(process.read_line(60).line)

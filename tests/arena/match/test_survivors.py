@@ -119,9 +119,9 @@ def cgroup_dirs(pid: int) -> list[Path]:
 def test_the_next_arena_removes_the_cgroups_of_a_killed_one(tmp_path):
     """An arena killed by SIGKILL cannot remove its bots' cgroups, nor (without the sandbox) kill
     a daemon a bot started in a session of its own: the next arena does both."""
-    from arena.match import limits
+    from arena.match.enforcement import enforcement
 
-    if limits.enforcement() == "watchdog":
+    if enforcement() == "watchdog":
         pytest.skip("this machine gives no cgroups to the arena (the watchdog makes none)")
     mark = marker()
     proc = arena(
@@ -150,8 +150,9 @@ def test_the_next_arena_removes_the_cgroups_of_a_killed_one(tmp_path):
         time.sleep(0.2)
         # what the killed arena left: its cgroups, and the daemon in them
         assert all(d.is_dir() for d in dirs) and alive(daemon)
+        sweep = "from arena.match import enforcement, limits\nenforcement.tree_limiter(limits.TreeLimits()).close()"
         subprocess.run(
-            [sys.executable, "-c", "from arena.match import limits\nlimits.tree_limiter(limits.TreeLimits()).close()"],
+            [sys.executable, "-c", sweep],
             check=True,
             timeout=60,
         )

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.process import BotProcess, BotStartError, resolve_program
+from arena.match.botprocess import BotProcess, BotStartError, resolve_program
 from tests.helpers.paths import REPO_ROOT
 
 # Starts a child (same session) that starts a grandchild in a new session, and a second child
@@ -111,13 +111,13 @@ def test_a_bot_starts_with_no_signal_blocked():
 
 
 DIES_WITH_PARENT = r"""
-import sys
-from arena.match import process
+import os, sys
+from arena.match import botprocess, plumbing
 if sys.argv[1] == "no-setpriv":
-    process._setpriv = lambda: None  # the fallback: the signal is set from Python in the child
-bot = process.BotProcess(["sleep", sys.argv[2]], memory_limit_mb=None, task_limit=None).start()
+    plumbing._setpriv = lambda: None  # the fallback: the signal is set from Python in the child
+bot = botprocess.BotProcess(["sleep", sys.argv[2]], memory_limit_mb=None, task_limit=None).start()
 print(bot.pid, flush=True)
-process.os._exit(0)
+os._exit(0)
 """
 
 
@@ -182,76 +182,3 @@ def test_a_command_is_found_the_way_exec_finds_it(tmp_path):
             assert bot.read_line(10).line == "got ping"
         finally:
             bot.kill_tree()
-
-
-def test_event_counts_are_read_from_the_start_of_a_line() -> None:
-    """cgroup event files are ``key value`` lines; a key that is the end of another key
-    (``oom`` in ``under_oom``) or its start (``oom`` in ``oom_kill``) must not be read instead."""
-    from arena.match.limits import _count
-
-    v1 = b"oom_kill_disable 0\nunder_oom 1\noom_kill 3\n"
-    assert (_count(v1, b"oom_kill"), _count(v1, b"under_oom"), _count(v1, b"oom")) == (3, 1, 0)
-    v2 = b"low 0\nhigh 0\nmax 7\noom 2\noom_kill 0\noom_group_kill 0\n"
-    assert (_count(v2, b"oom"), _count(v2, b"max"), _count(v2, b"oom_kill")) == (2, 7, 0)
-    assert (_count(b"max 4", b"max"), _count(b"", b"max"), _count(b"max x\n", b"max")) == (4, 0, 0)
-
-
-def test_a_kept_cgroup_counts_only_the_events_of_its_next_bot() -> None:
-    """An empty cgroup is kept for the next bot; the events of the bot before (here: forks
-    refused at the task limit) must not be taken for the next bot's."""
-    from arena.match import limits
-
-    if limits.enforcement() == "watchdog":
-        pytest.skip("this machine gives no cgroups to the arena (the watchdog keeps no state)")
-    bomb = BotProcess(
-        [
-            sys.executable,
-            "-c",
-            "import os, time\nfor _ in range(20):\n"
-            "    try:\n        os.fork() or time.sleep(60)\n    except OSError:\n        pass\n"
-            "time.sleep(60)",
-        ],
-        memory_limit_mb=None,
-        task_limit=8,
-    ).start()
-    end = time.monotonic() + 10
-    while bomb.limit_breach() is None and time.monotonic() < end:
-        time.sleep(0.05)
-    assert bomb.breach is not None and bomb.breach.kind is limits.BreachKind.TASKS
-    used = bomb._limiter
-    bomb.kill_tree()
-    calm = BotProcess(
-        [sys.executable, "-c", "import sys; sys.stdin.readline()"], memory_limit_mb=None, task_limit=8
-    ).start()
-    try:
-        assert calm._limiter is used  # the same cgroup, kept
-        time.sleep(0.2)
-        assert calm.limit_breach() is None
-    finally:
-        calm.kill_tree()
-
-
-def test_stale_cgroups_are_those_of_dead_arenas_of_this_pid_namespace(tmp_path: Path) -> None:
-    """Only ``arena-NS-PID-N`` with this PID namespace and a PID that no longer runs is stale:
-    a running PID keeps its cgroups, and the PIDs of another namespace (a container sharing the
-    hierarchy) mean nothing here; older names and other directories are left alone."""
-    from arena.match import limits
-
-    ns = os.stat("/proc/self/ns/pid").st_ino
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    dead = int(done.stdout)  # ended: waited for above
-    names = {
-        f"arena-{ns}-{dead}-0": True,
-        f"arena-{ns}-{dead}-7": True,
-        f"arena-{ns}-{os.getpid()}-0": False,
-        f"arena-{ns + 1}-{dead}-0": False,
-        f"arena-{dead}-0": False,
-        f"arena-{ns}-{dead}-x": False,
-        "system.slice": False,
-    }
-    for name in names:
-        (tmp_path / name).mkdir()
-    expected = sorted(tmp_path / name for name, stale in names.items() if stale)
-    assert limits.stale_cgroups(tmp_path) == expected
-    limits._sweep(tmp_path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(n for n, stale in names.items() if not stale)

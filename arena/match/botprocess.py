@@ -2,66 +2,43 @@
 
 Nothing here knows about games. A :class:`BotProcess` writes input lines, reads answer lines
 before a deadline (following the engine's line rules, see :mod:`arena.match.lines`), keeps a bounded
-tail of stderr (per bot and per turn), and on :meth:`BotProcess.kill_tree` terminates the whole
-process tree (TERM, then KILL after a grace period) and reaps it, even when the bot spawned
-children, started new sessions or ignores SIGTERM.
+tail of stderr (per bot and per turn, :mod:`arena.match.stderrtail`), and on
+:meth:`BotProcess.kill_tree` terminates the whole process tree (TERM, then KILL after a grace
+period) and reaps it, even when the bot spawned children, started new sessions or ignores SIGTERM.
 
 The bot's whole tree is held to its limits (:mod:`arena.match.limits`: memory and tasks, in a
 cgroup where the machine allows it, else under a watchdog thread); past one, it is killed at once
 and :attr:`BotProcess.breach` says which. The bot gets ``SIGKILL`` when the thread that started
 it ends (``PR_SET_PDEATHSIG``, set by util-linux's ``setpriv`` before the bot runs, or by the
 sandbox's ``--die-with-parent``), so a killed arena does not leave it running. No Python code runs
-between fork and exec, so a start costs a ``vfork``, not a copy of the arena's memory.
+between fork and exec, so a start costs a ``vfork``, not a copy of the arena's memory. The Linux
+mechanism of all this (the subreaper, the parent-death signal, the launcher, signalling and
+reaping a tree) is :mod:`arena.match.plumbing`.
 
 POSIX only (Linux for the limits, the parent-death signal and the descendant search).
 """
 
 from __future__ import annotations
 
-import ctypes
 import enum
-import functools
 import os
-import select
 import selectors
 import shutil
 import signal
 import subprocess
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from . import proctree, pystart, sandbox
-from .limits import (
-    DEFAULT_MEMORY_LIMIT_MB,
-    DEFAULT_TASK_LIMIT,
-    WATCH_INTERVAL_S,
-    Admission,
-    Breach,
-    TreeLimiter,
-    TreeLimits,
-    tree_limiter,
-)
+from . import plumbing, proctree, pystart, sandbox
+from .enforcement import tree_limiter
+from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, WATCH_INTERVAL_S, Breach, TreeLimiter, TreeLimits
 from .lines import DEFAULT_MAX_LINE_BYTES, LineSplitter
+from .stderrtail import DEFAULT_STDERR_TAIL_BYTES, DEFAULT_TURN_STDERR_BYTES, StderrTail
 
-__all__ = [
-    "BotProcess",
-    "BotStartError",
-    "ReadStatus",
-    "ReadResult",
-    "ExitInfo",
-    "DEFAULT_MEMORY_LIMIT_MB",
-    "become_subreaper",
-    "die_with_parent",
-    "resolve_program",
-    "LAUNCHER_FAILED",
-    "kill_orphans",
-]
+__all__ = ["BotProcess", "BotStartError", "ReadStatus", "ReadResult", "ExitInfo", "resolve_program"]
 
-DEFAULT_STDERR_TAIL_BYTES = 64 * 1024
-DEFAULT_TURN_STDERR_BYTES = 4 * 1024
 KILL_GRACE_S = 0.2
 _READ_CHUNK = 1 << 16
 
@@ -91,94 +68,6 @@ class ExitInfo:
     """Exit code, or None while running."""
     signal: str | None
     """Name of the signal that killed the process (``SIGKILL``...), if any."""
-
-
-_PR_SET_CHILD_SUBREAPER = 36
-_PR_SET_PDEATHSIG = 1
-_subreaper_lock = threading.Lock()
-_is_subreaper = False
-
-
-def become_subreaper() -> bool:
-    """Make this process adopt its orphaned descendants (Linux ``PR_SET_CHILD_SUBREAPER``).
-
-    A bot's grandchild whose parent exited is then re-parented to us, so it can still be found,
-    killed and reaped. Returns whether it worked.
-    """
-    global _is_subreaper
-    with _subreaper_lock:
-        if _is_subreaper:
-            return True
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            _is_subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-        except (OSError, AttributeError):
-            _is_subreaper = False
-        return _is_subreaper
-
-
-def _prctl() -> Callable[..., int] | None:
-    try:
-        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    return prctl
-
-
-_PRCTL = _prctl()
-
-
-def die_with_parent(parent: int | None = None) -> None:
-    """Ask for ``SIGKILL`` when the parent dies (``PR_SET_PDEATHSIG``); exit at once when it
-    already has (``parent``: its pid as seen before the fork). Safe between fork and exec."""
-    if _PRCTL is not None:
-        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if parent is not None and os.getppid() != parent:
-        os._exit(1)
-
-
-@functools.cache
-def _setpriv() -> str | None:
-    """``setpriv`` (util-linux) where it can set the parent-death signal, else ``None``."""
-    found = shutil.which("setpriv")
-    if found is None:
-        return None
-    try:
-        done = subprocess.run(
-            [found, "--pdeathsig", "KILL", "--", "/bin/sh", "-c", ":"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return found if done.returncode == 0 else None
-
-
-LAUNCHER_FAILED = 125
-"""The exit code of a bot whose launcher could not put it under its limits (its stderr says why),
-or whose parent was gone before the parent-death signal was set."""
-_LAUNCHER = (
-    'while [ "$1" != -- ]; do case $1 in '
-    f'-p) [ "$PPID" = "$2" ] || exit {LAUNCHER_FAILED}; shift 2;; '
-    f'-v) ulimit -v "$2" || exit {LAUNCHER_FAILED}; shift 2;; '
-    f'*) echo 0 > "$1" || exit {LAUNCHER_FAILED}; shift;; esac; done; shift; exec "$@"'
-)
-
-
-def _launcher(admission: Admission, parent: int | None) -> list[str]:
-    """The shell that admits the bot's process under its limits, then replaces itself with the
-    bot: ``/bin/sh -c LAUNCHER arena-launch [-p PARENT] [-v KB] [CGROUP_PROCS...] --``, or []
-    when there is nothing to do. ``-p``: exit unless the parent is still ``parent`` (a parent
-    that died before ``setpriv`` set the parent-death signal would otherwise never send it)."""
-    words = [
-        *(["-p", str(parent)] if parent is not None else []),
-        *(["-v", str(admission.address_space_kb)] if admission.address_space_kb else []),
-        *admission.cgroup_procs,
-    ]
-    return ["/bin/sh", "-c", _LAUNCHER, "arena-launch", *words, "--"] if words else []
 
 
 _ELF = b"\x7fELF"
@@ -217,55 +106,6 @@ def resolve_program(program: str, cwd: str | None, env: Mapping[str, str] | None
     raise BotStartError(f"{program}: no such file or command")
 
 
-def _tree_of(root: int) -> list[int]:
-    """The bot's descendants and the orphans of its session (see :func:`proctree.tree_of`)."""
-    return proctree.tree_of(root, _is_subreaper)
-
-
-def kill_orphans(keep: Sequence[int] = ()) -> int:
-    """Kill and reap what dead children left to this process (a subreaper, see
-    :func:`become_subreaper`): every child in a session of its other than ours (bots start their
-    own) and its descendants, ``keep`` aside. Returns how many processes were killed."""
-    own_session = os.getsid(0)
-    kids = proctree.children(os.getpid())
-    if kids is None:
-        kids = [pid for pid, st in proctree.table() if st.ppid == os.getpid()]
-    orphans = [p for p in kids if p not in keep and (st := proctree.stat(p)) is not None and st.session != own_session]
-    if not orphans:
-        return 0
-    targets = list(dict.fromkeys(orphans + (proctree.descendants(orphans) or [])))
-    for pid in targets:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-    end = time.monotonic() + 2
-    while any(BotProcess._alive(p) for p in orphans) and time.monotonic() < end:
-        BotProcess._reap(orphans)
-        time.sleep(0.002)
-    return len(targets)
-
-
-def _wait_for_exit(proc: subprocess.Popen[bytes], timeout_s: float) -> None:
-    """Wait until ``proc`` exits or ``timeout_s`` passes, woken by the kernel when it exits (a
-    pidfd) rather than by polling; without pidfds (Linux < 5.3), :meth:`Popen.wait` polls."""
-    try:
-        fd = os.pidfd_open(proc.pid)
-    except (AttributeError, OSError):
-        try:
-            proc.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            pass
-        return
-    try:
-        poller = select.poll()
-        poller.register(fd, select.POLLIN)
-        poller.poll(max(0, int(timeout_s * 1000)))
-    finally:
-        os.close(fd)
-    proc.poll()
-
-
 class BotProcess:
     """A running bot. Create with :meth:`start`."""
 
@@ -301,15 +141,8 @@ class BotProcess:
         """The limit the bot went past (it was killed for it), if any."""
         self.name = name
         self._splitter = LineSplitter(max_line_bytes)
-        self._stderr_tail: deque[bytes] = deque()
-        self._stderr_tail_size = 0
-        self._stderr_tail_cap = stderr_tail_bytes
-        self._turn_stderr = bytearray()
-        self._turn_stderr_cap = turn_stderr_bytes
-        self._stderr_total = 0
-        self._stderr_lock = threading.Lock()
+        self._stderr = StderrTail(stderr_tail_bytes, turn_stderr_bytes)
         self._proc: subprocess.Popen[bytes] | None = None
-        self._stderr_thread: threading.Thread | None = None
         self._stdout_eof = False
         self._stdin_closed = False
         self._last_write = time.monotonic()
@@ -322,23 +155,18 @@ class BotProcess:
         """Start the process in its own session, under its limits. Raises :class:`BotStartError`.
 
         The command actually run is ``setpriv --pdeathsig KILL -- /bin/sh -c LAUNCHER ... --
-        [wrapper] argv``: each part replaces itself with the next (``exec``), and no Python runs
-        in the child, so :mod:`subprocess` starts it with ``vfork`` (a ``fork`` of a big arena
-        process costs tens of milliseconds). Without ``setpriv`` the parent-death signal is set
-        from Python in the child, which costs a ``fork``. A Python bot run by this interpreter
-        starts without ``site``'s import hooks (:func:`arena.match.pystart.launch_argv`).
+        [wrapper] argv`` (:func:`arena.match.plumbing.launch_command`: no Python runs in the
+        child, which :mod:`subprocess` then starts with ``vfork``). A Python bot run by this
+        interpreter starts without ``site``'s import hooks (:func:`arena.match.pystart.launch_argv`).
         """
         resolve_program(self.argv[0], self.cwd, self.env)
-        become_subreaper()
+        plumbing.become_subreaper()
         self._limiter = limiter = tree_limiter(self.limits, self._limiter_choice)
-        setpriv, parent = _setpriv(), os.getpid()
         argv = pystart.launch_argv(self.argv, self.cwd, self._bot_env())
-        command = [*_launcher(limiter.admission(), parent if setpriv else None), *self.wrapper, *argv]
-        setup: Callable[[], None] | None = None
-        if setpriv is not None:
-            command = [setpriv, "--pdeathsig", "KILL", "--", *command]
-        else:
-            setup = functools.partial(die_with_parent, parent)
+        admission = limiter.admission()
+        command, setup = plumbing.launch_command(
+            [*self.wrapper, *argv], admission.cgroup_procs, admission.address_space_kb
+        )
         try:
             self._proc = subprocess.Popen(
                 command,
@@ -369,8 +197,7 @@ class BotProcess:
         self._selector.register(self._proc.stdout.fileno(), selectors.EVENT_READ)
         os.set_blocking(self._proc.stdout.fileno(), False)
         os.set_blocking(self._proc.stdin.fileno(), False)
-        self._stderr_thread = threading.Thread(target=self._drain_stderr, name=f"stderr-{self.name}", daemon=True)
-        self._stderr_thread.start()
+        self._stderr.start(self._proc.stderr.fileno(), f"stderr-{self.name}")
         return self
 
     def _bot_env(self) -> Mapping[str, str] | None:
@@ -400,13 +227,13 @@ class BotProcess:
                 found = proctree.descendants([pid])
                 if found is not None:
                     return found
-            return _tree_of(pid)
+            return plumbing.tree_of(pid)
 
         breach = limiter.check(pid, tree)
         if breach is not None:
             self.breach = self.breach or breach
             limiter.kill_all()
-            self._signal_all(proc.pid, _tree_of(proc.pid), signal.SIGKILL)
+            plumbing.signal_all(proc.pid, plumbing.tree_of(proc.pid), signal.SIGKILL)
         return breach
 
     def limit_breach(self, thorough: bool = True) -> Breach | None:
@@ -423,7 +250,7 @@ class BotProcess:
         """The bot's process and every descendant (what :meth:`kill_tree` would kill now)."""
         if self._proc is None:
             return []
-        return [self._proc.pid, *_tree_of(self._proc.pid)]
+        return [self._proc.pid, *plumbing.tree_of(self._proc.pid)]
 
     @property
     def pid(self) -> int | None:
@@ -552,20 +379,7 @@ class BotProcess:
             pipe = f"pipe:[{os.fstat(proc.stdout.fileno()).st_ino}]"
         except OSError:
             return True
-        for pid in [proc.pid, *_tree_of(proc.pid)]:
-            try:
-                if self._wrapper_exe is not None and os.path.realpath(f"/proc/{pid}/exe") == self._wrapper_exe:
-                    continue
-                fds = os.listdir(f"/proc/{pid}/fd")
-            except OSError:
-                continue
-            for fd in fds:
-                try:
-                    if os.readlink(f"/proc/{pid}/fd/{fd}") == pipe:
-                        return False
-                except OSError:
-                    continue
-        return True
+        return not proctree.holds_open([proc.pid, *plumbing.tree_of(proc.pid)], pipe, self._wrapper_exe)
 
     @property
     def dropped_output_bytes(self) -> int:
@@ -573,57 +387,27 @@ class BotProcess:
 
     # -- stderr ----------------------------------------------------------------------------------
 
-    def _drain_stderr(self) -> None:
-        assert self._proc is not None and self._proc.stderr is not None
-        fd = self._proc.stderr.fileno()
-        while True:
-            try:
-                chunk = os.read(fd, _READ_CHUNK)
-            except OSError:
-                return
-            if not chunk:
-                return
-            with self._stderr_lock:
-                self._stderr_total += len(chunk)
-                self._stderr_tail.append(chunk)
-                self._stderr_tail_size += len(chunk)
-                while self._stderr_tail_size - len(self._stderr_tail[0]) >= self._stderr_tail_cap:
-                    self._stderr_tail_size -= len(self._stderr_tail.popleft())
-                self._turn_stderr += chunk
-                if len(self._turn_stderr) > self._turn_stderr_cap:
-                    del self._turn_stderr[: len(self._turn_stderr) - self._turn_stderr_cap]
-
     def drain_stderr(self, timeout_s: float) -> None:
         """Wait up to ``timeout_s`` for stderr to reach its end (after the bot exited)."""
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(timeout_s)
+        self._stderr.join(timeout_s)
 
     def take_turn_stderr(self) -> str:
         """The stderr written since the last call (its last few KB)."""
-        with self._stderr_lock:
-            data = bytes(self._turn_stderr)
-            self._turn_stderr.clear()
-        return data.decode("utf-8", errors="replace")
+        return self._stderr.take_turn()
 
     def stderr_tail(self) -> str:
         """The last bytes the bot wrote to stderr (bounded)."""
-        with self._stderr_lock:
-            data = b"".join(self._stderr_tail)[-self._stderr_tail_cap :]
-        return data.decode("utf-8", errors="replace")
+        return self._stderr.tail()
 
     def last_stderr_line(self, wait_s: float = 0.2) -> str:
         """The last non-empty stderr line (a traceback's error, e.g. ``SyntaxError: ...``), cut
         to 200 characters, after waiting up to ``wait_s`` for stderr to end."""
-        self.drain_stderr(wait_s)
-        for line in reversed(self.stderr_tail().splitlines()):
-            if line.strip():
-                return line.strip()[:200]
-        return ""
+        return self._stderr.last_line(wait_s)
 
     @property
     def stderr_bytes(self) -> int:
         """Total bytes the bot wrote to stderr."""
-        return self._stderr_total
+        return self._stderr.total
 
     # -- termination -----------------------------------------------------------------------------
 
@@ -638,19 +422,19 @@ class BotProcess:
             self._watch_stop.set()
             if self._watch is not None:
                 self._watch.join()
-            targets = _tree_of(proc.pid)
-            self._signal_all(proc.pid, targets, signal.SIGTERM)
+            targets = plumbing.tree_of(proc.pid)
+            plumbing.signal_all(proc.pid, targets, signal.SIGTERM)
             end = time.monotonic() + grace_s
             if not targets:  # the usual case: one process, whose exit is waited for, not polled
-                _wait_for_exit(proc, grace_s)
+                plumbing.wait_for_exit(proc, grace_s)
             while time.monotonic() < end:
-                self._reap(targets)
-                if proc.poll() is not None and not any(self._alive(p) for p in targets):
+                plumbing.reap(targets)
+                if proc.poll() is not None and not any(plumbing.alive(p) for p in targets):
                     break
                 time.sleep(0.002)
-            if proc.poll() is None or any(self._alive(p) for p in targets):
-                targets = list(dict.fromkeys(targets + _tree_of(proc.pid)))
-            self._signal_all(proc.pid, targets, signal.SIGKILL)
+            if proc.poll() is None or any(plumbing.alive(p) for p in targets):
+                targets = list(dict.fromkeys(targets + plumbing.tree_of(proc.pid)))
+            plumbing.signal_all(proc.pid, targets, signal.SIGKILL)
             if self._limiter is not None:
                 self._limiter.kill_all()  # whatever escaped the tree: it is still in the cgroup
             try:
@@ -658,8 +442,8 @@ class BotProcess:
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
                 pass
             end = time.monotonic() + 5
-            while any(self._alive(p) for p in targets) and time.monotonic() < end:
-                self._reap(targets)
+            while any(plumbing.alive(p) for p in targets) and time.monotonic() < end:
+                plumbing.reap(targets)
                 time.sleep(0.002)
             for stream in (proc.stdin, proc.stdout):
                 try:
@@ -669,8 +453,7 @@ class BotProcess:
                     pass
             if self._selector is not None:
                 self._selector.close()
-            if self._stderr_thread is not None:
-                self._stderr_thread.join(timeout=1)
+            self._stderr.join(1)
             if proc.stderr:
                 try:
                     proc.stderr.close()
@@ -684,38 +467,7 @@ class BotProcess:
         """Ask the bot and its descendants to stop (SIGTERM) without waiting: :meth:`kill_tree`
         then waits for several bots at once instead of one after the other."""
         if self._proc is not None and not self._killed and self._proc.poll() is None:
-            self._signal_all(self._proc.pid, _tree_of(self._proc.pid), signal.SIGTERM)
-
-    @staticmethod
-    def _signal_all(root: int, pids: list[int], sig: signal.Signals) -> None:
-        try:
-            os.killpg(root, sig)
-        except OSError:
-            pass
-        for pid in [root, *pids]:
-            try:
-                os.kill(pid, sig)
-            except OSError:
-                pass
-
-    @staticmethod
-    def _alive(pid: int) -> bool:
-        st = proctree.stat(pid)
-        if st is None:
-            return False
-        if st.state == "Z":
-            BotProcess._reap([pid])
-            return False
-        return True
-
-    @staticmethod
-    def _reap(pids: list[int]) -> None:
-        """Reap the descendants re-parented to us (we are a subreaper)."""
-        for pid in pids:
-            try:
-                os.waitpid(pid, os.WNOHANG)
-            except (ChildProcessError, OSError):
-                pass
+            plumbing.signal_all(self._proc.pid, plumbing.tree_of(self._proc.pid), signal.SIGTERM)
 
     def __enter__(self) -> BotProcess:
         return self
