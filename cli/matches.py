@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -13,66 +13,52 @@ from typing import Any
 import click
 import numpy as np
 
+from arena.tournament.browse import RESULTS, STATUSES, GameFilter, UnknownBot, find_game, find_games, tournaments
 from arena.tournament.config import DEFAULT_DB
 from arena.tournament.records import GameRecord, PlayerRecord, TournamentRow
-from arena.tournament.store import Store, StoreError
+from arena.tournament.store import StoreError
 
 from .common import plural
 from .repro import stored_game_command
-
-RESULTS = ("win", "loss", "draw")
-STATUSES = ("ok", "timeout", "crash", "invalid", "memory", "eliminated")
+from .viewing import announce
 
 
 @contextmanager
-def _open(db: str) -> Iterator[Store]:
-    """The results database, opened read-only; a failure to open or read it (a damaged file, say)
-    ends the command with its one-line message."""
+def _one_line() -> Iterator[None]:
+    """A database that cannot be opened or read (a damaged file, say) ends the command with its
+    one-line message."""
     try:
-        with Store(db, read_only=True) as store:
-            yield store
+        yield
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
-
-
-def _result(record: GameRecord, player: PlayerRecord) -> str:
-    if player.rank > 0:
-        return "loss"
-    return "draw" if sum(p.rank == 0 for p in record.players) > 1 else "win"
 
 
 def _when(timestamp: float) -> str:
     return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
 
 
+def _player_dict(p: PlayerRecord) -> dict[str, Any]:
+    keys = ("seat", "bot", "score", "rank", "status", "message", "refused")
+    return {k: getattr(p, k) for k in keys}
+
+
 def _game_dict(tid: int, g: GameRecord) -> dict[str, Any]:
-    return {
-        "id": g.id,
-        "tournament": tid,
-        "comparison": g.comparison,
-        "pair": g.pair,
-        "leg": g.leg,
-        "seed": g.seed,
-        "end_reason": g.end_reason,
-        "turns": g.turns,
-        "winner": g.winner,
-        "duration_s": g.duration_s,
-        "replay": g.replay,
-        "sandbox": None if g.sandboxed is None else ("on" if g.sandboxed else "off"),
-        "worker": g.worker,
-        "players": [
-            {
-                "seat": p.seat,
-                "bot": p.bot,
-                "score": p.score,
-                "rank": p.rank,
-                "status": p.status,
-                "message": p.message,
-                "refused": p.refused,
-            }
-            for p in g.players
-        ],
-    }
+    keys = ("id", "tournament", "comparison", "pair", "leg", "seed", "end_reason", "turns", "winner", "duration_s")
+    out = {k: tid if k == "tournament" else getattr(g, k) for k in keys}
+    out.update(
+        replay=g.replay,
+        sandbox=None if g.sandboxed is None else ("on" if g.sandboxed else "off"),
+        worker=g.worker,
+        players=[_player_dict(p) for p in g.players],
+    )
+    return out
+
+
+def _columns(rows: Sequence[Sequence[str]], right: set[int], echo: Callable[[str], None] = click.echo) -> None:
+    """Rows of cells in columns as wide as their widest cell (``right``: right-aligned ones)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        echo("  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip())
 
 
 @click.group()
@@ -93,43 +79,23 @@ def list_matches(db: str, tid: int | None, bot: str | None, result: str | None, 
     """The games of a tournament: id, seed, seats, scores, end reason, turns, each player's status."""
     if result is not None and bot is None:
         raise click.UsageError("--result is a bot's result: give --bot NAME too")
-    from arena.tournament.standings import find_tournament
-
-    with _open(db) as store:
-        try:
-            row = find_tournament(store, tid)
-        except StoreError as exc:
-            raise click.ClickException(str(exc)) from None
-        names = {b.name for b in store.bots(row.id)}
-        if bot is not None and bot not in names:
-            raise click.UsageError(f"no bot {bot!r} in tournament {row.id} (bots: {', '.join(sorted(names))})")
-        games = store.games(row.id)
-    chosen = []
-    for g in sorted(games, key=lambda g: g.id or 0):
-        players = [p for p in g.players if bot is None or p.bot == bot]
-        if not players:
-            continue
-        if status is not None and not any(p.status == status for p in players):
-            continue
-        if result is not None and not any(_result(g, p) == result for p in players):
-            continue
-        chosen.append(g)
+    try:
+        with _one_line():
+            found = find_games(db, tid, GameFilter(bot, result, status))
+    except UnknownBot as exc:
+        raise click.UsageError(str(exc)) from None
+    tid = found.tournament.id
     if fmt == "json":
-        click.echo(json.dumps({"tournament": row.id, "games": [_game_dict(row.id, g) for g in chosen]}))
+        click.echo(json.dumps({"tournament": tid, "games": [_game_dict(tid, g) for g in found.games]}))
         return
-    click.echo(f"tournament {row.id}: {len(chosen)} of {len(games)} games")
-    if not chosen:
+    click.echo(f"tournament {tid}: {len(found.games)} of {found.total} games")
+    if not found.games:
         return
-    header = ("id", "seed", "players (seat: bot score status)", "end", "turns", "replay")
-    rows = []
-    for g in chosen:
+    rows: list[tuple[str, ...]] = [("id", "seed", "players (seat: bot score status)", "end", "turns", "replay")]
+    for g in found.games:
         seats = "  ".join(f"{p.seat}: {p.bot} {p.score} {p.status}" for p in g.players)
         rows.append((str(g.id), str(g.seed), seats, g.end_reason, str(g.turns), "yes" if g.replay else ""))
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    right = {0, 1, 4}
-    for r in [header, *rows]:
-        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
-        click.echo("  ".join(cells).rstrip())
+    _columns(rows, right={0, 1, 4})
     click.echo("details: arena matches show ID" + (f" --db {db}" if db != DEFAULT_DB else ""))
 
 
@@ -141,13 +107,8 @@ def list_matches(db: str, tid: int | None, bot: str | None, result: str | None, 
 @click.option("--no-open", is_flag=True, help="With --view: write the viewer page, do not open a browser.")
 def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> None:
     """Everything stored about one game, and the command that plays it again."""
-    with _open(db) as store:
-        found = store.game(game_id)
-        if found is None:
-            raise click.ClickException(f"{db}: no game {game_id} (arena matches list shows the ids)")
-        tid, g = found
-        row = store.tournament(tid)
-    assert row is not None
+    with _one_line():
+        row, g = find_game(db, game_id)
     command = stored_game_command(row.settings, g)
     if view and (g.replay is None or not Path(g.replay).is_file()):
         why = "no replay was kept" if g.replay is None else f"its replay {g.replay} is gone"
@@ -156,15 +117,30 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
             f"{command} --replay game{game_id}.json --view"
         )
     if fmt == "json":
-        data = _game_dict(tid, g)
+        data = _game_dict(row.id, g)
         for out, p in zip(data["players"], g.players):
             out.update(latencies_ms=list(p.latencies_ms), near_limit=p.near_limit, stderr=p.stderr)
         data["command"] = command
         click.echo(json.dumps(data))
         return
+    _describe(row, g, command)
+    if view:
+        assert g.replay is not None
+        from arena.view import ViewError, write_view
+
+        page = Path(g.replay).with_suffix(".html")
+        try:
+            write_view(Path(g.replay), page)
+        except (ViewError, OSError) as exc:
+            raise click.ClickException(f"{g.replay}: cannot make the viewer ({exc})") from None
+        announce(page, no_open)
+
+
+def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
+    """The game as text: where it belongs, how it ended, each player, its replay, how to play it again."""
     game = row.settings.get("game")
     click.echo(
-        f"game {g.id} of tournament {tid} ({game}): comparison {g.comparison}, pair {g.pair}, leg {g.leg}, "
+        f"game {g.id} of tournament {row.id} ({game}): comparison {g.comparison}, pair {g.pair}, leg {g.leg}, "
         f"seed {g.seed}"
     )
     click.echo(
@@ -174,9 +150,9 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
         + ("" if g.worker is None else f"; on Dask worker {g.worker}")
     )
     for p in g.players:
-        rank = f"rank {p.rank + 1}"
         click.echo(
-            f"player {p.seat}: {p.bot}, score {p.score}, {rank}, {p.status}" + (f": {p.message}" if p.message else "")
+            f"player {p.seat}: {p.bot}, score {p.score}, rank {p.rank + 1}, {p.status}"
+            + (f": {p.message}" if p.message else "")
         )
         lat = np.asarray(p.latencies_ms, dtype=float)
         if lat.size:
@@ -195,18 +171,6 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
     if g.replay:
         click.echo(f"replay file: {g.replay}")
     click.echo(f"play it again with: {command}")
-    if view:
-        from arena.view import ViewError, write_view
-
-        from .viewing import announce
-
-        assert g.replay is not None
-        page = Path(g.replay).with_suffix(".html")
-        try:
-            write_view(Path(g.replay), page)
-        except (ViewError, OSError) as exc:
-            raise click.ClickException(f"{g.replay}: cannot make the viewer ({exc})") from None
-        announce(page, no_open)
 
 
 @click.command("tournaments")
@@ -214,17 +178,15 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def list_tournaments(db: str, fmt: str) -> None:
     """The tournaments in a results database: date, game, bots, games done, status."""
-    with _open(db) as store:
-        rows: list[tuple[TournamentRow, int]] = [(t, store.count_games(t.id)) for t in store.tournaments()]
+    with _one_line():
+        rows = tournaments(db)
     if fmt == "json":
+        keys = ("id", "created", "updated", "status")
         click.echo(
             json.dumps(
                 [
                     {
-                        "id": t.id,
-                        "created": t.created,
-                        "updated": t.updated,
-                        "status": t.status,
+                        **{k: getattr(t, k) for k in keys},
                         "game": t.settings.get("game"),
                         "format": t.settings.get("format"),
                         "bots": [b["name"] for b in t.settings.get("bots", [])],

@@ -50,6 +50,11 @@ class ViewError(ValueError):
     """A replay the viewer cannot show (the message says why)."""
 
 
+class ViewPathError(ViewError):
+    """The replay or the page asked for cannot be used as given (a path mistake: nothing was read
+    or written)."""
+
+
 def _asset(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
@@ -128,6 +133,35 @@ def write_view(replay: Mapping[str, Any] | Path, out: Path) -> Path:
     out = Path(out)
     write_text_atomic(out, build_page(document))
     return out
+
+
+def view_file(replay: Path, out: Path | None = None) -> Path:
+    """Write the viewer page of the replay file ``replay`` to ``out`` (default: beside it, with
+    the ``.html`` suffix) and return where. Raises :class:`ViewPathError` before anything is read
+    when a path cannot be used, :class:`ViewError` (one line naming the file) when the replay
+    cannot be read or shown, or the page cannot be written."""
+    if not replay.exists():
+        raise ViewPathError(f"{replay}: no such file")
+    if replay.is_dir():
+        raise ViewPathError(f"{replay}: is a directory; give a replay file (arena play ... --replay FILE)")
+    out = replay.with_suffix(".html") if out is None else out
+    if out.exists() and out.resolve() == replay.resolve():
+        raise ViewPathError(f"{out}: the page would overwrite the replay; choose another file with -o")
+    if out.is_dir():
+        raise ViewPathError(f"{out}: is a directory; give a file name, e.g. {out / replay.with_suffix('.html').name}")
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise ViewPathError(f"{folder}: no such directory (create it first)")
+    try:
+        document = load_replay(replay)
+    except OSError as exc:
+        raise ViewError(f"{replay}: cannot read the replay ({exc.strerror or exc})") from None
+    try:
+        return write_view(document, out)
+    except ViewError as exc:
+        raise ViewError(f"{replay}: {exc}") from None
+    except OSError as exc:
+        raise ViewError(f"{out}: cannot write the page ({exc.strerror or exc})") from None
 
 
 def open_in_browser(path: Path) -> bool:
