@@ -35,6 +35,7 @@ from ..match.shield import shielded
 from ..stats import ComparisonStats
 from ..stats.sprt import SprtState
 from .config import FAILURE_WINDOW, TournamentConfig
+from .dispatcher import Dispatcher
 from .entries import BotEntry
 from .executor import Executor, ExecutorError, LocalExecutor
 from .failures import Failure, FailureWatch
@@ -42,7 +43,6 @@ from .provenance import bot_sources, data_files, referee_version, same_rules, sa
 from .records import BotRow, GameRecord, RunnerRow, TournamentRow, TournamentStatus
 from .runlock import RunLock
 from .schedule import Schedule, make_schedule
-from .scheduler import Scheduler
 from .store import Store, StoreError, explain
 from .task import GameTask
 from .tracker import ComparisonTracker, TableTracker, make_tracker
@@ -375,12 +375,12 @@ class Tournament:
         for t in trackers:
             if t.decision is not None:
                 self.store.set_decision(tid, t.index, t.decision.value, t.decided_at or 0)
-        scheduler = Scheduler(self.schedule, trackers, self.store.game_keys(tid))
+        dispatcher = Dispatcher(self.schedule, trackers, self.store.game_keys(tid))
         watch = FailureWatch(self.config.max_failures, FAILURE_WINDOW, stored)
-        done = len(scheduler.done)
+        done = len(dispatcher.done)
         self._stored = done
         run = TournamentRun(tournament_id=tid, interrupted=False, played=0, trackers=trackers)
-        state = _Progress(run, scheduler, watch, done, done + scheduler.remaining())
+        state = _Progress(run, dispatcher, watch, done, done + dispatcher.remaining())
         self.on_event(Started(tid, resumed, done, state.total, tuple(self.warnings())))
         return state
 
@@ -400,7 +400,7 @@ class Tournament:
     def _submit(self, pool: Executor, state: _Progress, options: MatchOptions) -> bool:
         """Fill the executor's free slots with the next games; whether the schedule is exhausted."""
         for _ in range(pool.free_slots()):
-            game = state.scheduler.next_game()
+            game = state.dispatcher.next_game()
             if game is None:
                 return True
             specs = tuple(self.specs[name] for name in game.seats)
@@ -419,13 +419,13 @@ class Tournament:
             self._stored = state.done
             for failure in state.watch.add(record):
                 self.on_event(BotFailed(failure))
-        decided = state.scheduler.finished(record)
+        decided = state.dispatcher.finished(record)
         if decided is not None:
             assert decided.decision is not None and decided.decided_at is not None
             self.store.set_decision(tid, decided.index, decided.decision.value, decided.decided_at)
             pool.cancel(decided.index, decided.decided_at)  # its later pairs: not counted, not wanted
             self.on_event(Decided(decided.index, decided.bots, decided.decision, decided.decided_at))
-            state.total = max(state.done, state.done + state.scheduler.remaining())
+            state.total = max(state.done, state.done + state.dispatcher.remaining())
         state.total = max(state.total, state.done)
         self.on_event(GameDone(record, state.done, state.total, _leader(state.run.trackers)))
         if state.watch.stop_reason is not None:
@@ -473,7 +473,7 @@ class _Progress:
     stored and the games the tournament will have."""
 
     run: TournamentRun
-    scheduler: Scheduler
+    dispatcher: Dispatcher
     watch: FailureWatch
     done: int
     total: int

@@ -20,9 +20,9 @@ from arena.match.preflight import start_failures
 from arena.tournament import Tournament, TournamentError
 from arena.tournament import schedule as schedule_module
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
+from arena.tournament.dispatcher import Dispatcher
 from arena.tournament.provenance import source_hash
 from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule
-from arena.tournament.scheduler import Scheduler
 from arena.tournament.store import Store
 from arena.tournament.tracker import ComparisonTracker, TableTracker, make_tracker
 from cli.arena import main
@@ -386,18 +386,18 @@ def test_the_schedule_of_ten_million_games_is_counted_not_listed(monkeypatch):
     real = schedule_module.pair_seed
     monkeypatch.setattr(schedule_module, "pair_seed", lambda master, pair: calls.append(pair) or real(master, pair))
     schedule = GauntletSchedule(["a", "b"], master_seed=1, pairs=5_000_000, baseline="b")
-    scheduler = Scheduler(schedule, [ComparisonTracker(0, "a", "b", None)], set())
-    assert scheduler.remaining() == 10_000_000  # one comparison, 5 million seeds, two seats each
-    first = scheduler.next_game()
+    dispatcher = Dispatcher(schedule, [ComparisonTracker(0, "a", "b", None)], set())
+    assert dispatcher.remaining() == 10_000_000  # one comparison, 5 million seeds, two seats each
+    first = dispatcher.next_game()
     assert first is not None and (first.comparison, first.pair, first.leg) == (0, 0, 0)
     assert first.seed == real(1, 0)
-    assert scheduler.remaining() == 10_000_000  # the game handed out is still being played
+    assert dispatcher.remaining() == 10_000_000  # the game handed out is still being played
     assert len(calls) == 1
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_counted_remainder_matches_listing_the_games(seed):
-    """The count agrees with the games the scheduler hands out, with stored games and decisions."""
+    """The count agrees with the games the dispatcher hands out, with stored games and decisions."""
     import random
 
     rng = random.Random(seed)
@@ -415,10 +415,10 @@ def test_the_counted_remainder_matches_listing_the_games(seed):
         trackers[0].decided_at = rng.randint(0, 5)  # a decision: no pair from there on
     every = [(c.index, p, leg) for c in schedule.comparisons() for p in range(5) for leg in range(players)]
     done = set(rng.sample(every, 7)) | {(0, 9, 0)}  # a stored game beyond today's --games
-    scheduler = Scheduler(schedule, trackers, set(done))
-    counted = scheduler.remaining()
+    dispatcher = Dispatcher(schedule, trackers, set(done))
+    counted = dispatcher.remaining()
     handed = []
-    while (game := scheduler.next_game()) is not None:
+    while (game := dispatcher.next_game()) is not None:
         handed.append((game.comparison, game.pair, game.leg))
     expected = [
         k

@@ -1,4 +1,4 @@
-"""The pull-based scheduler: which game comes next, given what is stored and decided.
+"""The pull-based dispatcher: which game comes next, given what is stored and decided.
 
 Expected sequences are worked out by hand from the schedule's order (pairs in order; within a
 pair each comparison's leg 0 then leg 1).
@@ -7,23 +7,23 @@ pair each comparison's leg 0 then leg 1).
 from __future__ import annotations
 
 from arena.stats.sprt import SprtParams
+from arena.tournament.dispatcher import Dispatcher
 from arena.tournament.records import GameRecord, PlayerRecord
 from arena.tournament.schedule import GauntletSchedule
-from arena.tournament.scheduler import Scheduler
 from arena.tournament.tracker import ComparisonTracker
 
 SPRT = SprtParams(elo0=0, elo1=400, alpha=0.3, beta=0.3)  # decides after a couple of pairs
 
 
-def make(done: set[tuple[int, int, int]], sprt: SprtParams | None = None) -> Scheduler:
+def make(done: set[tuple[int, int, int]], sprt: SprtParams | None = None) -> Dispatcher:
     schedule = GauntletSchedule(["a", "b", "base"], master_seed=1, pairs=3, baseline="base")
     trackers = [ComparisonTracker(c.index, c.a, c.b, sprt) for c in schedule.comparisons()]
-    return Scheduler(schedule, trackers, done)
+    return Dispatcher(schedule, trackers, done)
 
 
-def keys(scheduler: Scheduler) -> list[tuple[int, int, int]]:
+def keys(dispatcher: Dispatcher) -> list[tuple[int, int, int]]:
     out = []
-    while (game := scheduler.next_game()) is not None:
+    while (game := dispatcher.next_game()) is not None:
         out.append((game.comparison, game.pair, game.leg))
     return out
 
@@ -48,9 +48,9 @@ def win(comparison: int, pair: int, leg: int) -> GameRecord:
 
 
 def test_games_come_in_schedule_order_without_the_stored_ones() -> None:
-    scheduler = make({(0, 0, 0), (1, 1, 1)})
-    assert scheduler.remaining() == 10
-    assert keys(scheduler) == [
+    dispatcher = make({(0, 0, 0), (1, 1, 1)})
+    assert dispatcher.remaining() == 10
+    assert keys(dispatcher) == [
         (0, 0, 1),
         (1, 0, 0),
         (1, 0, 1),
@@ -62,21 +62,21 @@ def test_games_come_in_schedule_order_without_the_stored_ones() -> None:
         (1, 2, 0),
         (1, 2, 1),
     ]
-    assert scheduler.next_game() is None
+    assert dispatcher.next_game() is None
 
 
 def test_a_decided_comparison_stops_being_scheduled() -> None:
-    scheduler = make(set(), SPRT)
-    handed = [scheduler.next_game() for _ in range(4)]  # pair 0 of both comparisons
+    dispatcher = make(set(), SPRT)
+    handed = [dispatcher.next_game() for _ in range(4)]  # pair 0 of both comparisons
     assert [(g.comparison, g.pair, g.leg) for g in handed if g] == [(0, 0, 0), (0, 0, 1), (1, 0, 0), (1, 0, 1)]
     decided = None
     for pair in (0, 1, 2):
         for leg in (0, 1):
-            decided = decided or scheduler.finished(win(0, pair, leg))
+            decided = decided or dispatcher.finished(win(0, pair, leg))
         if decided:
             break
     assert decided is not None and decided.index == 0 and decided.decided_at is not None
     assert decided.decided_at < 3  # decided before the schedule ran out
-    rest = keys(scheduler)
+    rest = keys(dispatcher)
     assert [k for k in rest if k[0] == 0] == []  # pairs before the cut are finished, after it skipped
     assert [(c, p, leg) for c, p, leg in rest if c == 1] == [(1, 1, 0), (1, 1, 1), (1, 2, 0), (1, 2, 1)]

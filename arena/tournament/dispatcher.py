@@ -1,10 +1,10 @@
 """What to play next: the pull side of a tournament.
 
-The tournament asks :meth:`Scheduler.next_game` whenever its executor has a free slot, and tells
-:meth:`Scheduler.finished` about every result; the scheduler answers from the fixed schedule
-(:mod:`arena.tournament.schedule`: seeds, seats and pairings) and the results so far, so adaptive formats
-fit here: SPRT stopping is the one today (a comparison decided at pair ``k`` plays no pair from
-``k`` on), and a format such as knockout or Swiss would be another scheduler.
+The tournament asks :meth:`Dispatcher.next_game` whenever its executor has a free slot, and tells
+:meth:`Dispatcher.finished` about every result; the dispatcher answers from the fixed schedule
+(:mod:`arena.tournament.schedule`: seeds, seats and pairings, fixed in advance) and the results so
+far, so adaptive formats fit here: SPRT stopping is the one today (a comparison decided at pair ``k`` plays no pair from
+``k`` on), and a format such as knockout or Swiss would be another dispatcher.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from .records import GameRecord
 from .schedule import Schedule, ScheduledGame
 from .tracker import Tracker
 
-__all__ = ["Scheduler"]
+__all__ = ["Dispatcher"]
 
 
-class Scheduler:
+class Dispatcher:
     """The schedule's games in order, less those stored (``done``) and those past an SPRT
     decision; ``trackers`` (one per comparison, already fed the stored games) are updated here."""
 
