@@ -9,11 +9,13 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.match.pyentry import PythonEntry
+
 from . import __version__
 from .embed import HEADER_START, embed
 from .errors import FlattenRefused, InternalError
 from .flatten import flatten
-from .graph import GRAMMAR, EntryPoint, Graph, Transform, build_graph
+from .graph import GRAMMAR, Graph, Transform, build_graph
 from .size import SizeReport
 from .strip import strip_comments, strip_docstrings
 
@@ -41,7 +43,7 @@ class Bundle:
 
     text: str
     mode: str
-    entry_point: EntryPoint
+    entry_point: PythonEntry
     size: SizeReport
     inputs: tuple[Path, ...]
     fallback_reasons: tuple[str, ...] = ()

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.match.pyentry import NoMainError, PythonEntry, locate
+
 from .errors import (
     EntryNotFoundError,
     SourceSyntaxError,
@@ -32,7 +34,6 @@ from .scopes import ModuleScopes, analyze
 
 __all__ = [
     "ALLOWED_THIRD_PARTY",
-    "EntryPoint",
     "Module",
     "ImportSite",
     "Binding",
@@ -117,68 +118,21 @@ def is_stdlib(top: str) -> bool:
 # -- the entry ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class EntryPoint:
-    """How the bot is run normally."""
-
-    path: Path
-    """The file run as ``__main__``."""
-    module: str
-    """Its dotted name when it belongs to a package (``python -m``), else ``"__main__"``."""
-    package: str | None
-    """``__package__`` while it runs (``None`` for a script)."""
-    root: Path
-    """``sys.path[0]``."""
-
-    @property
-    def is_script(self) -> bool:
-        return self.package is None
-
-    def run_args(self) -> list[str]:
-        """Interpreter arguments that run the source bot from :attr:`root`."""
-        if self.is_script:
-            return [str(self.path)]
-        return ["-m", self.module.removesuffix(".__main__")]
-
-
-def _package_chain(directory: Path) -> tuple[list[str], Path]:
-    """Names of the packages ``directory`` is nested in (outermost first) and the root above."""
-    parts: list[str] = []
-    while (directory / "__init__.py").is_file():
-        parts.insert(0, directory.name)
-        directory = directory.parent
-    return parts, directory
-
-
-def _uses_relative_imports(path: Path) -> bool:
-    try:
-        tree = ast.parse(read_source(path))
-    except (SyntaxError, ValueError):
-        return False
-    return any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree))
-
-
-def locate_entry(entry: Path | str) -> EntryPoint:
-    """Work out how ENTRY runs: a script, a package (``python -m pkg``) or a module of one."""
+def locate_entry(entry: Path | str) -> PythonEntry:
+    """Work out how ENTRY runs (:mod:`arena.match.pyentry`): a script, a package (``python -m
+    pkg``) or a module of one; raise :class:`EntryNotFoundError` when it names no bot."""
     path = Path(entry)
     if not path.exists():
         raise EntryNotFoundError(f"{entry}: no such file or directory")
-    path = path.resolve()
-    if path.is_dir():
-        main = path / "__main__.py"
-        if not main.is_file():
-            raise EntryNotFoundError(f"{entry}: a directory entry needs a __main__.py")
-        if not (path / "__init__.py").is_file():
-            return EntryPoint(main, "__main__", None, path)
-        path = main
-    elif path.suffix != ".py":
+    resolved = path.resolve()
+    if not resolved.is_dir() and resolved.suffix != ".py":
         raise EntryNotFoundError(f"{entry}: not a Python file (.py) or a package directory")
-    parts, root = _package_chain(path.parent)
-    in_package = bool(parts) and (path.name == "__main__.py" or _uses_relative_imports(path))
-    if not in_package:
-        return EntryPoint(path, "__main__", None, path.parent)
-    package = ".".join(parts)
-    return EntryPoint(path, f"{package}.{path.stem}", package, root)
+    try:
+        # A file of a package is read as every module is: what cannot be read or decoded is
+        # reported as such.
+        return locate(resolved, read=read_source)
+    except NoMainError:
+        raise EntryNotFoundError(f"{entry}: a directory entry needs a __main__.py") from None
 
 
 # -- modules -----------------------------------------------------------------------------------
@@ -284,7 +238,7 @@ class Module:
 class Graph:
     """Every local module reachable from the entry, with its imports resolved."""
 
-    entry_point: EntryPoint
+    entry_point: PythonEntry
     entry: Module
     modules: dict[str, Module]
     """By dotted name; the entry is under ``"__main__"`` when it is a script."""
@@ -419,7 +373,7 @@ def _literal_all(module: Module) -> list[str] | None:
 
 class _Builder:
     def __init__(
-        self, entry_point: EntryPoint, libs: list[Path], files: list[Path], transform: Transform | None
+        self, entry_point: PythonEntry, libs: list[Path], files: list[Path], transform: Transform | None
     ) -> None:
         self.ep = entry_point
         self.transform = transform

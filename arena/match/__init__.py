@@ -1,6 +1,6 @@
-"""Running one match: what a BOT argument means (:mod:`.botspec`), the engine's line rules
-(:mod:`.lines`), one bot process (:mod:`.process`), the game loop (:mod:`.loop`) and the replay
-file (:mod:`.replay`)."""
+"""Running one match: what a BOT argument means (:mod:`.botspec`), how the path of a Python bot
+runs (:mod:`.pyentry`, which the bundler shares), the engine's line rules (:mod:`.lines`), one bot
+process (:mod:`.process`), the game loop (:mod:`.loop`) and the replay file (:mod:`.replay`)."""
 
 from .loop import Execution, Frame, MatchOptions, MatchResult, PlayerResult, Verdict, play_match
 
