@@ -14,7 +14,7 @@ from arena.match.pyentry import PythonEntry
 from . import __version__
 from .embed import HEADER_START, embed
 from .errors import FlattenRefused, InternalError
-from .flatten import flatten
+from .flat.flatten import flatten
 from .graph import GRAMMAR, Graph, Transform, build_graph
 from .size import SizeReport
 from .strip import strip_comments, strip_docstrings

@@ -1,8 +1,8 @@
 """Flattening, pass 6: the edits that turn one module's text into its part of the flat file.
 
-Takes the graph, one module's :class:`~bundler.collect.ModuleFacts` and the
-:class:`~bundler.naming.NamePlan`; returns the module's :class:`ModuleEdits`: text edits located
-by syntax-tree positions (renamed globals, uses of imported names rewritten to what they name,
+Takes the graph, one module's :class:`~bundler.flat.collect.ModuleFacts` and the
+:class:`~bundler.flat.naming.NamePlan`; returns the module's :class:`ModuleEdits`: text edits
+located by syntax-tree positions (renamed globals, uses of imported names rewritten to what they name,
 ``__name__`` replaced by the module's name, imports inside blocks rewritten or removed, nested
 ``if TYPE_CHECKING:`` blocks replaced by ``pass``), the new text of the top-level statements that
 change whole (imports, ``if TYPE_CHECKING:`` and other modules' ``if __name__ == "__main__":``
@@ -16,13 +16,13 @@ import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..graph import Binding, Graph, ImportSite, is_main_guard
+from ..scopes import Ref, Scope
+from ..textedit import Edit, Positions, apply_edits
 from .classify import ModuleNames
 from .collect import ModuleFacts, annotation_exprs, is_type_checking
-from .graph import Binding, Graph, ImportSite, is_main_guard
 from .naming import NamePlan, Target
 from .refusals import Refusals
-from .scopes import Ref, Scope
-from .textedit import Edit, Positions, apply_edits
 
 __all__ = ["ModuleEdits", "rewrite", "deleted_globals"]
 

@@ -13,9 +13,9 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .graph import Binding, Graph, ImportSite, Module
-from .scopes import Ref
-from .textedit import Positions
+from ..graph import Binding, Graph, ImportSite, Module
+from ..scopes import Ref
+from ..textedit import Positions
 
 __all__ = [
     "ModuleFacts",

@@ -11,8 +11,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
+from ..graph import Binding, Graph, ImportSite, Module, is_main_guard
 from .collect import Collected, entry_parents, executed_sites, external_paths, is_type_checking
-from .graph import Binding, Graph, ImportSite, Module, is_main_guard
 from .refusals import Refusals, where
 
 __all__ = ["Step", "Unorderable", "order", "statement_positions", "submodule_overwrites"]
