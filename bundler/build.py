@@ -15,8 +15,9 @@ from . import __version__
 from .embed import HEADER_START, embed
 from .errors import FlattenRefused, InternalError
 from .flat.flatten import flatten
-from .graph import GRAMMAR, Graph, Transform, build_graph
+from .graph import Graph, Transform, build_graph
 from .size import SizeReport
+from .source import GRAMMAR
 from .strip import strip_comments, strip_docstrings
 
 __all__ = ["BuildOptions", "Bundle", "build", "MODES"]

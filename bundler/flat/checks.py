@@ -14,7 +14,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from ..graph import Graph, ImportSite, Module
+from ..graph import Graph, Module
+from ..import_sites import ImportSite
 from .collect import Collected, ModuleFacts, annotation_exprs, executed_sites, external_paths
 from .refusals import Refusals, where
 

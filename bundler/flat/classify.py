@@ -20,7 +20,8 @@ import ast
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
-from ..graph import Binding, Graph, Module
+from ..graph import Graph, Module
+from ..import_sites import Binding
 from ..scopes import Ref
 from .collect import Collected, ModuleFacts
 from .refusals import Refusals

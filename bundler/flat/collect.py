@@ -13,7 +13,8 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..graph import Binding, Graph, ImportSite, Module
+from ..graph import Graph, Module
+from ..import_sites import Binding, ImportSite
 from ..scopes import Ref
 from ..textedit import Positions
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from ..graph import Binding, Graph, ImportSite, Module, is_main_guard
+from ..graph import Graph, Module
+from ..import_sites import Binding, ImportSite, is_main_guard
 from .collect import Collected, entry_parents, executed_sites, external_paths, is_type_checking
 from .refusals import Refusals, where
 

@@ -16,7 +16,8 @@ import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..graph import Binding, Graph, ImportSite, is_main_guard
+from ..graph import Graph
+from ..import_sites import Binding, ImportSite, is_main_guard
 from ..scopes import Ref, Scope
 from ..textedit import Edit, Positions, apply_edits
 from .classify import ModuleNames

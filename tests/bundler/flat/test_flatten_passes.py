@@ -15,7 +15,8 @@ from bundler.flat.naming import NamePlan, Target, assign_names, plan_names
 from bundler.flat.order import Unorderable, order
 from bundler.flat.refusals import merge
 from bundler.flat.rewrite import ModuleEdits, rewrite
-from bundler.graph import Binding, Graph, build_graph
+from bundler.graph import Graph, build_graph
+from bundler.import_sites import Binding
 from bundler.textedit import Edit, apply_edits
 
 
