@@ -56,6 +56,7 @@ class ImportSite:
 
 
 def is_type_checking(test: ast.expr) -> bool:
+    """Is this ``if`` test ``TYPE_CHECKING`` (or ``typing.TYPE_CHECKING``)?"""
     if isinstance(test, ast.Name):
         return test.id == "TYPE_CHECKING"
     return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"

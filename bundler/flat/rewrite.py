@@ -17,11 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..graph import Graph
-from ..import_sites import Binding, ImportSite, is_main_guard
+from ..import_sites import Binding, ImportSite, is_main_guard, is_type_checking
 from ..scopes import Ref, Scope
 from ..textedit import Edit, Positions, apply_edits
 from .classify import ModuleNames
-from .collect import ModuleFacts, annotation_exprs, is_type_checking
+from .collect import ModuleFacts, annotation_exprs
 from .naming import NamePlan, Target
 from .refusals import Refusals
 
