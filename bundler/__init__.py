@@ -6,7 +6,7 @@
 
 What both modes share is here: :mod:`.graph` (the bot's local modules and their imports, built from
 :mod:`.source`, :mod:`.finder`, :mod:`.import_sites` and :mod:`.stdlib`; how the entry runs is
-:mod:`arena.match.pyentry`'s rule), :mod:`.scopes` (which names refer to a module's globals),
+:mod:`arena.match.pymodule`'s rule), :mod:`.scopes` (which names refer to a module's globals),
 :mod:`.textedit` and :mod:`.strip` (edits of the original text), :mod:`.size`, :mod:`.errors`,
 :mod:`.output`, :mod:`.build`, :mod:`.verify` and :mod:`.ship`. Modules mode is :mod:`.embed`;
 flat mode's passes are the subpackage :mod:`.flat`.

@@ -1,5 +1,5 @@
 """Running one match: what a BOT argument means (:mod:`.botspec`), how the path of a Python bot
-runs (:mod:`.pyentry`, which the bundler shares), the engine's line rules (:mod:`.lines`), one bot
+runs (:mod:`.pymodule`, which the bundler shares), the engine's line rules (:mod:`.lines`), one bot
 process (:mod:`.process`), the game loop (:mod:`.loop`) and the replay file (:mod:`.replay`)."""
 
 from .loop import Execution, Frame, MatchOptions, MatchResult, PlayerResult, Verdict, play_match

@@ -37,7 +37,7 @@ from typing import Any
 
 import yaml
 
-from . import paths, pyentry
+from . import paths, pymodule
 
 __all__ = [
     "BotSpec",
@@ -136,10 +136,10 @@ def split_name(text: str) -> tuple[str | None, str]:
 def python_command(path: Path) -> tuple[tuple[str, ...], str | None]:
     """How a Python bot at ``path`` (a file or a directory) runs: the interpreter's arguments and
     the directory to run them from (``None``: any). The same rule as ``bundle``'s entry
-    (:mod:`arena.match.pyentry`)."""
+    (:mod:`arena.match.pymodule`)."""
     try:
-        entry = pyentry.locate(path)
-    except pyentry.NoMainError as exc:
+        entry = pymodule.locate(path)
+    except pymodule.NoMainError as exc:
         raise BotSpecError(f"{exc.path}: a directory bot needs a __main__.py") from None
     return (sys.executable, "-u", *entry.run_args()), None if entry.is_script else str(entry.root)
 
@@ -163,7 +163,7 @@ def _shipped(name: str, entry: Mapping[str, Any] | None, extra: tuple[str, ...],
     args = tuple(str(a) for a in entry.get("args", [])) + extra
     if "module" in entry:
         launcher = (sys.executable, "-u", "-m", str(entry["module"]))
-        found = pyentry.module_path(REPO_ROOT, str(entry["module"]))
+        found = pymodule.module_path(REPO_ROOT, str(entry["module"]))
         source = None if found is None else PythonSource(str(found), len(launcher))
         spec = BotSpec(name=name, argv=launcher + args, cwd=str(REPO_ROOT), source=source)
     elif "path" in entry:
