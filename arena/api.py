@@ -1,7 +1,8 @@
 """The arena's API for other tools: play one recorded match and get each seat's answers.
 
-This is the one entry point the bundler (``bundle --verify``) uses, and the stable one for
-scripts: everything else in :mod:`arena` may change shape between releases.
+This is the entry point the bundler plays through (``bundle --verify``), and the stable one for
+scripts: everything else in :mod:`arena` may change shape between releases. The bundler uses one
+other piece of the arena: :mod:`arena.match.pymodule`, how the path of a Python bot runs.
 
 >>> from arena import Bot, play_recorded
 >>> seats = play_recorded("spring2021", 1, ["greedy", Bot(("python3", "-u", "my_bot.py"))])

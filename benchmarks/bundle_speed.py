@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from bundler.build import BuildOptions, build  # noqa: E402
 from bundler.errors import BundleError  # noqa: E402
-from bundler.graph import _startup_modules, build_graph  # noqa: E402
+from bundler.graph import build_graph  # noqa: E402
+from bundler.stdlib import _startup_modules  # noqa: E402
 
 
 def entries() -> list[tuple[str, Path, tuple[Path, ...]]]:

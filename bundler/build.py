@@ -9,12 +9,15 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.match.pymodule import PythonEntry
+
 from . import __version__
 from .embed import HEADER_START, embed
 from .errors import FlattenRefused, InternalError
-from .flatten import flatten
-from .graph import GRAMMAR, EntryPoint, Graph, Transform, build_graph
+from .flat.flatten import flatten
+from .graph import Graph, Transform, build_graph
 from .size import SizeReport
+from .source import GRAMMAR
 from .strip import strip_comments, strip_docstrings
 
 __all__ = ["BuildOptions", "Bundle", "build", "MODES"]
@@ -41,7 +44,7 @@ class Bundle:
 
     text: str
     mode: str
-    entry_point: EntryPoint
+    entry_point: PythonEntry
     size: SizeReport
     inputs: tuple[Path, ...]
     fallback_reasons: tuple[str, ...] = ()

@@ -12,7 +12,9 @@ import ast
 from dataclasses import dataclass
 
 from .errors import BundleError
-from .graph import Graph, Module, parse_source, read_source, unshadowable
+from .graph import Graph, Module
+from .source import parse_source, read_source
+from .stdlib import unshadowable
 
 __all__ = ["EmbeddedBundle", "embed", "string_literal", "HEADER_START"]
 

@@ -6,239 +6,55 @@ script (``python bot.py``), or the directory above its top package when the entr
 package (``python -m pkg.main``), then the ``--lib`` directories (as ``PYTHONPATH`` would add
 them). Local modules win over standard-library modules of the same name, except those Python has
 already loaded (or finds built in or frozen) before it looks at the path.
+
+How the entry runs is :mod:`arena.match.pymodule`'s rule, the one the arena runs bots by. The graph
+is built from :mod:`bundler.source` (reading a file), :mod:`bundler.finder` (the module search),
+:mod:`bundler.import_sites` (a module's import statements) and :mod:`bundler.stdlib` (what is not
+local).
 """
 
 from __future__ import annotations
 
 import ast
-import functools
-import importlib.machinery
-import io
-import subprocess
-import sys
-import tempfile
-import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import (
-    EntryNotFoundError,
-    SourceSyntaxError,
-    ThirdPartyImportError,
-    UnresolvedImportError,
-)
+from arena.match.pymodule import NoMainError, PythonEntry, locate
+
+from .errors import EntryNotFoundError, ThirdPartyImportError, UnresolvedImportError
+from .finder import Finder, ModuleFile, prefixes
+from .import_sites import Binding, ImportSite, find_import_sites
 from .scopes import ModuleScopes, analyze
+from .source import parse_source, read_source
+from .stdlib import ALLOWED_THIRD_PARTY, is_stdlib
 
-__all__ = [
-    "ALLOWED_THIRD_PARTY",
-    "EntryPoint",
-    "Module",
-    "ImportSite",
-    "Binding",
-    "Graph",
-    "locate_entry",
-    "build_graph",
-    "read_source",
-    "parse_source",
-]
-
-ALLOWED_THIRD_PARTY = frozenset({"numpy"})
-"""Non-standard-library packages CodinGame's Python provides."""
-
-GRAMMAR = (3, 11)
+__all__ = ["Module", "Graph", "Transform", "locate_entry", "build_graph"]
 
 Transform = Callable[[str, ast.Module], str]
-
-
-# -- reading -----------------------------------------------------------------------------------
-
-
-def read_source(path: Path) -> str:
-    """The text of a Python file, decoded as Python decodes it, with ``\\n`` line ends."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise EntryNotFoundError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        text = data.decode(encoding)
-    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
-        raise SourceSyntaxError(path, None, f"cannot decode: {exc}") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if text and not text.endswith("\n"):
-        text += "\n"
-    return text
-
-
-def parse_source(text: str, filename: str) -> ast.Module:
-    """Parse under Python 3.11's grammar, or raise :class:`SourceSyntaxError` (file and line)."""
-    try:
-        return ast.parse(text, filename=filename, feature_version=GRAMMAR)
-    except SyntaxError as exc:
-        raise SourceSyntaxError(filename, exc.lineno, exc.msg) from None
-    except ValueError as exc:  # null bytes
-        raise SourceSyntaxError(filename, None, str(exc)) from None
-
-
-# -- which names Python never looks up on the path ----------------------------------------------
-
-
-@functools.cache
-def _startup_modules() -> frozenset[str]:
-    """Modules already loaded when a script starts (site, encodings, ...): a local file of the same
-    name never shadows them."""
-    code = "import sys; print(' '.join(sys.modules))"
-    try:
-        with tempfile.TemporaryDirectory() as empty:
-            out = subprocess.run(
-                [sys.executable, "-c", code], capture_output=True, text=True, cwd=empty, timeout=30, check=True
-            ).stdout
-    except (OSError, subprocess.SubprocessError):
-        out = ""
-    names = {n.split(".")[0] for n in out.split()}
-    names.discard("__main__")
-    return frozenset(names)
-
-
-def unshadowable(top: str) -> bool:
-    """True when ``import top`` never reaches the path: built in, frozen, or loaded at start-up."""
-    if top in sys.builtin_module_names or top in _startup_modules():
-        return True
-    return importlib.machinery.FrozenImporter.find_spec(top) is not None
-
-
-def is_stdlib(top: str) -> bool:
-    return top in sys.stdlib_module_names or top in sys.builtin_module_names
 
 
 # -- the entry ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class EntryPoint:
-    """How the bot is run normally."""
-
-    path: Path
-    """The file run as ``__main__``."""
-    module: str
-    """Its dotted name when it belongs to a package (``python -m``), else ``"__main__"``."""
-    package: str | None
-    """``__package__`` while it runs (``None`` for a script)."""
-    root: Path
-    """``sys.path[0]``."""
-
-    @property
-    def is_script(self) -> bool:
-        return self.package is None
-
-    def run_args(self) -> list[str]:
-        """Interpreter arguments that run the source bot from :attr:`root`."""
-        if self.is_script:
-            return [str(self.path)]
-        return ["-m", self.module.removesuffix(".__main__")]
-
-
-def _package_chain(directory: Path) -> tuple[list[str], Path]:
-    """Names of the packages ``directory`` is nested in (outermost first) and the root above."""
-    parts: list[str] = []
-    while (directory / "__init__.py").is_file():
-        parts.insert(0, directory.name)
-        directory = directory.parent
-    return parts, directory
-
-
-def _uses_relative_imports(path: Path) -> bool:
-    try:
-        tree = ast.parse(read_source(path))
-    except (SyntaxError, ValueError):
-        return False
-    return any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree))
-
-
-def locate_entry(entry: Path | str) -> EntryPoint:
-    """Work out how ENTRY runs: a script, a package (``python -m pkg``) or a module of one."""
+def locate_entry(entry: Path | str) -> PythonEntry:
+    """Work out how ENTRY runs (:mod:`arena.match.pymodule`): a script, a package (``python -m
+    pkg``) or a module of one; raise :class:`EntryNotFoundError` when it names no bot."""
     path = Path(entry)
     if not path.exists():
         raise EntryNotFoundError(f"{entry}: no such file or directory")
-    path = path.resolve()
-    if path.is_dir():
-        main = path / "__main__.py"
-        if not main.is_file():
-            raise EntryNotFoundError(f"{entry}: a directory entry needs a __main__.py")
-        if not (path / "__init__.py").is_file():
-            return EntryPoint(main, "__main__", None, path)
-        path = main
-    elif path.suffix != ".py":
+    resolved = path.resolve()
+    if not resolved.is_dir() and resolved.suffix != ".py":
         raise EntryNotFoundError(f"{entry}: not a Python file (.py) or a package directory")
-    parts, root = _package_chain(path.parent)
-    in_package = bool(parts) and (path.name == "__main__.py" or _uses_relative_imports(path))
-    if not in_package:
-        return EntryPoint(path, "__main__", None, path.parent)
-    package = ".".join(parts)
-    return EntryPoint(path, f"{package}.{path.stem}", package, root)
+    try:
+        # A file of a package is read as every module is: what cannot be read or decoded is
+        # reported as such.
+        return locate(resolved, read=read_source)
+    except NoMainError:
+        raise EntryNotFoundError(f"{entry}: a directory entry needs a __main__.py") from None
 
 
 # -- modules -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ModuleFile:
-    """Where a module's code lives."""
-
-    name: str
-    path: Path | None
-    """``None`` for a namespace package (no code)."""
-    is_package: bool
-    search: tuple[Path, ...] = ()
-    """``__path__`` of a package."""
-
-
-@dataclass(frozen=True)
-class Binding:
-    """What one name bound by an import statement refers to."""
-
-    name: str
-    """The name bound in the importing scope."""
-    module: str | None
-    """The local module it refers to (``None`` for a non-local module)."""
-    attr: str | None = None
-    """A name in ``module``; ``None`` when the name is the module itself."""
-    external: str | None = None
-    """For a non-local import: ``"module"`` or ``"module:attr"``."""
-    alias: ast.alias | None = None
-    """The ``import`` clause that binds it (``None`` for names a star import binds)."""
-
-
-@dataclass
-class ImportSite:
-    """One import statement in a module, resolved."""
-
-    node: ast.Import | ast.ImportFrom
-    top_index: int
-    """Index of the module-body statement that contains it."""
-    top_level: bool
-    """Directly a statement of the module body."""
-    in_function: bool
-    type_checking: bool
-    """Never executed: inside ``if TYPE_CHECKING:``, or inside the ``if __name__ == "__main__":``
-    block of a module that is not the entry."""
-    guarded: bool
-    """Inside a ``try`` that catches ``ImportError``."""
-    executes: list[str] = field(default_factory=list)
-    """Local modules the statement imports, in the order Python runs them."""
-    bindings: list[Binding] = field(default_factory=list)
-    external: list[str] = field(default_factory=list)
-    star_from: str | None = None
-    """``from X import *`` of a local X: its name."""
-    problems: list[str] = field(default_factory=list)
-    """Why this import cannot be flattened (it still works in modules mode)."""
-
-    @property
-    def is_local(self) -> bool:
-        return bool(self.executes) or self.star_from is not None
 
 
 @dataclass(eq=False)
@@ -284,7 +100,7 @@ class Module:
 class Graph:
     """Every local module reachable from the entry, with its imports resolved."""
 
-    entry_point: EntryPoint
+    entry_point: PythonEntry
     entry: Module
     modules: dict[str, Module]
     """By dotted name; the entry is under ``"__main__"`` when it is a script."""
@@ -294,106 +110,6 @@ class Graph:
 
     def display(self, module: Module) -> str:
         return module.display(self.roots)
-
-
-class _Finder:
-    """Python's path-based module search over a fixed list of directories."""
-
-    def __init__(self, roots: list[Path]) -> None:
-        self.roots = roots
-        self.cache: dict[str, ModuleFile | None] = {}
-
-    def find(self, name: str) -> ModuleFile | None:
-        if name not in self.cache:
-            self.cache[name] = self._find(name)
-        return self.cache[name]
-
-    def _find(self, name: str) -> ModuleFile | None:
-        parent, _, last = name.rpartition(".")
-        if parent:
-            pkg = self.find(parent)
-            if pkg is None or not pkg.is_package:
-                return None
-            dirs: tuple[Path, ...] = pkg.search
-        else:
-            if unshadowable(name):
-                return None
-            dirs = tuple(self.roots)
-        portions: list[Path] = []
-        for d in dirs:
-            pkg_dir = d / last
-            if (pkg_dir / "__init__.py").is_file():
-                return ModuleFile(name, pkg_dir / "__init__.py", True, (pkg_dir,))
-            if (d / f"{last}.py").is_file():
-                return ModuleFile(name, d / f"{last}.py", False)
-            if pkg_dir.is_dir() and last.isidentifier():
-                portions.append(pkg_dir)
-        if portions:
-            return ModuleFile(name, None, True, tuple(portions))
-        return None
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    if isinstance(test, ast.Name):
-        return test.id == "TYPE_CHECKING"
-    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-
-
-def _catches_import_error(node: ast.Try | ast.TryStar) -> bool:
-    for handler in node.handlers:
-        if handler.type is None:
-            return True
-        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-        for t in types:
-            if isinstance(t, ast.Name) and t.id in ("ImportError", "ModuleNotFoundError", "Exception", "BaseException"):
-                return True
-    return False
-
-
-def is_main_guard(stmt: ast.stmt) -> bool:
-    """``if __name__ == "__main__":`` (either way round)."""
-    if not isinstance(stmt, ast.If):
-        return False
-    t = stmt.test
-    if not (isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq)):
-        return False
-    sides = [t.left, t.comparators[0]]
-    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
-    consts = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
-    return len(names) == 1 and len(consts) == 1
-
-
-def _collect_imports(tree: ast.Module, is_entry: bool) -> list[ImportSite]:
-    sites: list[ImportSite] = []
-
-    def walk(node: ast.AST, index: int, top: bool, in_function: bool, tc: bool, guarded: bool) -> None:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            sites.append(ImportSite(node, index, top, in_function, tc, guarded))
-            return
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.body:
-                walk(child, index, False, in_function, True, guarded)
-            for child in node.orelse:
-                walk(child, index, False, in_function, tc, guarded)
-            return
-        if isinstance(node, (ast.Try, ast.TryStar)) and _catches_import_error(node):
-            for child in node.body:
-                walk(child, index, False, in_function, tc, True)
-            for part in (node.handlers, node.orelse, node.finalbody):
-                for item in part:
-                    walk(item, index, False, in_function, tc, guarded)
-            return
-        func = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-        for sub in ast.iter_child_nodes(node):
-            walk(sub, index, False, in_function or func, tc, guarded)
-
-    for index, stmt in enumerate(tree.body):
-        if not is_entry and is_main_guard(stmt) and isinstance(stmt, ast.If) and not stmt.orelse:
-            for child in stmt.body:
-                walk(child, index, False, False, True, False)
-            continue
-        walk(stmt, index, True, False, False, False)
-    return sites
 
 
 def _literal_all(module: Module) -> list[str] | None:
@@ -419,12 +135,12 @@ def _literal_all(module: Module) -> list[str] | None:
 
 class _Builder:
     def __init__(
-        self, entry_point: EntryPoint, libs: list[Path], files: list[Path], transform: Transform | None
+        self, entry_point: PythonEntry, libs: list[Path], files: list[Path], transform: Transform | None
     ) -> None:
         self.ep = entry_point
         self.transform = transform
         self.roots = [entry_point.root] + [p for p in libs if p != entry_point.root]
-        self.finder = _Finder(self.roots)
+        self.finder = Finder(self.roots)
         self.modules: dict[str, Module] = {}
         self.files = files
         self.queue: list[Module] = []
@@ -447,7 +163,7 @@ class _Builder:
         source, tree = self.read(ep.path)
         entry = Module(ep.module, ep.path, source, tree, False, (), is_entry=True)
         if ep.package:
-            for prefix in _prefixes(ep.package):
+            for prefix in prefixes(ep.package):
                 mf = self.finder.find(prefix)
                 if mf is None:
                     raise EntryNotFoundError(f"{ep.path}: cannot find its package {prefix}")
@@ -456,7 +172,7 @@ class _Builder:
         self.queue.append(entry)
         while self.queue:
             module = self.queue.pop(0)
-            module.imports = _collect_imports(module.tree, module.is_entry)
+            module.imports = find_import_sites(module.tree, module.is_entry)
             for site in module.imports:
                 self.resolve(module, site)
         return Graph(ep, entry, self.modules, self.roots, self.files)
@@ -517,7 +233,7 @@ class _Builder:
             except UnresolvedImportError:
                 continue  # reported where the module's own imports are resolved
             mf = self.finder.find(base) if base else None
-            if mf is None or any(self.finder.find(p) is None for p in _prefixes(base)):
+            if mf is None or any(self.finder.find(p) is None for p in prefixes(base)):
                 continue
             source = self.load(mf)
             out.update(_literal_all(source) or ())
@@ -569,7 +285,7 @@ class _Builder:
     def require(self, module: Module, site: ImportSite, name: str, quiet: bool = False) -> Module | None:
         """Load ``name`` and its parent packages, recording them as executed by ``site``."""
         loaded: list[Module] = []
-        for prefix in _prefixes(name):
+        for prefix in prefixes(name):
             mf = self.finder.find(prefix)
             if mf is None:
                 if quiet:
@@ -614,11 +330,6 @@ class _Builder:
             f"(searched {', '.join(str(r) for r in self.roots)}), not in the standard library and "
             f"not numpy; CodinGame's Python has nothing else"
         )
-
-
-def _prefixes(name: str) -> list[str]:
-    parts = name.split(".")
-    return [".".join(parts[: i + 1]) for i in range(len(parts))]
 
 
 def build_graph(

@@ -154,127 +154,170 @@ class _Walker:
             self.visit(stmt, ctx)
 
     def visit(self, node: ast.AST, ctx: _Ctx) -> None:
-        scope = ctx.scope
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for d in node.decorator_list:
-                self.visit(d, ctx)
-            self.visit_arguments_outer(node.args, ctx)
-            if node.returns is not None:
-                self.visit(node.returns, ctx)
-            self.ref(ctx, node.name, node, "store")
-            inner = Scope("function", node, scope)
-            self.scopes[id(node)] = inner
-            self.bind_arguments(node.args, inner)
-            self.visit_body(node.body, self.child(ctx, inner))
+            self.visit_function(node, ctx)
         elif isinstance(node, ast.Lambda):
-            self.visit_arguments_outer(node.args, ctx)
-            inner = Scope("function", node, scope)
-            self.scopes[id(node)] = inner
-            self.bind_arguments(node.args, inner)
-            self.visit(node.body, self.child(ctx, inner))
+            self.visit_lambda(node, ctx)
         elif isinstance(node, ast.ClassDef):
-            for d in node.decorator_list:
-                self.visit(d, ctx)
-            for b in node.bases:
-                self.visit(b, ctx)
-            for k in node.keywords:
-                self.visit(k.value, ctx)
-            self.ref(ctx, node.name, node, "store")
-            inner = Scope("class", node, scope)
-            self.scopes[id(node)] = inner
-            for index, stmt in enumerate(node.body):
-                self.visit(stmt, self.child(ctx, inner, class_index=index))
+            self.visit_class(node, ctx)
         elif isinstance(node, _COMPREHENSIONS):
-            gens = node.generators
-            self.visit(gens[0].iter, ctx)
-            inner = Scope("comprehension", node, scope)
-            self.scopes[id(node)] = inner
-            ictx = self.child(ctx, inner)
-            for i, gen in enumerate(gens):
-                if i:
-                    self.visit(gen.iter, ictx)
-                self.visit(gen.target, ictx)
-                for cond in gen.ifs:
-                    self.visit(cond, ictx)
-            if isinstance(node, ast.DictComp):
-                self.visit(node.key, ictx)
-                self.visit(node.value, ictx)
-            else:
-                self.visit(node.elt, ictx)
+            self.visit_comprehension(node, ctx)
         elif isinstance(node, ast.NamedExpr):
-            self.visit(node.value, ctx)
-            target_scope = scope
-            while target_scope.kind == "comprehension" and target_scope.parent is not None:
-                target_scope = target_scope.parent
-            tctx = _Ctx(target_scope, ctx.top_index, ctx.nested, ctx.in_loop, ctx.class_index)
-            assert isinstance(node.target, ast.Name)
-            self.ref(tctx, node.target.id, node.target, "store")
+            self.visit_named_expr(node, ctx)
         elif isinstance(node, ast.Name):
             kind = {ast.Load: "load", ast.Store: "store", ast.Del: "del"}[type(node.ctx)]
             self.ref(ctx, node.id, node, kind)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            target = scope.globals if isinstance(node, ast.Global) else scope.nonlocals
-            for name in node.names:
-                target.add(name)
-                self.refs.append(Ref(name, node, scope, "decl", ctx.top_index, ctx.nested, ctx.in_loop))
+            self.visit_declaration(node, ctx)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                if alias.name == "*":
-                    scope.has_star_import = True
-                    continue
-                bound = alias.asname or alias.name.split(".")[0]
-                self.ref(ctx, bound, alias, "store")
+            self.visit_import(node, ctx)
         elif isinstance(node, ast.ExceptHandler):
             if node.type is not None:
                 self.visit(node.type, ctx)
             if node.name:
                 self.ref(ctx, node.name, node, "store")
             self.visit_body(node.body, ctx)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)):
-            if isinstance(node, ast.MatchAs) and node.pattern is not None:
-                self.visit(node.pattern, ctx)
-            if node.name:
-                self.ref(ctx, node.name, node, "store")
-        elif isinstance(node, ast.MatchMapping):
-            for key in node.keys:
-                self.visit(key, ctx)
-            for p in node.patterns:
-                self.visit(p, ctx)
-            if node.rest:
-                self.ref(ctx, node.rest, node, "store")
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar, ast.MatchMapping)):
+            self.visit_pattern(node, ctx)
         elif isinstance(node, ast.AugAssign):
             self.visit(node.value, self.with_value(ctx))
             if isinstance(node.target, ast.Name):
                 self.ref(self.with_value(ctx), node.target.id, node.target, "load")
             self.visit(node.target, ctx)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            if node.value is not None:
-                self.visit(node.value, self.with_value(ctx))
-            if isinstance(node, ast.AnnAssign):
-                self.visit(node.annotation, ctx)
-                if isinstance(node.target, ast.Name) and node.value is None and scope.kind != "function":
-                    # ``x: int`` in a module or class body binds nothing at run time.
-                    self.refs.append(
-                        Ref(node.target.id, node.target, scope, "annotation", ctx.top_index, ctx.nested, ctx.in_loop)
-                    )
-                    return
-                self.visit(node.target, ctx)
-            else:
-                for t in node.targets:
-                    self.visit(t, ctx)
+            self.visit_assign(node, ctx)
         elif isinstance(node, _COMPOUND):
-            inner_ctx = _Ctx(
-                scope, ctx.top_index, True, ctx.in_loop or isinstance(node, _LOOPS), ctx.class_index, ctx.in_value
-            )
-            if scope.kind == "class":
-                before = set(scope.first_binding)
-                self.generic(node, inner_ctx)
-                for name in set(scope.first_binding) - before:
-                    scope.first_binding[name] = (scope.first_binding[name][0], False)
-            else:
-                self.generic(node, inner_ctx)
+            self.visit_compound(node, ctx)
         else:
             self.generic(node, ctx)
+
+    def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: _Ctx) -> None:
+        """Decorators, defaults and annotations in the enclosing scope; the body in its own."""
+        for d in node.decorator_list:
+            self.visit(d, ctx)
+        self.visit_arguments_outer(node.args, ctx)
+        if node.returns is not None:
+            self.visit(node.returns, ctx)
+        self.ref(ctx, node.name, node, "store")
+        inner = Scope("function", node, ctx.scope)
+        self.scopes[id(node)] = inner
+        self.bind_arguments(node.args, inner)
+        self.visit_body(node.body, self.child(ctx, inner))
+
+    def visit_lambda(self, node: ast.Lambda, ctx: _Ctx) -> None:
+        self.visit_arguments_outer(node.args, ctx)
+        inner = Scope("function", node, ctx.scope)
+        self.scopes[id(node)] = inner
+        self.bind_arguments(node.args, inner)
+        self.visit(node.body, self.child(ctx, inner))
+
+    def visit_class(self, node: ast.ClassDef, ctx: _Ctx) -> None:
+        """Decorators, bases and keywords in the enclosing scope; each body statement in the
+        class's own, with its index."""
+        for d in node.decorator_list:
+            self.visit(d, ctx)
+        for b in node.bases:
+            self.visit(b, ctx)
+        for k in node.keywords:
+            self.visit(k.value, ctx)
+        self.ref(ctx, node.name, node, "store")
+        inner = Scope("class", node, ctx.scope)
+        self.scopes[id(node)] = inner
+        for index, stmt in enumerate(node.body):
+            self.visit(stmt, self.child(ctx, inner, class_index=index))
+
+    def visit_comprehension(
+        self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, ctx: _Ctx
+    ) -> None:
+        """The first iterable in the enclosing scope, the rest in the comprehension's own."""
+        gens = node.generators
+        self.visit(gens[0].iter, ctx)
+        inner = Scope("comprehension", node, ctx.scope)
+        self.scopes[id(node)] = inner
+        ictx = self.child(ctx, inner)
+        for i, gen in enumerate(gens):
+            if i:
+                self.visit(gen.iter, ictx)
+            self.visit(gen.target, ictx)
+            for cond in gen.ifs:
+                self.visit(cond, ictx)
+        if isinstance(node, ast.DictComp):
+            self.visit(node.key, ictx)
+            self.visit(node.value, ictx)
+        else:
+            self.visit(node.elt, ictx)
+
+    def visit_named_expr(self, node: ast.NamedExpr, ctx: _Ctx) -> None:
+        """``x := value`` binds ``x`` in the scope that encloses the comprehensions it is in."""
+        self.visit(node.value, ctx)
+        target_scope = ctx.scope
+        while target_scope.kind == "comprehension" and target_scope.parent is not None:
+            target_scope = target_scope.parent
+        tctx = _Ctx(target_scope, ctx.top_index, ctx.nested, ctx.in_loop, ctx.class_index)
+        assert isinstance(node.target, ast.Name)
+        self.ref(tctx, node.target.id, node.target, "store")
+
+    def visit_declaration(self, node: ast.Global | ast.Nonlocal, ctx: _Ctx) -> None:
+        scope = ctx.scope
+        target = scope.globals if isinstance(node, ast.Global) else scope.nonlocals
+        for name in node.names:
+            target.add(name)
+            self.refs.append(Ref(name, node, scope, "decl", ctx.top_index, ctx.nested, ctx.in_loop))
+
+    def visit_import(self, node: ast.Import | ast.ImportFrom, ctx: _Ctx) -> None:
+        for alias in node.names:
+            if alias.name == "*":
+                ctx.scope.has_star_import = True
+                continue
+            bound = alias.asname or alias.name.split(".")[0]
+            self.ref(ctx, bound, alias, "store")
+
+    def visit_pattern(self, node: ast.MatchAs | ast.MatchStar | ast.MatchMapping, ctx: _Ctx) -> None:
+        """The match patterns that bind a name: ``case x``, ``case [*rest]``, ``case {**rest}``."""
+        if isinstance(node, ast.MatchMapping):
+            for key in node.keys:
+                self.visit(key, ctx)
+            for p in node.patterns:
+                self.visit(p, ctx)
+            if node.rest:
+                self.ref(ctx, node.rest, node, "store")
+            return
+        if isinstance(node, ast.MatchAs) and node.pattern is not None:
+            self.visit(node.pattern, ctx)
+        if node.name:
+            self.ref(ctx, node.name, node, "store")
+
+    def visit_assign(self, node: ast.Assign | ast.AnnAssign, ctx: _Ctx) -> None:
+        """The value first (marked as such for class bodies), then the annotation and targets."""
+        if node.value is not None:
+            self.visit(node.value, self.with_value(ctx))
+        if isinstance(node, ast.AnnAssign):
+            self.visit(node.annotation, ctx)
+            if isinstance(node.target, ast.Name) and node.value is None and ctx.scope.kind != "function":
+                # ``x: int`` in a module or class body binds nothing at run time.
+                self.refs.append(
+                    Ref(node.target.id, node.target, ctx.scope, "annotation", ctx.top_index, ctx.nested, ctx.in_loop)
+                )
+                return
+            self.visit(node.target, ctx)
+        else:
+            for t in node.targets:
+                self.visit(t, ctx)
+
+    def visit_compound(self, node: ast.AST, ctx: _Ctx) -> None:
+        """A block statement: what it contains is nested (and in a loop for loops); in a class
+        body, a name first bound inside it is bound conditionally."""
+        scope = ctx.scope
+        inner_ctx = _Ctx(
+            scope, ctx.top_index, True, ctx.in_loop or isinstance(node, _LOOPS), ctx.class_index, ctx.in_value
+        )
+        if scope.kind == "class":
+            before = set(scope.first_binding)
+            self.generic(node, inner_ctx)
+            for name in set(scope.first_binding) - before:
+                scope.first_binding[name] = (scope.first_binding[name][0], False)
+        else:
+            self.generic(node, inner_ctx)
 
     def with_value(self, ctx: _Ctx) -> _Ctx:
         return _Ctx(ctx.scope, ctx.top_index, ctx.nested, ctx.in_loop, ctx.class_index, True)

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena import ArenaError, Bot, Seat, play_recorded
+from arena.match.pymodule import PythonEntry
 
 from .errors import VerifyError
-from .graph import EntryPoint
 
 __all__ = ["VerifiedGame", "source_bot", "bundle_bot", "verify", "DEFAULT_TIME_SCALE"]
 
@@ -36,7 +36,7 @@ class VerifiedGame:
     answers: int
 
 
-def source_bot(entry: EntryPoint, libs: Sequence[Path] = (), args: Sequence[str] = ()) -> Bot:
+def source_bot(entry: PythonEntry, libs: Sequence[Path] = (), args: Sequence[str] = ()) -> Bot:
     """How the source bot runs normally: ``python -u bot.py``, or ``python -u -m pkg.main`` from
     the package root, with the ``--lib`` directories on ``PYTHONPATH``."""
     env: dict[str, str] = {}

@@ -24,7 +24,6 @@ a tournament config passes its own directory):
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import os
 import re
@@ -38,7 +37,7 @@ from typing import Any
 
 import yaml
 
-from . import paths
+from . import paths, pymodule
 
 __all__ = [
     "BotSpec",
@@ -48,7 +47,6 @@ __all__ = [
     "split_name",
     "is_bot_name",
     "python_command",
-    "module_path",
     "shipped_bots",
     "default_bots",
     "REPO_ROOT",
@@ -135,39 +133,15 @@ def split_name(text: str) -> tuple[str | None, str]:
     return match.group(1), match.group(2).strip()
 
 
-def _package_chain(directory: Path) -> tuple[list[str], Path]:
-    """The packages ``directory`` is nested in (outermost first) and the directory above them."""
-    parts: list[str] = []
-    while (directory / "__init__.py").is_file():
-        parts.insert(0, directory.name)
-        directory = directory.parent
-    return parts, directory
-
-
-def _uses_relative_imports(path: Path) -> bool:
-    try:
-        tree = ast.parse(path.read_bytes())
-    except (SyntaxError, ValueError, OSError):
-        return False
-    return any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree))
-
-
 def python_command(path: Path) -> tuple[tuple[str, ...], str | None]:
     """How a Python bot at ``path`` (a file or a directory) runs: the interpreter's arguments and
-    the directory to run them from (``None``: any). The same rule as ``bundle``'s entry."""
-    path = path.resolve()
-    if path.is_dir():
-        main = path / "__main__.py"
-        if not main.is_file():
-            raise BotSpecError(f"{path}: a directory bot needs a __main__.py")
-        if not (path / "__init__.py").is_file():
-            return (sys.executable, "-u", str(main)), None
-        path = main
-    parts, root = _package_chain(path.parent)
-    if parts and (path.name == "__main__.py" or _uses_relative_imports(path)):
-        module = ".".join(parts if path.name == "__main__.py" else [*parts, path.stem])
-        return (sys.executable, "-u", "-m", module), str(root)
-    return (sys.executable, "-u", str(path)), None
+    the directory to run them from (``None``: any). The same rule as ``bundle``'s entry
+    (:mod:`arena.match.pymodule`)."""
+    try:
+        entry = pymodule.locate(path)
+    except pymodule.NoMainError as exc:
+        raise BotSpecError(f"{exc.path}: a directory bot needs a __main__.py") from None
+    return (sys.executable, "-u", *entry.run_args()), None if entry.is_script else str(entry.root)
 
 
 def _from_path(name: str, path: Path, args: tuple[str, ...] = ()) -> BotSpec:
@@ -177,15 +151,6 @@ def _from_path(name: str, path: Path, args: tuple[str, ...] = ()) -> BotSpec:
     if not os.access(path, os.X_OK):
         raise BotSpecError(f'{path}: not executable (chmod +x it, or put its interpreter first, e.g. "python3 {path}")')
     return BotSpec(name=name, argv=(str(path.resolve()),) + args)
-
-
-def module_path(root: Path, module: str) -> Path | None:
-    """The package directory or the file of ``module`` under ``root`` (``None``: neither exists)."""
-    base = root.joinpath(*module.split("."))
-    for candidate in (base, base.with_name(base.name + ".py")):
-        if candidate.exists():
-            return candidate
-    return None
 
 
 def _display_name(path: Path) -> str:
@@ -198,7 +163,7 @@ def _shipped(name: str, entry: Mapping[str, Any] | None, extra: tuple[str, ...],
     args = tuple(str(a) for a in entry.get("args", [])) + extra
     if "module" in entry:
         launcher = (sys.executable, "-u", "-m", str(entry["module"]))
-        found = module_path(REPO_ROOT, str(entry["module"]))
+        found = pymodule.module_path(REPO_ROOT, str(entry["module"]))
         source = None if found is None else PythonSource(str(found), len(launcher))
         spec = BotSpec(name=name, argv=launcher + args, cwd=str(REPO_ROOT), source=source)
     elif "path" in entry:

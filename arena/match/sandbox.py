@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .botspec import module_path
+from .pymodule import module_path
 
 __all__ = [
     "SandboxMode",

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bundler import flatten
 from bundler.build import BuildOptions, build
+from bundler.flat import flatten
 from tests.helpers.bundling import run_bundle, run_python
 from tests.helpers.paths import REPO_ROOT
 

@@ -1,7 +1,7 @@
 """Flattening, pass 3: what each module-level name of each module is.
 
-Takes the graph and what :mod:`bundler.collect` indexed; returns a :class:`Classified` that sorts
-each module's global names into
+Takes the graph and what :mod:`bundler.flat.collect` indexed; returns a :class:`Classified` that
+sorts each module's global names into
 
 - *aliases*: names bound only by local imports of one stable thing (``from .a import f``,
   ``import pkg.mod``, the names of ``from .a import *``): in the flat file their uses become uses
@@ -20,10 +20,11 @@ import ast
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
+from ..graph import Graph, Module
+from ..import_sites import Binding
+from ..scopes import Ref
 from .collect import Collected, ModuleFacts
-from .graph import Binding, Graph, Module
 from .refusals import Refusals
-from .scopes import Ref
 
 __all__ = ["NameKey", "ModuleNames", "Classified", "classify"]
 

@@ -1,11 +1,12 @@
 """Flattening, pass 2: the refusals that do not depend on names or order.
 
-Takes the graph, what :mod:`bundler.collect` indexed and the table of dynamic attributes to refuse;
-returns the reasons found (empty when none), in this order: for each module, its problems with
-imports (the same file run as two modules, imports the graph could not resolve statically, an
-import of the entry, ``from <non-local> import *``); then ``from __future__ import annotations``
-mixed with annotations evaluated at run time; then, for each module that runs, the features that
-name globals as text or look at the module object (``eval``, ``globals()``, ``sys.modules``...).
+Takes the graph, what :mod:`bundler.flat.collect` indexed and the table of dynamic attributes to
+refuse; returns the reasons found (empty when none), in this order: for each module, its problems
+with imports (the same file run as two modules, imports the graph could not resolve statically,
+an import of the entry, ``from <non-local> import *``); then ``from __future__ import
+annotations`` mixed with annotations evaluated at run time; then, for each module that runs, the
+features that name globals as text or look at the module object (``eval``, ``globals()``,
+``sys.modules``...).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
+from ..graph import Graph, Module
+from ..import_sites import ImportSite
 from .collect import Collected, ModuleFacts, annotation_exprs, executed_sites, external_paths
-from .graph import Graph, ImportSite, Module
 from .refusals import Refusals, where
 
 __all__ = ["DYNAMIC_NAMES", "DYNAMIC_ATTRS", "MODULE_IDENTITY_IMPORTS", "check"]

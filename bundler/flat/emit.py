@@ -1,10 +1,11 @@
 """Flattening, pass 7: the flat file's text, from the plan and each module's edits.
 
-Takes the graph, what :mod:`bundler.collect` indexed (the text positions), the plan of
-:mod:`bundler.order` and the :class:`~bundler.rewrite.ModuleEdits` of every module in it; returns
-:class:`Emitted`: the runs of module text (:class:`Piece`) in plan order, each a stretch of one
-module's edited text (comments and blank lines included) cut at the imports that bring in other
-modules, and the reasons found (an import that must go shares its line with another statement).
+Takes the graph, what :mod:`bundler.flat.collect` indexed (the text positions), the plan of
+:mod:`bundler.flat.order` and the :class:`~bundler.flat.rewrite.ModuleEdits` of every module in it;
+returns :class:`Emitted`: the runs of module text (:class:`Piece`) in plan order, each a stretch of
+one module's edited text (comments and blank lines included) cut at the imports that bring in
+other modules, and the reasons found (an import that must go shares its line with another
+statement).
 :class:`FlatBundle` assembles the pieces into the body of the bundle.
 """
 
@@ -14,12 +15,12 @@ import ast
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..graph import Graph, Module
+from ..textedit import apply_edits
 from .collect import Collected
-from .graph import Graph, Module
 from .order import Step
 from .refusals import Refusals
 from .rewrite import ModuleEdits
-from .textedit import apply_edits
 
 __all__ = ["Piece", "FlatBundle", "Emitted", "emit"]
 

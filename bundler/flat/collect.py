@@ -13,9 +13,10 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .graph import Binding, Graph, ImportSite, Module
-from .scopes import Ref
-from .textedit import Positions
+from ..graph import Graph, Module
+from ..import_sites import Binding, ImportSite
+from ..scopes import Ref
+from ..textedit import Positions
 
 __all__ = [
     "ModuleFacts",
@@ -23,7 +24,6 @@ __all__ = [
     "collect",
     "executed_sites",
     "entry_parents",
-    "is_type_checking",
     "external_paths",
     "annotation_exprs",
 ]
@@ -120,13 +120,6 @@ def entry_parents(graph: Graph) -> list[str]:
         return []
     parts = pkg.split(".")
     return [".".join(parts[: i + 1]) for i in range(len(parts))]
-
-
-def is_type_checking(test: ast.expr) -> bool:
-    """Is this ``if`` test ``TYPE_CHECKING`` (or ``typing.TYPE_CHECKING``)?"""
-    if isinstance(test, ast.Name):
-        return test.id == "TYPE_CHECKING"
-    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
 
 
 def _is_future(site: ImportSite) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from .graph import Graph, Module
+from ..graph import Graph, Module
 
 __all__ = ["Refusals", "merge", "where"]
 

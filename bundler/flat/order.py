@@ -11,8 +11,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from .collect import Collected, entry_parents, executed_sites, external_paths, is_type_checking
-from .graph import Binding, Graph, ImportSite, Module, is_main_guard
+from ..graph import Graph, Module
+from ..import_sites import Binding, ImportSite, is_main_guard, is_type_checking
+from .collect import Collected, entry_parents, executed_sites, external_paths
 from .refusals import Refusals, where
 
 __all__ = ["Step", "Unorderable", "order", "statement_positions", "submodule_overwrites"]

@@ -7,15 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from bundler.checks import DYNAMIC_ATTRS, check
-from bundler.classify import ModuleNames, classify
-from bundler.collect import collect
-from bundler.emit import FlatBundle, Piece, emit
-from bundler.graph import Binding, Graph, build_graph
-from bundler.naming import NamePlan, Target, assign_names, plan_names
-from bundler.order import Unorderable, order
-from bundler.refusals import merge
-from bundler.rewrite import ModuleEdits, rewrite
+from bundler.flat.checks import DYNAMIC_ATTRS, check
+from bundler.flat.classify import ModuleNames, classify
+from bundler.flat.collect import collect
+from bundler.flat.emit import FlatBundle, Piece, emit
+from bundler.flat.naming import NamePlan, Target, assign_names, plan_names
+from bundler.flat.order import Unorderable, order
+from bundler.flat.refusals import merge
+from bundler.flat.rewrite import ModuleEdits, rewrite
+from bundler.graph import Graph, build_graph
+from bundler.import_sites import Binding
 from bundler.textedit import Edit, apply_edits
 
 

@@ -20,30 +20,32 @@ Anything that could behave differently once the modules share one namespace rais
 The work is done in passes, each a module that takes the results of earlier ones and returns
 its own (frozen data, no shared state):
 
-1. :mod:`bundler.collect`: index each module (positions, parents, import bindings, live names);
-2. :mod:`bundler.checks`: refusals that depend on neither names nor order;
-3. :mod:`bundler.classify`: sort each module's global names (aliases, own names, type-checking);
-4. :mod:`bundler.order`: the plan, Python's order of execution of the top-level statements;
-5. :mod:`bundler.naming`: the final name of every global, resolving clashes;
-6. :mod:`bundler.rewrite`: each module's text edits;
-7. :mod:`bundler.emit`: the pieces of text, in plan order.
+1. :mod:`bundler.flat.collect`: index each module (positions, parents, import bindings, live
+   names);
+2. :mod:`bundler.flat.checks`: refusals that depend on neither names nor order;
+3. :mod:`bundler.flat.classify`: sort each module's global names (aliases, own names,
+   type-checking);
+4. :mod:`bundler.flat.order`: the plan, Python's order of execution of the top-level statements;
+5. :mod:`bundler.flat.naming`: the final name of every global, resolving clashes;
+6. :mod:`bundler.flat.rewrite`: each module's text edits;
+7. :mod:`bundler.flat.emit`: the pieces of text, in plan order.
 """
 
 from __future__ import annotations
 
 import ast
 
+from ..errors import FlattenRefused, InternalError
+from ..graph import Graph
+from ..textedit import EditConflict
 from .checks import DYNAMIC_ATTRS, check
 from .classify import classify
 from .collect import collect
 from .emit import FlatBundle, Piece, emit
-from .errors import FlattenRefused, InternalError
-from .graph import Graph
 from .naming import plan_names
 from .order import Unorderable, order, submodule_overwrites
 from .refusals import merge
 from .rewrite import rewrite
-from .textedit import EditConflict
 
 __all__ = ["FlatBundle", "Piece", "flatten"]
 

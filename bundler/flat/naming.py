@@ -1,8 +1,8 @@
 """Flattening, pass 5: the name every global gets in the flat file.
 
-Takes the graph, what :mod:`bundler.collect` indexed, the names :mod:`bundler.classify` sorted
-(restricted to the modules in the bundle) and the plan of :mod:`bundler.order`; returns a
-:class:`NamePlan`. A module's own name keeps its spelling unless a module earlier in priority (the
+Takes the graph, what :mod:`bundler.flat.collect` indexed, the names :mod:`bundler.flat.classify`
+sorted (restricted to the modules in the bundle) and the plan of :mod:`bundler.flat.order`; returns
+a :class:`NamePlan`. A module's own name keeps its spelling unless a module earlier in priority (the
 entry first, then the others in the order they run) or a builtin read somewhere already holds
 something else under it; then it becomes ``name_<module>`` (``__x_<module>__`` for a dunder), with
 a number added until the name appears nowhere in any module. The plan also says which
@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
+from ..graph import Graph
 from .classify import ModuleNames, NameKey
 from .collect import Collected, executed_sites
-from .graph import Graph
 from .order import Step, statement_positions
 
 __all__ = ["Target", "NamePlan", "assign_names", "plan_names"]
