@@ -281,6 +281,12 @@ class BotProcess:
 
     # -- input -----------------------------------------------------------------------------------
 
+    @property
+    def input_closed(self) -> bool:
+        """Whether the bot closed its input (a write found the pipe broken: it exited, most
+        likely)."""
+        return self._stdin_closed
+
     def send(self, lines: Sequence[str], deadline: float | None = None) -> bool:
         """Write ``lines`` (each followed by ``\\n``). Returns False if the bot cannot take them
         (closed its input, or did not read them before ``deadline``)."""

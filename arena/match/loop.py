@@ -315,10 +315,12 @@ def _execute(
     status = "sent"
     if proc is None:
         status = "not started"
-    elif not proc.send(req.lines, None if limit_s is None else time.monotonic() + limit_s):
+    elif not proc.send(req.lines, None if limit_s is None else time.monotonic() + limit_s) and not (
+        proc.input_closed and req.expected_lines
+    ):
         status = "input refused"
         eof_seen[req.player] = True
-    elif req.expected_lines:
+    elif req.expected_lines:  # a bot that closed its input is read too: it exited (eof), whenever it did
         answer, elapsed, got = _read_answer(proc, req.expected_lines, limit_s)
         status = got.value
         if answer is not None and proc.limit_breach(thorough=False) is not None:

@@ -10,8 +10,9 @@ import time
 import pytest
 
 from arena.match import MatchOptions, Verdict, enforcement, play_match
+from arena.match.botprocess import BotProcess
 from arena.match.botspec import REPO_ROOT, BotSpec
-from tests.helpers.paths import FAULTY
+from tests.helpers.paths import FAULTY, FIXTURES
 from tests.helpers.sandboxing import gone, marker, sandbox_mode
 
 __all__ = ["sandbox_mode"]  # a fixture
@@ -136,3 +137,33 @@ def test_the_watchdog_holds_the_limits_without_cgroups(monkeypatch, mode, verdic
     assert result.players[0].verdict is verdict, result.players[0].message
     assert ("process" if mode == "forkbomb" else "memory") + " limit exceeded" in result.players[0].message
     assert ended
+
+
+def test_a_bot_that_exits_reads_as_eof_however_late_its_next_input_is_written(monkeypatch):
+    """A bot that answers five turns and exits: its sixth execution is ``eof``, whether the arena
+    writes that input before the bot is gone (the write goes through, the read finds the end) or
+    after (the write finds the pipe broken). Here every write waits until that bot has exited, as
+    on a loaded machine; before, that execution was ``input refused`` there and ``eof`` elsewhere,
+    so the same match made two different replays."""
+    quitter = FIXTURES / "replay_v1" / "bots" / "fall_quitter.py"
+    original = BotProcess.send
+    inputs: list[object] = []
+
+    def late_send(self, lines, deadline=None):  # type: ignore[no-untyped-def]
+        if lines and "fall_quitter" in " ".join(self.argv):
+            inputs.append(lines)
+            end = time.monotonic() + 5
+            while len(inputs) > 5 and self._proc.poll() is None and time.monotonic() < end:
+                time.sleep(0.01)
+            assert len(inputs) <= 5 or self._proc.poll() is not None
+        return original(self, lines, deadline)
+
+    monkeypatch.setattr(BotProcess, "send", late_send)
+    quit_spec = BotSpec("quitter", (sys.executable, "-u", str(quitter)))
+    wait_spec = BotSpec(
+        "waiter", (sys.executable, "-u", "-c", "import sys\nfor l in sys.stdin: print('WAIT', flush=True)")
+    )
+    result = play_match("fall2020", 3, [quit_spec, wait_spec], MatchOptions(record=True, time_scale=LOOSE))
+    mine = [e for f in result.frames for e in f.executions if e.player == 0 and e.expected_lines]
+    assert [e.status for e in mine[:6]] == ["line"] * 5 + ["eof"]
+    assert result.players[0].verdict is not Verdict.OK
