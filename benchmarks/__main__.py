@@ -30,6 +30,7 @@ ORDER = (
     "referees",
     "bot_start",
     "spring2021_bots",
+    "answer_times",
     "fall2020_bfs",
     "sandbox_cost",
     "dask_overhead",
