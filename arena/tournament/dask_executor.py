@@ -67,6 +67,8 @@ QUIET_WORKER = {
 """Dask settings for workers that play games: no sampling profiler (a thread waking every 10 ms
 in the worker, stealing time from the bots it times), fewer event-loop and memory checks.
 Remote workers get them from the environment (see the README)."""
+CONNECT_TIMEOUT_S = 10.0
+"""How long reaching the scheduler may take (a refused address is retried until then)."""
 CAPACITY_LOOK_S = 1.0
 """How often the workers connected to the scheduler are counted again."""
 CLOCK_SPAN_S = 1.0
@@ -142,7 +144,7 @@ class DaskExecutor:
         *,
         specs: Iterable[BotSpec] | None = None,
         cap: int | None = None,
-        timeout_s: float = 10.0,
+        timeout_s: float | None = None,
         bundle: Callable[[str], str] | None = None,
     ) -> DaskExecutor:
         """An executor on the scheduler at ``scheduler`` (``tcp://HOST:8786``), or on a new cluster
@@ -154,6 +156,7 @@ class DaskExecutor:
         import dask
         import distributed
 
+        timeout_s = CONNECT_TIMEOUT_S if timeout_s is None else timeout_s
         if (scheduler is None) == (local_cluster is None):
             raise DaskExecutorError(
                 "the Dask executor needs a scheduler address (--scheduler tcp://HOST:8786) "

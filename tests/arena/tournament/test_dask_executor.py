@@ -10,25 +10,22 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import distributed
-import pytest
 from click.testing import CliRunner
 
 from arena.match.botspec import BotSpec, resolve
 from arena.match.loop import MatchOptions
 from arena.match.sandbox import SandboxMode
-from arena.tournament import Tournament
+from arena.tournament import Tournament, dask_executor
 from arena.tournament.config import config_from_mapping
 from arena.tournament.dask_executor import DaskExecutor
 from arena.tournament.runner import GameDone
 from arena.tournament.schedule import ScheduledGame
+from arena.tournament.shipping import sha256_of
 from arena.tournament.store import Store
 from arena.tournament.task import GameTask
 from bundler.ship import bundle_source
@@ -37,95 +34,6 @@ from tests.helpers.sandboxing import processes_with
 from tests.helpers.spring_text_bots import spring_bot_text
 
 GAMES = 8
-
-
-class Cluster:
-    """A scheduler and its workers, each in a process group of its own."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.file = folder / "scheduler.json"
-        self.procs: list[subprocess.Popen[bytes]] = []
-        self.workers: list[subprocess.Popen[bytes]] = []
-
-    def _start(self, *args: str, log: str) -> subprocess.Popen[bytes]:
-        # not /tmp/dask-scratch-space, nor the shipped bundles in /tmp/cgarena-bundles-UID
-        env = {**os.environ, "DASK_TEMPORARY_DIRECTORY": str(self.folder), "TMPDIR": str(self.folder)}
-        with open(self.folder / log, "wb") as out:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "dask", *args],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                cwd=self.folder,
-                env=env,
-            )
-        self.procs.append(proc)
-        return proc
-
-    def start(self, workers: int) -> str:
-        self._start(
-            "scheduler",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-dashboard",
-            "--scheduler-file",
-            str(self.file),
-            log="scheduler.log",
-        )
-        end = time.monotonic() + 60
-        while not self.file.exists() or not self.file.read_text().strip():
-            assert time.monotonic() < end, (self.folder / "scheduler.log").read_text()
-            time.sleep(0.1)
-        for i in range(workers):
-            self.workers.append(
-                self._start(
-                    "worker",
-                    "--scheduler-file",
-                    str(self.file),
-                    "--host",
-                    "127.0.0.1",
-                    "--nthreads",
-                    "1",
-                    "--no-dashboard",
-                    "--no-nanny",
-                    "--local-directory",
-                    str(self.folder),
-                    log=f"worker{i}.log",
-                )
-            )
-        return str(json.loads(self.file.read_text())["address"])
-
-    def kill(self, proc: subprocess.Popen[bytes]) -> None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait(10)
-
-    def stop(self) -> None:
-        for proc in reversed(self.procs):
-            if proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                    proc.wait(10)
-                except (ProcessLookupError, subprocess.TimeoutExpired):
-                    self.kill(proc)
-
-
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[Cluster, str]]:
-    folder = tmp_path / "cluster"
-    folder.mkdir()
-    made = Cluster(folder)
-    try:
-        address = made.start(workers=2)
-        assert address.startswith("tcp://127.0.0.1:"), address
-        yield made, address
-    finally:
-        made.stop()
 
 
 def games_of(
@@ -201,7 +109,8 @@ def write_two_module_bot(folder: Path) -> Path:
 
 
 def test_python_bots_reach_the_workers_as_bundles_and_need_no_copy_of_their_source(tmp_path, cluster):
-    _, address = cluster
+    made, address = cluster
+    before = {p.parent for p in made.folder.glob("cgarena-bundles-*/*/bot.py")}
     pkg = write_two_module_bot(tmp_path / "src")
     local = games_of(tmp_path, "local", bots=(str(pkg), "greedy"))
 
@@ -220,8 +129,11 @@ def test_python_bots_reach_the_workers_as_bundles_and_need_no_copy_of_their_sour
     assert not pkg.exists()
     assert on_dask == local
     assert {status for *_, statuses in on_dask for status in statuses} == {"ok"}
-    cached = list((made_folder := tmp_path / "cluster").glob("cgarena-bundles-*/*/bot.py"))
-    assert len(cached) == 2, made_folder  # the package and greedy, each written once
+    # the workers keep each bundle once, under its hash: the package's is new (greedy's may be
+    # there already, from an earlier test on the session's cluster)
+    after = {p.parent: p for p in made.folder.glob("cgarena-bundles-*/*/bot.py")}
+    assert 1 <= len(set(after) - before) <= 2, made.folder
+    assert all(folder.name == sha256_of(path.read_text()) for folder, path in after.items())
 
 
 def test_a_bot_missing_on_a_worker_stops_the_tournament_before_its_first_game(tmp_path, cluster, monkeypatch):
@@ -261,8 +173,8 @@ def test_a_bot_missing_on_a_worker_stops_the_tournament_before_its_first_game(tm
     assert not (tmp_path / "never.sqlite").exists()
 
 
-def test_a_worker_killed_mid_tournament_loses_and_duplicates_nothing(tmp_path, cluster):
-    made, address = cluster
+def test_a_worker_killed_mid_tournament_loses_and_duplicates_nothing(tmp_path, own_cluster):
+    made, address = own_cluster
     local = games_of(tmp_path, "local")
     killed: list[int] = []
 
@@ -316,6 +228,7 @@ def test_the_cli_plays_on_a_local_cluster_and_refuses_a_bad_address(tmp_path, mo
         f"on Dask worker {workers[0]['worker']}" in shown.output
         or f"on Dask worker {workers[-1]['worker']}" in shown.output
     )
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT_S", 1.0)  # a refused address is retried until then
     bad = CliRunner().invoke(
         main,
         [
