@@ -19,7 +19,7 @@ import pytest
 
 import referee
 from referee.base import EndReason
-from referee.fall2020 import rules
+from referee.fall2020 import inputs, resolution
 from referee.fall2020.actions import parse
 from referee.fall2020.referee import Fall2020Referee
 from tests.helpers.environment import require_path
@@ -102,11 +102,11 @@ def _accepted_commands(ref: Fall2020Referee, player: int) -> set[str]:
     work = copy.deepcopy(ref.state)
     accepted = set()
     for command in _candidates(ref, player):
-        before = [rules.input_lines(work, 0), rules.input_lines(work, 1)]
+        before = [inputs.input_lines(work, 0), inputs.input_lines(work, 1)]
         actions = [None, None]
         actions[player] = parse(command)
-        if rules.resolve_turn(work, actions).errors:
-            assert [rules.input_lines(work, 0), rules.input_lines(work, 1)] == before
+        if resolution.resolve_turn(work, actions).errors:
+            assert [inputs.input_lines(work, 0), inputs.input_lines(work, 1)] == before
         else:
             accepted.add(_canonical(command))
             work = copy.deepcopy(ref.state)
