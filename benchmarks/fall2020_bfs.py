@@ -43,8 +43,7 @@ import referee
 from bots.fall2020 import random_bot
 from bots.fall2020.bfs.bot import BfsBot, make_limit
 from bots.fall2020.bfs.planner import Problem, popcount, search
-from referee.fall2020.deck import ORDER_RECIPES, STARTING_SPELLS, TOME_RECIPES
-from referee.fall2020.rules import STARTING_INVENTORY
+from referee.fall2020.deck import ORDER_RECIPES, STARTING_INVENTORY, STARTING_SPELLS, TOME_RECIPES
 
 ORDERS = 11
 WINDOW = 5

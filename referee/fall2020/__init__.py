@@ -1,8 +1,9 @@
 """Fall Challenge 2020 ("witches' brew"): an exact reimplementation of the official referee.
 
-Modules: :mod:`.deck` (the cards and the seeded shuffle), :mod:`.state` (the table),
-:mod:`.actions` (parsing a bot's line), :mod:`.rules` (the rules as functions on the state),
-:mod:`.referee` (:class:`Fall2020Referee`, the engine-facing referee).
+Modules: :mod:`.state` (the table), :mod:`.deck` (the cards, the seeded shuffle and the deal),
+:mod:`.actions` (parsing a bot's line), :mod:`.inputs` (the input lines a player is sent),
+:mod:`.legal` (the legal actions), :mod:`.resolution` (applying the actions: a turn, the end of the
+game), :mod:`.referee` (:class:`Fall2020Referee`, the engine-facing referee).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The cards of Fall Challenge 2020: tome spells, potion orders, starting spells, and the shuffle.
+"""The cards of Fall Challenge 2020: tome spells, potion orders, starting spells, the shuffle, and
+the deal of the starting position (:func:`new_game`).
 
 The official referee gives every spell an id from one static counter, in creation order: the 42
 tome spells (ids 0-41, in the order of the catalogue below), then the 36 potion orders (42-77),
@@ -11,7 +12,17 @@ from __future__ import annotations
 from collections import deque
 
 from ..javarandom import JavaRandom, java_shuffle
-from .state import FIRST_PLAYER_SPELL_ID, STARTING_SPELLS, Delta, Order, TomeSpell
+from .state import (
+    COUNTER_SIZE,
+    FIRST_PLAYER_SPELL_ID,
+    STARTING_SPELLS,
+    TOME_SIZE,
+    Delta,
+    FallState,
+    Order,
+    PlayerState,
+    TomeSpell,
+)
 
 __all__ = [
     "TOME_RECIPES",
@@ -23,6 +34,8 @@ __all__ = [
     "tome_catalogue",
     "order_catalogue",
     "shuffled_decks",
+    "STARTING_INVENTORY",
+    "new_game",
 ]
 
 TOME_RECIPES: tuple[Delta, ...] = (
@@ -113,6 +126,8 @@ ORDER_RECIPES: tuple[tuple[Delta, int], ...] = (
 
 FIRST_ORDER_ID = len(TOME_RECIPES)  # 42
 FIRST_LEARNT_SPELL_ID = FIRST_PLAYER_SPELL_ID + 2 * len(STARTING_SPELLS)  # 86
+STARTING_INVENTORY = (3, 0, 0, 0)
+"""Every player's inventory at the start: three tier-0 ingredients."""
 
 
 def tome_catalogue() -> list[TomeSpell]:
@@ -134,3 +149,18 @@ def shuffled_decks(seed: int) -> tuple[deque[TomeSpell], deque[Order]]:
     java_shuffle(tome, rnd)
     java_shuffle(orders, rnd)
     return deque(tome), deque(orders)
+
+
+def new_game(seed: int) -> FallState:
+    """The official starting position for ``seed``: shuffled decks, 6 tome spells and 5 orders
+    dealt, inventories ``3 0 0 0``, four starting spells each (ids 78-85)."""
+    tome_deck, order_deck = shuffled_decks(seed)
+    tome = [tome_deck.popleft() for _ in range(TOME_SIZE)]
+    deliveries = [order_deck.popleft() for _ in range(COUNTER_SIZE)]
+    players = [PlayerState(list(STARTING_INVENTORY), []) for _ in range(2)]
+    state = FallState(tome, deliveries, players, tome_deck, order_deck)
+    state.next_id = FIRST_LEARNT_SPELL_ID - 2 * len(STARTING_SPELLS)
+    for p in range(2):
+        for delta in STARTING_SPELLS:
+            state.add_spell(p, delta, repeatable=False)
+    return state

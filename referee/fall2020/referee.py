@@ -1,7 +1,7 @@
 """The Fall Challenge 2020 referee ("witches' brew"), as played from Bronze to Legend (league 4).
 
 Every engine turn both active players get the table and answer with one line; the actions are
-resolved in player order (:func:`rules.resolve_turn`). The game ends after the turn in which a
+resolved in player order (:func:`.resolution.resolve_turn`). The game ends after the turn in which a
 player brews its sixth potion, when a player is disqualified, or after 100 turns; each active
 player then scores one rupee per tier 1-3 ingredient.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from ..base import DeactivationCause, EndReason, ParameterError
 from ..engine import EngineReferee
-from . import rules
+from . import deck, inputs, legal, resolution
 from .actions import parse_answer
 from .state import FallState
 
@@ -41,7 +41,7 @@ class Fall2020Referee(EngineReferee):
                 "(the seed is the only setting and is given separately)"
             )
         super().__init__(seed)
-        self.state: FallState = rules.new_game(self._seed)
+        self.state: FallState = deck.new_game(self._seed)
 
     @classmethod
     def from_state(cls, state: FallState, seed: int = 0) -> Fall2020Referee:
@@ -58,7 +58,7 @@ class Fall2020Referee(EngineReferee):
         is over or the player was disqualified)."""
         if self._outcome is not None or not self.active[player]:
             return []
-        return rules.legal_actions(self.state, player)
+        return legal.legal_actions(self.state, player)
 
     # -- engine hooks ----------------------------------------------------------------------------
 
@@ -71,14 +71,14 @@ class Fall2020Referee(EngineReferee):
         else:
             return []
         # The lines are made only if read: the view captures the table as it is now.
-        lines = rules.InputView(self.state).lines
+        lines = inputs.InputView(self.state).lines
         for p in players:
             self._send(p, partial(lines, p))
         return players
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
-        log = rules.resolve_turn(state, self._parse_answers(outputs, parse_answer))
+        log = resolution.resolve_turn(state, self._parse_answers(outputs, parse_answer))
         self._summary += log.summary
         if log.errors:
             for player, message in log.errors:
@@ -87,14 +87,14 @@ class Fall2020Referee(EngineReferee):
         scores = self.scores
         scores[0] = first.score
         scores[1] = second.score
-        if rules.is_game_over(state, self.active):
+        if resolution.is_game_over(state, self.active):
             if sum(self.active) <= 1:
                 self._end_game(EndReason.PLAYER_DEACTIVATED)
             else:
                 self._end_game(EndReason.DELIVERY_GOAL)
 
     def _on_end(self) -> None:
-        rules.add_inventory_bonus(self.state, self.active)
+        resolution.add_inventory_bonus(self.state, self.active)
         self._sync_scores()
 
     @classmethod
@@ -112,7 +112,7 @@ class Fall2020Referee(EngineReferee):
         state = self.state
         deliveries = []
         for index, order in enumerate(state.deliveries):
-            price, bonus_value, bonus_count = rules.price_of(state, index)
+            price, bonus_value, bonus_count = resolution.price_of(state, index)
             deliveries.append(
                 {
                     "id": order.id,

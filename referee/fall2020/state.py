@@ -4,7 +4,7 @@ Objects compare by identity (``eq=False``), as the Java objects do, so ``list.in
 ``list.remove`` find exactly the card that was played. The texts of the cards (input lines,
 commands) are memoised across games, so building the per-turn input costs a few string joins.
 
-:meth:`FallState.build` sets up any position by hand (for tests); :func:`rules.new_game` deals the
+:meth:`FallState.build` sets up any position by hand (for tests); :func:`.deck.new_game` deals the
 official starting position from a seed.
 """
 
@@ -184,7 +184,7 @@ class Order:
         self.brew_command: str
         self.need_bits: int
         """The need as :func:`pack` packs it, each tier clamped to 0-16 (16: more than an
-        inventory of 0-15 can hold), for :func:`rules.legal_actions`."""
+        inventory of 0-15 can hold), for :func:`.legal.legal_actions`."""
         self._lines: _LineMemo
         self.brew_command, self.need_bits, self._lines = _ORDER_TEXTS.get((id, self.delta)) or _order_texts(
             id, self.delta

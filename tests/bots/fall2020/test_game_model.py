@@ -27,7 +27,7 @@ from bots.fall2020.game import model
 from bots.fall2020.game.inventory import INVS
 from bots.fall2020.game.io import Tracker, parse_turn
 from bots.fall2020.greedy.policy import choose as greedy_choose
-from referee.fall2020 import rules
+from referee.fall2020 import resolution
 from referee.fall2020.actions import parse
 from referee.fall2020.referee import MAX_TURNS
 from referee.fall2020.state import FallState, Order, PlayerSpell, PlayerState, TomeSpell
@@ -61,7 +61,7 @@ def ref_view(fall, p: int, root_orders, root_tome, over: bool, turn: int, final=
         pl = fall.players[w]
         spells = sorted((s.delta, s.repeatable, s.castable) for s in pl.spells)
         witches.append((tuple(pl.inventory), pl.score, pl.deliveries, spells))
-    orders = [(o.id, rules.price_of(fall, i)[0]) for i, o in enumerate(fall.deliveries) if o.id in root_orders]
+    orders = [(o.id, resolution.price_of(fall, i)[0]) for i, o in enumerate(fall.deliveries) if o.id in root_orders]
     tome = [(s.id, s.stock) for s in fall.tome if s.id in root_tome]
     view = {"witches": witches, "orders": orders, "tome": tome, "over": over}
     if not over:
@@ -125,12 +125,12 @@ def referee_next(fall, turn: int, actions: list[str]):
     """A copy of ``fall`` after both actions, whether the game is over, and if so the final
     scores (the referee's end-of-game bonus applied to another copy)."""
     after = clone(fall)
-    rules.resolve_turn(after, [parse(a) for a in actions])
-    over = rules.is_game_over(after, [True, True]) or turn + 1 > MAX_TURNS
+    resolution.resolve_turn(after, [parse(a) for a in actions])
+    over = resolution.is_game_over(after, [True, True]) or turn + 1 > MAX_TURNS
     final = None
     if over:
         ended = clone(after)
-        rules.add_inventory_bonus(ended, [True, True])
+        resolution.add_inventory_bonus(ended, [True, True])
         final = [pl.score for pl in ended.players]
     return after, over, final
 

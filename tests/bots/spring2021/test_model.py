@@ -3,7 +3,6 @@ the official Java referee): legal actions, the state after every action, shadows
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -14,6 +13,7 @@ from bots.spring2021.game import state as model
 from bots.spring2021.game.shadows import income
 from bots.spring2021.greedy_bot import choose as greedy_choose
 from referee.spring2021 import rules
+from tests.helpers.copies import copy_spring_referee
 
 
 class Seat:
@@ -105,7 +105,7 @@ def test_every_action_gives_the_referees_next_state(seed, policy):
             if of_kind:
                 sample.add(rng.choice(of_kind))
         for text in sorted(sample):
-            clone = copy.deepcopy(ref)
+            clone = copy_spring_referee(ref)
             outputs = {player: text}
             for request in clone.requests():
                 if request.player != player and request.expected_lines:

@@ -1,12 +1,12 @@
 """The Fall Challenge 2020 referee's fast paths against plain reference implementations.
 
-* :func:`rules.legal_actions` packs the inventory with guard bits (and the free space, against
+* :func:`legal.legal_actions` packs the inventory with guard bits (and the free space, against
   each spell's lane) and computes repeat counts per spell; here it is compared with the checks
   written out tier by tier, on random positions including odd ones (inventories over 10, tiers up
   to 15, needs over 15, spells with no cost), and the lane test alone on every recipe;
 * the cards' memoised texts (input lines, commands) against the official formats written out;
-* :class:`rules.InputView` captures the table so that the input lines can be made later: lines
-  made after the game moved on must be those :func:`rules.input_lines` gave at capture time;
+* :class:`inputs.InputView` captures the table so that the input lines can be made later: lines
+  made after the game moved on must be those :func:`inputs.input_lines` gave at capture time;
 * :func:`actions.parse_answer` (memo first) must agree with :func:`actions.parse` on good and
   bad lines alike.
 """
@@ -19,9 +19,10 @@ import pytest
 
 import referee
 from referee.base import InvalidCommand, Request
-from referee.fall2020 import rules
+from referee.fall2020 import inputs
 from referee.fall2020.actions import parse, parse_answer
 from referee.fall2020.deck import ORDER_RECIPES, TOME_RECIPES
+from referee.fall2020.legal import legal_actions
 from referee.fall2020.referee import Fall2020Referee
 from referee.fall2020.state import (
     CAST_GUARDS,
@@ -103,7 +104,7 @@ def test_legal_actions_match_the_checks_written_out() -> None:
     for _ in range(3000):
         state = random_position(rng)
         for player in (0, 1):
-            assert rules.legal_actions(state, player) == reference_legal_actions(state, player)
+            assert legal_actions(state, player) == reference_legal_actions(state, player)
 
 
 def test_legal_actions_in_random_games_match_the_checks_written_out() -> None:
@@ -183,11 +184,11 @@ def test_deferred_lines_are_the_lines_at_capture_time() -> None:
     for seed in range(15):
         ref = Fall2020Referee(seed)
         rng = random.Random(seed)
-        captured: list[tuple[rules.InputView, list[list[str]], tuple[Request, ...]]] = []
+        captured: list[tuple[inputs.InputView, list[list[str]], tuple[Request, ...]]] = []
         while not ref.is_over:
             state = ref.state
-            view = rules.InputView(state)
-            expected = [rules.input_lines(state, p) for p in (0, 1)]
+            view = inputs.InputView(state)
+            expected = [inputs.input_lines(state, p) for p in (0, 1)]
             requests = ref.requests()
             outputs = {r.player: rng.choice(ref.legal_actions(r.player)) for r in requests}
             ref.apply(outputs)

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import importlib.util
 import json
@@ -19,9 +18,10 @@ import pytest
 
 import referee
 from referee.base import EndReason
-from referee.fall2020 import rules
+from referee.fall2020 import inputs, resolution
 from referee.fall2020.actions import parse
 from referee.fall2020.referee import Fall2020Referee
+from tests.helpers.copies import copy_fall_state
 from tests.helpers.environment import require_path
 from tests.helpers.paths import PARITY
 
@@ -77,8 +77,9 @@ def test_same_seed_same_game() -> None:
         assert first[0] == second[0]
         assert first[1] == second[1]
     # Seeds equal modulo 2**48 give the same deal (java.util.Random keeps 48 bits).
-    assert random_game(42, player_seed=7)[0] == random_game(42 + 2**48, player_seed=7)[0]
-    assert random_game(42, player_seed=7)[0] != random_game(43, player_seed=7)[0]
+    digest = random_game(42, player_seed=7)[0]
+    assert digest == random_game(42 + 2**48, player_seed=7)[0]
+    assert digest != random_game(43, player_seed=7)[0]
 
 
 def _candidates(ref: Fall2020Referee, player: int) -> list[str]:
@@ -98,18 +99,21 @@ def _candidates(ref: Fall2020Referee, player: int) -> list[str]:
 
 def _accepted_commands(ref: Fall2020Referee, player: int) -> set[str]:
     """The candidates the rules accept, each tried alone on a copy of the state. A refused
-    action must leave the state untouched, so a copy is only replaced after a success."""
-    work = copy.deepcopy(ref.state)
+    action must leave the state untouched (both players' input lines as they were when the copy
+    was made: each refusal before it was checked the same way), so a copy is only replaced after
+    a success."""
+    work = copy_fall_state(ref.state)
+    before = [inputs.input_lines(work, 0), inputs.input_lines(work, 1)]
     accepted = set()
     for command in _candidates(ref, player):
-        before = [rules.input_lines(work, 0), rules.input_lines(work, 1)]
         actions = [None, None]
         actions[player] = parse(command)
-        if rules.resolve_turn(work, actions).errors:
-            assert [rules.input_lines(work, 0), rules.input_lines(work, 1)] == before
+        if resolution.resolve_turn(work, actions).errors:
+            assert [inputs.input_lines(work, 0), inputs.input_lines(work, 1)] == before
         else:
             accepted.add(_canonical(command))
-            work = copy.deepcopy(ref.state)
+            work = copy_fall_state(ref.state)
+            before = [inputs.input_lines(work, 0), inputs.input_lines(work, 1)]
     return accepted
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import referee
 from referee.base import DeactivationCause, EndReason, ParameterError
-from referee.fall2020 import rules
+from referee.fall2020 import inputs, resolution
 from referee.fall2020.actions import parse
 from referee.fall2020.referee import Fall2020Referee
 from referee.fall2020.state import FallState
@@ -196,7 +196,7 @@ def test_cast(spells, start, command, after, message) -> None:
         # The exhausted spell is shown with castable 0 to its owner and to the opponent.
         d = spell.delta
         rep = 1 if spell.repeatable else 0
-        assert f"{spell_id} CAST {d[0]} {d[1]} {d[2]} {d[3]} 0 -1 -1 0 {rep}" in (rules.input_lines(ref.state, 0))
+        assert f"{spell_id} CAST {d[0]} {d[1]} {d[2]} {d[3]} 0 -1 -1 0 {rep}" in (inputs.input_lines(ref.state, 0))
 
 
 def test_rest_refreshes_every_spell() -> None:
@@ -214,8 +214,8 @@ def test_rest_refreshes_every_spell() -> None:
 def test_exhausted_spell_lines_and_rest_in_input() -> None:
     state = make_state()
     ref, _ = play(state, f"CAST {P0_BLUE}", f"CAST {P1_BLUE}")
-    lines0 = rules.input_lines(ref.state, 0)
-    lines1 = rules.input_lines(ref.state, 1)
+    lines0 = inputs.input_lines(ref.state, 0)
+    lines1 = inputs.input_lines(ref.state, 1)
     assert "78 CAST 2 0 0 0 0 -1 -1 0 0" in lines0
     assert "82 OPPONENT_CAST 2 0 0 0 0 -1 -1 0 0" in lines0
     assert "78 OPPONENT_CAST 2 0 0 0 0 -1 -1 0 0" in lines1
@@ -247,7 +247,7 @@ def test_learnt_spell_repeatable_iff_it_consumes() -> None:
     ref, _ = play(make_state(), "LEARN 0")
     learnt = ref.state.players[0].spells[-1]
     assert learnt.repeatable and learnt.delta == (-3, 0, 0, 1)
-    assert "86 CAST -3 0 0 1 0 -1 -1 1 1" in rules.input_lines(ref.state, 0)
+    assert "86 CAST -3 0 0 1 0 -1 -1 1 1" in inputs.input_lines(ref.state, 0)
 
 
 LEARN_OVERFLOW = [
@@ -301,7 +301,7 @@ def test_exhausted_tome_deck_shrinks_the_tome() -> None:
     # Gains [2, 1]; only position 0 still exists: spell 0 gets 2, the other ingredient is lost.
     assert [t.id for t in s.tome] == [0]
     assert [t.stock for t in s.tome] == [2]
-    lines = rules.input_lines(s, 0)
+    lines = inputs.input_lines(s, 0)
     assert lines[0] == str(5 + 1 + 5 + 5)  # orders, tome, own spells, opponent's spells
     assert "0 LEARN 1 1 0 0 0 0 2 0 0" in lines
     assert [a for a in ref.legal_actions(0) if a.startswith("LEARN")] == ["LEARN 0"]
@@ -324,7 +324,7 @@ def test_brew_pays_price_plus_bonus_and_replaces_the_order() -> None:
     assert [o.id for o in s.deliveries] == [43, 44, 45, 46, 47]
     assert report.summary[:2] == ("$0 brewed potion 42 and earned 9 rupees", "They have now brewed 1 potions.")
     # The +3 bonus stays on position 0 (now order 43) with one use less.
-    lines = rules.input_lines(s, 0)
+    lines = inputs.input_lines(s, 0)
     assert lines[1] == "43 BREW -3 -2 0 0 10 3 3 0 0"
     assert lines[2] == "44 BREW 0 -4 0 0 9 1 4 0 0"
     assert lines[3] == "45 BREW -2 0 -2 0 8 0 0 0 0"
@@ -343,12 +343,12 @@ def test_bonus_slides_across_all_eight_bonuses() -> None:
     shown = []
     for turn in range(10):
         order = state.deliveries[0]
-        shown.append(rules.input_lines(state, 0)[1:3])
+        shown.append(inputs.input_lines(state, 0)[1:3])
         p = turn % 2  # alternate players so nobody reaches six potions
         score = state.players[p].score
         state.players[p].inventory[0] = 10
         actions = [parse(f"BREW {order.id}") if q == p else None for q in (0, 1)]
-        log = rules.resolve_turn(state, actions)
+        log = resolution.resolve_turn(state, actions)
         assert log.errors == []
         earned.append(state.players[p].score - score)
     assert earned == [13, 13, 13, 13, 11, 11, 11, 11, 10, 10]
@@ -377,14 +377,14 @@ def test_bonus_of_position_one_used_up_first_is_gone_after_the_slide() -> None:
         inventories=[(10, 0, 0, 0), (10, 0, 0, 0)],
         bonus=(1, 1),
     )
-    log = rules.resolve_turn(state, [parse("BREW 101"), None])  # position 1: +1, last one
+    log = resolution.resolve_turn(state, [parse("BREW 101"), None])  # position 1: +1, last one
     assert state.players[0].score == 11 and log.errors == []
     assert state.bonus == [1, 0]
-    rules.resolve_turn(state, [parse("BREW 100"), None])  # position 0: +3, last one
+    resolution.resolve_turn(state, [parse("BREW 100"), None])  # position 0: +3, last one
     assert state.players[0].score == 11 + 13
     # The slide moves position 1's count (0) to position 0: no bonus left.
     assert state.bonus == [0, 0] and state.bonus_value == [1, 0]
-    assert rules.price_of(state, 0) == (10, 0, 0)
+    assert resolution.price_of(state, 0) == (10, 0, 0)
 
 
 def test_same_potion_brewed_by_both_players_pays_both_bonuses() -> None:
@@ -399,7 +399,7 @@ def test_same_potion_brewed_by_both_players_pays_both_bonuses() -> None:
     assert [o.id for o in s.deliveries] == [43, 44, 45, 46, 47]
     # The count went 1 -> 0 and slid: the +1 with its 4 uses is now on position 0.
     assert s.bonus == [4, 0] and s.bonus_value == [1, 0]
-    assert rules.input_lines(s, 0)[1] == "43 BREW -3 -2 0 0 8 1 4 0 0"
+    assert inputs.input_lines(s, 0)[1] == "43 BREW -3 -2 0 0 8 1 4 0 0"
 
 
 def test_two_different_potions_in_one_turn() -> None:
@@ -567,7 +567,7 @@ def test_input_lines_format() -> None:
         inventories=[(1, 2, 3, 4), (0, 0, 0, 5)],
         scores=(12, 34),
     )
-    assert rules.input_lines(state, 0) == [
+    assert inputs.input_lines(state, 0) == [
         "8",
         "42 BREW -2 -2 0 0 9 3 4 0 0",
         "43 BREW -3 -2 0 0 8 1 4 0 0",
@@ -580,7 +580,7 @@ def test_input_lines_format() -> None:
         "1 2 3 4 12",
         "0 0 0 5 34",
     ]
-    assert rules.input_lines(state, 1)[6:] == [
+    assert inputs.input_lines(state, 1)[6:] == [
         "82 CAST 2 0 0 0 0 -1 -1 0 0",
         "78 OPPONENT_CAST 2 0 0 0 0 -1 -1 1 0",
         "90 OPPONENT_CAST -2 2 0 0 0 -1 -1 0 1",

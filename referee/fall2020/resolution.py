@@ -1,5 +1,6 @@
-"""The rules of Fall Challenge 2020 (league 4, the full rules used up to Legend), as functions on
-a :class:`~referee.fall2020.state.FallState`.
+"""How Fall Challenge 2020 applies the players' actions (league 4, the full rules used up to
+Legend), as functions on a :class:`~referee.fall2020.state.FallState`: each action (BREW, CAST,
+LEARN, REST), the end of a turn, and the end of the game.
 
 The official ``Game.performGameUpdate`` resolves the players' actions one after the other (player
 0 first) against the table as it was at the start of the turn; only then are learnt spells and
@@ -16,29 +17,11 @@ from collections.abc import Sequence
 
 from ..base import RuleViolation
 from .actions import BREW, CAST, LEARN, REST, WAIT, Action
-from .deck import FIRST_LEARNT_SPELL_ID, STARTING_SPELLS, shuffled_decks
-from .state import (
-    CAST_GUARDS,
-    COUNTER_SIZE,
-    DELIVERY_GOAL,
-    GUARDS,
-    MAX_SPACE,
-    TOME_SIZE,
-    FallState,
-    Order,
-    PlayerSpell,
-    PlayerState,
-    TomeSpell,
-)
+from .state import DELIVERY_GOAL, MAX_SPACE, FallState, Order, PlayerSpell, TomeSpell
 
 __all__ = [
-    "STARTING_INVENTORY",
     "TurnLog",
     "i32",
-    "new_game",
-    "shared_lines",
-    "input_lines",
-    "InputView",
     "price_of",
     "find_spell",
     "brew",
@@ -49,10 +32,7 @@ __all__ = [
     "end_turn",
     "is_game_over",
     "add_inventory_bonus",
-    "legal_actions",
 ]
-
-STARTING_INVENTORY = (3, 0, 0, 0)
 
 _SMALL = 1 << 20
 """Below this, sums of a few ingredient counts and deltas times repeats fit in a Java int."""
@@ -83,24 +63,6 @@ class TurnLog:
         """Each brew: the order and its list position at the start of the turn."""
 
 
-# -- setup and input ---------------------------------------------------------------------------
-
-
-def new_game(seed: int) -> FallState:
-    """The official starting position for ``seed``: shuffled decks, 6 tome spells and 5 orders
-    dealt, inventories ``3 0 0 0``, four starting spells each (ids 78-85)."""
-    tome_deck, order_deck = shuffled_decks(seed)
-    tome = [tome_deck.popleft() for _ in range(TOME_SIZE)]
-    deliveries = [order_deck.popleft() for _ in range(COUNTER_SIZE)]
-    players = [PlayerState(list(STARTING_INVENTORY), []) for _ in range(2)]
-    state = FallState(tome, deliveries, players, tome_deck, order_deck)
-    state.next_id = FIRST_LEARNT_SPELL_ID - 2 * len(STARTING_SPELLS)
-    for p in range(2):
-        for delta in STARTING_SPELLS:
-            state.add_spell(p, delta, repeatable=False)
-    return state
-
-
 def price_of(state: FallState, index: int) -> tuple[int, int, int]:
     """``(price with bonus, bonus value shown, bonus count shown)`` of the order at ``index``."""
     order = state.deliveries[index]
@@ -111,111 +73,6 @@ def price_of(state: FallState, index: int) -> tuple[int, int, int]:
             return order.price + value, value, count
         return order.price, 0, count
     return order.price, 0, 0
-
-
-def shared_lines(state: FallState) -> list[str]:
-    """The order and tome lines (the same for both players)."""
-    return _table_lines(
-        state.deliveries, state.bonus, state.bonus_value, state.tome, [spell.stock for spell in state.tome]
-    )
-
-
-def _table_lines(
-    orders: Sequence[Order],
-    bonus: Sequence[int],
-    bonus_value: Sequence[int],
-    tome: Sequence[TomeSpell],
-    stocks: Sequence[int],
-) -> list[str]:
-    """The order lines (orders 0 and 1 with their urgency bonus, if any is left) and the tome
-    lines (position and stock): :meth:`Order.line` and :meth:`TomeSpell.line`, their memos
-    looked up directly."""
-    lines = []
-    for index, order in enumerate(orders):
-        if index < 2:
-            count = bonus[index]
-            value = bonus_value[index] if count > 0 else 0
-            lines.append(order._lines[order.price + value, value, count])
-        else:
-            lines.append(order._lines[order.price, 0, 0])
-    for index, spell in enumerate(tome):
-        lines.append(spell._lines[index, stocks[index]])
-    return lines
-
-
-def input_lines(state: FallState, player: int, shared: list[str] | None = None) -> list[str]:
-    """The lines the official referee sends to ``player`` at the start of a turn (``shared``:
-    :func:`shared_lines`, if already made)."""
-    if shared is None:
-        shared = shared_lines(state)
-    me = state.players[player]
-    foe = state.players[1 - player]
-    mine = me.spell_lines()[0]
-    theirs = foe.spell_lines()[1]
-    count = len(shared) + len(mine) + len(theirs)
-    return [str(count), *shared, *mine, *theirs, me.line(), foe.line()]
-
-
-class InputView:
-    """The table as :func:`input_lines` shows it now, captured so that the lines can be made
-    later, after the state has changed (the referee's input is formatted only if it is read).
-
-    Capturing copies a few references and numbers (the orders, the bonuses, the tome and its
-    stocks, each witch's spell lines, inventory and score); :meth:`lines` formats them, the
-    shared order and tome lines once for both players. (A card's id, recipe and price never
-    change, so the cards themselves are kept.)"""
-
-    __slots__ = ("_table", "_witches", "_shared", "_witch_lines")
-
-    def __init__(self, state: FallState) -> None:
-        tome = state.tome
-        stocks = []
-        for spell in tome:
-            stocks.append(spell.stock)
-        self._table = (tuple(state.deliveries), tuple(state.bonus), tuple(state.bonus_value), tuple(tome), stocks)
-        first, second = state.players
-        if len(first.own_lines) != len(first.spells):
-            first.refresh_lines()
-        if len(second.own_lines) != len(second.spells):
-            second.refresh_lines()
-        self._witches = (
-            (tuple(first.own_lines), tuple(first.foe_lines), tuple(first.inventory), first.score),
-            (tuple(second.own_lines), tuple(second.foe_lines), tuple(second.inventory), second.score),
-        )
-        self._shared: list[str] | None = None
-        self._witch_lines: list[str] | None = None
-
-    def lines(self, player: int) -> list[str]:
-        """What :func:`input_lines` gave for ``player`` when the view was captured."""
-        shared = self._shared
-        witch_lines = self._witch_lines
-        if shared is None or witch_lines is None:
-            shared = self._shared = _shared_lines_of(self._table)
-            (_, _, inv0, score0), (_, _, inv1, score1) = self._witches
-            witch_lines = self._witch_lines = [
-                f"{inv0[0]} {inv0[1]} {inv0[2]} {inv0[3]} {score0}",
-                f"{inv1[0]} {inv1[1]} {inv1[2]} {inv1[3]} {score1}",
-            ]
-        mine = self._witches[player][0]
-        theirs = self._witches[1 - player][1]
-        count = len(shared) + len(mine) + len(theirs)
-        return [str(count), *shared, *mine, *theirs, witch_lines[player], witch_lines[1 - player]]
-
-
-_TableView = tuple[tuple[Order, ...], tuple[int, ...], tuple[int, ...], tuple[TomeSpell, ...], list[int]]
-_last_table: tuple[_TableView, list[str]] | None = None
-"""The last table formatted by an :class:`InputView` and its lines: most turns show the same
-orders and tome as the turn before."""
-
-
-def _shared_lines_of(table: _TableView) -> list[str]:
-    """:func:`shared_lines` of a captured table (orders, bonus, bonus values, tome, stocks)."""
-    global _last_table
-    if _last_table is not None and _last_table[0] == table:
-        return _last_table[1]
-    lines = _table_lines(*table)
-    _last_table = (table, lines)
-    return lines
 
 
 # -- actions -----------------------------------------------------------------------------------
@@ -433,6 +290,9 @@ def end_turn(state: FallState, log: TurnLog) -> None:
                 gain[i] = 0
 
 
+# -- the end of the game ------------------------------------------------------------------------
+
+
 def is_game_over(state: FallState, active: Sequence[bool]) -> bool:
     """After a turn: at most one active player, or a player has brewed its sixth potion."""
     first, second = state.players
@@ -447,78 +307,3 @@ def add_inventory_bonus(state: FallState, active: Sequence[bool]) -> None:
             player.score = i32(player.score + inv[1])
             player.score = i32(player.score + inv[2])
             player.score = i32(player.score + inv[3])
-
-
-# -- legal moves ---------------------------------------------------------------------------------
-
-
-def _k_max(spell: PlayerSpell, inv: list[int]) -> int:
-    """How many times ``spell`` can be cast at once with ``inv`` (ingredients and space)."""
-    total = spell.total
-    k_max = (MAX_SPACE - (inv[0] + inv[1] + inv[2] + inv[3])) // total if total > 0 else MAX_SPACE
-    for tier, amount in spell.costs:
-        k = inv[tier] // amount
-        if k < k_max:
-            k_max = k
-    return max(k_max, 0)
-
-
-def legal_actions(state: FallState, player: int) -> list[str]:
-    """Every command the official referee would accept from ``player`` now: ``BREW id``,
-    ``CAST id`` and ``CAST id k`` (k >= 2, repeatable spells), ``LEARN id``, ``REST`` when a spell
-    is exhausted, and ``WAIT``. (Repeat counts that only pass the checks by Java int overflow are
-    not listed.)"""
-    p = state.players[player]
-    inv = p.inventory
-    a, b, c, d = inv
-    exhausted = False
-    if 0 <= a < 16 and 0 <= b < 16 and 0 <= c < 16 and 0 <= d < 16:
-        # The usual case. The inventory packs into 20 bits with a guard bit per tier (see
-        # ``state.pack``): it covers a need iff subtracting the packed need keeps the guards.
-        guards = GUARDS
-        have = a << 15 | b << 10 | c << 5 | d | guards
-        out = []
-        for o in state.deliveries:
-            if (have - o.need_bits) & guards == guards:
-                out.append(o.brew_command)
-        # The same with the free space added (``state.cast_key``, written out): a spell can be
-        # cast once iff subtracting its lane keeps the five guards.
-        room = MAX_SPACE - (a + b + c + d)
-        key = have << 5 | (room if room > 0 else 0) | 16
-        cast_guards = CAST_GUARDS
-        for s in p.spells:
-            if not s._castable:
-                exhausted = True
-            elif (key - s.lane) & cast_guards == cast_guards:
-                if not s.repeatable:
-                    out.append(s.cast_command)
-                    continue
-                # The most repeats the free space and every consumed tier allow (at least 1).
-                total = s.total
-                k = room // total if total > 0 else MAX_SPACE
-                for tier, amount in s.costs:
-                    q = inv[tier] // amount
-                    if q < k:
-                        k = q
-                out += s.cast_table[k]
-    else:  # only after a cast that overflowed a Java int
-        out = [
-            o.brew_command
-            for o in state.deliveries
-            if a + o.delta[0] >= 0 and b + o.delta[1] >= 0 and c + o.delta[2] >= 0 and d + o.delta[3] >= 0
-        ]
-        for s in p.spells:
-            if s._castable:
-                k = _k_max(s, inv)
-                if k:
-                    out += s.cast_commands(k if s.repeatable else 1)
-            else:
-                exhausted = True
-    if a >= 0:
-        # Learning the spell at position i costs i tier-0 ingredients.
-        for spell in state.tome[: a + 1]:
-            out.append(spell.learn_command)
-    if exhausted:
-        out.append(REST)
-    out.append(WAIT)
-    return out
