@@ -1,24 +1,35 @@
-"""The ``bundle`` command line: the only place that prints."""
+"""The ``bundle`` command line: it parses the options, runs :func:`bundler.session.make` (or
+:func:`bundler.session.watch`) and says what each step did."""
 
 from __future__ import annotations
 
 import shlex
 import sys
-import tempfile
-import time
 import traceback
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from bundler.build import MODES, BuildOptions, Bundle, build
-from bundler.errors import BundleError, InternalError, OutputError, SizeLimitError
-from bundler.output import CLIPBOARD_TOOLS, clipboard_tool, copy_to_clipboard, write_atomic
+from bundler.build import MODES, BuildOptions, Bundle
+from bundler.errors import BundleError, InternalError
+from bundler.output import clipboard_tool
+from bundler.session import (
+    NO_CLIPBOARD,
+    Built,
+    Changed,
+    Copied,
+    Event,
+    Failed,
+    Outputs,
+    ToStdout,
+    Verified,
+    Watching,
+    Written,
+    make,
+    watch,
+)
 from bundler.size import LIMIT, WARN_AT
-from bundler.verify import DEFAULT_TIME_SCALE, bundle_bot, source_bot, verify
-
-POLL_SECONDS = 0.3
+from bundler.verify import DEFAULT_TIME_SCALE
 
 
 def _say(message: str) -> None:
@@ -41,123 +52,44 @@ def _describe(bundle: Bundle) -> str:
     )
 
 
-@dataclass(frozen=True)
-class _Settings:
-    """What to do with each bundle made."""
-
-    output: Path | None
-    check: bool
-    copy: bool
-    verify_game: str | None
-    seeds: list[int]
-    opponent: str | None
-    time_scale: float
-    bot_args: tuple[str, ...] = ()
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _once(options: BuildOptions, settings: _Settings, inputs: list[Path]) -> Bundle:
-    output, check, copy = settings.output, settings.check, settings.copy
-    verify_game, seeds, opponent = settings.verify_game, settings.seeds, settings.opponent
-    time_scale = settings.time_scale
-    bundle = build(options, inputs)
-    if bundle.fallback_reasons:
-        _say("flat mode is not safe here, so the bundle uses modules mode:")
-        for reason in bundle.fallback_reasons:
-            click.echo(f"  - {reason}", err=True)
-    if check:
-        for line in bundle.size.lines():
-            click.echo(line)
-    if bundle.size.over_limit:
-        raise SizeLimitError(
-            f"{bundle.size.total:,} characters, over CodinGame's {LIMIT:,} limit "
-            f"(nothing written; --check shows each module's share)"
-        )
-    if bundle.size.near_limit:
-        _say(
-            f"warning: {bundle.size.total:,} characters, close to CodinGame's {LIMIT:,} limit "
-            f"(warning above {WARN_AT:,})"
-        )
-    if output is not None:
-        if output.resolve() in {p.resolve() for p in bundle.inputs}:
-            raise OutputError(f"{output}: is one of the bot's own source files; not overwriting it")
-        write_atomic(output, bundle.text)
-        _say(f"wrote {output} ({_describe(bundle)})")
-    elif not (check or copy or verify_game):
-        sys.stdout.write(bundle.text)
+def _render(event: Event, check: bool) -> None:
+    """What one step did, in words (the bundle itself on standard output)."""
+    if isinstance(event, Built):
+        bundle = event.bundle
+        if bundle.fallback_reasons:
+            _say("flat mode is not safe here, so the bundle uses modules mode:")
+            for reason in bundle.fallback_reasons:
+                click.echo(f"  - {reason}", err=True)
+        if check:
+            for line in bundle.size.lines():
+                click.echo(line)
+        if bundle.size.near_limit and not bundle.size.over_limit:
+            total = bundle.size.total
+            _say(f"warning: {total:,} characters, close to CodinGame's {LIMIT:,} limit (warning above {WARN_AT:,})")
+    elif isinstance(event, Written):
+        _say(f"wrote {event.path} ({_describe(event.bundle)})")
+    elif isinstance(event, ToStdout):
+        sys.stdout.write(event.bundle.text)
         sys.stdout.flush()
-    if copy:
-        tool = copy_to_clipboard(bundle.text)
-        if tool is None:
-            raise OutputError(_NO_CLIPBOARD)
-        _say(f"copied to the clipboard with {tool} ({_describe(bundle)})")
-    if verify_game:
-        _verify(bundle, options, output, verify_game, seeds, opponent, time_scale, settings.bot_args)
-    return bundle
-
-
-def _verify(
-    bundle: Bundle,
-    options: BuildOptions,
-    output: Path | None,
-    game: str,
-    seeds: list[int],
-    opponent: str | None,
-    time_scale: float,
-    bot_args: tuple[str, ...] = (),
-) -> None:
-    source = source_bot(bundle.entry_point, options.libs, bot_args)
-    with tempfile.TemporaryDirectory(prefix="bundle-verify-") as tmp:
-        path = output
-        if path is None:
-            path = Path(tmp) / "bundle.py"
-            write_atomic(path, bundle.text)
-        bundled = bundle_bot(path, bot_args)
-        games = verify(game, source, bundled, opponent, seeds, time_scale)
-    answers = sum(g.answers for g in games)
-    _say(
-        f"verified on {game}: {len(games)} game{'s' if len(games) != 1 else ''} (seeds "
-        f"{', '.join(str(g.seed) for g in games)}), {answers} answers identical to the source bot"
-    )
-
-
-def _watch(options: BuildOptions, settings: _Settings) -> None:
-    inputs: list[Path] = []
-
-    def snapshot(paths: list[Path]) -> dict[Path, tuple[int, int] | None]:
-        state: dict[Path, tuple[int, int] | None] = {}
-        for p in paths:
-            try:
-                st = p.stat()
-                state[p] = (st.st_mtime_ns, st.st_size)
-            except OSError:
-                state[p] = None
-        return state
-
-    def attempt() -> dict[Path, tuple[int, int] | None]:
-        inputs.clear()
-        try:
-            _once(options, settings, inputs)
-        except BundleError as exc:
-            _say(f"error: {exc}")
-        files = list(dict.fromkeys(p.resolve() for p in inputs + [Path(options.entry)]))
-        folders = list(dict.fromkeys(p.parent for p in files))  # a file added or removed
-        _say(f"watching {len(files)} file{'s' if len(files) != 1 else ''} (Ctrl-C to stop)")
-        return snapshot(files + folders)
-
-    state = attempt()
-    while True:
-        time.sleep(POLL_SECONDS)
-        now = snapshot(list(state))
-        if now != state:
-            changed = [p.name for p in state if now.get(p) != state[p]]
-            _say(f"changed: {', '.join(changed)}; rebuilding")
-            state = attempt()
-
-
-_NO_CLIPBOARD = (
-    f"--copy: no clipboard tool found (install one of {', '.join(c[0] for c in CLIPBOARD_TOOLS)}), "
-    "or write the bundle to a file with -o"
-)
+    elif isinstance(event, Copied):
+        _say(f"copied to the clipboard with {event.tool} ({_describe(event.bundle)})")
+    elif isinstance(event, Verified):
+        answers = sum(g.answers for g in event.games)
+        seeds = ", ".join(str(g.seed) for g in event.games)
+        _say(
+            f"verified on {event.game}: {_plural(len(event.games), 'game')} (seeds {seeds}), "
+            f"{answers} answers identical to the source bot"
+        )
+    elif isinstance(event, Failed):
+        _say(f"error: {event.error}")
+    elif isinstance(event, Watching):
+        _say(f"watching {_plural(event.files, 'file')} (Ctrl-C to stop)")
+    elif isinstance(event, Changed):
+        _say(f"changed: {', '.join(event.names)}; rebuilding")
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -187,7 +119,7 @@ _NO_CLIPBOARD = (
 @click.option("--strip-comments", is_flag=True, help="Remove comments.")
 @click.option("--strip-docstrings", is_flag=True, help="Remove docstrings.")
 @click.option("--check", is_flag=True, help="Print the size of each module and the total.")
-@click.option("--watch", is_flag=True, help="Rebuild whenever an input file changes (needs -o).")
+@click.option("--watch", "watch_files", is_flag=True, help="Rebuild whenever an input file changes (needs -o).")
 @click.option(
     "--verify",
     "verify_game",
@@ -229,7 +161,7 @@ def main(
     strip_comments: bool,
     strip_docstrings: bool,
     check: bool,
-    watch: bool,
+    watch_files: bool,
     verify_game: str | None,
     seeds: str | None,
     games: int,
@@ -247,22 +179,20 @@ def main(
         raise click.BadParameter(f"{bot_args!r}: {exc}", param_hint="--bot-args") from None
     if args and not verify_game:
         raise click.UsageError("--bot-args is only used with --verify")
-    settings = _Settings(output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale, args)
-    if watch and output is None:
+    outputs = Outputs(output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale, args)
+    if watch_files and output is None:
         raise click.UsageError("--watch needs -o/--output")
     if copy and clipboard_tool() is None:
-        raise click.UsageError(_NO_CLIPBOARD)
+        raise click.UsageError(NO_CLIPBOARD)
     try:
-        if watch:
-            _watch(options, settings)
-        else:
-            _once(options, settings, [])
+        for event in watch(options, outputs) if watch_files else make(options, outputs):
+            _render(event, check)
     except BundleError as exc:
         _say(f"error: {exc}")
         sys.exit(1)
     except KeyboardInterrupt:
-        _say("stopped" if watch else "interrupted")
-        sys.exit(0 if watch else 130)
+        _say("stopped" if watch_files else "interrupted")
+        sys.exit(0 if watch_files else 130)
     except Exception as exc:  # a bug of ours: say so, and give the traceback a report needs
         _say(f"error: {InternalError(f'{type(exc).__name__}: {exc}')}")
         traceback.print_exc()
