@@ -171,7 +171,10 @@ class DaskExecutor:
                         threads_per_worker=1,
                         processes=True,
                         host="127.0.0.1",
-                        dashboard_address=None,
+                        # no dashboard; the scheduler's own HTTP server on a free loopback port
+                        # (a fixed 8787 clashes with any other cluster on the machine)
+                        dashboard_address="127.0.0.1:0",
+                        scheduler_kwargs={"dashboard": False},
                         silence_logs=40,
                     )
                 client = distributed.Client(cluster, timeout=timeout_s)

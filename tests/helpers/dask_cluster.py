@@ -45,6 +45,8 @@ class Cluster:
             "--port",
             "0",
             "--no-dashboard",
+            "--dashboard-address",
+            "127.0.0.1:0",
             "--scheduler-file",
             str(self.file),
             log="scheduler.log",
