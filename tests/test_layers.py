@@ -12,7 +12,9 @@ inside functions and ``importlib.import_module("...")`` calls included):
   ``cli/arena.py``, gathers them);
 - the project never looks up an entry point of its own to reach another of its packages (it
   wires them in the command layer instead): no entry point group that ``pyproject.toml`` declares
-  for the project's own code is read by the project's code.
+  for the project's own code is read by the project's code;
+- in ``tests/``, what test modules share is in ``tests/helpers`` (or a ``conftest.py``'s
+  fixtures): no module imports a test module or a ``conftest``.
 """
 
 from __future__ import annotations
@@ -175,7 +177,21 @@ def own_entry_point_lookups(root: Path) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("check", [broken_rules, broken_command_rules, own_entry_point_lookups])
+def imports_of_test_modules(root: Path) -> list[str]:
+    """Imports of a test module or a conftest, anywhere under ``tests/`` (fixture trees aside)."""
+    out = []
+    for path in sorted((root / "tests").rglob("*.py")):
+        if "fixtures" in path.relative_to(root).parts or "corpus" in path.relative_to(root).parts:
+            continue
+        module = module_name(path, root)
+        for imp in imports_of(module, path, root):
+            last = imp.target.rsplit(".", 1)[-1]
+            if within(imp.target, "tests") and (last.startswith("test_") or last == "conftest"):
+                out.append(f"{imp}: shared test code goes in tests/helpers, never in a test module or conftest")
+    return out
+
+
+@pytest.mark.parametrize("check", [broken_rules, broken_command_rules, own_entry_point_lookups, imports_of_test_modules])
 def test_the_layers_hold(check) -> None:  # type: ignore[no-untyped-def]
     found = check(REPO_ROOT)
     assert not found, "\n".join(found)
@@ -205,7 +221,12 @@ def test_the_rules_see_what_they_guard(tmp_path: Path) -> None:
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    found = "\n".join(broken_rules(tmp_path) + broken_command_rules(tmp_path) + own_entry_point_lookups(tmp_path))
+    (tmp_path / "tests" / "a").mkdir(parents=True)
+    for name in ("tests/__init__.py", "tests/conftest.py", "tests/a/__init__.py", "tests/a/test_x.py"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "tests" / "a" / "test_y.py").write_text("from tests.a.test_x import f\nfrom tests.conftest import g\n")
+    checks = (broken_rules, broken_command_rules, own_entry_point_lookups, imports_of_test_modules)
+    found = "\n".join(line for check in checks for line in check(tmp_path))
     for expected in (
         "referee (line 1) imports arena.api:",
         "bots.x (line 2) imports referee",
@@ -216,6 +237,8 @@ def test_the_rules_see_what_they_guard(tmp_path: Path) -> None:
         "arena.cmd defines the commands ['go']",
         "cli.play (line 2) imports cli.view",
         "arena.tournament reads the entry point group 'cgarena.own'",
+        "tests.a.test_y (line 1) imports tests.a.test_x",
+        "tests.a.test_y (line 2) imports tests.conftest",
     ):
         assert expected in found, expected
     assert "cli.arena (line 1)" not in found  # the group gathers its commands

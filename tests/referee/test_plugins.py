@@ -23,7 +23,7 @@ from arena.match.botspec import BotSpec
 from arena.match.replay import read_replay
 from cli.arena import main
 from referee.javarandom import JavaRandom
-from tests.helpers.plugins import bot, write_distribution
+from tests.helpers.plugins import PLUGIN_SOURCE, bot, write_distribution
 
 Policy = Callable[[list[int], int, int], str]
 """(field values, unit, turn) -> the unit's line."""
@@ -99,8 +99,6 @@ def test_without_the_plugin_the_game_is_unknown() -> None:
 def test_a_broken_plugin_is_named_in_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: str, message: str
 ) -> None:
-    from .conftest import PLUGIN_SOURCE
-
     monkeypatch.syspath_prepend(str(PLUGIN_SOURCE))
     monkeypatch.syspath_prepend(str(write_distribution(tmp_path, f"[cgarena.games]\n{entry}\n", "broken")))
     name = entry.split(" = ")[0]
