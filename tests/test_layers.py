@@ -191,7 +191,10 @@ def imports_of_test_modules(root: Path) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("check", [broken_rules, broken_command_rules, own_entry_point_lookups, imports_of_test_modules])
+CHECKS = (broken_rules, broken_command_rules, own_entry_point_lookups, imports_of_test_modules)
+
+
+@pytest.mark.parametrize("check", CHECKS)
 def test_the_layers_hold(check) -> None:  # type: ignore[no-untyped-def]
     found = check(REPO_ROOT)
     assert not found, "\n".join(found)
@@ -225,8 +228,7 @@ def test_the_rules_see_what_they_guard(tmp_path: Path) -> None:
     for name in ("tests/__init__.py", "tests/conftest.py", "tests/a/__init__.py", "tests/a/test_x.py"):
         (tmp_path / name).write_text("")
     (tmp_path / "tests" / "a" / "test_y.py").write_text("from tests.a.test_x import f\nfrom tests.conftest import g\n")
-    checks = (broken_rules, broken_command_rules, own_entry_point_lookups, imports_of_test_modules)
-    found = "\n".join(line for check in checks for line in check(tmp_path))
+    found = "\n".join(line for check in CHECKS for line in check(tmp_path))
     for expected in (
         "referee (line 1) imports arena.api:",
         "bots.x (line 2) imports referee",
