@@ -48,14 +48,14 @@ def plot_sweep(sweep: SweepRanking, path: str | Path, title: str = "") -> Path:
     numeric = all(_is_number(v) for v in order)
     series: dict[str, list[tuple[float, float, float, float]]] = {}
     for entry in sweep.ranking:
-        point = entry.point or {}
-        if entry.score is None or param not in point:
+        point, f = entry.point or {}, entry.figures
+        if f.score is None or param not in point:
             continue
         label = ", ".join(f"{k}={point[k]}" for k in others) or "variants"
         x = float(point[param]) if numeric else order.index(str(point[param]))
-        lo = entry.score_lo if entry.score_lo is not None else entry.score
-        hi = entry.score_hi if entry.score_hi is not None else entry.score
-        series.setdefault(label, []).append((x, entry.score, lo, hi))
+        lo = f.score_lo if f.score_lo is not None else f.score
+        hi = f.score_hi if f.score_hi is not None else f.score
+        series.setdefault(label, []).append((x, f.score, lo, hi))
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     try:
         for label, pts in series.items():

@@ -95,7 +95,7 @@ def percent(x: float | None) -> str:
 
 class Figures(Protocol):
     """The figures of a comparison (:class:`arena.stats.ComparisonStats`) or of a sweep's variant
-    (:class:`arena.tournament.standings.SweepVariant`) that the Elo and LOS cells show."""
+    (:class:`arena.stats.sweep.SweepPoint`) that the Elo and LOS cells show."""
 
     @property
     def score(self) -> float | None: ...
@@ -308,13 +308,14 @@ SWEEP_COLUMNS = [
 def sweep_cells(r: SweepVariant, digits: int = 1) -> list[str]:
     """One variant of a sweep: its rank (right-aligned on ``digits``) and name, games, score with
     its 95% interval, Elo with its interval's half-width, SPRT state."""
-    if r.score_lo is None or r.score_hi is None or zero_width(r):
+    f = r.figures
+    if f.score_lo is None or f.score_hi is None or zero_width(f):
         interval = NA
     else:
-        interval = f"[{fmt(100 * r.score_lo, '.1f')}, {fmt(100 * r.score_hi, '.1f')}]%"
-    elo, ci = elo_cells(r)
-    state = SprtState(r.sprt).describe() if r.sprt else ""
-    return [f"{r.rank:>{digits}}. {r.variant}", str(r.games), percent(r.score), interval, elo, ci, state]
+        interval = f"[{fmt(100 * f.score_lo, '.1f')}, {fmt(100 * f.score_hi, '.1f')}]%"
+    elo, ci = elo_cells(f)
+    state = SprtState(f.sprt_state).describe() if f.sprt_state else ""
+    return [f"{r.rank:>{digits}}. {f.label}", str(f.games), percent(f.score), interval, elo, ci, state]
 
 
 def sweep_table(ranking: Sequence[SweepVariant]) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 from ..stats import ComparisonStats, rank_sweep, sweep_points
 from ..stats.leaderboard import GameResult, LeaderboardEntry, leaderboard
 from ..stats.sprt import SprtModel, SprtParams
+from ..stats.sweep import SweepPoint
 from .health import BotHealth, WorkerHealth, bot_health, worker_health
 from .records import GameRecord, TournamentRow
 from .store import Store, StoreError
@@ -139,35 +140,27 @@ class TableStandings:
 
 @dataclass(frozen=True)
 class SweepVariant:
-    """One variant of a sweep, ranked (infinite Elo figures are kept as floats here)."""
+    """One variant of a sweep, ranked: its place, the parameter values it was made with, and its
+    figures against the baseline (infinite Elo figures are kept as floats there)."""
 
     rank: int
-    variant: str
     point: dict[str, str] | None
-    """The parameter values it was made with."""
-    games: int
-    score: float | None
-    score_lo: float | None
-    score_hi: float | None
-    elo: float | None
-    elo_ci95: float | None
-    los: float | None
-    sprt: str | None
-    """Its SPRT state's value, when the comparison ran one."""
+    figures: SweepPoint
 
     def to_dict(self) -> dict[str, Any]:
+        f = self.figures
         return {
             "rank": self.rank,
-            "variant": self.variant,
+            "variant": f.label,
             "point": self.point,
-            "games": self.games,
-            "score": self.score,
-            "score_lo": self.score_lo,
-            "score_hi": self.score_hi,
-            "elo": _finite(self.elo),
-            "elo_ci95": _finite(self.elo_ci95),
-            "los": self.los,
-            "sprt": self.sprt,
+            "games": f.games,
+            "score": f.score,
+            "score_lo": f.score_lo,
+            "score_hi": f.score_hi,
+            "elo": _finite(f.elo),
+            "elo_ci95": _finite(f.elo_ci95),
+            "los": f.los,
+            "sprt": f.sprt_state,
         }
 
 
@@ -322,22 +315,7 @@ def _sweep(settings: dict[str, Any], trackers: list[ComparisonTracker | TableTra
         grid=sweep["grid"],
         parameter=first_param,
         baseline=settings.get("baseline"),
-        ranking=tuple(
-            SweepVariant(
-                rank=i + 1,
-                variant=p.label,
-                point=points_of.get(p.label),
-                games=p.games,
-                score=p.score,
-                score_lo=p.score_lo,
-                score_hi=p.score_hi,
-                elo=p.elo,
-                elo_ci95=p.elo_ci95,
-                los=p.los,
-                sprt=p.sprt_state,
-            )
-            for i, p in enumerate(ranked)
-        ),
+        ranking=tuple(SweepVariant(i + 1, points_of.get(p.label), p) for i, p in enumerate(ranked)),
     )
 
 

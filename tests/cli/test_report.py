@@ -19,6 +19,7 @@ import pytest
 from arena.stats import ComparisonStats
 from arena.stats.leaderboard import LeaderboardEntry
 from arena.stats.sprt import SprtParams, SprtResult, SprtState
+from arena.stats.sweep import SweepPoint
 from arena.tournament.health import BotHealth, Latency
 from arena.tournament.standings import (
     PairStanding,
@@ -362,7 +363,7 @@ def test_sweep_ranking_is_in_line_with_undefined_figures(capsys: pytest.CaptureF
     def point(rank: int, variant: str, games: int, sprt_state: str | None, **fig: Any) -> SweepVariant:
         figures: dict[str, Any] = dict.fromkeys(("score", "score_lo", "score_hi", "elo", "elo_ci95", "los"))
         figures.update(fig)
-        return SweepVariant(rank=rank, variant=variant, point={}, games=games, sprt=sprt_state, **figures)
+        return SweepVariant(rank, {}, SweepPoint(variant, None, games, sprt_state=sprt_state, **figures))
 
     ranking = [
         # standings() gives a sweep point's infinities as floats (None in the JSON): both show as inf
