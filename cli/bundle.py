@@ -31,6 +31,8 @@ from bundler.session import (
 from bundler.size import LIMIT, WARN_AT
 from bundler.verify import DEFAULT_TIME_SCALE
 
+from .common import plural
+
 
 def _say(message: str) -> None:
     click.echo(f"bundle: {message}", err=True)
@@ -50,10 +52,6 @@ def _describe(bundle: Bundle) -> str:
         f"{bundle.mode} mode, {len(bundle.size.modules)} module"
         f"{'s' if len(bundle.size.modules) != 1 else ''}, {bundle.size.total:,} of {LIMIT:,} characters"
     )
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _render(event: Event, check: bool) -> None:
@@ -81,13 +79,13 @@ def _render(event: Event, check: bool) -> None:
         answers = sum(g.answers for g in event.games)
         seeds = ", ".join(str(g.seed) for g in event.games)
         _say(
-            f"verified on {event.game}: {_plural(len(event.games), 'game')} (seeds {seeds}), "
+            f"verified on {event.game}: {plural(len(event.games), 'game')} (seeds {seeds}), "
             f"{answers} answers identical to the source bot"
         )
     elif isinstance(event, Failed):
         _say(f"error: {event.error}")
     elif isinstance(event, Watching):
-        _say(f"watching {_plural(event.files, 'file')} (Ctrl-C to stop)")
+        _say(f"watching {plural(event.files, 'file')} (Ctrl-C to stop)")
     elif isinstance(event, Changed):
         _say(f"changed: {', '.join(event.names)}; rebuilding")
 

@@ -14,8 +14,6 @@ import click
 
 from arena.match.seeds import SeedError, parse_seed
 
-DEFAULT_GAME = "spring2021"
-
 
 def java_long(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
     if value is None:

@@ -41,7 +41,7 @@ class Import:
     module: str
     """The importing module (``arena.match.loop``)."""
     target: str
-    """What it imports, absolute (``arena.match.process``, ``referee``)."""
+    """What it imports, absolute (``arena.match.botprocess``, ``referee``)."""
     line: int
 
     def __str__(self) -> str:

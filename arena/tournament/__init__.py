@@ -1,8 +1,9 @@
-"""Tournaments: settings (:mod:`.config`), which games (:mod:`.schedule`) and in which order
-(:mod:`.scheduler`), one game as plain data (:mod:`.task`) played on an executor
-(:mod:`.executor`), stored (:mod:`.store`, :mod:`.schema`) with its provenance
-(:mod:`.provenance`), counted (:mod:`.tracker`) and reported (:mod:`.standings`);
-:mod:`.runner` ties them together."""
+"""Tournaments: settings (:mod:`.settings`, read by :mod:`.config`), which games (:mod:`.schedule`)
+and in which order (:mod:`.dispatcher`), one game as plain data (:mod:`.task`) played on an
+executor (:mod:`.executor`, :mod:`.dask_executor`), its record (:mod:`.records`) stored
+(:mod:`.store` in :mod:`.database`) with its provenance (:mod:`.provenance`), counted
+(:mod:`.tracker`) and reported (:mod:`.standings`, :mod:`.health`); :mod:`.runner` ties them
+together, and :mod:`.session` is a tournament as ``arena tournament`` plays it."""
 
 from __future__ import annotations
 
