@@ -184,7 +184,7 @@ def imports_of_test_modules(root: Path) -> list[str]:
         if "fixtures" in path.relative_to(root).parts or "corpus" in path.relative_to(root).parts:
             continue
         module = module_name(path, root)
-        for imp in imports_of(module, path, root):
+        for imp in dict.fromkeys(imports_of(module, path, root)):
             last = imp.target.rsplit(".", 1)[-1]
             if within(imp.target, "tests") and (last.startswith("test_") or last == "conftest"):
                 out.append(f"{imp}: shared test code goes in tests/helpers, never in a test module or conftest")
