@@ -17,6 +17,7 @@ import referee
 from arena.match import sandbox
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.match.loop import Frame
+from arena.match.refereetime import RefereeError
 from arena.match.session import (
     DEFAULT_GAME,
     MAX_MEMORY_MB,
@@ -141,6 +142,8 @@ def play(
         raise click.UsageError(str(exc)) from None
     except BotsCannotStart as exc:
         raise click.ClickException(f"{exc}; fix it and play again") from None
+    except RefereeError as exc:  # the bots are stopped; the game could not be played on
+        raise click.ClickException(str(exc)) from None
     if played.unstarted:  # started above, not now (its file went away...): no game
         for why in played.unstarted:
             click.echo(f"error: {why}; fix it and play again", err=True)

@@ -21,6 +21,7 @@ from . import sandbox
 from .botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from .botspec import BotSpec
 from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, BreachKind
+from .refereetime import RefereeError, referee_time
 from .sandbox import SandboxMode
 from .shield import shielded
 
@@ -182,10 +183,16 @@ def play_match(
 
     ``KeyboardInterrupt`` is handled: every bot is killed and the partial result is returned with
     ``interrupted=True``; a second Ctrl-C or a SIGTERM during that clean-up waits for its end.
+    Raises :class:`arena.match.refereetime.RefereeError` (the bots killed) when the game cannot be
+    set up on this seed, or its referee goes past its time.
     Raises :class:`arena.match.sandbox.SandboxUnavailable` for ``sandbox=on`` where bots cannot
     be sandboxed, before starting anything.
     """
-    ref = referee.create(game, seed, options.params)
+    with referee_time(game, "set the game up", options.time_scale, not options.no_timeout):
+        try:
+            ref = referee.create(game, seed, options.params)
+        except referee.ParameterError as exc:  # checked on another seed: not all maps fit
+            raise RefereeError(f"{game} cannot be set up on seed {seed} with these parameters: {exc}") from None
     if len(bots) != ref.player_count:
         raise ValueError(f"{ref.name} needs {ref.player_count} bots, got {len(bots)}")
     confined, _ = sandbox.decide(options.sandbox)
@@ -203,16 +210,13 @@ def play_match(
         while not ref.is_over:
             if should_stop is not None and should_stop():
                 raise KeyboardInterrupt  # handled below: the bots are killed, the result interrupted
-            executions, outputs = _execute_requests(ref, procs, players, eof_seen, options)
-            report = ref.apply(outputs)
+            with referee_time(ref.name, f"play turn {result.turns + 1}", options.time_scale, not options.no_timeout):
+                executions, outputs = _execute_requests(ref, procs, players, eof_seen, options)
+                report = ref.apply(outputs)
+                snapshot = ref.snapshot() if want_snapshots else None
             result.turns = report.turn
             _take_report(report, procs, players, eof_seen)
-            frame = Frame(
-                turn=report.turn,
-                executions=tuple(executions),
-                report=report,
-                snapshot=ref.snapshot() if want_snapshots else None,
-            )
+            frame = Frame(turn=report.turn, executions=tuple(executions), report=report, snapshot=snapshot)
             if options.record:
                 result.frames.append(frame)
             if on_frame is not None:

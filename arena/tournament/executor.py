@@ -25,6 +25,7 @@ from typing import Protocol
 
 from ..match import proctree
 from ..match.plumbing import become_subreaper, kill_orphans
+from ..match.refereetime import RefereeError
 from . import worker
 from .records import GameRecord
 from .task import GameTask
@@ -66,7 +67,7 @@ class _Worker:
 
     def __init__(self) -> None:
         mine, theirs = socket.socketpair()
-        self.conn: multiprocessing.connection.Connection[GameTask | None, GameRecord | None]
+        self.conn: multiprocessing.connection.Connection[GameTask | None, GameRecord | RefereeError | None]
         self.conn = multiprocessing.connection.Connection(mine.detach())
         fd = theirs.fileno()
         try:
@@ -146,6 +147,8 @@ class LocalExecutor:
                 self._send(self._idle()[0], task)
                 continue
             worker.task = None
+            if isinstance(record, RefereeError):
+                raise ExecutorError(f"game {task.key} (seed {task.game.seed}): {record}")
             yield task, record
 
     def _replace(self, worker: _Worker) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..match.botspec import REPO_ROOT
 from ..match.plumbing import die_with_parent
+from ..match.refereetime import RefereeError
 from .records import GameRecord
 from .task import GameTask, play_task
 
@@ -60,8 +61,11 @@ def _on_stop_signal(signum: int, frame: Any) -> None:
     os._exit(0)  # idle: nothing to clean up
 
 
-def serve(conn: multiprocessing.connection.Connection[GameRecord | None, GameTask | None], parent: int) -> None:
-    """Play each task received, send back its :class:`GameRecord` (None if stopped)."""
+def serve(
+    conn: multiprocessing.connection.Connection[GameRecord | RefereeError | None, GameTask | None], parent: int
+) -> None:
+    """Play each task received, send back its :class:`GameRecord` (None if stopped, the
+    :class:`RefereeError` when the game could not be played on)."""
     global _in_match
     die_with_parent(parent)
     signal.signal(signal.SIGINT, _on_stop_signal)
@@ -74,8 +78,11 @@ def serve(conn: multiprocessing.connection.Connection[GameRecord | None, GameTas
         if task is None:
             return
         _in_match = True
+        record: GameRecord | RefereeError | None
         try:
             record = play_task(task)
+        except RefereeError as exc:  # the game's fault, not the worker's: the tournament says it
+            record = exc
         except KeyboardInterrupt:  # stopped before the match had started its bots
             return
         finally:

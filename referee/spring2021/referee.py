@@ -16,7 +16,7 @@ from ..engine import EngineReferee
 from ..javarandom import JavaRandom, java_shuffle
 from . import rules
 from .actions import parse
-from .board import Board
+from .board import Board, geometry
 from .state import NO_TREE, SMALL, FrameType, SpringState
 
 __all__ = ["Spring2021Referee", "PARAMETERS"]
@@ -89,6 +89,12 @@ def _parse_params(params: Mapping[str, Any] | None) -> dict[str, int]:
         raise ParameterError("spring2021 parameter MAX_ROUNDS must be at least 1")
     if values["MAX_EMPTY_CELLS"] < 0:
         raise ParameterError("spring2021 parameter MAX_EMPTY_CELLS must be at least 0")
+    cells = geometry(values["MAP_RING_COUNT"]).size
+    if values["MAX_EMPTY_CELLS"] > cells:  # the map generator would look forever for more holes than cells
+        raise ParameterError(
+            f"spring2021 parameter MAX_EMPTY_CELLS must be at most {cells}: the map of MAP_RING_COUNT "
+            f"{values['MAP_RING_COUNT']} has {cells} cells"
+        )
     return values
 
 
