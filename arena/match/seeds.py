@@ -44,21 +44,28 @@ def parse_seed(value: object) -> int:
     return value
 
 
+MAX_LINE = 1 << 20
+"""A seed file's line longer than this (1 MB) is surely not seeds."""
+
+
 def _read_file(path: Path) -> list[int]:
+    """The seeds of the file at ``path``, read a line at a time: a file of more than
+    :data:`MAX_SEEDS` seeds is refused at the first seed past it, without reading the rest."""
+    seeds: list[int] = []
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(iter(lambda: f.readline(MAX_LINE + 1), ""), 1):
+                if len(line) > MAX_LINE:
+                    raise SeedError(f"{path}, line {number}: over {MAX_LINE:,} characters, not a seed file")
+                for word in line.split("#", 1)[0].replace(",", " ").split():
+                    try:
+                        seeds.append(parse_seed(word))
+                    except SeedError as exc:
+                        raise SeedError(f"{path}, line {number}: {exc}") from None
+                    if len(seeds) > MAX_SEEDS:
+                        raise SeedError(f"{path}: more than {MAX_SEEDS:,} seeds (at most {MAX_SEEDS:,})")
     except (OSError, UnicodeDecodeError) as exc:
         raise SeedError(f"{path}: cannot read the seed file ({exc})") from None
-    seeds = []
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        for word in line.replace(",", " ").split():
-            try:
-                seeds.append(parse_seed(word))
-            except SeedError as exc:
-                raise SeedError(f"{path}, line {number}: {exc}") from None
     return seeds
 
 

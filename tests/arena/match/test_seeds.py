@@ -4,10 +4,13 @@ settings of a config file that are paths or counts."""
 from __future__ import annotations
 
 import sqlite3
+import sys
+import tracemalloc
 
 import pytest
 from click.testing import CliRunner
 
+from arena.match import seeds as seeds_module
 from arena.match.seeds import SeedError, parse_seed, parse_seed_list
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
 from cli.arena import main
@@ -147,3 +150,32 @@ def test_relative_paths_in_a_config_are_taken_from_its_directory(tmp_path, monke
         commands = [c for (c,) in conn.execute("SELECT command FROM bots ORDER BY name")]
     assert seeds == [3, 8]  # point 12: the listed maps
     assert str(project / "bots" / "mine.py") in commands[0]
+
+
+def test_a_seed_file_far_too_long_is_refused_without_being_read_whole(tmp_path, monkeypatch):
+    """Past the most seeds a list may have (a hundred thousand here, a million by default), the
+    file is refused at the first seed too many: what follows is never read (a line of garbage
+    there is not seen), and memory stays under what the text and its lines alone took when the
+    whole file was read and split first (1.19 GB for ten million lines)."""
+    monkeypatch.setattr(seeds_module, "MAX_SEEDS", 100_000)
+    path = tmp_path / "seeds.txt"
+    with open(path, "w") as f:
+        f.write("".join(f"{s}\n" for s in range(150_000)))
+        f.write("not a seed\n")
+        f.write("".join(f"{s}\n" for s in range(150_000, 200_000)))
+    tracemalloc.start()
+    try:
+        with pytest.raises(SeedError, match=r"more than 100,000 seeds \(at most 100,000\)"):
+            parse_seed_list(str(path))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    text_and_lines = path.stat().st_size + 200_000 * sys.getsizeof("199999")
+    assert peak < text_and_lines / 2, f"{peak / 1e6:.0f} MB at the peak"
+
+
+def test_a_seed_file_that_is_one_huge_line_is_refused_at_the_line(tmp_path):
+    path = tmp_path / "seeds.txt"
+    path.write_text("1," * 3_000_000)  # 6 MB without a newline
+    with pytest.raises(SeedError, match=r"line 1: over 1,048,576 characters, not a seed file"):
+        parse_seed_list(str(path))
