@@ -29,7 +29,7 @@ from arena.match.session import (
     play_session,
 )
 
-from .common import FiniteFloatRange, game_params, java_long, stop_on_signals
+from .common import FiniteFloatRange, game_params, java_long, shown, stop_on_signals
 from .repro import play_command
 from .viewing import view_document
 
@@ -138,17 +138,17 @@ def play(
         with stop_on_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             played = play_session(request, printer.on_ready, printer.on_frame)
     except RequestError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(shown(str(exc))) from None
     except BotsCannotStart as exc:
-        raise click.ClickException(f"{exc}; fix it and play again") from None
+        raise click.ClickException(f"{shown(str(exc))}; fix it and play again") from None
     if played.unstarted:  # started above, not now (its file went away...): no game
         for why in played.unstarted:
-            click.echo(f"error: {why}; fix it and play again", err=True)
+            click.echo(f"error: {shown(why)}; fix it and play again", err=True)
         if as_json:  # still the details, for scripts (no replay: there is no game to see)
             click.echo(json.dumps(played.result.to_dict()))
         sys.exit(1)
     if played.replay_error:
-        click.echo(f"error: {played.replay_error}", err=True)
+        click.echo(f"error: {shown(played.replay_error)}", err=True)
     _result(played, request, out)
     if view and played.result.outcome is not None:
         with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
@@ -180,27 +180,27 @@ class _Printer:
         self.ready = ready
         if ready.note:
             click.echo(f"note: {ready.note}", err=True)
-        names = " vs ".join(s.name for s in ready.specs)
+        names = " vs ".join(shown(s.name) for s in ready.specs)
         self.out(f"{ready.rules.title}: {names}, seed {ready.seed}{', sandboxed' if ready.sandboxed else ''}")
 
     def on_frame(self, frame: Frame) -> None:
         assert self.ready is not None
-        report, names, out = frame.report, [s.name for s in self.ready.specs], self.out
-        if self.verbose:
+        report, names, out = frame.report, [shown(s.name) for s in self.ready.specs], self.out
+        if self.verbose:  # the referee's lines quote the bots' answers
             for line in report.summary:
-                out(f"  [{report.turn:3}] {line}")
+                out(f"  [{report.turn:3}] {shown(line)}")
         else:
             for p, message in report.errors:
-                out(f"  turn {report.turn:3}  player {p} ({names[p]}): {message}")
+                out(f"  turn {report.turn:3}  player {p} ({names[p]}): {shown(message)}")
             for d in report.deactivations:
                 how = "eliminated" if d.cause is referee.DeactivationCause.ELIMINATED else "disqualified"
-                out(f"  turn {report.turn:3}  player {d.player} ({names[d.player]}) {how}: {d.reason}")
+                out(f"  turn {report.turn:3}  player {d.player} ({names[d.player]}) {how}: {shown(d.reason)}")
             marker = self.ready.rules.progress(frame.snapshot) if frame.snapshot else None
             if marker:
                 out(f"  turn {report.turn:3}  {marker}")
         if self.show_stderr:
             for e in frame.executions:
-                for line in e.stderr.rstrip("\n").split("\n") if e.stderr else ():
+                for line in shown(e.stderr, lines=True).rstrip("\n").split("\n") if e.stderr else ():
                     out(f"  [{report.turn:3}] stderr {e.player}: {line}")
 
 
@@ -212,7 +212,7 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
     else:
         o = result.outcome
         if o.winner is not None:
-            verdict = f"player {o.winner} ({ready.specs[o.winner].name}) wins"
+            verdict = f"player {o.winner} ({shown(ready.specs[o.winner].name)}) wins"
         elif len(o.scores) == 2:
             verdict = "draw"
         else:
@@ -224,9 +224,9 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
             timing = (
                 f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None else "no answer"
             )
-            note = f" ({p.message})" if p.message else ""
+            note = f" ({shown(p.message)})" if p.message else ""
             refused = f", {p.refused} action{'s' if p.refused != 1 else ''} refused" if p.refused else ""
-            out(f"  player {p.index} {p.name}: {p.verdict.value}{note}{refused}; {timing}")
+            out(f"  player {p.index} {shown(p.name)}: {p.verdict.value}{note}{refused}; {timing}")
     again = play_command(
         ready.rules.name, ready.bots, ready.seed, swap=request.swap, time_scale=request.time_scale,
         memory_limit_mb=request.memory_limit_mb, no_timeout=request.no_timeout, params=request.params,

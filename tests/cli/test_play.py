@@ -18,6 +18,7 @@ from arena.match import sandbox
 from arena.match.replay import read_replay
 from cli.arena import main
 from cli.bundle import main as bundle_main
+from tests.helpers.escapes import SHOWN, assert_shown_escaped, escaping_bot
 from tests.helpers.paths import FAULTY, SHIPPED_BOTS
 from tests.helpers.sandboxing import gone, marker, processes_with, require_sandbox
 
@@ -347,3 +348,44 @@ def test_a_replay_file_gets_the_usual_permissions(tmp_path):
         os.umask(old)
     assert result.exit_code == 0, result.output
     assert path.stat().st_mode & 0o777 == 0o644
+
+
+# -- issue #31, point 8: a bot's escape sequences never reach the terminal --------------------------
+
+
+def play_bytes(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """``arena play`` as a user runs it, its output as the terminal would get it (bytes)."""
+    return subprocess.run(
+        [sys.executable, "-m", "cli", "play", "spring2021", *args, "--seed", "1", "--sandbox", "off"],
+        cwd=cwd,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(SHIPPED_BOTS.parent)},
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "flags", "where", "times", "status"),
+    [
+        # the disqualification line quotes the answer, the result its verdict; each stderr line
+        (
+            "escinvalid",
+            ["--show-stderr"],
+            ["disqualified: ", ": invalid (", "stderr 0: evil ", "stderr 0: second "],
+            4,
+            0,
+        ),
+        ("escinvalid", ["-v"], ["Got 'JUMP "], 1, 0),  # the referee's summary quotes the answer
+        ("esccrash", [], [": crash (no answer: the bot exited with code 3 (dying "], 1, 0),  # its last stderr line
+        ("escstart", [], ["failed to start: it exited with code 1 before its first input (no start "], 1, 1),
+    ],
+    ids=["answer-and-stderr", "verbose", "crash", "start"],
+)
+def test_a_bots_escape_sequences_are_printed_escaped(tmp_path, mode, flags, where, times, status):
+    """Issue #31, point 8: what a real bot wrote (its answer, its stderr), printed by arena play as
+    it goes, in its result or in its failure, has its control characters escaped."""
+    ran = play_bytes(escaping_bot(mode), "wait", *flags, cwd=tmp_path)
+    assert ran.returncode == status, ran.stdout + ran.stderr
+    text = assert_shown_escaped(ran.stdout + ran.stderr, times)
+    for line in where:  # each place, one line, which quotes the sequence escaped
+        assert any(line in printed and SHOWN in printed for printed in text.splitlines()), (line, text)
