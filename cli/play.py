@@ -55,7 +55,13 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     "--replay",
     "replay_path",
     type=click.Path(dir_okay=False, writable=True),
-    help="Write the full replay (inputs, outputs, timings, snapshots) to this JSON file.",
+    help="Write the full replay (inputs, outputs, timings, snapshots) to this JSON file: a new file, or a replay "
+    "file it replaces.",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Let --replay replace an existing file that is not a replay (never a database or a bot's own file).",
 )
 @click.option(
     "--time-scale",
@@ -108,6 +114,7 @@ def play(
     swap: bool,
     as_json: bool,
     replay_path: str | None,
+    force: bool,
     time_scale: float,
     no_timeout: bool,
     memory_limit: int,
@@ -130,7 +137,7 @@ def play(
     """
     request = MatchRequest(
         game, bots, seed, swap, time_scale, no_timeout, memory_limit, params, data, sandbox_mode,
-        Path(replay_path) if replay_path else None, record=show_stderr or view,
+        Path(replay_path) if replay_path else None, record=show_stderr or view, force=force,
     )  # fmt: skip
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
     printer = _Printer(out, verbose, show_stderr)

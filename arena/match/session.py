@@ -4,8 +4,8 @@ start, plays the match and writes its replay. It never prints: it reports the ma
 to play (:class:`Ready`) and each frame through a callback, and returns a :class:`PlayedMatch`.
 
 A request that cannot be played is refused before any bot starts, in one line:
-:class:`RequestError` for a mistake in the request (a usage error), :class:`BotsCannotStart` when a
-bot does not start (its error).
+:class:`RequestError` for a mistake in the request (a usage error, a replay file that would replace
+a file it must not), :class:`BotsCannotStart` when a bot does not start (its error).
 """
 
 from __future__ import annotations
@@ -63,7 +63,8 @@ class BotsCannotStart(RuntimeError):
 class MatchRequest:
     """What ``arena play`` was asked: ``bots`` as BOT arguments (``NAME=BOT`` names one; none:
     the game's default match), ``data`` the files each bot reads by its place among ``bots``
-    (from 1), ``seed`` ``None`` for a random one, ``replay`` the replay file to write."""
+    (from 1), ``seed`` ``None`` for a random one, ``replay`` the replay file to write (see
+    :func:`~arena.match.replay.check_replay_path` for what it may replace)."""
 
     game: str = DEFAULT_GAME
     bots: tuple[str, ...] = ()
@@ -78,6 +79,9 @@ class MatchRequest:
     replay: Path | None = None
     record: bool = False
     """Record every frame's inputs, outputs and stderr even without a replay file."""
+    force: bool = False
+    """Let the replay file replace an existing file that is not a replay (never a database or a
+    bot's own file)."""
 
 
 @dataclass(frozen=True)
@@ -147,8 +151,9 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
         raise RequestError(f"{rules.name} is played by {rules.player_count} bots, got {len(bots)}")
     specs = _with_data([_spec(text, rules.name) for text in bots], request.data)
     if request.replay is not None:
+        own = [entry for s in specs for entry in sandbox.bot_files(s.argv, s.cwd, s.data).entries]
         try:
-            check_replay_path(request.replay)
+            check_replay_path(request.replay, force=request.force, keep=own)
         except ReplayPathError as exc:
             raise RequestError(f"--replay: {exc}") from None
     if request.swap:

@@ -6,6 +6,7 @@ import json
 import os
 import shlex
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -389,3 +390,67 @@ def test_a_bots_escape_sequences_are_printed_escaped(tmp_path, mode, flags, wher
     text = assert_shown_escaped(ran.stdout + ran.stderr, times)
     for line in where:  # each place, one line, which quotes the sequence escaped
         assert any(line in printed and SHOWN in printed for printed in text.splitlines()), (line, text)
+
+
+# -- issue #31, point 2: what --replay may replace --------------------------------------------------
+
+
+def _database(path: Path) -> Path:
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+    return path
+
+
+@pytest.mark.parametrize("force", [False, True], ids=["", "force"])
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("arena.sqlite", "is a SQLite database"),
+        ("results.json", "is a SQLite database"),  # whatever its name says
+        ("marker_bot.py", "is a bot's own file"),
+        ("book.json", "is a bot's own file"),  # a data file of the bot (--data 1=book.json)
+        ("pkg/__main__.py", "is a bot's own file"),  # a file of a package bot
+        ("link.py", "is a bot's own file"),  # a link to it
+    ],
+)
+def test_replay_never_replaces_a_database_or_a_bots_file(tmp_path, monkeypatch, target, message, force):
+    """Issue #31, point 2: refused in one line before any bot starts, even with --force; the file
+    is left as it was."""
+    bot, started = _starts_marker_bot(tmp_path)
+    _database(tmp_path / "arena.sqlite")
+    _database(tmp_path / "results.json")
+    (tmp_path / "book.json").write_text('{"format": "cgarena-replay-v1"}')  # even one that looks like a replay
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__main__.py").write_text("import time\ntime.sleep(30)\n")
+    (tmp_path / "link.py").symlink_to(bot)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    monkeypatch.chdir(tmp_path)
+    args = ["play", "spring2021", bot, "pkg", "--seed", "1", "--data", "1=book.json", "--sandbox", "off"]
+    result = CliRunner().invoke(main, [*args, "--replay", target, *(["--force"] if force else [])])
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error: ")]
+    assert errors == [f"Error: --replay: {target}: {message}; a replay never replaces one: choose another file"]
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    assert not started.exists()
+
+
+def test_replay_replaces_a_replay_and_another_file_only_with_force(tmp_path, monkeypatch):
+    """Issue #31, point 2: a new file or a replay file is written; any other file is refused in
+    one line before any bot starts, unless --force is given."""
+    monkeypatch.chdir(tmp_path)
+    bot, started = _starts_marker_bot(tmp_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    refused = CliRunner().invoke(main, ["play", "spring2021", bot, "wait", "--sandbox", "off", "--replay", "notes.txt"])
+    assert refused.exit_code == 2, refused.output
+    errors = [line for line in refused.output.splitlines() if line.startswith("Error: ")]
+    assert errors == [
+        "Error: --replay: notes.txt: exists and is not a replay file; choose another file, or give --force"
+    ]
+    assert notes.read_text() == "my notes\n" and not started.exists()
+    quick = ["play", "spring2021", "wait", "wait", "--param", "MAX_ROUNDS=1"]
+    for path, flags in (("new.json", []), ("new.json", ["--seed", "2"]), ("notes.txt", ["--force"])):
+        result = CliRunner().invoke(main, [*quick, "--replay", path, *flags])
+        assert result.exit_code == 0, result.output
+        assert read_replay(tmp_path / path)["game"] == "spring2021"
+    assert read_replay(tmp_path / "new.json")["seed"] == "2"  # the second replaced the first
