@@ -28,6 +28,7 @@ from arena.match.session import (
     RequestError,
     play_session,
 )
+from arena.match.shield import shielded
 
 from .common import FiniteFloatRange, game_params, java_long, shown, stop_on_signals
 from .repro import play_command
@@ -140,30 +141,43 @@ def play(
         Path(replay_path) if replay_path else None, record=show_stderr or view, force=force,
     )  # fmt: skip
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
-    printer = _Printer(out, verbose, show_stderr)
+    printer, played = _Printer(out, verbose, show_stderr), None
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             played = play_session(request, printer.on_ready, printer.on_frame)
+            with shielded():  # the match is over: a stop signal now waits for what it gave to be printed
+                status = _render(played, request, as_json, view, no_open)
     except RequestError as exc:
         raise click.UsageError(shown(str(exc))) from None
     except BotsCannotStart as exc:
         raise click.ClickException(f"{shown(str(exc))}; fix it and play again") from None
+    except KeyboardInterrupt:  # a stop signal outside the match: before it, or once it is printed
+        if played is None:
+            click.echo("interrupted: no game played", err=True)
+        sys.exit(130)
+    if status:
+        sys.exit(status)
+
+
+def _render(played: PlayedMatch, request: MatchRequest, as_json: bool, view: bool, no_open: bool) -> int:
+    """What the match gave: its result (or why there is none), its viewer, its JSON line. The
+    exit status: 1 when a bot could not be started for the match, 130 when it was interrupted."""
+    out = click.echo if not as_json else functools.partial(click.echo, err=True)
     if played.unstarted:  # started above, not now (its file went away...): no game
         for why in played.unstarted:
             click.echo(f"error: {shown(why)}; fix it and play again", err=True)
         if as_json:  # still the details, for scripts (no replay: there is no game to see)
             click.echo(json.dumps(played.result.to_dict()))
-        sys.exit(1)
+        return 1
     if played.replay_error:
         click.echo(f"error: {shown(played.replay_error)}", err=True)
     _result(played, request, out)
     if view and played.result.outcome is not None:
         with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
-            view_document(played.document(params), _page(played, request), no_open)
+            view_document(played.document(request.params), _page(played, request), no_open)
     if as_json:
         click.echo(json.dumps(played.result.to_dict()))
-    if played.result.interrupted:
-        sys.exit(130)
+    return 130 if played.result.interrupted else 0
 
 
 def _page(played: PlayedMatch, request: MatchRequest) -> Path:
@@ -214,7 +228,9 @@ class _Printer:
 def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], None]) -> None:
     """The result, each player's verdict and timing, and how to play the match again."""
     result, ready = played.result, played.ready
-    if result.outcome is None:
+    if not played.started:
+        out("interrupted during the bots' start check: bots stopped, no game played")
+    elif result.outcome is None:
         out(f"interrupted after {result.turns} turns: bots stopped, no result")
     else:
         o = result.outcome

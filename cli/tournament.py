@@ -76,6 +76,9 @@ def tournament(args: tuple[str, ...], new: bool, as_json: bool, no_progress: boo
         raise click.ClickException(f"{exc}{then} resume with: {again}") from None
     except TournamentError as exc:  # a bot that cannot start is quoted: its stderr
         raise click.ClickException(shown(str(exc))) from None
+    except KeyboardInterrupt:  # outside the games (while the bots' start is checked, say)
+        click.echo("interrupted", err=True)
+        sys.exit(130)
     finally:
         view.close()
     _report(outcome, config, as_json, again)

@@ -138,7 +138,7 @@
 
   function resultHtml() {
     const r = data.result || {};
-    if (r.interrupted || !r.scores) return '<span class="bad">interrupted: no result</span>';
+    if (!r.scores) return '<span class="bad">interrupted: no result</span>';
     let text;
     if (r.winner !== null && r.winner !== undefined) text = who(r.winner) + " wins";
     else text = "draw";

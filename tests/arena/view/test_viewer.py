@@ -476,3 +476,18 @@ def test_a_bots_escape_sequences_and_markup_are_shown_as_escaped_text(browser: A
         if SHOWN in texts["titles"]:
             found.setdefault("timeline", []).append(texts["titles"])
     assert all(found.values()) and "timeline" in found, {p: len(v) for p, v in found.items()}
+
+
+def test_a_game_stopped_by_ctrl_c_after_its_end_shows_its_result(
+    browser: Any, documents: dict[str, Any], tmp_path: Path
+) -> None:
+    """Issue #31, point 15: Ctrl-C while the bots are stopped at the game's end marks the match
+    interrupted but keeps its result, which the page shows; without an outcome there is none."""
+    whole = dict(documents["spring"], result=dict(documents["spring"]["result"], interrupted=True))
+    open_page(browser, whole, tmp_path, "interrupted-at-the-end")
+    shown = browser.execute_script("return document.querySelector('[data-testid=\"result\"]').textContent")
+    assert " wins (" in shown and "no result" not in shown, shown
+    partial = dict(whole, result=dict(whole["result"], scores=None, winner=None, end_reason="interrupted"))
+    open_page(browser, partial, tmp_path, "interrupted")
+    shown = browser.execute_script("return document.querySelector('[data-testid=\"result\"]').textContent")
+    assert shown == "interrupted: no result"

@@ -96,6 +96,10 @@ def main():
     sys.stderr.flush()
     if MODE == "escstart":  # cannot start: its last stderr line is quoted by the start check
         sys.exit(f"no start {EVIL}")
+    if MODE == "busystart":  # busy (not waiting for its input) for AT seconds: a long start check
+        end = time.monotonic() + AT
+        while time.monotonic() < end:
+            pass
     if "noterm" in MODE:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for turn in turns():
