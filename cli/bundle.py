@@ -31,7 +31,7 @@ from bundler.session import (
 from bundler.size import LIMIT, WARN_AT
 from bundler.verify import DEFAULT_TIME_SCALE
 
-from .common import plural
+from .common import plural, shown
 
 
 def _say(message: str) -> None:
@@ -83,7 +83,7 @@ def _render(event: Event, check: bool) -> None:
             f"{answers} answers identical to the source bot"
         )
     elif isinstance(event, Failed):
-        _say(f"error: {event.error}")
+        _say(f"error: {shown(str(event.error))}")
     elif isinstance(event, Watching):
         _say(f"watching {plural(event.files, 'file')} (Ctrl-C to stop)")
     elif isinstance(event, Changed):
@@ -185,8 +185,8 @@ def main(
     try:
         for event in watch(options, outputs) if watch_files else make(options, outputs):
             _render(event, check)
-    except BundleError as exc:
-        _say(f"error: {exc}")
+    except BundleError as exc:  # --verify quotes a failing bot's message (its stderr)
+        _say(f"error: {shown(str(exc))}")
         sys.exit(1)
     except KeyboardInterrupt:
         _say("stopped" if watch_files else "interrupted")

@@ -1,5 +1,5 @@
-"""What the ``arena`` commands share: option types and callbacks, the words they print with, and
-how a command stops on Ctrl-C."""
+"""What the ``arena`` commands share: option types and callbacks, the words they print with, how
+text from a bot is shown, and how a command stops on Ctrl-C."""
 
 from __future__ import annotations
 
@@ -33,6 +33,24 @@ class FiniteFloatRange(click.FloatRange):
         if isinstance(number, float) and math.isnan(number):
             self.fail(f"{value!r} is not a number", param, ctx)
         return number
+
+
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))} | {
+    ord("\t"): "\\t",
+    ord("\n"): "\\n",
+    ord("\r"): "\\r",
+}
+"""Every control character (C0, DEL, C1) and how it is shown: its Python escape."""
+_CONTROLS_IN_LINES = {c: text for c, text in _CONTROLS.items() if c not in (ord("\t"), ord("\n"))}
+
+
+def shown(text: str, lines: bool = False) -> str:
+    """``text`` as it may be printed when a bot wrote it, or any part of it (its answer, its
+    stderr, a verdict or a failure quoting them): every control character written as its Python
+    escape (``\\x1b``, ``\\r``), so that no escape sequence of the bot reaches the terminal (a
+    clipboard write with OSC 52, a cleared screen, a line rewritten). With ``lines``, newlines
+    and tabs are kept: a text printed line by line (split it after)."""
+    return text.translate(_CONTROLS_IN_LINES if lines else _CONTROLS)
 
 
 def plural(n: int, word: str) -> str:

@@ -18,7 +18,7 @@ from arena.tournament.config import DEFAULT_DB
 from arena.tournament.records import GameRecord, PlayerRecord, TournamentRow
 from arena.tournament.store import StoreError
 
-from .common import plural
+from .common import plural, shown
 from .repro import stored_game_command
 from .viewing import announce
 
@@ -151,8 +151,8 @@ def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
     )
     for p in g.players:
         click.echo(
-            f"player {p.seat}: {p.bot}, score {p.score}, rank {p.rank + 1}, {p.status}"
-            + (f": {p.message}" if p.message else "")
+            f"player {p.seat}: {shown(p.bot)}, score {p.score}, rank {p.rank + 1}, {p.status}"
+            + (f": {shown(p.message)}" if p.message else "")
         )
         lat = np.asarray(p.latencies_ms, dtype=float)
         if lat.size:
@@ -166,7 +166,7 @@ def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
         click.echo(f"  refused actions: {refused}")
         if p.stderr:
             click.echo("  stderr (tail):")
-            for line in p.stderr.rstrip("\n").split("\n"):
+            for line in shown(p.stderr, lines=True).rstrip("\n").split("\n"):
                 click.echo(f"    | {line}")
     if g.replay:
         click.echo(f"replay file: {g.replay}")

@@ -29,8 +29,9 @@ from arena.match.session import (
     RequestError,
     play_session,
 )
+from arena.match.shield import shielded
 
-from .common import FiniteFloatRange, game_params, java_long, stop_on_signals
+from .common import FiniteFloatRange, game_params, java_long, shown, stop_on_signals
 from .repro import play_command
 from .viewing import view_document
 
@@ -56,7 +57,13 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     "--replay",
     "replay_path",
     type=click.Path(dir_okay=False, writable=True),
-    help="Write the full replay (inputs, outputs, timings, snapshots) to this JSON file.",
+    help="Write the full replay (inputs, outputs, timings, snapshots) to this JSON file: a new file, or a replay "
+    "file it replaces.",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Let --replay replace an existing file that is not a replay (never a database or a bot's own file).",
 )
 @click.option(
     "--time-scale",
@@ -109,6 +116,7 @@ def play(
     swap: bool,
     as_json: bool,
     replay_path: str | None,
+    force: bool,
     time_scale: float,
     no_timeout: bool,
     memory_limit: int,
@@ -131,35 +139,48 @@ def play(
     """
     request = MatchRequest(
         game, bots, seed, swap, time_scale, no_timeout, memory_limit, params, data, sandbox_mode,
-        Path(replay_path) if replay_path else None, record=show_stderr or view,
+        Path(replay_path) if replay_path else None, record=show_stderr or view, force=force,
     )  # fmt: skip
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
-    printer = _Printer(out, verbose, show_stderr)
+    printer, played = _Printer(out, verbose, show_stderr), None
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             played = play_session(request, printer.on_ready, printer.on_frame)
+            with shielded():  # the match is over: a stop signal now waits for what it gave to be printed
+                status = _render(played, request, as_json, view, no_open)
     except RequestError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(shown(str(exc))) from None
     except BotsCannotStart as exc:
-        raise click.ClickException(f"{exc}; fix it and play again") from None
+        raise click.ClickException(f"{shown(str(exc))}; fix it and play again") from None
     except RefereeError as exc:  # the bots are stopped; the game could not be played on
         raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:  # a stop signal outside the match: before it, or once it is printed
+        if played is None:
+            click.echo("interrupted: no game played", err=True)
+        sys.exit(130)
+    if status:
+        sys.exit(status)
+
+
+def _render(played: PlayedMatch, request: MatchRequest, as_json: bool, view: bool, no_open: bool) -> int:
+    """What the match gave: its result (or why there is none), its viewer, its JSON line. The
+    exit status: 1 when a bot could not be started for the match, 130 when it was interrupted."""
+    out = click.echo if not as_json else functools.partial(click.echo, err=True)
     if played.unstarted:  # started above, not now (its file went away...): no game
         for why in played.unstarted:
-            click.echo(f"error: {why}; fix it and play again", err=True)
+            click.echo(f"error: {shown(why)}; fix it and play again", err=True)
         if as_json:  # still the details, for scripts (no replay: there is no game to see)
             click.echo(json.dumps(played.result.to_dict()))
-        sys.exit(1)
+        return 1
     if played.replay_error:
-        click.echo(f"error: {played.replay_error}", err=True)
+        click.echo(f"error: {shown(played.replay_error)}", err=True)
     _result(played, request, out)
     if view and played.result.outcome is not None:
         with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
-            view_document(played.document(params), _page(played, request), no_open)
+            view_document(played.document(request.params), _page(played, request), no_open)
     if as_json:
         click.echo(json.dumps(played.result.to_dict()))
-    if played.result.interrupted:
-        sys.exit(130)
+    return 130 if played.result.interrupted else 0
 
 
 def _page(played: PlayedMatch, request: MatchRequest) -> Path:
@@ -183,39 +204,41 @@ class _Printer:
         self.ready = ready
         if ready.note:
             click.echo(f"note: {ready.note}", err=True)
-        names = " vs ".join(s.name for s in ready.specs)
+        names = " vs ".join(shown(s.name) for s in ready.specs)
         self.out(f"{ready.rules.title}: {names}, seed {ready.seed}{', sandboxed' if ready.sandboxed else ''}")
 
     def on_frame(self, frame: Frame) -> None:
         assert self.ready is not None
-        report, names, out = frame.report, [s.name for s in self.ready.specs], self.out
-        if self.verbose:
+        report, names, out = frame.report, [shown(s.name) for s in self.ready.specs], self.out
+        if self.verbose:  # the referee's lines quote the bots' answers
             for line in report.summary:
-                out(f"  [{report.turn:3}] {line}")
+                out(f"  [{report.turn:3}] {shown(line)}")
         else:
             for p, message in report.errors:
-                out(f"  turn {report.turn:3}  player {p} ({names[p]}): {message}")
+                out(f"  turn {report.turn:3}  player {p} ({names[p]}): {shown(message)}")
             for d in report.deactivations:
                 how = "eliminated" if d.cause is referee.DeactivationCause.ELIMINATED else "disqualified"
-                out(f"  turn {report.turn:3}  player {d.player} ({names[d.player]}) {how}: {d.reason}")
+                out(f"  turn {report.turn:3}  player {d.player} ({names[d.player]}) {how}: {shown(d.reason)}")
             marker = self.ready.rules.progress(frame.snapshot) if frame.snapshot else None
             if marker:
                 out(f"  turn {report.turn:3}  {marker}")
         if self.show_stderr:
             for e in frame.executions:
-                for line in e.stderr.rstrip("\n").split("\n") if e.stderr else ():
+                for line in shown(e.stderr, lines=True).rstrip("\n").split("\n") if e.stderr else ():
                     out(f"  [{report.turn:3}] stderr {e.player}: {line}")
 
 
 def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], None]) -> None:
     """The result, each player's verdict and timing, and how to play the match again."""
     result, ready = played.result, played.ready
-    if result.outcome is None:
+    if not played.started:
+        out("interrupted during the bots' start check: bots stopped, no game played")
+    elif result.outcome is None:
         out(f"interrupted after {result.turns} turns: bots stopped, no result")
     else:
         o = result.outcome
         if o.winner is not None:
-            verdict = f"player {o.winner} ({ready.specs[o.winner].name}) wins"
+            verdict = f"player {o.winner} ({shown(ready.specs[o.winner].name)}) wins"
         elif len(o.scores) == 2:
             verdict = "draw"
         else:
@@ -227,9 +250,9 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
             timing = (
                 f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None else "no answer"
             )
-            note = f" ({p.message})" if p.message else ""
+            note = f" ({shown(p.message)})" if p.message else ""
             refused = f", {p.refused} action{'s' if p.refused != 1 else ''} refused" if p.refused else ""
-            out(f"  player {p.index} {p.name}: {p.verdict.value}{note}{refused}; {timing}")
+            out(f"  player {p.index} {shown(p.name)}: {p.verdict.value}{note}{refused}; {timing}")
     again = play_command(
         ready.rules.name, ready.bots, ready.seed, swap=request.swap, time_scale=request.time_scale,
         memory_limit_mb=request.memory_limit_mb, no_timeout=request.no_timeout, params=request.params,

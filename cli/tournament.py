@@ -21,7 +21,7 @@ import click
 from arena.tournament.config import ConfigError, TournamentConfig, config_from_mapping, load_config
 from arena.tournament.settings import SETTINGS, flags_to_mapping
 
-from .common import plural, stop_on_signals
+from .common import plural, shown, stop_on_signals
 from .plot import INSTALL_HINT, plot_available
 from .progress import Progress
 from .report import print_standings, sprt_status, sweep_plot_path
@@ -74,8 +74,11 @@ def tournament(args: tuple[str, ...], new: bool, as_json: bool, no_progress: boo
             raise click.ClickException(str(exc)) from None
         then = ", then" if exc.error.advice else ";"
         raise click.ClickException(f"{exc}{then} resume with: {again}") from None
-    except TournamentError as exc:
-        raise click.ClickException(str(exc)) from None
+    except TournamentError as exc:  # a bot that cannot start is quoted: its stderr
+        raise click.ClickException(shown(str(exc))) from None
+    except KeyboardInterrupt:  # outside the games (while the bots' start is checked, say)
+        click.echo("interrupted", err=True)
+        sys.exit(130)
     finally:
         view.close()
     _report(outcome, config, as_json, again)
@@ -137,7 +140,7 @@ class _View:
         elif isinstance(event, BotFailed) and event.failure.first:
             record, player = event.failure.record, event.failure.player
             seats = ", ".join(f"{i}: {name}" for i, name in enumerate(record.seats))
-            what = player.status + (f" ({player.message})" if player.message else "")
+            what = player.status + (f" ({shown(player.message)})" if player.message else "")
             self.say(
                 f"warning: bot {player.bot!r} failed for the first time: {what}; seed {record.seed}, "
                 f"seats {seats}; play it again with: {self.reproduce(record)}",
@@ -194,7 +197,7 @@ def _report(outcome: TournamentOutcome, config: TournamentConfig, as_json: bool,
         print_standings(data)
     if run.stopped is not None and not run.interrupted:
         click.echo(
-            f"stopped: {run.stopped}. Fix the bot and start again with --new, or allow more "
+            f"stopped: {shown(run.stopped)}. Fix the bot and start again with --new, or allow more "
             f"failures with --max-failures (now {config.max_failures:g}) to resume.",
             err=True,
         )

@@ -136,9 +136,11 @@ class MatchResult:
     seed: int
     players: list[PlayerResult]
     outcome: Outcome | None
-    """``None`` when the match was interrupted."""
+    """``None`` when the match was interrupted before its end."""
     frames: list[Frame] = field(default_factory=list)
     interrupted: bool = False
+    """Stopped by Ctrl-C (``KeyboardInterrupt``): the outcome is kept when it came after the game's
+    end, during the bots' clean-up."""
     turns: int = 0
     wall_s: float = 0.0
     initial_snapshot: dict[str, Any] | None = None
@@ -185,6 +187,9 @@ def play_match(
     ``interrupted=True``; a second Ctrl-C or a SIGTERM during that clean-up waits for its end.
     Raises :class:`arena.match.refereetime.RefereeError` (the bots killed) when the game cannot be
     set up on this seed, or its referee goes past its time.
+    Once the game has ended, a signal during the bots' clean-up waits for its end, then goes to
+    the handler in place: where that raises ``KeyboardInterrupt`` (Ctrl-C), the whole result is
+    returned with ``interrupted=True``.
     Raises :class:`arena.match.sandbox.SandboxUnavailable` for ``sandbox=on`` where bots cannot
     be sandboxed, before starting anything.
     """
@@ -225,9 +230,12 @@ def play_match(
     except KeyboardInterrupt:
         result.interrupted = True
     finally:
-        with shielded(redeliver=not result.interrupted):
-            _stop_bots(procs, players)
-            result.wall_s = time.monotonic() - started
+        try:
+            with shielded(redeliver=not result.interrupted):
+                _stop_bots(procs, players)
+                result.wall_s = time.monotonic() - started
+        except KeyboardInterrupt:  # Ctrl-C during the clean-up of an ended game: its result is kept
+            result.interrupted = True
     return result
 
 

@@ -60,7 +60,8 @@ def start_failures(
 ) -> list[StartFailure]:
     """The bots of ``specs`` that cannot start (each distinct command is started once, in the
     sandbox when ``sandboxed``), in the order of ``specs``; empty when all of them wait for their
-    input."""
+    input. Ctrl-C (``KeyboardInterrupt``) while it runs is raised once the bots it started are
+    killed."""
     distinct: dict[tuple[object, ...], BotSpec] = {}
     for spec in specs:
         distinct.setdefault((spec.argv, spec.cwd, tuple(sorted(spec.env.items()))), spec)
@@ -98,6 +99,7 @@ def _check_batch(
     """Start the bots together and watch them until each exited, or waits for its input."""
     watches: list[_Watch] = []
     failures: list[tuple[int, StartFailure]] = []
+    interrupted = False
     try:
         for i, spec in enumerate(specs):
             env: dict[str, str] | None = spec.full_env()
@@ -133,8 +135,13 @@ def _check_batch(
             pending = still
             if pending:
                 time.sleep(_POLL_S)
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
-        with shielded(redeliver=False):  # a second Ctrl-C must not leave bots running
+        # a second Ctrl-C must not leave bots running; a first one, while they are killed, then
+        # stops the command as it would have a moment before
+        with shielded(redeliver=not interrupted):
             for watch in watches:
                 watch.process.kill_tree()
     return [failure for _, failure in sorted(failures, key=lambda item: item[0])]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -78,9 +78,18 @@ class ReplayPathError(ValueError):
     """A replay path that cannot be written (the message says why)."""
 
 
-def check_replay_path(path: Path) -> None:
+_SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first bytes of every SQLite database (a results file)."""
+
+
+def check_replay_path(path: Path, force: bool = False, keep: Sequence[Path] = ()) -> None:
     """Raise :class:`ReplayPathError` unless a replay can be written at ``path``: checked before
-    the match, so a typo does not cost the game."""
+    the match, so a typo does not cost the game.
+
+    What may be overwritten: a replay file (a document :func:`read_replay` accepts); any other
+    file only with ``force``; never a SQLite database nor a file of ``keep`` (the bots' own files,
+    or files under one of its folders), even with ``force``. A new file may be written anywhere
+    writable."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     reason = unusable(path)
@@ -92,8 +101,47 @@ def check_replay_path(path: Path) -> None:
         raise ReplayPathError(f"{folder}: no such directory (create it first)")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ReplayPathError(f"{folder}: no permission to write in this directory")
-    if path.exists() and not os.access(path, os.W_OK):
+    if path.exists():
+        _check_overwrite(path, force, keep)
+
+
+def _check_overwrite(path: Path, force: bool, keep: Sequence[Path]) -> None:
+    """Refuse to replace the existing file ``path`` unless it may be (see :func:`check_replay_path`)."""
+    if any(_same_or_under(path, kept) for kept in keep):
+        raise ReplayPathError(f"{path}: is a bot's own file; a replay never replaces one: choose another file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        raise ReplayPathError(f"{path}: cannot be read to see what it is ({exc.strerror or exc})") from None
+    if head == _SQLITE_HEADER:
+        raise ReplayPathError(f"{path}: is a SQLite database; a replay never replaces one: choose another file")
+    if not force and not _is_replay(path, head):
+        raise ReplayPathError(f"{path}: exists and is not a replay file; choose another file, or give --force")
+    if not os.access(path, os.W_OK):
         raise ReplayPathError(f"{path}: no permission to overwrite this file")
+
+
+def _same_or_under(path: Path, kept: Path) -> bool:
+    """Whether ``path`` is the file ``kept`` (by a link too) or lies under the folder ``kept``."""
+    try:
+        if kept.is_dir():
+            return path.resolve().is_relative_to(kept.resolve())
+        return os.path.samefile(path, kept)
+    except OSError:
+        return False
+
+
+def _is_replay(path: Path, head: bytes) -> bool:
+    """Whether the file at ``path``, which begins with ``head``, is a replay file (only a file
+    that may be one, a JSON object, is read whole)."""
+    if head.lstrip()[:1] not in (b"{", b""):
+        return False
+    try:
+        read_replay(path)
+    except (ValueError, OSError):
+        return False
+    return True
 
 
 def _umask() -> int:

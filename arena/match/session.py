@@ -4,8 +4,12 @@ start, plays the match and writes its replay. It never prints: it reports the ma
 to play (:class:`Ready`) and each frame through a callback, and returns a :class:`PlayedMatch`.
 
 A request that cannot be played is refused before any bot starts, in one line:
-:class:`RequestError` for a mistake in the request (a usage error), :class:`BotsCannotStart` when a
-bot does not start (its error).
+:class:`RequestError` for a mistake in the request (a usage error, a replay file that would replace
+a file it must not), :class:`BotsCannotStart` when a bot does not start (its error).
+
+Ctrl-C (``KeyboardInterrupt``) from the bots' start check to the replay file written stops the
+match as :func:`~arena.match.loop.play_match` does: the bots are killed and the match is returned
+interrupted (see :func:`play_session`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from .limits import DEFAULT_MEMORY_LIMIT_MB
 from .loop import Frame, MatchOptions, MatchResult, PlayerResult, Verdict, play_match
 from .preflight import start_failures
 from .replay import ReplayPathError, check_replay_path, replay_document, write_replay
+from .shield import shielded
 
 __all__ = [
     "MAX_TIME_SCALE",
@@ -63,7 +68,8 @@ class BotsCannotStart(RuntimeError):
 class MatchRequest:
     """What ``arena play`` was asked: ``bots`` as BOT arguments (``NAME=BOT`` names one; none:
     the game's default match), ``data`` the files each bot reads by its place among ``bots``
-    (from 1), ``seed`` ``None`` for a random one, ``replay`` the replay file to write."""
+    (from 1), ``seed`` ``None`` for a random one, ``replay`` the replay file to write (see
+    :func:`~arena.match.replay.check_replay_path` for what it may replace)."""
 
     game: str = DEFAULT_GAME
     bots: tuple[str, ...] = ()
@@ -78,6 +84,9 @@ class MatchRequest:
     replay: Path | None = None
     record: bool = False
     """Record every frame's inputs, outputs and stderr even without a replay file."""
+    force: bool = False
+    """Let the replay file replace an existing file that is not a replay (never a database or a
+    bot's own file)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,9 @@ class PlayedMatch:
     check...): then there is no game."""
     replay_error: str | None = None
     """Why the replay file could not be written (the match itself is played)."""
+    started: bool = True
+    """``False`` when Ctrl-C came during the bots' start check: the result is interrupted, no game
+    was played and no replay file written."""
 
     def document(self, params: Mapping[str, str] | None) -> dict[str, Any]:
         """The replay document of the match (``record`` or a replay file must have been asked)."""
@@ -118,24 +130,46 @@ def play_session(
 ) -> PlayedMatch:
     """Check ``request``, make sure its bots start, play the match and write its replay file.
     ``on_ready`` is called once everything is checked, before the match starts; ``on_frame``
-    after every frame. Raises :class:`RequestError` or :class:`BotsCannotStart` before any game."""
+    after every frame. Raises :class:`RequestError` or :class:`BotsCannotStart` before any game.
+
+    Ctrl-C stops it as it stops a match, the bots killed, the result interrupted: during the bots'
+    start check, no game is played (:attr:`PlayedMatch.started` is false); during the match, the
+    result is partial; once the game has ended (the bots' clean-up, the replay file written) it
+    is whole, and the replay file is written whole first."""
     ready, options = _prepare(request)
+    try:
+        failures = start_failures(ready.specs, request.memory_limit_mb, sandboxed=ready.sandboxed)
+    except KeyboardInterrupt:  # the bots started for the check are killed
+        return PlayedMatch(ready, _unplayed(ready), started=False)
+    if failures:
+        raise BotsCannotStart([str(f) for f in failures])
     if on_ready is not None:
         on_ready(ready)
     result = play_match(ready.rules.name, ready.seed, list(ready.specs), options, on_frame=on_frame)
     unstarted = tuple(why for p in result.players if (why := _not_started(p)) is not None)
     played = PlayedMatch(ready, result, unstarted if not result.interrupted else ())
-    if request.replay is not None and not played.unstarted:
-        try:
-            write_replay(request.replay, replay_document(result, request.params))
-        except OSError as exc:
-            return dataclasses.replace(played, replay_error=f"{request.replay}: cannot write the replay "
-                                       f"({exc.strerror or exc})")  # fmt: skip
-    return played
+    if request.replay is None or played.unstarted:
+        return played
+    error = None
+    try:
+        with shielded():  # Ctrl-C waits for the whole file, then marks the match interrupted
+            try:
+                write_replay(request.replay, replay_document(result, request.params))
+            except OSError as exc:
+                error = f"{request.replay}: cannot write the replay ({exc.strerror or exc})"
+    except KeyboardInterrupt:
+        result.interrupted = True
+    return dataclasses.replace(played, replay_error=error)
+
+
+def _unplayed(ready: Ready) -> MatchResult:
+    """The result of a match interrupted before it started."""
+    players = [PlayerResult(i, spec.name, spec.command_line()) for i, spec in enumerate(ready.specs)]
+    return MatchResult(ready.rules.name, ready.seed, players, None, interrupted=True, sandboxed=ready.sandboxed)
 
 
 def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
-    """The checked request: what will be played, and the match's options."""
+    """The checked request (all but the bots' start): what will be played, and the match's options."""
     try:
         rules = referee.get(request.game)
     except referee.UnknownGame as exc:
@@ -147,8 +181,9 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
         raise RequestError(f"{rules.name} is played by {rules.player_count} bots, got {len(bots)}")
     specs = _with_data([_spec(text, rules.name) for text in bots], request.data)
     if request.replay is not None:
+        own = [entry for s in specs for entry in sandbox.bot_files(s.argv, s.cwd, s.data).entries]
         try:
-            check_replay_path(request.replay)
+            check_replay_path(request.replay, force=request.force, keep=own)
         except ReplayPathError as exc:
             raise RequestError(f"--replay: {exc}") from None
     if request.swap:
@@ -162,9 +197,6 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
         confined, why_not = sandbox.decide(request.sandbox)
     except sandbox.SandboxUnavailable as exc:
         raise RequestError(str(exc)) from None
-    failures = start_failures(specs, request.memory_limit_mb, sandboxed=confined)
-    if failures:
-        raise BotsCannotStart([str(f) for f in failures])
     options = MatchOptions(
         time_scale=request.time_scale,
         no_timeout=request.no_timeout,

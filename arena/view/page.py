@@ -6,7 +6,9 @@ network: a Content-Security-Policy forbids it, so a page that works offline work
 
 The replay is embedded as JSON in a ``<script type="application/json">`` element, with ``<``,
 ``>`` and ``&`` written as ``\\u003c``, ``\\u003e`` and ``\\u0026`` (still the same JSON), so that no
-string of the replay (a bot's stderr, say) can close the element or open a comment.
+string of the replay (a bot's stderr, say) can close the element or open a comment. ``viewer.js``
+then puts what the bots wrote in the page as text, never markup, its control characters shown
+escaped (``\\x1b``): the replay itself keeps them as they came.
 """
 
 from __future__ import annotations

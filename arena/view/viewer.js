@@ -18,8 +18,19 @@
 
   // -- helpers ---------------------------------------------------------------------------------
 
-  function esc(value) {
-    return String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  /* Text as a bot may have written it, shown: every control character (C0, DEL, C1) as its escape
+   * (\x1b, \r...), newlines and tabs kept with `lines` (a <pre> block). */
+  const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+  const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+  const NAMED = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+  function shown(value, lines) {
+    return String(value).replace(lines ? CONTROL_BUT_LINES : CONTROL,
+      (c) => NAMED[c] || "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
+  }
+
+  /* Text as HTML (put in with innerHTML): shown, then escaped, so that it stays text. */
+  function esc(value, lines) {
+    return shown(value, lines).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   }
 
   function name(p) {
@@ -64,7 +75,7 @@
     });
   }
 
-  const helpers = { esc, name, who, formatLines, players };
+  const helpers = { esc, shown, name, who, formatLines, players };
 
   // -- verdicts --------------------------------------------------------------------------------
 
@@ -127,7 +138,7 @@
 
   function resultHtml() {
     const r = data.result || {};
-    if (r.interrupted || !r.scores) return '<span class="bad">interrupted: no result</span>';
+    if (!r.scores) return '<span class="bad">interrupted: no result</span>';
     let text;
     if (r.winner !== null && r.winner !== undefined) text = who(r.winner) + " wins";
     else text = "draw";
@@ -163,12 +174,12 @@
   }
   frames.forEach((f, i) => {
     (f.errors || []).forEach((e) => {
-      markAt(i + 1, "refused", "frame " + (i + 1) + ": " + name(e.player) + ": " + e.message,
+      markAt(i + 1, "refused", shown("frame " + (i + 1) + ": " + name(e.player) + ": " + e.message),
         { "data-testid": "timeline-refused", "data-frame": String(i + 1), "data-player": String(e.player) });
     });
   });
   verdicts.forEach((v) => {
-    markAt(v.frame, "verdict", "frame " + v.frame + ": " + name(v.player) + " " + v.kind + " (" + v.reason + ")",
+    markAt(v.frame, "verdict", shown("frame " + v.frame + ": " + name(v.player) + " " + v.kind + " (" + v.reason + ")"),
       { "data-testid": "timeline-verdict", "data-frame": String(v.frame), "data-player": String(v.player),
         "data-kind": v.kind });
   });
@@ -329,9 +340,9 @@
       cell.bar.dataset.limitMs = String(limit);
       cell.status.textContent = text;
       cell.status.className = "status" + (e.status === "line" || e.status === "sent" ? "" : " bad");
-      cell.output.textContent = e.output === null || e.output === undefined ? "" : e.output;
-      cell.stderr.textContent = e.stderr || "";
-      cell.input.textContent = (e.input || []).join("\n");
+      cell.output.textContent = e.output === null || e.output === undefined ? "" : shown(e.output, true);
+      cell.stderr.textContent = shown(e.stderr || "", true);
+      cell.input.textContent = shown((e.input || []).join("\n"), true);
       cell.inputTitle.textContent = "input (" + (e.input || []).length + " lines)";
     }
   }
@@ -346,7 +357,7 @@
       (frame.executions || []).forEach((e) => {
         if (e.expected_lines > 0) {
           const out = e.output === null || e.output === undefined ? "(no answer: " + (STATUS_TEXT[e.status] || e.status) + ")" : e.output;
-          actions.push('<li data-testid="action" data-player="' + e.player + '">' + who(e.player) + ": " + esc(out) + "</li>");
+          actions.push('<li data-testid="action" data-player="' + e.player + '">' + who(e.player) + ": " + esc(out, true) + "</li>");
         }
       });
     }

@@ -21,9 +21,11 @@ from bundler.size import utf16_units
 from bundler.verify import verify
 from cli.bundle import main
 from tests.helpers.bundling import FIXTURES, run_bundle, run_python
+from tests.helpers.escapes import EVIL, SHOWN, assert_shown_escaped
 from tests.helpers.paths import SHIPPED_BOTS
 
 BOTS = SHIPPED_BOTS
+BUNDLE = [sys.executable, "-c", "import sys; from cli.bundle import main; sys.exit(main())"]
 
 
 def write(base: Path, files: dict[str, str]) -> Path:
@@ -341,3 +343,18 @@ def test_bot_args_without_verify_is_refused(tmp_path):
     result = invoke(str(BOTS / "spring2021" / "random_bot.py"), "-o", str(tmp_path / "b.py"), "--bot-args", "--seed 1")
     assert result.exit_code == 2 and "--bot-args is only used with --verify" in result.output
     assert not (tmp_path / "b.py").exists()
+
+
+def test_a_failing_bots_escape_sequences_are_printed_escaped(tmp_path):
+    """Issue #31, point 8: --verify quotes the source bot's failure, its last stderr line with
+    it; a real bot's escape sequences there reach the terminal escaped."""
+    bot = write(tmp_path, {"evil.py": f"import sys\nsys.stdin.readline()\nsys.exit({'boom ' + EVIL!r})\n"}) / "evil.py"
+    ran = subprocess.run(
+        [*BUNDLE, str(bot), "-o", str(tmp_path / "out.py"), "--verify", "spring2021"],
+        capture_output=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(SHIPPED_BOTS.parent)},
+    )
+    assert ran.returncode == 1, ran.stderr
+    text = assert_shown_escaped(ran.stdout + ran.stderr)
+    assert f"the source bot itself failed (crash: no answer: the bot exited with code 1 (boom {SHOWN}))" in text

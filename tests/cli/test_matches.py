@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from arena.match.replay import read_replay
 from cli.arena import main
+from tests.helpers.escapes import SHOWN, assert_shown_escaped, escaping_bot
 
 SHORT = ["--param", "MAX_ROUNDS=3", "--workers", "1", "--no-progress"]
 
@@ -226,3 +227,24 @@ def test_play_and_show_open_the_viewer(tmp_path):
     run("tournament", "spring2021", "wait", "random", "--games", "2", "--db", str(tmp_path / "n.sqlite"), *SHORT)
     none = CliRunner().invoke(main, ["matches", "show", "1", "--db", str(tmp_path / "n.sqlite"), "--view"])
     assert none.exit_code == 1 and "no replay was kept" in none.output
+
+
+def test_a_bots_escape_sequences_are_shown_escaped(tmp_path):
+    """Issue #31, point 8: a stored game's verdict quoting a real bot's answer, and the tail of its
+    stderr, are printed with their control characters escaped (stored as they came)."""
+    db = str(tmp_path / "r.sqlite")
+    run("tournament", "spring2021", f"evil={escaping_bot('escinvalid')}", "wait", "--games", "1", "--db", db, *SHORT)
+    game_id = json.loads(run("matches", "list", "--db", db, "--format", "json"))["games"][0]["id"]
+    stored = json.loads(run("matches", "show", str(game_id), "--db", db, "--format", "json"))
+    evil = next(p for p in stored["players"] if p["bot"] == "evil")
+    assert "\x1b]52;c;" in evil["stderr"] and "\x1b]52;c;" in evil["message"]  # stored as the bot wrote them
+    shown = subprocess.run(
+        [sys.executable, "-m", "cli", "matches", "show", str(game_id), "--db", db], capture_output=True, timeout=120
+    )
+    assert shown.returncode == 0, shown.stderr
+    text = assert_shown_escaped(shown.stdout + shown.stderr, 3)
+    assert (
+        f"invalid: Invalid Input: Expected SEED <from> <to> | GROW <idx> | COMPLETE <idx> | WAIT but got 'JUMP {SHOWN}'"
+        in text
+    )
+    assert f"    | evil {SHOWN} line\n    | second {SHOWN}\n" in text

@@ -6,6 +6,7 @@ import json
 import os
 import shlex
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -18,6 +19,7 @@ from arena.match import sandbox
 from arena.match.replay import read_replay
 from cli.arena import main
 from cli.bundle import main as bundle_main
+from tests.helpers.escapes import SHOWN, assert_shown_escaped, escaping_bot
 from tests.helpers.paths import FAULTY, SHIPPED_BOTS
 from tests.helpers.sandboxing import gone, marker, processes_with, require_sandbox
 
@@ -347,3 +349,108 @@ def test_a_replay_file_gets_the_usual_permissions(tmp_path):
         os.umask(old)
     assert result.exit_code == 0, result.output
     assert path.stat().st_mode & 0o777 == 0o644
+
+
+# -- issue #31, point 8: a bot's escape sequences never reach the terminal --------------------------
+
+
+def play_bytes(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """``arena play`` as a user runs it, its output as the terminal would get it (bytes)."""
+    return subprocess.run(
+        [sys.executable, "-m", "cli", "play", "spring2021", *args, "--seed", "1", "--sandbox", "off"],
+        cwd=cwd,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(SHIPPED_BOTS.parent)},
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "flags", "where", "times", "status"),
+    [
+        # the disqualification line quotes the answer, the result its verdict; each stderr line
+        (
+            "escinvalid",
+            ["--show-stderr"],
+            ["disqualified: ", ": invalid (", "stderr 0: evil ", "stderr 0: second "],
+            4,
+            0,
+        ),
+        ("escinvalid", ["-v"], ["Got 'JUMP "], 1, 0),  # the referee's summary quotes the answer
+        ("esccrash", [], [": crash (no answer: the bot exited with code 3 (dying "], 1, 0),  # its last stderr line
+        ("escstart", [], ["failed to start: it exited with code 1 before its first input (no start "], 1, 1),
+    ],
+    ids=["answer-and-stderr", "verbose", "crash", "start"],
+)
+def test_a_bots_escape_sequences_are_printed_escaped(tmp_path, mode, flags, where, times, status):
+    """Issue #31, point 8: what a real bot wrote (its answer, its stderr), printed by arena play as
+    it goes, in its result or in its failure, has its control characters escaped."""
+    ran = play_bytes(escaping_bot(mode), "wait", *flags, cwd=tmp_path)
+    assert ran.returncode == status, ran.stdout + ran.stderr
+    text = assert_shown_escaped(ran.stdout + ran.stderr, times)
+    for line in where:  # each place, one line, which quotes the sequence escaped
+        assert any(line in printed and SHOWN in printed for printed in text.splitlines()), (line, text)
+
+
+# -- issue #31, point 2: what --replay may replace --------------------------------------------------
+
+
+def _database(path: Path) -> Path:
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+    return path
+
+
+@pytest.mark.parametrize("force", [False, True], ids=["", "force"])
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("arena.sqlite", "is a SQLite database"),
+        ("results.json", "is a SQLite database"),  # whatever its name says
+        ("marker_bot.py", "is a bot's own file"),
+        ("book.json", "is a bot's own file"),  # a data file of the bot (--data 1=book.json)
+        ("pkg/__main__.py", "is a bot's own file"),  # a file of a package bot
+        ("link.py", "is a bot's own file"),  # a link to it
+    ],
+)
+def test_replay_never_replaces_a_database_or_a_bots_file(tmp_path, monkeypatch, target, message, force):
+    """Issue #31, point 2: refused in one line before any bot starts, even with --force; the file
+    is left as it was."""
+    bot, started = _starts_marker_bot(tmp_path)
+    _database(tmp_path / "arena.sqlite")
+    _database(tmp_path / "results.json")
+    (tmp_path / "book.json").write_text('{"format": "cgarena-replay-v1"}')  # even one that looks like a replay
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__main__.py").write_text("import time\ntime.sleep(30)\n")
+    (tmp_path / "link.py").symlink_to(bot)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    monkeypatch.chdir(tmp_path)
+    args = ["play", "spring2021", bot, "pkg", "--seed", "1", "--data", "1=book.json", "--sandbox", "off"]
+    result = CliRunner().invoke(main, [*args, "--replay", target, *(["--force"] if force else [])])
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error: ")]
+    assert errors == [f"Error: --replay: {target}: {message}; a replay never replaces one: choose another file"]
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    assert not started.exists()
+
+
+def test_replay_replaces_a_replay_and_another_file_only_with_force(tmp_path, monkeypatch):
+    """Issue #31, point 2: a new file or a replay file is written; any other file is refused in
+    one line before any bot starts, unless --force is given."""
+    monkeypatch.chdir(tmp_path)
+    bot, started = _starts_marker_bot(tmp_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    refused = CliRunner().invoke(main, ["play", "spring2021", bot, "wait", "--sandbox", "off", "--replay", "notes.txt"])
+    assert refused.exit_code == 2, refused.output
+    errors = [line for line in refused.output.splitlines() if line.startswith("Error: ")]
+    assert errors == [
+        "Error: --replay: notes.txt: exists and is not a replay file; choose another file, or give --force"
+    ]
+    assert notes.read_text() == "my notes\n" and not started.exists()
+    quick = ["play", "spring2021", "wait", "wait", "--param", "MAX_ROUNDS=1"]
+    for path, flags in (("new.json", []), ("new.json", ["--seed", "2"]), ("notes.txt", ["--force"])):
+        result = CliRunner().invoke(main, [*quick, "--replay", path, *flags])
+        assert result.exit_code == 0, result.output
+        assert read_replay(tmp_path / path)["game"] == "spring2021"
+    assert read_replay(tmp_path / "new.json")["seed"] == "2"  # the second replaced the first

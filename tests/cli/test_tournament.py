@@ -21,6 +21,7 @@ from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.tournament.records import GameRecord, PlayerRecord
 from cli.arena import main
 from cli.repro import stored_game_command
+from tests.helpers.escapes import SHOWN, assert_shown_escaped, escaping_bot
 from tests.helpers.paths import SHIPPED_BOTS
 from tests.helpers.sandboxing import alive, require_sandbox
 
@@ -361,3 +362,26 @@ def test_a_stored_game_without_its_sandbox_uses_the_tournaments_mode():
     assert command("auto", None) == start
     assert command("off", True) == start + " --sandbox on"
     assert command("auto", False) == start + " --sandbox off"
+
+
+@pytest.mark.parametrize(
+    ("mode", "flags", "where", "status"),
+    [
+        # the warning about its first failure, and the line saying why the run stopped, quote its answer
+        ("escinvalid", ["--max-failures", "0"], ["failed for the first time: invalid (", "stopped: bot 'evil'"], 1),
+        ("escstart", [], ["Error: bot 'evil' failed to start: "], 1),  # its last stderr line, before any game
+    ],
+    ids=["failure", "start"],
+)
+def test_a_bots_escape_sequences_are_printed_escaped(tmp_path, mode, flags, where, status):
+    """Issue #31, point 8: a real bot's escape sequences, quoted by the tournament's warnings and
+    errors, reach the terminal with their control characters escaped."""
+    ran = subprocess.run(
+        [*ARENA, "tournament", "spring2021", f"evil={escaping_bot(mode)}", "wait", "--games", "2", "--workers", "1",
+         "--no-progress", "--param", "MAX_ROUNDS=3", "--sandbox", "off", "--db", "t.sqlite", *flags],
+        cwd=tmp_path, capture_output=True, timeout=300,
+    )  # fmt: skip
+    assert ran.returncode == status, ran.stdout + ran.stderr
+    text = assert_shown_escaped(ran.stdout + ran.stderr, len(where))
+    for line in where:
+        assert any(line in printed and SHOWN in printed for printed in text.splitlines()), (line, text)

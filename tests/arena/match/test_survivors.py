@@ -10,6 +10,7 @@ removes what a killed arena left); with the sandbox it dies in every case.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.match.replay import read_replay
 from tests.helpers.paths import FAULTY
 from tests.helpers.sandboxing import alive, cmdline, gone, marker, processes_with, require_sandbox, soon
 
@@ -369,6 +371,132 @@ def test_more_signals_while_a_tournament_stops_do_not_cut_it_short(tmp_path, mod
             proc.send_signal(signal.SIGTERM)
             # 130 (interrupted), or SIGTERM itself when it came after the clean-up, as Python exits
             assert proc.wait(timeout=30) in (130, -signal.SIGTERM)
+        assert gone(mark), f"left running: {processes_with(mark)}"
+    finally:
+        for pid in processes_with(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+# -- issue #31, point 15: Ctrl-C before and after the match behaves as during it ---------------------
+
+
+@pytest.mark.parametrize("mode", ["off", "on"])
+def test_ctrl_c_held_down_during_the_start_check_exits_130_with_the_bots_stopped(tmp_path, mode):
+    """Ctrl-C while ``arena play`` checks that its bots start (a bot busy at its start keeps the check
+    running for seconds) stops as during the match: bots killed, the interrupted result (one JSON line
+    with --json), exit 130 however often it is pressed; not click's ``Aborted!``."""
+    if mode == "on":
+        require_sandbox()
+    mark = marker()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", "play", "spring2021", bot("busystart", 20, mark), bot("hang", 3, mark),
+         "--no-timeout", "--json", "--sandbox", mode],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        wait_for(mark, 2, proc)  # both bots started by the check, which waits for the busy one
+        status = hold_ctrl_c(proc, group=False)
+        assert proc.stdout is not None and proc.stderr is not None
+        out, err = proc.stdout.read().decode(), proc.stderr.read().decode()
+        assert status == 130, f"exit status {status}; its output: {out}{err}"
+        assert "Aborted!" not in err and "Spring Challenge 2021" not in out, out + err  # no match started
+        assert "interrupted during the bots' start check: bots stopped, no game played" in err
+        result = json.loads(out.splitlines()[-1])
+        assert result["interrupted"] and result["turns"] == 0 and result["scores"] is None
+        assert gone(mark), f"left running: {processes_with(mark)}"
+    finally:
+        proc.kill()
+        for pid in processes_with(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_held_down_during_the_end_of_game_clean_up_keeps_the_result_and_exits_130(tmp_path):
+    """Ctrl-C once the game has ended, while its bots are stopped, stops as during the match: bots
+    killed, exit 130 however often it is pressed; and the result, whole, is printed (marked
+    interrupted) and its replay file written. Unsandboxed: a bot that ignores SIGTERM makes the
+    clean-up wait its grace period (in the sandbox, its end kills it at once)."""
+    for _trial in range(3):  # until Ctrl-C comes while the clean-up waits for the bot
+        mark = marker()
+        # the first bot crashes at its 2nd answer, which ends the game; the second ignores SIGTERM
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cli", "play", "spring2021", bot("crash", 2, mark), bot("daemon-noterm", 1, mark),
+             "--replay", "game.json", "--json", "--sandbox", "off"],
+            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            assert proc.stdout is not None and proc.stderr is not None
+            ended = b""  # with --json, what is printed as the match goes is on stderr
+            while b"disqualified" not in ended:  # the game's end, just before the clean-up
+                ended = proc.stderr.readline()
+                assert ended, "the game did not end by the crash"
+            time.sleep(0.03)  # into the clean-up, which waits 0.2 s for the bot that ignores SIGTERM
+            if not any(b"daemon-noterm" in cmdline(p) for p in processes_with(mark)):
+                proc.wait(timeout=30)  # the clean-up is over already (a loaded machine): again
+                continue
+            status = hold_ctrl_c(proc, group=False)
+            out, err = proc.stdout.read().decode(), proc.stderr.read().decode()
+            assert status == 130, f"exit status {status}; its output: {out}{err}"
+            assert "Aborted!" not in err and "result: player 1 (" in err, err
+            result = json.loads(out.splitlines()[-1])
+            assert result["interrupted"] and result["winner"] == 1 and result["end_reason"] == "player_deactivated"
+            assert read_replay(tmp_path / "game.json")["result"]["winner"] == 1
+            assert gone(mark), f"left running: {processes_with(mark)}"
+            return
+        finally:
+            proc.kill()
+            for pid in processes_with(mark):
+                os.kill(pid, signal.SIGKILL)
+    pytest.fail("the clean-up was over before Ctrl-C three times")
+
+
+def test_ctrl_c_while_the_start_check_stops_its_bots_stops_arena_play(tmp_path):
+    """The start check ends by killing the bots it started: a Ctrl-C then (a bot that ignores
+    SIGTERM makes it wait its grace period) stops ``arena play`` once they are dead, exit 130,
+    instead of being lost (the match then played on)."""
+    mark = marker()
+    flag = tmp_path / "terminated"
+    slow = tmp_path / "slow_to_stop.py"  # says when it is asked to stop, and does not
+    slow.write_text(
+        "import pathlib, signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, lambda *_: pathlib.Path(sys.argv[1]).touch())\n"
+        "time.sleep(10_000)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", "play", "spring2021", f"{sys.executable} {slow} {flag} {mark}", "wait",
+         "--sandbox", "off"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        end = time.monotonic() + 60
+        while not flag.exists():  # the check is killing it: 0.2 s before SIGKILL
+            assert proc.poll() is None and time.monotonic() < end, "the start check did not stop the bot"
+            time.sleep(0.002)
+        status = hold_ctrl_c(proc, group=False)
+        assert proc.stdout is not None and proc.stderr is not None
+        out, err = proc.stdout.read().decode(), proc.stderr.read().decode()
+        assert status == 130, f"exit status {status}; its output: {out}{err}"
+        assert "Spring Challenge 2021" not in out, out  # no match started
+        assert "interrupted during the bots' start check: bots stopped, no game played" in out
+        assert gone(mark), f"left running: {processes_with(mark)}"
+    finally:
+        proc.kill()
+        for pid in processes_with(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_held_down_during_a_tournaments_start_check_exits_130(tmp_path):
+    """The tournament checks its bots' start before it makes its database: Ctrl-C then exits 130,
+    not click's ``Aborted!``, and leaves no bot and no database."""
+    mark = marker()
+    proc = arena(
+        "tournament", "spring2021", f"a={bot('busystart', 20, mark)}", f"b={bot('hang', 3, mark)}", "--games", "2",
+        "--sandbox", "off", "--db", str(tmp_path / "t.sqlite"), tmp_path=tmp_path, group=True,
+    )  # fmt: skip
+    try:
+        wait_for(mark, 2, proc)
+        assert hold_ctrl_c(proc, group=True) == 130
+        assert proc.stderr is not None and "Aborted!" not in proc.stderr.read().decode()
+        assert not (tmp_path / "t.sqlite").exists()
         assert gone(mark), f"left running: {processes_with(mark)}"
     finally:
         for pid in processes_with(mark):

@@ -5,14 +5,19 @@ referee put the player out, and a full Spring game that stays small and steps fa
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from arena.match.replay import read_replay
 from arena.view import write_view
+from cli.arena import main
+from tests.helpers.escapes import EVIL, SHOWN, escaping_bot
 
 # -- helpers --------------------------------------------------------------------------------------
 
@@ -424,3 +429,65 @@ def test_a_game_without_a_renderer_gets_the_generic_view(
         "return [...document.querySelectorAll('[data-testid=\"score\"]')].map((e) => +e.dataset.score)"
     )
     assert scores == snapshot(document, 3)["scores"]
+
+
+# -- what the bots wrote --------------------------------------------------------------------------
+
+
+def test_a_bots_escape_sequences_and_markup_are_shown_as_escaped_text(browser: Any, tmp_path: Path) -> None:
+    """Issue #31, point 8: what real bots wrote (answers, a message, stderr, the verdict that
+    quotes them) is put in the page as text, not markup, its control characters shown escaped; the
+    replay keeps them as they came."""
+    replay = tmp_path / "evil.json"
+    bots = [escaping_bot("escinvalid"), escaping_bot("escmessage", at=2)]
+    played = CliRunner().invoke(main, ["play", "spring2021", *bots, "--seed", "1", "--replay", str(replay)])
+    assert played.exit_code == 0, played.output
+    document = read_replay(replay)
+    assert EVIL in document["stderr_tail"][0]
+    open_page(browser, document, tmp_path, "evil")
+    places = (
+        '[data-testid="stderr"]', '[data-testid="output"]', '[data-testid="action"]', '[data-testid="bot-message"]',
+        '[data-testid="summary"]', '[data-testid="verdict"]', '[data-testid="final-verdict"]',
+    )  # fmt: skip
+    found: dict[str, list[str]] = {place: [] for place in places}
+    for k in range(browser.execute_script("return cgView.frameCount()")):
+        browser.execute_script("cgView.goto(arguments[0])", k)
+        texts = browser.execute_script(
+            """
+            const app = document.getElementById("app");
+            return {
+              all: app.textContent,
+              titles: [...app.querySelectorAll("[title]")].map((e) => e.title).join("\\n"),
+              markup: app.querySelectorAll("i").length - document.querySelectorAll("footer i").length,
+              places: Object.fromEntries(arguments[0].map((p) => [
+                p, [...app.querySelectorAll(p)].map((e) => e.textContent),
+              ])),
+            };
+            """,
+            list(places),
+        )
+        assert texts["markup"] == 0, f"frame {k}: a bot's markup became HTML"
+        for text in (texts["all"], texts["titles"]):
+            assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", text), (
+                f"frame {k}: a control character shown: {text!r}"
+            )
+        for place, shown in texts["places"].items():
+            found[place] += [t for t in shown if SHOWN in t]
+        if SHOWN in texts["titles"]:
+            found.setdefault("timeline", []).append(texts["titles"])
+    assert all(found.values()) and "timeline" in found, {p: len(v) for p, v in found.items()}
+
+
+def test_a_game_stopped_by_ctrl_c_after_its_end_shows_its_result(
+    browser: Any, documents: dict[str, Any], tmp_path: Path
+) -> None:
+    """Issue #31, point 15: Ctrl-C while the bots are stopped at the game's end marks the match
+    interrupted but keeps its result, which the page shows; without an outcome there is none."""
+    whole = dict(documents["spring"], result=dict(documents["spring"]["result"], interrupted=True))
+    open_page(browser, whole, tmp_path, "interrupted-at-the-end")
+    shown = browser.execute_script("return document.querySelector('[data-testid=\"result\"]').textContent")
+    assert " wins (" in shown and "no result" not in shown, shown
+    partial = dict(whole, result=dict(whole["result"], scores=None, winner=None, end_reason="interrupted"))
+    open_page(browser, partial, tmp_path, "interrupted")
+    shown = browser.execute_script("return document.querySelector('[data-testid=\"result\"]').textContent")
+    assert shown == "interrupted: no result"

@@ -17,6 +17,9 @@ MODE = sys.argv[1]
 AT = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 MARK = sys.argv[3] if len(sys.argv) > 3 else "faulty"
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(10000)", MARK]
+EVIL = "\x1b]52;c;cm0gLXJmIH4K\x07\x1b[2J\x9b31mred<i>it</i>"
+"""Terminal control sequences, as a hostile bot writes them: an OSC 52 clipboard write (of
+``rm -rf ~``), a screen clear, a colour by the one-character CSI of C1; then HTML markup."""
 
 
 def fault():
@@ -74,6 +77,13 @@ def fault():
         for _ in range(3):
             subprocess.Popen([sys.executable, "-c", hog, MARK])
         time.sleep(10_000)
+    elif MODE == "escinvalid":  # an answer that does not parse, quoted by the referee's verdict
+        out.write(f"JUMP {EVIL}\n")
+    elif MODE == "escmessage":  # a valid action whose message is shown (Java's trim() would cut a leading ESC)
+        out.write(f"WAIT msg {EVIL}\n")
+    elif MODE == "esccrash":  # its last stderr line is quoted by the verdict
+        sys.stderr.write(f"dying {EVIL}\n")
+        sys.exit(3)
     elif MODE == "twolines":
         out.write("WAIT first\nWAIT second\n")
     else:
@@ -84,9 +94,18 @@ def fault():
 def main():
     sys.stderr.write("started\n")
     sys.stderr.flush()
+    if MODE == "escstart":  # cannot start: its last stderr line is quoted by the start check
+        sys.exit(f"no start {EVIL}")
+    if MODE == "busystart":  # busy (not waiting for its input) for AT seconds: a long start check
+        end = time.monotonic() + AT
+        while time.monotonic() < end:
+            pass
     if "noterm" in MODE:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for turn in turns():
+        if turn == 1 and MODE == "escinvalid":  # two lines of stderr, well before the answer
+            sys.stderr.write(f"evil {EVIL} line\nsecond {EVIL}\n")
+            sys.stderr.flush()
         if turn == AT:
             fault()
         else:
