@@ -137,6 +137,7 @@ class BotProcess:
         """The command prefix that runs ``argv`` (the sandbox's, see
         :func:`arena.match.sandbox.confine`): it keeps the bot's pipes open, and dies with its parent."""
         self._wrapper_exe = os.path.realpath(shutil.which(self.wrapper[0]) or self.wrapper[0]) if self.wrapper else None
+        self._init = sandbox.has_init(self.wrapper)
         self.breach: Breach | None = None
         """The limit the bot went past (it was killed for it), if any."""
         self.name = name
@@ -375,9 +376,9 @@ class BotProcess:
                 return
 
     def output_closed(self) -> bool:
-        """Whether no process of the bot holds its output open any more, the wrapper aside: a
-        sandboxed bot that closed its stdout but keeps running (the wrapper still holds the pipe,
-        so no end of file comes). Looks through the tree's ``/proc/PID/fd``."""
+        """Whether no process of the bot holds its output open any more, the wrapper and the
+        sandbox's init aside: a sandboxed bot that closed its stdout but keeps running (they still
+        hold the pipe, so no end of file comes). Looks through the tree's ``/proc/PID/fd``."""
         proc = self._proc
         if proc is None or proc.stdout is None or self._stdout_eof:
             return True
@@ -385,7 +386,11 @@ class BotProcess:
             pipe = f"pipe:[{os.fstat(proc.stdout.fileno()).st_ino}]"
         except OSError:
             return True
-        return not proctree.holds_open([proc.pid, *plumbing.tree_of(proc.pid)], pipe, self._wrapper_exe)
+        pids = [proc.pid, *plumbing.tree_of(proc.pid)]
+        if self._init:  # the wrapper's one child
+            init = proctree.children(proc.pid) or []
+            pids = [p for p in pids if p not in init]
+        return not proctree.holds_open(pids, pipe, self._wrapper_exe)
 
     @property
     def dropped_output_bytes(self) -> int:

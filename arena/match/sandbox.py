@@ -8,6 +8,10 @@ What a sandboxed bot gets (:func:`confine` builds the ``bwrap`` command):
   every process of the bot dies with it (the PID namespace ends with its first process);
 - a cleared environment: ``PATH``, ``LANG``, ``HOME``, ``TMPDIR`` and the variables given
   explicitly with the bot (a config's ``env``), nothing else of the user's environment;
+- as the first process of its PID namespace (its init, which it can see), a shell started afresh
+  that runs it and reaps what is left to it: no process it sees holds anything but its own
+  environment and arguments (bubblewrap's own init, a copy of ``bwrap``, would show it the
+  arena's environment and every path the sandbox hides, in its command line and memory);
 - the whole filesystem read-only, except a private ``/tmp`` in memory (at most the memory limit)
   whose ``/tmp/home`` is the bot's ``HOME``: the one writable scratch directory, per bot and per
   game, gone with the game;
@@ -53,11 +57,19 @@ __all__ = [
     "bot_files",
     "confine",
     "environment_of",
+    "has_init",
     "SCRATCH",
+    "INIT_NAME",
 ]
 
 SCRATCH = "/tmp/home"
 """The bot's ``HOME`` inside the sandbox: its writable scratch directory."""
+INIT_NAME = "arena-init"
+"""The name of the sandbox's first process (``$0`` of its shell, see :func:`_init`)."""
+_INIT = '"$@"; exit $?'
+"""The script of the sandbox's first process: run the bot (the shell reaps every child as it
+waits), then exit with its status (the bot is not ``exec``'d: it would then be the init)."""
+_ENV = "/usr/bin/env" if os.path.exists("/usr/bin/env") else (shutil.which("env") or "env")
 _HIDDEN = ("/run", "/var/tmp", "/home", "/root")
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/dev", "/sys")
 _SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
@@ -101,13 +113,8 @@ def _probe(bwrap: str | None) -> Support:
         "/proc",
         "--tmpfs",
         "/tmp",
-        *_NAMESPACES,
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop",
-        "ALL",
-        "--clearenv",
-        "--",
+        *_isolation(),
+        *_init({}, true),
         true,
     ]
     try:
@@ -292,19 +299,25 @@ def _visible(path: Path, hidden: Sequence[Path], shown: Sequence[Path]) -> bool:
 
 def environment_of(wrapper: Sequence[str]) -> dict[str, str] | None:
     """The whole environment a bot gets under ``wrapper``, a prefix made by :func:`confine`
-    (``--clearenv`` then ``--setenv NAME VALUE`` for each variable); ``None`` for a prefix that
-    does not clear the environment, whose bot's environment is not known from its words."""
-    if "--clearenv" not in wrapper:
-        return None
-    env: dict[str, str] = {}
-    i = 0
-    while i < len(wrapper) and wrapper[i] != "--":
-        if wrapper[i] == "--setenv" and i + 2 < len(wrapper):
-            env[wrapper[i + 1]] = wrapper[i + 2]
-            i += 3
-        else:
-            i += 1
-    return env
+    (whose init runs the bot with ``env -i -- NAME=VALUE...``); ``None`` for another prefix, whose
+    bot's environment is not known from its words."""
+    words = list(wrapper)
+    for i in range(len(words) - 5):
+        if words[i : i + 2] == ["-c", _INIT] and words[i + 3 : i + 6] == [_ENV, "-i", "--"]:
+            env: dict[str, str] = {}
+            for word in words[i + 6 :]:
+                name, equals, value = word.partition("=")
+                if not equals:
+                    break
+                env[name] = value
+            return env
+    return None
+
+
+def has_init(wrapper: Sequence[str]) -> bool:
+    """Whether ``wrapper`` (a command prefix) starts the bot under the sandbox's init: its
+    ``bwrap`` process's one child, which holds the bot's pipes too."""
+    return INIT_NAME in wrapper and "--as-pid-1" in wrapper
 
 
 def confine(
@@ -318,8 +331,9 @@ def confine(
     tmp_mb: int | None = None,
     bwrap: str | None = None,
 ) -> list[str]:
-    """The command prefix (ending in ``--``) that runs ``argv`` in a sandbox when put before it
-    (see the module's docstring; :class:`arena.match.botprocess.BotProcess` takes it as ``wrapper``).
+    """The command prefix that runs ``argv`` in a sandbox when put before it (see the module's
+    docstring; :class:`arena.match.botprocess.BotProcess` takes it as ``wrapper``): ``bwrap``, its
+    options, then the sandbox's init (:func:`_init`) up to the bot's command.
 
     ``env`` is the bot's explicit environment (added to ``PATH``, ``LANG``, ``HOME`` and
     ``TMPDIR``); ``others`` are its opponents' files; ``hide`` more paths to hide (results,
@@ -339,8 +353,8 @@ def confine(
     for path in hidden[1:]:  # /tmp stays writable
         cmd += ["--remount-ro", str(path)]
     cmd += _masks(own, others, hide, hidden, shown)
-    cmd += _isolation(env)
-    cmd += ["--chdir", where, "--"]
+    cmd += _isolation()
+    cmd += ["--chdir", where, *_init(_variables(env), argv[0] if argv else None)]
     return cmd
 
 
@@ -414,17 +428,10 @@ def _masks(
     return cmd
 
 
-def _isolation(env: Mapping[str, str]) -> list[str]:
-    """The namespaces, the session, no capabilities, death with the parent, and the cleared
-    environment with ``PATH``, ``LANG``, ``HOME``, ``TMPDIR`` and ``env`` set."""
-    variables = {
-        "PATH": os.environ.get("PATH", os.defpath),
-        "LANG": os.environ.get("LANG", "C.UTF-8"),
-        "HOME": SCRATCH,
-        "TMPDIR": "/tmp",
-        **env,
-    }
-    cmd = [
+def _isolation() -> list[str]:
+    """The namespaces, the session, no capabilities, death with the parent, and a cleared
+    environment (the init's: the bot's own is set by :func:`_init`)."""
+    return [
         *_NAMESPACES,
         "--die-with-parent",
         "--new-session",
@@ -434,6 +441,30 @@ def _isolation(env: Mapping[str, str]) -> list[str]:
         "arena",
         "--clearenv",
     ]
-    for key, value in variables.items():
-        cmd += ["--setenv", key, value]
-    return cmd
+
+
+def _variables(env: Mapping[str, str]) -> dict[str, str]:
+    """The bot's environment: ``PATH`` and ``LANG`` (ours), ``HOME``, ``TMPDIR``, then ``env``."""
+    return {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "LANG": os.environ.get("LANG", "C.UTF-8"),
+        "HOME": SCRATCH,
+        "TMPDIR": "/tmp",
+        **env,
+    }
+
+
+def _init(variables: Mapping[str, str], program: str | None) -> list[str]:
+    """The sandbox's first process and what it runs the bot with, up to the bot's command:
+    ``--as-pid-1 -- /bin/sh -c INIT arena-init /usr/bin/env -i -- NAME=VALUE...``.
+
+    bubblewrap's own first process would be a copy of ``bwrap``: its command line (every path the
+    sandbox hides), environment (the arena's, whole) and memory readable by the bot. This one is a
+    shell started afresh with an empty environment, that runs the bot (``env -i`` gives it exactly
+    ``variables``), reaps whatever is left to it and ends with the bot, with its exit status (a
+    signal's is 128 + its number, as bubblewrap's). ``nice -n 0`` runs a program whose path holds
+    a ``=``, which ``env`` would take for a variable."""
+    words = [_ENV, "-i", "--", *(f"{k}={v}" for k, v in variables.items())]
+    if program is not None and "=" in program:
+        words += [shutil.which("nice") or "/usr/bin/nice", "-n", "0", "--"]
+    return ["--as-pid-1", "--", "/bin/sh", "-c", _INIT, INIT_NAME, *words]

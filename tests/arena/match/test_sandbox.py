@@ -56,7 +56,11 @@ def listener() -> Iterator[int]:
 
 def attack(tmp_path: Path, mode: str, port: int, monkeypatch: pytest.MonkeyPatch, targets: list[Path]):
     """The attacker (copied beside its victim, with the input reader it imports) against a plain
-    bot; returns the attacker's report, the match result and the database's bytes before and after."""
+    bot; returns the attacker's report, the match result and the database's bytes before and after.
+
+    The attacker looks for two secrets in what it can see of other processes: the value of a
+    variable of the arena's environment, and the path of a folder the arena hides (as it hides the
+    replays), neither of which it is given."""
     for name in ("attacker.py", "frames.py"):
         shutil.copy(BOTS / name, tmp_path / name)
     attacker = tmp_path / "attacker.py"
@@ -68,16 +72,19 @@ def attack(tmp_path: Path, mode: str, port: int, monkeypatch: pytest.MonkeyPatch
     conn.close()
     before = db.read_bytes()
     monkeypatch.setenv(SECRET, "hunter2")
+    hidden = tmp_path / f"hidden-{marker()}"
+    hidden.mkdir()
+    secrets = " ".join(s.encode().hex() for s in ("hunter2", str(hidden)))
     mark = marker()
     bots = [
         BotSpec(
             "attacker",
             (sys.executable, "-u", str(attacker), REPORT, mark, str(port), *map(str, targets)),
-            env={"OPPONENT": str(victim), "DB": str(db)},
+            env={"OPPONENT": str(victim), "DB": str(db), "LOOK_FOR": secrets},
         ),
         BotSpec("victim", (sys.executable, "-u", str(victim), mark)),
     ]
-    result = play_match("spring2021", 7, bots, MatchOptions(sandbox=mode, hide=(str(db),), time_scale=3.0))
+    result = play_match("spring2021", 7, bots, MatchOptions(sandbox=mode, hide=(str(db), str(hidden)), time_scale=3.0))
     lines = [line for line in result.players[0].stderr_tail.splitlines() if line.startswith(REPORT)]
     assert lines, f"the attacker sent no report: {result.players[0].message} {result.players[0].stderr_tail}"
     return json.loads(lines[0][len(REPORT) :]), result, before, db.read_bytes()
@@ -93,6 +100,7 @@ def test_without_the_sandbox_every_attack_works(tmp_path, listener, monkeypatch)
     assert not result.sandboxed and result.to_dict()["sandbox"] == "off"
     assert "int(input())" in report["source"]
     assert SECRET in report["environment"]
+    assert "environ" in report["exposed"] and "mem" in report["exposed"]  # the victim's
     assert report["processes"] and report["killed"]
     assert result.players[1].verdict is not Verdict.OK  # killed, robbed or fed garbage
     assert report["network"] is True
@@ -109,7 +117,10 @@ def test_the_sandbox_stops_every_attack(tmp_path, listener, monkeypatch):
     report, result, before, after = attack(tmp_path, "on", listener, monkeypatch, targets)
     assert result.sandboxed and result.to_dict()["sandbox"] == "on"
     assert report["source"] == ""  # the opponent's file reads as empty
-    assert set(report["environment"]) <= {"PATH", "LANG", "HOME", "TMPDIR", "PWD", "OPPONENT", "DB"}
+    assert set(report["environment"]) <= {"PATH", "LANG", "HOME", "TMPDIR", "PWD", "OPPONENT", "DB", "LOOK_FOR"}
+    # the sandbox's first process (its init) shows its environment, command line and memory, which
+    # hold neither the arena's environment nor the paths the sandbox hides
+    assert report["peeked"] == ["cmdline", "environ", "mem"] and report["exposed"] == []
     assert report["processes"] == [] and not report["killed"]
     assert report["stolen"] == 0 and report["injected"] == 0
     assert report["network"] is False
