@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .pymodule import module_path
+from .sandboxinit import INIT_NAME, environment_of, has_init, init_words, scratch_bytes
 
 __all__ = [
     "SandboxMode",
@@ -58,18 +59,13 @@ __all__ = [
     "confine",
     "environment_of",
     "has_init",
+    "scratch_bytes",
     "SCRATCH",
     "INIT_NAME",
 ]
 
 SCRATCH = "/tmp/home"
 """The bot's ``HOME`` inside the sandbox: its writable scratch directory."""
-INIT_NAME = "arena-init"
-"""The name of the sandbox's first process (``$0`` of its shell, see :func:`_init`)."""
-_INIT = '"$@"; exit $?'
-"""The script of the sandbox's first process: run the bot (the shell reaps every child as it
-waits), then exit with its status (the bot is not ``exec``'d: it would then be the init)."""
-_ENV = "/usr/bin/env" if os.path.exists("/usr/bin/env") else (shutil.which("env") or "env")
 _HIDDEN = ("/run", "/var/tmp", "/home", "/root")
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/dev", "/sys")
 _SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
@@ -114,7 +110,7 @@ def _probe(bwrap: str | None) -> Support:
         "--tmpfs",
         "/tmp",
         *_isolation(),
-        *_init({}, true),
+        *init_words({}, true),
         true,
     ]
     try:
@@ -297,29 +293,6 @@ def _visible(path: Path, hidden: Sequence[Path], shown: Sequence[Path]) -> bool:
     return not _inside(path, hidden) or _inside(path, shown)
 
 
-def environment_of(wrapper: Sequence[str]) -> dict[str, str] | None:
-    """The whole environment a bot gets under ``wrapper``, a prefix made by :func:`confine`
-    (whose init runs the bot with ``env -i -- NAME=VALUE...``); ``None`` for another prefix, whose
-    bot's environment is not known from its words."""
-    words = list(wrapper)
-    for i in range(len(words) - 5):
-        if words[i : i + 2] == ["-c", _INIT] and words[i + 3 : i + 6] == [_ENV, "-i", "--"]:
-            env: dict[str, str] = {}
-            for word in words[i + 6 :]:
-                name, equals, value = word.partition("=")
-                if not equals:
-                    break
-                env[name] = value
-            return env
-    return None
-
-
-def has_init(wrapper: Sequence[str]) -> bool:
-    """Whether ``wrapper`` (a command prefix) starts the bot under the sandbox's init: its
-    ``bwrap`` process's one child, which holds the bot's pipes too."""
-    return INIT_NAME in wrapper and "--as-pid-1" in wrapper
-
-
 def confine(
     argv: Sequence[str],
     cwd: str | None,
@@ -333,7 +306,7 @@ def confine(
 ) -> list[str]:
     """The command prefix that runs ``argv`` in a sandbox when put before it (see the module's
     docstring; :class:`arena.match.botprocess.BotProcess` takes it as ``wrapper``): ``bwrap``, its
-    options, then the sandbox's init (:func:`_init`) up to the bot's command.
+    options, then the sandbox's init (:mod:`arena.match.sandboxinit`) up to the bot's command.
 
     ``env`` is the bot's explicit environment (added to ``PATH``, ``LANG``, ``HOME`` and
     ``TMPDIR``); ``others`` are its opponents' files; ``hide`` more paths to hide (results,
@@ -354,7 +327,7 @@ def confine(
         cmd += ["--remount-ro", str(path)]
     cmd += _masks(own, others, hide, hidden, shown)
     cmd += _isolation()
-    cmd += ["--chdir", where, *_init(_variables(env), argv[0] if argv else None)]
+    cmd += ["--chdir", where, *init_words(_variables(env), argv[0] if argv else None)]
     return cmd
 
 
@@ -430,7 +403,7 @@ def _masks(
 
 def _isolation() -> list[str]:
     """The namespaces, the session, no capabilities, death with the parent, and a cleared
-    environment (the init's: the bot's own is set by :func:`_init`)."""
+    environment (the init's: the bot's own is set by the init, see :mod:`.sandboxinit`)."""
     return [
         *_NAMESPACES,
         "--die-with-parent",
@@ -452,19 +425,3 @@ def _variables(env: Mapping[str, str]) -> dict[str, str]:
         "TMPDIR": "/tmp",
         **env,
     }
-
-
-def _init(variables: Mapping[str, str], program: str | None) -> list[str]:
-    """The sandbox's first process and what it runs the bot with, up to the bot's command:
-    ``--as-pid-1 -- /bin/sh -c INIT arena-init /usr/bin/env -i -- NAME=VALUE...``.
-
-    bubblewrap's own first process would be a copy of ``bwrap``: its command line (every path the
-    sandbox hides), environment (the arena's, whole) and memory readable by the bot. This one is a
-    shell started afresh with an empty environment, that runs the bot (``env -i`` gives it exactly
-    ``variables``), reaps whatever is left to it and ends with the bot, with its exit status (a
-    signal's is 128 + its number, as bubblewrap's). ``nice -n 0`` runs a program whose path holds
-    a ``=``, which ``env`` would take for a variable."""
-    words = [_ENV, "-i", "--", *(f"{k}={v}" for k, v in variables.items())]
-    if program is not None and "=" in program:
-        words += [shutil.which("nice") or "/usr/bin/nice", "-n", "0", "--"]
-    return ["--as-pid-1", "--", "/bin/sh", "-c", _INIT, INIT_NAME, *words]
