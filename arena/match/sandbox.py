@@ -37,6 +37,7 @@ import atexit
 import enum
 import functools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,6 +46,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import owners
 from .pymodule import module_path
 from .sandboxinit import INIT_NAME, environment_of, has_init, init_words, scratch_bytes
 
@@ -267,11 +269,26 @@ def _shown_again(own: BotFiles, program: str | None) -> list[Path]:
     return places
 
 
+_FOLDER = re.compile(r"arena-sandbox-(\d+)-(\d+)-[a-z0-9_]+")
+"""The folder of :func:`_empty_file`: ``arena-sandbox-NS-PID-RANDOM`` (see :mod:`.owners`)."""
+
+
 @functools.cache
 def _empty_file() -> str:
     """An empty read-only file of this process, bound over the files a bot must not read. Not
-    ``/dev/null``: on some machines it is a plain file that whatever writes to it fills."""
-    folder = tempfile.mkdtemp(prefix="arena-sandbox-")
+    ``/dev/null``: on some machines it is a plain file that whatever writes to it fills.
+
+    Its folder in the temporary directory is removed at exit; those of arenas killed outright
+    (SIGKILL) are removed by the next arena, here, once their owner is gone."""
+    where = Path(tempfile.gettempdir())
+    for stale in owners.stale(where, _FOLDER):
+        try:
+            mine = stale.lstat().st_uid == os.getuid() and stale.is_dir() and not stale.is_symlink()
+        except OSError:  # another arena removed it
+            continue
+        if mine:
+            shutil.rmtree(stale, ignore_errors=True)
+    folder = tempfile.mkdtemp(prefix=f"arena-sandbox-{owners.tag()}-", dir=where)
     path = os.path.join(folder, "empty")
     with open(path, "wb"):
         pass
