@@ -6,8 +6,9 @@ What a sandboxed bot gets (:func:`confine` builds the ``bwrap`` command):
   ``--die-with-parent``: it sees no other process (it cannot kill, trace or read its opponent or
   the arena), has no network but its own loopback, and when the arena dies, however it dies,
   every process of the bot dies with it (the PID namespace ends with its first process);
-- a cleared environment: ``PATH``, ``LANG``, ``HOME``, ``TMPDIR`` and the variables given
-  explicitly with the bot (a config's ``env``), nothing else of the user's environment;
+- a cleared environment: ``PATH``, ``LANG``, ``HOME``, ``TMPDIR``, the variables given
+  explicitly with the bot (a config's ``env``) and ``PWD`` (its working directory), nothing else
+  of the user's environment;
 - as the first process of its PID namespace (its init, which it can see), a shell started afresh
   that runs it and reaps what is left to it: no process it sees holds anything but its own
   environment and arguments (bubblewrap's own init, a copy of ``bwrap``, would show it the
@@ -326,7 +327,7 @@ def confine(
     options, then the sandbox's init (:mod:`arena.match.sandboxinit`) up to the bot's command.
 
     ``env`` is the bot's explicit environment (added to ``PATH``, ``LANG``, ``HOME`` and
-    ``TMPDIR``); ``others`` are its opponents' files; ``hide`` more paths to hide (results,
+    ``TMPDIR``, before ``PWD``); ``others`` are its opponents' files; ``hide`` more paths to hide (results,
     replays); ``tmp_mb`` the size of its private ``/tmp``.
     """
     bwrap = bwrap or support().bwrap or "bwrap"
@@ -344,7 +345,7 @@ def confine(
         cmd += ["--remount-ro", str(path)]
     cmd += _masks(own, others, hide, hidden, shown)
     cmd += _isolation()
-    cmd += ["--chdir", where, *init_words(_variables(env), argv[0] if argv else None)]
+    cmd += ["--chdir", where, *init_words(_variables(env, where), argv[0] if argv else None)]
     return cmd
 
 
@@ -433,12 +434,14 @@ def _isolation() -> list[str]:
     ]
 
 
-def _variables(env: Mapping[str, str]) -> dict[str, str]:
-    """The bot's environment: ``PATH`` and ``LANG`` (ours), ``HOME``, ``TMPDIR``, then ``env``."""
+def _variables(env: Mapping[str, str], where: str) -> dict[str, str]:
+    """The bot's environment: ``PATH`` and ``LANG`` (ours), ``HOME``, ``TMPDIR``, then ``env``,
+    then ``PWD``, its working directory ``where`` (which ``bwrap --chdir`` sets)."""
     return {
         "PATH": os.environ.get("PATH", os.defpath),
         "LANG": os.environ.get("LANG", "C.UTF-8"),
         "HOME": SCRATCH,
         "TMPDIR": "/tmp",
         **env,
+        "PWD": where,
     }

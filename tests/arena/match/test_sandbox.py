@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from arena.match import MatchOptions, Verdict, play_match, sandbox
+from arena.match.botprocess import BotProcess
 from arena.match.botspec import REPO_ROOT, BotSpec
 from tests.helpers.paths import FAULT_BOTS
 from tests.helpers.sandboxing import marker, require_sandbox
@@ -176,9 +177,38 @@ def test_on_refuses_where_there_is_no_sandbox_and_auto_says_why(monkeypatch):
         sandbox.support.cache_clear()
 
 
+def test_the_bot_gets_exactly_its_environment_under_the_sandbox_s_init(tmp_path):
+    """The sandbox's init (a shell, which sets variables of its own) runs the bot with exactly the
+    environment the prefix says, a program whose path holds a ``=`` too; the bot's parent is the
+    init, the first process of its namespace, whose environment holds nothing of the arena's."""
+    require_sandbox()
+    folder = tmp_path / "a=b"
+    folder.mkdir()
+    bot = folder / "env.py"
+    bot.write_text(
+        f"#!{sys.executable}\n"
+        "import json, os\n"
+        "init = open('/proc/1/environ', 'rb').read().split(b'\\0')\n"
+        "print(json.dumps([dict(os.environ), os.getppid(), [v.decode() for v in init if v]]))\n"
+    )
+    bot.chmod(0o755)
+    argv = [str(bot)]
+    wrapper = sandbox.confine(argv, str(tmp_path), {"SEED": "7"}, own=sandbox.bot_files(argv, str(tmp_path)))
+    process = BotProcess(argv, cwd=str(tmp_path), wrapper=wrapper).start()
+    try:
+        read = process.read_line(10)
+    finally:
+        process.kill_tree()
+    assert read.line is not None, process.stderr_tail()
+    env, parent, init = json.loads(read.line)
+    assert parent == 1 and [v.split("=")[0] for v in init] in ([], ["PWD"])
+    assert env == sandbox.environment_of(wrapper) and env["SEED"] == "7"
+
+
 def test_the_environment_a_sandbox_prefix_sets_is_read_back(tmp_path, monkeypatch):
     """``environment_of`` reads what ``confine`` gives the bot: the fixed variables (PATH and
-    LANG from ours, HOME the scratch folder, TMPDIR /tmp), then the bot's own, which win."""
+    LANG from ours, HOME the scratch folder, TMPDIR /tmp), then the bot's own, which win, then its
+    working folder's PWD."""
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     monkeypatch.setenv("LANG", "C.UTF-8")
     argv = [sys.executable, str(tmp_path / "bot.py")]
@@ -195,6 +225,7 @@ def test_the_environment_a_sandbox_prefix_sets_is_read_back(tmp_path, monkeypatc
         "HOME": "/tmp/home",
         "TMPDIR": "/tmp",
         "SEED": "7",
+        "PWD": str(tmp_path),
     }
     assert sandbox.environment_of(["env", "A=1"]) is None  # does not clear: not known from its words
 
