@@ -25,9 +25,12 @@ __all__ = ["INIT_NAME", "init_words", "environment_of", "has_init", "scratch_byt
 
 INIT_NAME = "arena-init"
 """The name of the sandbox's first process (``$0`` of its shell, see :func:`init_words`)."""
-_INIT = '"$@"; exit $?'
+_INIT = 'exec 3>&2 2>/dev/null; ("$@") 2>&3 3>&-; exit $?'
 """The script of the sandbox's first process: run the bot (the shell reaps every child as it
-waits), then exit with its status (the bot is not ``exec``'d: it would then be the init)."""
+waits), then exit with its status (the bot is not ``exec``'d: it would then be the init). The
+shell's own stderr is ``/dev/null``: a shell tells there how a command it waited for died
+("Terminated"), which would otherwise land in the bot's stderr. The bot gets the real one (kept
+on descriptor 3) in the subshell, which ``exec``'s it."""
 _ENV = "/usr/bin/env" if os.path.exists("/usr/bin/env") else (shutil.which("env") or "env")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import signal
 import socket
 import sqlite3
 import sys
@@ -203,6 +204,23 @@ def test_the_bot_gets_exactly_its_environment_under_the_sandbox_s_init(tmp_path)
     env, parent, init = json.loads(read.line)
     assert parent == 1 and [v.split("=")[0] for v in init] in ([], ["PWD"])
     assert env == sandbox.environment_of(wrapper) and env["SEED"] == "7"
+
+
+def test_the_init_adds_nothing_to_the_bot_s_stderr(tmp_path):
+    """A bot killed by a signal: the sandbox's init, a shell, which tells how a command it waited
+    for died ("Terminated"), writes nothing in the bot's stderr (it would change the replays); the
+    exit status is the signal's, 128 + its number, as with bubblewrap's own init."""
+    require_sandbox()
+    argv = [sys.executable, "-c", "import os, sys; sys.stderr.write('mine\\n'); os.kill(os.getpid(), 15)"]
+    wrapper = sandbox.confine(argv, str(tmp_path), {}, own=sandbox.bot_files(argv, str(tmp_path)))
+    process = BotProcess(argv, cwd=str(tmp_path), wrapper=wrapper).start()
+    try:
+        info = process.wait_exit(10)
+        process.drain_stderr(10)
+    finally:
+        process.kill_tree()
+    assert info.returncode == 128 + signal.SIGTERM
+    assert process.stderr_tail() == "mine\n"
 
 
 def test_the_environment_a_sandbox_prefix_sets_is_read_back(tmp_path, monkeypatch):
