@@ -147,7 +147,7 @@ def test_the_watchdog_counts_a_daemon_that_left_the_tree_and_kills_it(monkeypatc
     it as the bot's (by the address-space limit the bot was given, which it inherited), counts it,
     and kills it with the bot."""
     monkeypatch.setattr(enforcement, "_forced", "watchdog")
-    result, _elapsed, ended = run("strayhog", 3, memory_limit_mb=64, time_scale=10.0, sandbox="off")
+    result, _elapsed, ended = run("strayhog", 3, memory_limit_mb=64, time_scale=20.0, sandbox="off")
     faulty = result.players[0]
     assert faulty.verdict is Verdict.MEMORY, faulty.message
     assert "memory limit exceeded" in faulty.message and "64 MB" in faulty.message
@@ -159,7 +159,7 @@ def test_the_watchdog_counts_the_files_of_the_sandbox_s_tmp_and_dev_shm(monkeypa
     kernel charges them to a cgroup, the watchdog adds them to the bot's processes."""
     require_sandbox()
     monkeypatch.setattr(enforcement, "_forced", "watchdog")
-    result, _elapsed, ended = run("scratch", 3, memory_limit_mb=64, time_scale=LOOSE, sandbox="on")
+    result, _elapsed, ended = run("scratch", 3, memory_limit_mb=64, time_scale=10.0, sandbox="on")
     faulty = result.players[0]
     assert faulty.verdict is Verdict.MEMORY, faulty.message
     assert "MB of files in its /tmp and /dev/shm, limit 64 MB" in faulty.message
