@@ -202,8 +202,9 @@ class _Printer:
 
     def on_ready(self, ready: Ready) -> None:
         self.ready = ready
-        if ready.note:
-            click.echo(f"note: {ready.note}", err=True)
+        for note in (ready.note, ready.limits_note):
+            if note:
+                click.echo(f"note: {note}", err=True)
         names = " vs ".join(shown(s.name) for s in ready.specs)
         self.out(f"{ready.rules.title}: {names}, seed {ready.seed}{', sandboxed' if ready.sandboxed else ''}")
 

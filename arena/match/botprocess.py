@@ -137,6 +137,10 @@ class BotProcess:
         """The command prefix that runs ``argv`` (the sandbox's, see
         :func:`arena.match.sandbox.confine`): it keeps the bot's pipes open, and dies with its parent."""
         self._wrapper_exe = os.path.realpath(shutil.which(self.wrapper[0]) or self.wrapper[0]) if self.wrapper else None
+        self._init = sandbox.has_init(self.wrapper)
+        self._mark: int | None = None
+        """The address-space limit (bytes) that marks the bot's processes, where the limiter
+        gives one (see :func:`arena.match.proctree.tree_of`)."""
         self.breach: Breach | None = None
         """The limit the bot went past (it was killed for it), if any."""
         self.name = name
@@ -161,9 +165,11 @@ class BotProcess:
         """
         resolve_program(self.argv[0], self.cwd, self.env)
         plumbing.become_subreaper()
-        self._limiter = limiter = tree_limiter(self.limits, self._limiter_choice)
+        held = sandbox.scratch_bytes if self._init else None
+        self._limiter = limiter = tree_limiter(self.limits, self._limiter_choice, held)
         argv = pystart.launch_argv(self.argv, self.cwd, self._bot_env())
         admission = limiter.admission()
+        self._mark = admission.address_space_kb * 1024 if admission.address_space_kb else None
         command, setup = plumbing.launch_command(
             [*self.wrapper, *argv], admission.cgroup_procs, admission.address_space_kb
         )
@@ -227,13 +233,13 @@ class BotProcess:
                 found = proctree.descendants([pid])
                 if found is not None:
                     return found
-            return plumbing.tree_of(pid)
+            return plumbing.tree_of(pid, self._mark)
 
         breach = limiter.check(pid, tree)
         if breach is not None:
             self.breach = self.breach or breach
             limiter.kill_all()
-            plumbing.signal_all(proc.pid, plumbing.tree_of(proc.pid), signal.SIGKILL)
+            plumbing.signal_all(proc.pid, plumbing.tree_of(proc.pid, self._mark), signal.SIGKILL)
         return breach
 
     def limit_breach(self, thorough: bool = True) -> Breach | None:
@@ -250,7 +256,7 @@ class BotProcess:
         """The bot's process and every descendant (what :meth:`kill_tree` would kill now)."""
         if self._proc is None:
             return []
-        return [self._proc.pid, *plumbing.tree_of(self._proc.pid)]
+        return [self._proc.pid, *plumbing.tree_of(self._proc.pid, self._mark)]
 
     @property
     def pid(self) -> int | None:
@@ -375,9 +381,9 @@ class BotProcess:
                 return
 
     def output_closed(self) -> bool:
-        """Whether no process of the bot holds its output open any more, the wrapper aside: a
-        sandboxed bot that closed its stdout but keeps running (the wrapper still holds the pipe,
-        so no end of file comes). Looks through the tree's ``/proc/PID/fd``."""
+        """Whether no process of the bot holds its output open any more, the wrapper and the
+        sandbox's init aside: a sandboxed bot that closed its stdout but keeps running (they still
+        hold the pipe, so no end of file comes). Looks through the tree's ``/proc/PID/fd``."""
         proc = self._proc
         if proc is None or proc.stdout is None or self._stdout_eof:
             return True
@@ -385,7 +391,11 @@ class BotProcess:
             pipe = f"pipe:[{os.fstat(proc.stdout.fileno()).st_ino}]"
         except OSError:
             return True
-        return not proctree.holds_open([proc.pid, *plumbing.tree_of(proc.pid)], pipe, self._wrapper_exe)
+        pids = [proc.pid, *plumbing.tree_of(proc.pid, self._mark)]
+        if self._init:  # the wrapper's one child
+            init = proctree.children(proc.pid) or []
+            pids = [p for p in pids if p not in init]
+        return not proctree.holds_open(pids, pipe, self._wrapper_exe)
 
     @property
     def dropped_output_bytes(self) -> int:
@@ -428,7 +438,7 @@ class BotProcess:
             self._watch_stop.set()
             if self._watch is not None:
                 self._watch.join()
-            targets = plumbing.tree_of(proc.pid)
+            targets = plumbing.tree_of(proc.pid, self._mark)
             plumbing.signal_all(proc.pid, targets, signal.SIGTERM)
             end = time.monotonic() + grace_s
             if not targets:  # the usual case: one process, whose exit is waited for, not polled
@@ -439,7 +449,7 @@ class BotProcess:
                     break
                 time.sleep(0.002)
             if proc.poll() is None or any(plumbing.alive(p) for p in targets):
-                targets = list(dict.fromkeys(targets + plumbing.tree_of(proc.pid)))
+                targets = list(dict.fromkeys(targets + plumbing.tree_of(proc.pid, self._mark)))
             plumbing.signal_all(proc.pid, targets, signal.SIGKILL)
             if self._limiter is not None:
                 self._limiter.kill_all()  # whatever escaped the tree: it is still in the cgroup
@@ -473,7 +483,7 @@ class BotProcess:
         """Ask the bot and its descendants to stop (SIGTERM) without waiting: :meth:`kill_tree`
         then waits for several bots at once instead of one after the other."""
         if self._proc is not None and not self._killed and self._proc.poll() is None:
-            plumbing.signal_all(self._proc.pid, plumbing.tree_of(self._proc.pid), signal.SIGTERM)
+            plumbing.signal_all(self._proc.pid, plumbing.tree_of(self._proc.pid, self._mark), signal.SIGTERM)
 
     def __enter__(self) -> BotProcess:
         return self

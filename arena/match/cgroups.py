@@ -18,7 +18,8 @@ its PID and a counter. An arena removes its cgroups when it ends; one that is ki
 (SIGKILL, the out-of-memory killer) cannot, so every arena, before it makes its first cgroup in
 a directory, removes those of the arenas of its own PID namespace that no longer run, and kills
 what is left in them (a daemon a bot started outside the sandbox). Cgroups of other namespaces
-(another container sharing the hierarchy) are never touched: their PIDs mean nothing here.
+(another container sharing the hierarchy) are never touched: their PIDs mean nothing here
+(:mod:`arena.match.owners`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from . import owners
 from .limits import Admission, Breach, BreachKind, TreeLimiter, TreeLimits
 
 __all__ = ["CGROUP_ROOT", "cgroup_limiter", "stale_cgroups"]
@@ -303,47 +305,16 @@ def _read_int(path: Path) -> int | None:
         return None
 
 
-def _pid_namespace() -> int:
-    """The inode of this process's PID namespace (0 where ``/proc`` does not tell)."""
-    try:
-        return os.stat("/proc/self/ns/pid").st_ino
-    except OSError:
-        return 0
-
-
-_NAMESPACE = _pid_namespace()
 _NAME = re.compile(r"arena-(\d+)-(\d+)-\d+")
 """A bot's cgroup: ``arena-NS-PID-N`` (see the module's documentation)."""
 _swept: set[Path] = set()
 """The directories this process (or its parent, before a fork) has swept."""
 
 
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie counts). Asked of the kernel, not of ``/proc`` as
-    :func:`proctree.stat` does: ``/proc`` may hide other users' processes (``hidepid``), and a
-    live arena taken for dead would have its bots killed."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's: alive
-        pass
-    return True
-
-
 def stale_cgroups(parent: Path) -> list[Path]:
     """The cgroups under ``parent`` that arenas of this PID namespace left when they were killed
     (their PID no longer runs); a PID in use again keeps its cgroups until it ends too."""
-    try:
-        names = os.listdir(parent)
-    except OSError:
-        return []
-    found = []
-    for name in names:
-        m = _NAME.fullmatch(name)
-        if m is not None and _NAMESPACE and int(m.group(1)) == _NAMESPACE and not _alive(int(m.group(2))):
-            found.append(parent / name)
-    return sorted(found)
+    return owners.stale(parent, _NAME)
 
 
 def _sweep(parent: Path) -> None:
@@ -437,6 +408,6 @@ def cgroup_limiter(limits: TreeLimits) -> TreeLimiter | None:
     reused = _reused(limits)
     if reused is not None:
         return reused
-    name = f"arena-{_NAMESPACE}-{os.getpid()}-{next(_counter)}"
+    name = f"arena-{owners.tag()}-{next(_counter)}"
     made: TreeLimiter | None = _cgroup_v2(limits, name) or _cgroup_v1(limits, name)
     return made

@@ -11,9 +11,10 @@ This module says what the limits are (:class:`TreeLimits`), what going past one 
   writable: a cgroup per bot, where the kernel refuses or kills past the limits and tells that it
   happened;
 - otherwise a **watchdog** (:mod:`arena.match.watchdog`): the bot's tree is walked every
-  :data:`WATCH_INTERVAL_S` and the memory of its processes summed, with ``RLIMIT_AS`` on each
-  process at a few times the limit as a backstop against one process growing faster than the
-  watchdog looks.
+  :data:`WATCH_INTERVAL_S` and the memory of its processes summed (with a sandbox's files in
+  memory), with ``RLIMIT_AS`` on each process at a few times the limit as a backstop against one
+  process growing faster than the watchdog looks. These limits are approximate
+  (:func:`arena.match.enforcement.limits_note` says so).
 
 The bot joins its cgroup before it runs anything of its own (:meth:`TreeLimiter.admission` says
 what to join; :class:`arena.match.botprocess.BotProcess` starts the bot through a few lines of
@@ -100,4 +101,5 @@ class Admission:
     cgroup_procs: tuple[str, ...] = ()
     """``cgroup.procs`` files to join (writing ``0`` moves the writer)."""
     address_space_kb: int | None = None
-    """A limit on its address space (``RLIMIT_AS``), in KiB."""
+    """A limit on its address space (``RLIMIT_AS``), in KiB: the watchdog's backstop, which it
+    makes the bot's own, so that the processes that carry it are known as the bot's."""

@@ -157,10 +157,10 @@ def launch_command(
 # -- ending a process tree -------------------------------------------------------------------------
 
 
-def tree_of(root: int) -> list[int]:
-    """The descendants of ``root`` and the orphans of its session (see :func:`proctree.tree_of`),
-    the faster way when this process is a subreaper."""
-    return proctree.tree_of(root, _is_subreaper)
+def tree_of(root: int, mark: int | None = None) -> list[int]:
+    """The descendants of ``root`` and the orphans of its session or with the address-space limit
+    ``mark`` (see :func:`proctree.tree_of`), the faster way when this process is a subreaper."""
+    return proctree.tree_of(root, _is_subreaper, mark)
 
 
 def signal_all(root: int, pids: list[int], sig: signal.Signals) -> None:

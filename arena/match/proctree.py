@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-__all__ = ["Stat", "stat", "table", "children", "descendants", "holds_open", "tree_of"]
+__all__ = ["Stat", "stat", "table", "children", "descendants", "holds_open", "tree_of", "address_space"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,24 +121,46 @@ def holds_open(pids: list[int], target: str, except_exe: str | None = None) -> b
     return False
 
 
-def tree_of(root: int, subreaper: bool) -> list[int]:
-    """Descendants of ``root`` and the orphans of its session (a bot leads its own session).
+def tree_of(root: int, subreaper: bool, mark: int | None = None) -> list[int]:
+    """Descendants of ``root`` and the orphans of its session (a bot leads its own session), or
+    that carry ``mark``.
 
     A grandchild that called setsid is still a descendant; one whose parent died was re-parented
-    to this process when it is a ``subreaper`` and still belongs to the bot's session. Fast path
-    (subreaper): follow the kernel's per-thread ``children`` lists from the bot and from us (a
-    few small files); otherwise one pass over the whole of /proc.
+    to this process when it is a ``subreaper``, and is the bot's when it still belongs to the
+    bot's session or when its address-space limit is ``mark`` (bytes: see :func:`address_space`),
+    a limit its launcher gave the bot alone, which every process it starts inherits whatever
+    session it moves to. Fast path (subreaper): follow the kernel's per-thread ``children`` lists
+    from the bot and from us (a few small files); otherwise one pass over the whole of /proc.
     """
     if subreaper:
         found = descendants([root])
         ours = children(os.getpid())
         if found is not None and ours is not None:
             seen = set(found)
-            orphans = [p for p in ours if p != root and p not in seen and _session(p) == root]
+            orphans = [p for p in ours if p != root and p not in seen and _belongs(p, root, mark)]
             below = descendants(orphans) if orphans else []
             if below is not None:
                 return list(dict.fromkeys(found + orphans + below))
-    return _tree_by_scan(root)
+    return _tree_by_scan(root, mark)
+
+
+def address_space(pid: int) -> int | None:
+    """The hard limit of ``pid``'s address space (``RLIMIT_AS``) in bytes, from
+    ``/proc/PID/limits``; ``None`` when unlimited, unknown or gone."""
+    try:
+        with open(f"/proc/{pid}/limits", "rb") as f:
+            for line in f:
+                if line.startswith(b"Max address space"):
+                    hard = line.split()[-2]
+                    return int(hard) if hard.isdigit() else None
+    except (OSError, IndexError):
+        pass
+    return None
+
+
+def _belongs(orphan: int, root: int, mark: int | None) -> bool:
+    """Whether ``orphan``, re-parented to us, is of the bot ``root``: of its session, or marked."""
+    return _session(orphan) == root or (mark is not None and address_space(orphan) == mark)
 
 
 def _session(pid: int) -> int | None:
@@ -146,13 +168,18 @@ def _session(pid: int) -> int | None:
     return st.session if st is not None else None
 
 
-def _tree_by_scan(root: int) -> list[int]:
+def _tree_by_scan(root: int, mark: int | None) -> list[int]:
     """:func:`tree_of` from one pass over /proc."""
     everything = table()
     kids: dict[int, list[int]] = {}
     for pid, st in everything:
         kids.setdefault(st.ppid, []).append(pid)
-    found = {pid: None for pid, st in everything if st.session == root and pid != root}
+    me = os.getpid()
+    found = {
+        pid: None
+        for pid, st in everything
+        if pid != root and (st.session == root or (mark is not None and st.ppid == me and address_space(pid) == mark))
+    }
     stack = [root, *found]  # an orphan of the session may have children in other sessions
     while stack:
         for child in kids.get(stack.pop(), []):

@@ -6,8 +6,13 @@ What a sandboxed bot gets (:func:`confine` builds the ``bwrap`` command):
   ``--die-with-parent``: it sees no other process (it cannot kill, trace or read its opponent or
   the arena), has no network but its own loopback, and when the arena dies, however it dies,
   every process of the bot dies with it (the PID namespace ends with its first process);
-- a cleared environment: ``PATH``, ``LANG``, ``HOME``, ``TMPDIR`` and the variables given
-  explicitly with the bot (a config's ``env``), nothing else of the user's environment;
+- a cleared environment: ``PATH``, ``LANG``, ``HOME``, ``TMPDIR``, the variables given
+  explicitly with the bot (a config's ``env``) and ``PWD`` (its working directory), nothing else
+  of the user's environment;
+- as the first process of its PID namespace (its init, which it can see), a shell started afresh
+  that runs it and reaps what is left to it: no process it sees holds anything but its own
+  environment and arguments (bubblewrap's own init, a copy of ``bwrap``, would show it the
+  arena's environment and every path the sandbox hides, in its command line and memory);
 - the whole filesystem read-only, except a private ``/tmp`` in memory (at most the memory limit)
   whose ``/tmp/home`` is the bot's ``HOME``: the one writable scratch directory, per bot and per
   game, gone with the game;
@@ -33,6 +38,7 @@ import atexit
 import enum
 import functools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,7 +47,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import owners
 from .pymodule import module_path
+from .sandboxinit import INIT_NAME, environment_of, has_init, init_words, scratch_bytes
 
 __all__ = [
     "SandboxMode",
@@ -53,7 +61,10 @@ __all__ = [
     "bot_files",
     "confine",
     "environment_of",
+    "has_init",
+    "scratch_bytes",
     "SCRATCH",
+    "INIT_NAME",
 ]
 
 SCRATCH = "/tmp/home"
@@ -101,13 +112,8 @@ def _probe(bwrap: str | None) -> Support:
         "/proc",
         "--tmpfs",
         "/tmp",
-        *_NAMESPACES,
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop",
-        "ALL",
-        "--clearenv",
-        "--",
+        *_isolation(),
+        *init_words({}, true),
         true,
     ]
     try:
@@ -264,11 +270,26 @@ def _shown_again(own: BotFiles, program: str | None) -> list[Path]:
     return places
 
 
+_FOLDER = re.compile(r"arena-sandbox-(\d+)-(\d+)-[a-z0-9_]+")
+"""The folder of :func:`_empty_file`: ``arena-sandbox-NS-PID-RANDOM`` (see :mod:`.owners`)."""
+
+
 @functools.cache
 def _empty_file() -> str:
     """An empty read-only file of this process, bound over the files a bot must not read. Not
-    ``/dev/null``: on some machines it is a plain file that whatever writes to it fills."""
-    folder = tempfile.mkdtemp(prefix="arena-sandbox-")
+    ``/dev/null``: on some machines it is a plain file that whatever writes to it fills.
+
+    Its folder in the temporary directory is removed at exit; those of arenas killed outright
+    (SIGKILL) are removed by the next arena, here, once their owner is gone."""
+    where = Path(tempfile.gettempdir())
+    for stale in owners.stale(where, _FOLDER):
+        try:
+            mine = stale.lstat().st_uid == os.getuid() and stale.is_dir() and not stale.is_symlink()
+        except OSError:  # another arena removed it
+            continue
+        if mine:
+            shutil.rmtree(stale, ignore_errors=True)
+    folder = tempfile.mkdtemp(prefix=f"arena-sandbox-{owners.tag()}-", dir=where)
     path = os.path.join(folder, "empty")
     with open(path, "wb"):
         pass
@@ -290,23 +311,6 @@ def _visible(path: Path, hidden: Sequence[Path], shown: Sequence[Path]) -> bool:
     return not _inside(path, hidden) or _inside(path, shown)
 
 
-def environment_of(wrapper: Sequence[str]) -> dict[str, str] | None:
-    """The whole environment a bot gets under ``wrapper``, a prefix made by :func:`confine`
-    (``--clearenv`` then ``--setenv NAME VALUE`` for each variable); ``None`` for a prefix that
-    does not clear the environment, whose bot's environment is not known from its words."""
-    if "--clearenv" not in wrapper:
-        return None
-    env: dict[str, str] = {}
-    i = 0
-    while i < len(wrapper) and wrapper[i] != "--":
-        if wrapper[i] == "--setenv" and i + 2 < len(wrapper):
-            env[wrapper[i + 1]] = wrapper[i + 2]
-            i += 3
-        else:
-            i += 1
-    return env
-
-
 def confine(
     argv: Sequence[str],
     cwd: str | None,
@@ -318,11 +322,12 @@ def confine(
     tmp_mb: int | None = None,
     bwrap: str | None = None,
 ) -> list[str]:
-    """The command prefix (ending in ``--``) that runs ``argv`` in a sandbox when put before it
-    (see the module's docstring; :class:`arena.match.botprocess.BotProcess` takes it as ``wrapper``).
+    """The command prefix that runs ``argv`` in a sandbox when put before it (see the module's
+    docstring; :class:`arena.match.botprocess.BotProcess` takes it as ``wrapper``): ``bwrap``, its
+    options, then the sandbox's init (:mod:`arena.match.sandboxinit`) up to the bot's command.
 
     ``env`` is the bot's explicit environment (added to ``PATH``, ``LANG``, ``HOME`` and
-    ``TMPDIR``); ``others`` are its opponents' files; ``hide`` more paths to hide (results,
+    ``TMPDIR``, before ``PWD``); ``others`` are its opponents' files; ``hide`` more paths to hide (results,
     replays); ``tmp_mb`` the size of its private ``/tmp``.
     """
     bwrap = bwrap or support().bwrap or "bwrap"
@@ -339,8 +344,8 @@ def confine(
     for path in hidden[1:]:  # /tmp stays writable
         cmd += ["--remount-ro", str(path)]
     cmd += _masks(own, others, hide, hidden, shown)
-    cmd += _isolation(env)
-    cmd += ["--chdir", where, "--"]
+    cmd += _isolation()
+    cmd += ["--chdir", where, *init_words(_variables(env, where), argv[0] if argv else None)]
     return cmd
 
 
@@ -414,17 +419,10 @@ def _masks(
     return cmd
 
 
-def _isolation(env: Mapping[str, str]) -> list[str]:
-    """The namespaces, the session, no capabilities, death with the parent, and the cleared
-    environment with ``PATH``, ``LANG``, ``HOME``, ``TMPDIR`` and ``env`` set."""
-    variables = {
-        "PATH": os.environ.get("PATH", os.defpath),
-        "LANG": os.environ.get("LANG", "C.UTF-8"),
-        "HOME": SCRATCH,
-        "TMPDIR": "/tmp",
-        **env,
-    }
-    cmd = [
+def _isolation() -> list[str]:
+    """The namespaces, the session, no capabilities, death with the parent, and a cleared
+    environment (the init's: the bot's own is set by the init, see :mod:`.sandboxinit`)."""
+    return [
         *_NAMESPACES,
         "--die-with-parent",
         "--new-session",
@@ -434,6 +432,16 @@ def _isolation(env: Mapping[str, str]) -> list[str]:
         "arena",
         "--clearenv",
     ]
-    for key, value in variables.items():
-        cmd += ["--setenv", key, value]
-    return cmd
+
+
+def _variables(env: Mapping[str, str], where: str) -> dict[str, str]:
+    """The bot's environment: ``PATH`` and ``LANG`` (ours), ``HOME``, ``TMPDIR``, then ``env``,
+    then ``PWD``, its working directory ``where`` (which ``bwrap --chdir`` sets)."""
+    return {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "LANG": os.environ.get("LANG", "C.UTF-8"),
+        "HOME": SCRATCH,
+        "TMPDIR": "/tmp",
+        **env,
+        "PWD": where,
+    }

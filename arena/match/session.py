@@ -23,9 +23,9 @@ from typing import Any
 
 import referee
 
-from . import botspec, paths, sandbox
+from . import botspec, enforcement, paths, sandbox
 from .botspec import BotSpec
-from .limits import DEFAULT_MEMORY_LIMIT_MB
+from .limits import DEFAULT_MEMORY_LIMIT_MB, TreeLimits
 from .loop import Frame, MatchOptions, MatchResult, PlayerResult, Verdict, play_match
 from .preflight import start_failures
 from .replay import ReplayPathError, check_replay_path, replay_document, write_replay
@@ -92,7 +92,8 @@ class MatchRequest:
 @dataclass(frozen=True)
 class Ready:
     """The match about to be played: the game, the bots in seat order, the seed, whether the bots
-    run in the sandbox, and why not when the request let it choose (``auto``)."""
+    run in the sandbox, and why not when the request let it choose (``auto``), and whether the
+    limits are only approximate here."""
 
     rules: type[referee.Referee]
     specs: tuple[BotSpec, ...]
@@ -101,6 +102,8 @@ class Ready:
     seed: int
     sandboxed: bool
     note: str | None
+    limits_note: str | None = None
+    """The line that says the limits are only approximate on this machine, where they are."""
 
 
 @dataclass(frozen=True)
@@ -206,7 +209,8 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
         sandbox=sandbox.SandboxMode.ON if confined else sandbox.SandboxMode.OFF,
         hide=(str(request.replay.resolve()),) if request.replay is not None else (),
     )
-    return Ready(rules, tuple(specs), tuple(bots), seed, confined, why_not), options
+    limits = enforcement.limits_note(TreeLimits(options.memory_limit_mb, options.task_limit))
+    return Ready(rules, tuple(specs), tuple(bots), seed, confined, why_not, limits), options
 
 
 def _spec(text: str, game: str) -> BotSpec:

@@ -26,8 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..match import botspec, paths, sandbox
+from ..match import botspec, enforcement, paths, sandbox
 from ..match.botspec import BotSpec
+from ..match.limits import TreeLimits
 from ..match.loop import MatchOptions
 from ..match.replay import write_text_atomic
 from ..match.sandbox import SandboxMode
@@ -230,6 +231,7 @@ class Tournament:
             self.sandboxed, self.sandbox_note = sandbox.decide(config.sandbox)
         except sandbox.SandboxUnavailable as exc:
             raise TournamentError(str(exc)) from None
+        self.limits_note = enforcement.limits_note(TreeLimits(config.memory_limit_mb))
 
     def bot_rows(self) -> list[BotRow]:
         rows = []
@@ -304,6 +306,8 @@ class Tournament:
             )
         if self.sandbox_note:
             out.append(self.sandbox_note)
+        if self.limits_note:
+            out.append(self.limits_note)
         return out
 
     def _keep_replay(self, game_id: int, record: GameRecord) -> str:

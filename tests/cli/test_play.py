@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.match import sandbox
+from arena.match import enforcement, sandbox
 from arena.match.replay import read_replay
 from cli.arena import main
 from cli.bundle import main as bundle_main
@@ -104,6 +104,22 @@ def test_bot_that_cannot_start_fails_the_command(tmp_path):
     (error,) = result.stderr.splitlines()
     assert error.startswith("Error: bot 'broken.py' failed to start") and "SyntaxError" in error
     assert result.stdout == ""
+
+
+def test_a_note_says_when_the_limits_are_only_approximate(monkeypatch):
+    """Where the watchdog holds the limits (no cgroups for the bots; forced here), a note says so
+    before the match; where cgroups hold them, none."""
+    args = ["play", "spring2021", "random", "greedy", "--seed", "7", "--sandbox", "off"]
+    if enforcement.enforcement() != "watchdog":
+        plain = CliRunner().invoke(main, args)
+        assert plain.exit_code == 0, plain.output
+        assert "approximate" not in plain.output
+    monkeypatch.setattr(enforcement, "_forced", "watchdog")
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    (note,) = [line for line in result.stderr.splitlines() if line.startswith("note:")]
+    assert note.startswith("note: the memory and process limits are approximate here: without cgroups")
+    assert "result: " in result.stdout
 
 
 def test_unknown_game_and_bad_seed():

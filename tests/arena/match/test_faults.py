@@ -13,7 +13,7 @@ from arena.match import MatchOptions, Verdict, enforcement, play_match
 from arena.match.botprocess import BotProcess
 from arena.match.botspec import REPO_ROOT, BotSpec
 from tests.helpers.paths import FAULTY, FIXTURES
-from tests.helpers.sandboxing import gone, marker, sandbox_mode
+from tests.helpers.sandboxing import gone, marker, require_sandbox, sandbox_mode
 
 __all__ = ["sandbox_mode"]  # a fixture
 
@@ -138,6 +138,31 @@ def test_the_watchdog_holds_the_limits_without_cgroups(monkeypatch, mode, verdic
     result, _elapsed, ended = run(mode, 3, memory_limit_mb=256, task_limit=48, time_scale=10.0, sandbox="off")
     assert result.players[0].verdict is verdict, result.players[0].message
     assert ("process" if mode == "forkbomb" else "memory") + " limit exceeded" in result.players[0].message
+    assert ended
+
+
+def test_the_watchdog_counts_a_daemon_that_left_the_tree_and_kills_it(monkeypatch):
+    """A daemon of the bot (double fork, new session: re-parented to the arena, a subreaper, out of
+    the bot's tree and session) that holds 100 MB against a 64 MB limit: the watchdog still knows
+    it as the bot's (by the address-space limit the bot was given, which it inherited), counts it,
+    and kills it with the bot."""
+    monkeypatch.setattr(enforcement, "_forced", "watchdog")
+    result, _elapsed, ended = run("strayhog", 3, memory_limit_mb=64, time_scale=20.0, sandbox="off")
+    faulty = result.players[0]
+    assert faulty.verdict is Verdict.MEMORY, faulty.message
+    assert "memory limit exceeded" in faulty.message and "64 MB" in faulty.message
+    assert ended, "the daemon outlived the match"
+
+
+def test_the_watchdog_counts_the_files_of_the_sandbox_s_tmp_and_dev_shm(monkeypatch):
+    """112 MB of files in the sandbox's /tmp and /dev/shm (in memory) against a 64 MB limit: the
+    kernel charges them to a cgroup, the watchdog adds them to the bot's processes."""
+    require_sandbox()
+    monkeypatch.setattr(enforcement, "_forced", "watchdog")
+    result, _elapsed, ended = run("scratch", 3, memory_limit_mb=64, time_scale=10.0, sandbox="on")
+    faulty = result.players[0]
+    assert faulty.verdict is Verdict.MEMORY, faulty.message
+    assert "MB of files in its /tmp and /dev/shm, limit 64 MB" in faulty.message
     assert ended
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import signal
 import socket
 import sqlite3
 import sys
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from arena.match import MatchOptions, Verdict, play_match, sandbox
+from arena.match.botprocess import BotProcess
 from arena.match.botspec import REPO_ROOT, BotSpec
 from tests.helpers.paths import FAULT_BOTS
 from tests.helpers.sandboxing import marker, require_sandbox
@@ -56,7 +58,11 @@ def listener() -> Iterator[int]:
 
 def attack(tmp_path: Path, mode: str, port: int, monkeypatch: pytest.MonkeyPatch, targets: list[Path]):
     """The attacker (copied beside its victim, with the input reader it imports) against a plain
-    bot; returns the attacker's report, the match result and the database's bytes before and after."""
+    bot; returns the attacker's report, the match result and the database's bytes before and after.
+
+    The attacker looks for two secrets in what it can see of other processes: the value of a
+    variable of the arena's environment, and the path of a folder the arena hides (as it hides the
+    replays), neither of which it is given."""
     for name in ("attacker.py", "frames.py"):
         shutil.copy(BOTS / name, tmp_path / name)
     attacker = tmp_path / "attacker.py"
@@ -68,16 +74,19 @@ def attack(tmp_path: Path, mode: str, port: int, monkeypatch: pytest.MonkeyPatch
     conn.close()
     before = db.read_bytes()
     monkeypatch.setenv(SECRET, "hunter2")
+    hidden = tmp_path / f"hidden-{marker()}"
+    hidden.mkdir()
+    secrets = " ".join(s.encode().hex() for s in ("hunter2", str(hidden)))
     mark = marker()
     bots = [
         BotSpec(
             "attacker",
             (sys.executable, "-u", str(attacker), REPORT, mark, str(port), *map(str, targets)),
-            env={"OPPONENT": str(victim), "DB": str(db)},
+            env={"OPPONENT": str(victim), "DB": str(db), "LOOK_FOR": secrets},
         ),
         BotSpec("victim", (sys.executable, "-u", str(victim), mark)),
     ]
-    result = play_match("spring2021", 7, bots, MatchOptions(sandbox=mode, hide=(str(db),), time_scale=3.0))
+    result = play_match("spring2021", 7, bots, MatchOptions(sandbox=mode, hide=(str(db), str(hidden)), time_scale=3.0))
     lines = [line for line in result.players[0].stderr_tail.splitlines() if line.startswith(REPORT)]
     assert lines, f"the attacker sent no report: {result.players[0].message} {result.players[0].stderr_tail}"
     return json.loads(lines[0][len(REPORT) :]), result, before, db.read_bytes()
@@ -93,6 +102,7 @@ def test_without_the_sandbox_every_attack_works(tmp_path, listener, monkeypatch)
     assert not result.sandboxed and result.to_dict()["sandbox"] == "off"
     assert "int(input())" in report["source"]
     assert SECRET in report["environment"]
+    assert "environ" in report["exposed"] and "mem" in report["exposed"]  # the victim's
     assert report["processes"] and report["killed"]
     assert result.players[1].verdict is not Verdict.OK  # killed, robbed or fed garbage
     assert report["network"] is True
@@ -109,7 +119,10 @@ def test_the_sandbox_stops_every_attack(tmp_path, listener, monkeypatch):
     report, result, before, after = attack(tmp_path, "on", listener, monkeypatch, targets)
     assert result.sandboxed and result.to_dict()["sandbox"] == "on"
     assert report["source"] == ""  # the opponent's file reads as empty
-    assert set(report["environment"]) <= {"PATH", "LANG", "HOME", "TMPDIR", "PWD", "OPPONENT", "DB"}
+    assert set(report["environment"]) <= {"PATH", "LANG", "HOME", "TMPDIR", "PWD", "OPPONENT", "DB", "LOOK_FOR"}
+    # the sandbox's first process (its init) shows its environment, command line and memory, which
+    # hold neither the arena's environment nor the paths the sandbox hides
+    assert report["peeked"] == ["cmdline", "environ", "mem"] and report["exposed"] == []
     assert report["processes"] == [] and not report["killed"]
     assert report["stolen"] == 0 and report["injected"] == 0
     assert report["network"] is False
@@ -165,9 +178,55 @@ def test_on_refuses_where_there_is_no_sandbox_and_auto_says_why(monkeypatch):
         sandbox.support.cache_clear()
 
 
+def test_the_bot_gets_exactly_its_environment_under_the_sandbox_s_init(tmp_path):
+    """The sandbox's init (a shell, which sets variables of its own) runs the bot with exactly the
+    environment the prefix says, a program whose path holds a ``=`` too; the bot's parent is the
+    init, the first process of its namespace, whose environment holds nothing of the arena's."""
+    require_sandbox()
+    folder = tmp_path / "a=b"
+    folder.mkdir()
+    bot = folder / "env.py"
+    bot.write_text(
+        f"#!{sys.executable}\n"
+        "import json, os\n"
+        "init = open('/proc/1/environ', 'rb').read().split(b'\\0')\n"
+        "print(json.dumps([dict(os.environ), os.getppid(), [v.decode() for v in init if v]]))\n"
+    )
+    bot.chmod(0o755)
+    argv = [str(bot)]
+    wrapper = sandbox.confine(argv, str(tmp_path), {"SEED": "7"}, own=sandbox.bot_files(argv, str(tmp_path)))
+    process = BotProcess(argv, cwd=str(tmp_path), wrapper=wrapper).start()
+    try:
+        read = process.read_line(10)
+    finally:
+        process.kill_tree()
+    assert read.line is not None, process.stderr_tail()
+    env, parent, init = json.loads(read.line)
+    assert parent == 1 and [v.split("=")[0] for v in init] in ([], ["PWD"])
+    assert env == sandbox.environment_of(wrapper) and env["SEED"] == "7"
+
+
+def test_the_init_adds_nothing_to_the_bot_s_stderr(tmp_path):
+    """A bot killed by a signal: the sandbox's init, a shell, which tells how a command it waited
+    for died ("Terminated"), writes nothing in the bot's stderr (it would change the replays); the
+    exit status is the signal's, 128 + its number, as with bubblewrap's own init."""
+    require_sandbox()
+    argv = [sys.executable, "-c", "import os, sys; sys.stderr.write('mine\\n'); os.kill(os.getpid(), 15)"]
+    wrapper = sandbox.confine(argv, str(tmp_path), {}, own=sandbox.bot_files(argv, str(tmp_path)))
+    process = BotProcess(argv, cwd=str(tmp_path), wrapper=wrapper).start()
+    try:
+        info = process.wait_exit(10)
+        process.drain_stderr(10)
+    finally:
+        process.kill_tree()
+    assert info.returncode == 128 + signal.SIGTERM
+    assert process.stderr_tail() == "mine\n"
+
+
 def test_the_environment_a_sandbox_prefix_sets_is_read_back(tmp_path, monkeypatch):
     """``environment_of`` reads what ``confine`` gives the bot: the fixed variables (PATH and
-    LANG from ours, HOME the scratch folder, TMPDIR /tmp), then the bot's own, which win."""
+    LANG from ours, HOME the scratch folder, TMPDIR /tmp), then the bot's own, which win, then its
+    working folder's PWD."""
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     monkeypatch.setenv("LANG", "C.UTF-8")
     argv = [sys.executable, str(tmp_path / "bot.py")]
@@ -184,6 +243,7 @@ def test_the_environment_a_sandbox_prefix_sets_is_read_back(tmp_path, monkeypatc
         "HOME": "/tmp/home",
         "TMPDIR": "/tmp",
         "SEED": "7",
+        "PWD": str(tmp_path),
     }
     assert sandbox.environment_of(["env", "A=1"]) is None  # does not clear: not known from its words
 

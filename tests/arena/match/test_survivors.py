@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,15 +22,17 @@ from pathlib import Path
 import pytest
 
 from arena.match.replay import read_replay
-from tests.helpers.paths import FAULTY
+from tests.helpers.paths import FAULT_BOTS, FAULTY
 from tests.helpers.sandboxing import alive, cmdline, gone, marker, processes_with, require_sandbox, soon
 
 
-def bot(mode: str, at: int, mark: str) -> str:
-    return f"{sys.executable} -u {FAULTY} {mode} {at} {mark}"
+def bot(mode: str, at: int, mark: str, script: Path = FAULTY) -> str:
+    return f"{sys.executable} -u {script} {mode} {at} {mark}"
 
 
-def arena(*args: str, tmp_path: Path, group: bool = False) -> subprocess.Popen[bytes]:
+def arena(
+    *args: str, tmp_path: Path, group: bool = False, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     """The arena in a subprocess; for ``play``, returns once the match has started (its header
     is printed after the bots' start check, whose bots carry the marker too)."""
     proc = subprocess.Popen(
@@ -38,6 +41,7 @@ def arena(*args: str, tmp_path: Path, group: bool = False) -> subprocess.Popen[b
         stdout=subprocess.PIPE if args[0] == "play" else subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=group,
+        env=env,
     )
     if args[0] == "play":
         assert proc.stdout is not None
@@ -160,6 +164,44 @@ def test_the_next_arena_removes_the_cgroups_of_a_killed_one(tmp_path):
         )
         assert soon(lambda: not alive(daemon)), "the daemon in the stale cgroup is still running"
         assert not any(d.exists() for d in dirs), f"left: {[d for d in dirs if d.exists()]}"
+    finally:
+        proc.kill()
+        for pid in processes_with(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_the_next_arena_removes_the_sandbox_folder_of_a_killed_one(tmp_path):
+    """An arena killed by SIGKILL cannot remove its folder in the temporary directory (that of the
+    empty file it binds over an opponent's files): the next arena that needs one removes it, and
+    leaves alone those of running arenas, of other PID namespaces, and of unknown owners."""
+    require_sandbox()
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    for name in ("faulty.py", "frames.py"):
+        shutil.copy(FAULT_BOTS / name, tmp_path / name)
+    other = tmp_path / "other.py"  # another file: each bot's is hidden from the other
+    shutil.copy(FAULTY, other)
+    ns = os.stat("/proc/self/ns/pid").st_ino
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(done.stdout)
+    kept = [f"arena-sandbox-{ns}-{os.getpid()}-running", f"arena-sandbox-{ns + 1}-{dead}-other", "arena-sandbox-old"]
+    for name in kept:
+        (temp / name).mkdir()
+    mark = marker()
+    match = ["play", "spring2021", bot("hang", 3, mark, tmp_path / "faulty.py"), bot("hang", 3, mark, other)]
+    proc = arena(*match, "--no-timeout", "--sandbox", "on", tmp_path=tmp_path, env=env)
+    try:
+        wait_for(mark, 2, proc)
+        assert soon(lambda: len(list(temp.iterdir())) == len(kept) + 1), list(temp.iterdir())
+        (left,) = set(temp.iterdir()) - {temp / name for name in kept}
+        proc.kill()
+        proc.wait()
+        assert gone(mark), f"left running: {processes_with(mark)}"
+        assert left.is_dir()  # what the killed arena left
+        again = ["play", "spring2021", bot("crash", 1, mark, tmp_path / "faulty.py"), bot("crash", 1, mark, other)]
+        subprocess.run([sys.executable, "-m", "cli", *again, "--sandbox", "on"], cwd=tmp_path, env=env, timeout=60)
+        assert sorted(p.name for p in temp.iterdir()) == sorted(kept)
     finally:
         proc.kill()
         for pid in processes_with(mark):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.match import enforcement
 from arena.match.botspec import REPO_ROOT, BotSpec
 from arena.stats import HeadToHead, SprtParams, SprtState
 from arena.tournament import Tournament, TournamentError
@@ -365,9 +366,21 @@ def test_more_workers_than_cores_is_warned(tmp_path):
 
     cores = os.cpu_count() or 1
     with Store(tmp_path / "w.sqlite") as store:
-        assert Tournament(_config(tmp_path, workers=cores), store).warnings() == []
-        (warning,) = Tournament(_config(tmp_path, workers=cores + 1), store).warnings()
+        fitting = Tournament(_config(tmp_path, workers=cores), store)
+        note = [fitting.limits_note] if fitting.limits_note else []  # a machine without cgroups
+        assert fitting.warnings() == note
+        (warning, *rest) = Tournament(_config(tmp_path, workers=cores + 1), store).warnings()
     assert f"{cores + 1} workers on {cores} cores" in warning and "starved" in warning
+    assert rest == note
+
+
+def test_approximate_limits_are_warned(tmp_path, monkeypatch):
+    """Where the watchdog holds the bots' limits (no cgroups; forced here), a warning says they
+    are approximate."""
+    monkeypatch.setattr(enforcement, "_forced", "watchdog")
+    with Store(tmp_path / "w.sqlite") as store:
+        warnings = Tournament(_config(tmp_path, workers=1), store).warnings()
+    assert [w for w in warnings if w.startswith("the memory and process limits are approximate here")]
 
 
 def test_progress_total_shrinks_when_sprt_decides(tmp_path):

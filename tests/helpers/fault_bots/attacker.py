@@ -11,7 +11,10 @@ It writes one JSON line of what it managed to stderr (after REPORT_MARK), then p
   opponent's stdout, ``killed``: whether it sent SIGKILL to the opponent;
 - ``network``: whether a TCP connection to 127.0.0.1:PORT worked;
 - ``written``: which WRITE_TARGETs it could create;
-- ``database``: what it could do to the SQLite file DB (read rows, insert a row).
+- ``database``: what it could do to the SQLite file DB (read rows, insert a row);
+- ``peeked``: what it could read of the other processes it sees (``environ``, ``cmdline``,
+  ``mem``: their memory), and ``exposed``: where in these it found one of the strings of $LOOK_FOR
+  (hex, one per line: secrets it was not given, so that its own words do not hold them).
 """
 
 import json
@@ -26,6 +29,53 @@ from frames import turns
 REPORT, OPPONENT_MARK, PORT = sys.argv[1:4]
 TARGETS = sys.argv[4:]
 OPPONENT_FILE, DB = os.environ["OPPONENT"], os.environ["DB"]
+SECRETS = [bytes.fromhex(h) for h in os.environ.get("LOOK_FOR", "").split()]
+
+
+def memory_holds(pid, secrets):
+    """Whether the memory of ``pid`` holds one of ``secrets`` (None when it cannot be read): its
+    writable regions and stack, where a process keeps its arguments, environment and data."""
+    try:
+        with open(f"/proc/{pid}/maps") as f:
+            regions = [line.split() for line in f]
+        fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY)
+    except OSError:
+        return None
+    read = False
+    try:
+        for fields in regions:
+            if not fields[1].startswith("rw") and fields[-1] != "[stack]":
+                continue
+            start, end = (int(x, 16) for x in fields[0].split("-"))
+            try:
+                data = os.pread(fd, min(end - start, 256 << 20), start)
+            except OSError:
+                continue
+            read = True
+            if any(s in data for s in secrets):
+                return True
+    finally:
+        os.close(fd)
+    return False if read else None
+
+
+def peek(pid, marked, report):
+    """Read what ``pid`` shows of itself (its memory when ``marked``: a process of this game)."""
+    for what in ("environ", "cmdline"):
+        try:
+            with open(f"/proc/{pid}/{what}", "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        report["peeked"].add(what)
+        if any(s in data for s in SECRETS):
+            report["exposed"].add(what)
+    if marked:
+        holds = memory_holds(pid, SECRETS)
+        if holds is not None:
+            report["peeked"].add("mem")
+        if holds:
+            report["exposed"].add("mem")
 
 
 def attack():
@@ -37,6 +87,7 @@ def attack():
         report["source"] = f"error: {exc.strerror}"
     report["environment"] = sorted(os.environ)
     victims, seen = [], []
+    report["peeked"], report["exposed"] = set(), set()
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == os.getpid():
             continue
@@ -45,6 +96,7 @@ def attack():
                 cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
         except OSError:
             continue
+        peek(int(entry), OPPONENT_MARK in cmdline, report)
         if "attacker.py" in cmdline:
             continue  # itself, and its sandbox
         # each command line cut short: the report must fit the arena's stderr tail, whatever other
@@ -96,6 +148,7 @@ def attack():
         report["database"]["inserted"] = True
     except sqlite3.Error as exc:
         report.setdefault("database", {})["error"] = str(exc)
+    report["peeked"], report["exposed"] = sorted(report["peeked"]), sorted(report["exposed"])
     sys.stderr.write(REPORT + json.dumps(report) + "\n")
     sys.stderr.flush()
 

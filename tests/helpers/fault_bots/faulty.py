@@ -84,6 +84,28 @@ def fault():
     elif MODE == "esccrash":  # its last stderr line is quoted by the verdict
         sys.stderr.write(f"dying {EVIL}\n")
         sys.exit(3)
+    elif MODE == "strayhog":  # a daemon (double fork, new session) of 100 MB, then a slow answer
+        hog = (
+            "import os, sys, time; b = bytearray(100 * 1024 * 1024); b[::4096] = b'x' * len(b[::4096]); "
+            "os.write(int(sys.argv[1]), b'x'); time.sleep(10_000)"
+        )
+        ready, done = os.pipe()
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.set_inheritable(done, True)
+                os.execv(sys.executable, [sys.executable, "-c", hog, str(done), MARK])
+            os._exit(0)
+        os.wait()
+        os.read(ready, 1)  # the daemon holds its memory
+        time.sleep(0.2)
+        out.write("WAIT\n")
+    elif MODE == "scratch":  # 56 MB of files in /tmp and as many in /dev/shm, kept
+        for folder in ("/tmp", "/dev/shm"):
+            with open(os.path.join(folder, "fill"), "wb") as f:
+                for _ in range(56):
+                    f.write(b"x" * (1024 * 1024))
+        out.write("WAIT\n")
     elif MODE == "twolines":
         out.write("WAIT first\nWAIT second\n")
     else:
