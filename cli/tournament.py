@@ -148,7 +148,7 @@ class _View:
         config = self.config
         for w in event.warnings:
             click.echo(f"warning: {w}", err=True)
-        for note in config.notes:
+        for note in (*config.notes, *event.notes):
             click.echo(f"note: {note}", err=True)
         if config.sweep is not None and not plot_available():
             click.echo(f"note: the sweep plot will not be drawn: {INSTALL_HINT}", err=True)
