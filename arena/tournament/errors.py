@@ -5,11 +5,13 @@ failed; the games stored before are kept)."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
+from ..match import paths
 from .records import RunnerRow
-from .store import StoreError
+from .store import StoreError, explain
 
-__all__ = ["TournamentError", "TournamentBusy", "StorageFailure"]
+__all__ = ["TournamentError", "TournamentBusy", "StorageFailure", "replay_failure"]
 
 
 class TournamentError(RuntimeError):
@@ -58,3 +60,17 @@ class StorageFailure(TournamentError):
         self.tournament_id = tournament_id
         self.stored = stored
         self.marked = marked
+
+
+def replay_failure(folder: Path, exc: OSError) -> StoreError:
+    """The one line for a kept replay that could not be written into ``folder``."""
+    if paths.exists(folder) and not paths.is_dir(folder):
+        return StoreError(
+            f"{folder}: the replays folder was replaced by a file, so no replay can be kept",
+            "move that file away (or pass another --replays)",
+        )
+    if not paths.exists(folder):
+        return StoreError(
+            f"{folder}: the replays folder was removed, so no replay can be kept (a resume makes it again)"
+        )
+    return explain(folder, exc)

@@ -37,7 +37,7 @@ from ..stats.sprt import SprtState
 from .config import FAILURE_WINDOW, TournamentConfig
 from .dispatcher import Dispatcher
 from .entries import BotEntry
-from .errors import StorageFailure, TournamentBusy, TournamentError
+from .errors import StorageFailure, TournamentBusy, TournamentError, replay_failure
 from .executor import Executor, ExecutorError, LocalExecutor
 from .failures import Failure, FailureWatch
 from .provenance import ArenaFiles, identity, referee_version, same_bot, same_rules
@@ -289,7 +289,10 @@ class Tournament:
         that stores the game: :meth:`Store.record_game`)."""
         assert self.config.replays is not None and record.replay_text is not None
         path = self.config.replays.path(game_id, record.seed)
-        write_text_atomic(path, record.replay_text)
+        try:
+            write_text_atomic(path, record.replay_text)
+        except OSError as exc:
+            raise replay_failure(Path(self.config.replays.folder), exc) from None
         return str(path)
 
     def trackers(self, stored: list[GameRecord]) -> list[ComparisonTracker | TableTracker]:
