@@ -176,6 +176,14 @@ def test_the_resume_command_of_a_run_started_with_new_resumes_that_run(tmp_path)
         assert con.execute("SELECT id, status FROM tournaments").fetchall() == [(1, "finished"), (2, "finished")]
 
 
+def test_the_resume_command_leaves_out_only_the_new_flag():
+    from cli.tournament import _resume_command
+
+    assert _resume_command(["tournament", "g", "a", "b", "--new", "--db", "x"]) == "arena tournament g a b --db x"
+    assert _resume_command(["tournament", "g", "a", "--db", "--new"]) == "arena tournament g a --db --new"  # a file
+    assert _resume_command(["tournament", "g", "a", "--db=x", "--new"]) == "arena tournament g a --db=x"
+
+
 def test_sweep_reports_ranked_variants_and_draws_the_plot(tmp_path):
     config = tmp_path / "sweep.yaml"
     config.write_text(
