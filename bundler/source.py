@@ -8,6 +8,8 @@ import io
 import tokenize
 from pathlib import Path
 
+from arena.match.pymodule import NotRegular, read_python
+
 from .errors import EntryNotFoundError, SourceSyntaxError
 
 __all__ = ["GRAMMAR", "read_source", "parse_source"]
@@ -17,9 +19,13 @@ GRAMMAR = (3, 11)
 
 
 def read_source(path: Path) -> str:
-    """The text of a Python file, decoded as Python decodes it, with ``\\n`` line ends."""
+    """The text of a Python file, decoded as Python decodes it, with ``\\n`` line ends. Only a
+    regular file is read, up to a size limit (:func:`arena.match.pymodule.read_python`): a FIFO, a
+    device or a larger file is refused (:class:`EntryNotFoundError`) before anything is read."""
     try:
-        data = path.read_bytes()
+        data = read_python(path)
+    except NotRegular as exc:
+        raise EntryNotFoundError(f"{path}: cannot read it as Python source: {exc}") from None
     except OSError as exc:
         raise EntryNotFoundError(f"{path}: cannot read ({exc.strerror or exc})") from None
     try:

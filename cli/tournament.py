@@ -64,7 +64,7 @@ def tournament(args: tuple[str, ...], new: bool, as_json: bool, no_progress: boo
     from arena.tournament.session import play_tournament
 
     config = _config(args, flags)
-    again = "arena " + (shlex.join(sys.argv[1:]) if sys.argv[1:] else "tournament ...")
+    again = _resume_command(sys.argv[1:])
     view = _View(config, as_json, no_progress)
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM):
@@ -98,6 +98,22 @@ def _config(args: tuple[str, ...], flags: dict[str, Any]) -> TournamentConfig:
         return config_from_mapping(mapping, base=Path.cwd())  # stored, so `matches show` replays from anywhere
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def _resume_command(argv: list[str]) -> str:
+    """The command that resumes this run: the one given, shell-quoted, less ``--new`` (which
+    would start yet another tournament instead), where it is the flag and not an option's value
+    or a word after ``--``."""
+    valued = {name for p in tournament.params if isinstance(p, click.Option) and not p.is_flag for name in p.opts}
+    kept: list[str] = []
+    takes_value = after_dashes = False
+    for word in argv:
+        if not (takes_value or after_dashes) and word == "--new":
+            continue
+        kept.append(word)
+        after_dashes = after_dashes or (word == "--" and not takes_value)
+        takes_value = not takes_value and not after_dashes and word in valued
+    return "arena " + (shlex.join(kept) if kept else "tournament ...")
 
 
 def _bundler(config: TournamentConfig) -> Callable[[str], str] | None:
@@ -151,7 +167,7 @@ class _View:
         config = self.config
         for w in event.warnings:
             click.echo(f"warning: {w}", err=True)
-        for note in config.notes:
+        for note in (*config.notes, *event.notes):
             click.echo(f"note: {note}", err=True)
         if config.sweep is not None and not plot_available():
             click.echo(f"note: the sweep plot will not be drawn: {INSTALL_HINT}", err=True)

@@ -145,6 +145,9 @@ def python_command(path: Path) -> tuple[tuple[str, ...], str | None]:
 
 
 def _from_path(name: str, path: Path, args: tuple[str, ...] = ()) -> BotSpec:
+    what = None if path.is_dir() else paths.not_regular(path)
+    if what is not None:  # a FIFO would never give its text, a device never end it
+        raise BotSpecError(f"{path}: {what}: a bot is a file, a directory or a command")
     if path.is_dir() or path.suffix == ".py":
         argv, cwd = python_command(path)
         return BotSpec(name=name, argv=argv + args, cwd=cwd, source=PythonSource(str(path.resolve()), len(argv)))

@@ -11,7 +11,9 @@ runs (``bundle``'s entry and the directory it searches for the bot's modules).
   a script from its own directory.
 
 :func:`module_path` goes the other way: the file or package directory of a dotted module name.
-This module imports nothing else of the arena: the bundler uses it.
+:func:`read_python` reads a Python file: only a regular one (never a FIFO or a device) of at most
+:data:`PYTHON_LIMIT` bytes. This module imports nothing else of the arena but :mod:`.paths`
+(the standard library only): the bundler uses it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,29 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["PythonEntry", "NoMainError", "locate", "package_chain", "uses_relative_imports", "module_path"]
+from .paths import NotRegular, read_regular
+
+__all__ = [
+    "PythonEntry",
+    "NoMainError",
+    "locate",
+    "package_chain",
+    "uses_relative_imports",
+    "module_path",
+    "PYTHON_LIMIT",
+    "NotRegular",
+    "read_python",
+]
+
+PYTHON_LIMIT = 64 << 20
+"""The largest Python file read (64 MiB): a larger one is no bot's source."""
+
+
+def read_python(path: Path) -> bytes:
+    """The bytes of the Python file ``path``: :class:`NotRegular` (before anything is read) when
+    it is not a regular file or is over :data:`PYTHON_LIMIT` bytes, :class:`OSError` when it
+    cannot be read."""
+    return read_regular(path, PYTHON_LIMIT)
 
 
 @dataclass(frozen=True)
@@ -68,18 +92,18 @@ def package_chain(directory: Path) -> tuple[list[str], Path]:
     return parts, directory
 
 
-def uses_relative_imports(path: Path, read: Callable[[Path], str | bytes] = Path.read_bytes) -> bool:
+def uses_relative_imports(path: Path, read: Callable[[Path], str | bytes] = read_python) -> bool:
     """Whether the file has a relative import (``from . import x``) anywhere. ``read`` gives its
-    text: a file it raises ``OSError``, ``SyntaxError`` or ``ValueError`` for, or that does not
-    parse, has none; any other exception of ``read`` reaches the caller."""
+    text: a file it raises ``OSError``, ``SyntaxError``, ``ValueError`` or :class:`NotRegular`
+    for, or that does not parse, has none; any other exception of ``read`` reaches the caller."""
     try:
         tree = ast.parse(read(path))
-    except (SyntaxError, ValueError, OSError):
+    except (SyntaxError, ValueError, OSError, NotRegular):
         return False
     return any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree))
 
 
-def locate(path: Path, read: Callable[[Path], str | bytes] = Path.read_bytes) -> PythonEntry:
+def locate(path: Path, read: Callable[[Path], str | bytes] = read_python) -> PythonEntry:
     """How the bot at ``path`` (a file, or a directory with a ``__main__.py``) runs; raises
     :class:`NoMainError` for a directory without one. ``read`` reads a file of a package to see
     whether it uses relative imports (:func:`uses_relative_imports`)."""

@@ -3,7 +3,8 @@ and in which order (:mod:`.dispatcher`), one game as plain data (:mod:`.task`) p
 executor (:mod:`.executor`, :mod:`.dask_executor`), its record (:mod:`.records`) stored
 (:mod:`.store` in :mod:`.database`) with its provenance (:mod:`.provenance`), counted
 (:mod:`.tracker`) and reported (:mod:`.standings`, :mod:`.health`); :mod:`.runner` ties them
-together, and :mod:`.session` is a tournament as ``arena tournament`` plays it."""
+together (what stops it is in :mod:`.errors`), and :mod:`.session` is a tournament as ``arena
+tournament`` plays it."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The results database as a file: opening it (for writing, or read-only beside a running
 tournament), its schema created or migrated, transactions, and every failure of SQLite or of the
 disk turned into one line (:class:`StoreError`). What is stored and how it is read is
-:mod:`arena.tournament.store`'s.
+:mod:`arena.tournament.store`'s. A file that is not an arena results database this release can
+write (another program's SQLite database, a newer arena's) is refused before anything changes it.
 
 Concurrency and faults. Every connection waits up to :data:`BUSY_TIMEOUT_S` for another
 process's lock, and every write transaction starts with ``BEGIN IMMEDIATE`` (it takes the write
@@ -164,6 +165,7 @@ class Database:
             raise explain(self.path, exc, read_only=read_only) from None
         try:
             if not read_only:
+                self._check_ours()  # before anything changes the file
                 self._enable_wal()
                 self.conn.execute("PRAGMA synchronous=NORMAL")
                 self.conn.execute("PRAGMA foreign_keys=ON")
@@ -173,6 +175,13 @@ class Database:
             if isinstance(exc, StoreError):
                 raise
             raise explain(self.path, exc, read_only=read_only) from None
+
+    def _check_ours(self) -> None:
+        """Refuse, before anything is written (WAL mode included), a file that holds another
+        program's tables or a newer arena's results."""
+        version = self._schema_version()
+        if version is not None:
+            self._check_not_newer(version)
 
     def _enable_wal(self) -> None:
         """Switch the database to WAL mode. When processes switch a new file at once, SQLite

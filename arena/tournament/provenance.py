@@ -4,21 +4,50 @@ A tournament is resumed (or extended) only when both are unchanged, so that ever
 it was played by the same code. The bot hash covers the files' contents and their names relative
 to the folder they share, so a project moved or cloned elsewhere still resumes its tournaments.
 
+Which files make a bot (:func:`sources_of`): its code and its declared data, not every path on its
+command line.
+
+- Its code: for a Python bot the arena runs (:attr:`BotSpec.source`: a script, a package, a module
+  of one, a shipped module) the words that start it (the script; or ``-m MODULE``, with the
+  module's files and its packages' ``__init__.py`` under the folder it runs from); for a command,
+  its program when given by path (not the Python interpreter), and when the program is an
+  interpreter (one started by name from ``PATH``, or Python, Node, Java... by path) the first
+  argument that names a file or folder, its script. Every ``.py`` file of it adds the local
+  modules it imports, transitively; a folder is taken whole.
+- Its declared data: the files and folders its config lists under ``data:`` (folders whole).
+
+The words after its code are its arguments: a log it appends to, an input it reads. They are not
+part of the hash (a bot writing its log would never resume), so a file among them changes without
+stopping a resume unless it is declared as data; :func:`unchecked_arguments` names them, to say so.
+
+The arena's own files are never opened as a bot's (:class:`ArenaFiles`: the results database with
+its ``-wal``, ``-shm``, ``-journal`` and ``.lock`` files, the replays folder), even inside a folder
+that a bot's command or data names: opening and closing the database file outside SQLite drops
+the locks SQLite holds on it in this process (POSIX locks belong to a process, and closing any
+descriptor of the file drops them all), and the next program whose connection closes (the
+``sqlite3`` shell, a notebook) then takes itself for the last one and deletes the write-ahead log
+the arena is still writing. Only regular files are read, up to :data:`HASH_LIMIT` bytes each: a
+FIFO, a device or a larger file is left out of the hash and named (:attr:`Sources.skipped`).
+
 Databases written by cgarena 0.1.0 (results schema 1) used other formulas, which are still
 checked: the referee was identified by a hash of its source files (the hashes of that release,
 rules version 1 of both games, are listed here) and the bot hash covered absolute file names
 (recomputed from the names stored with it and the current contents, the files matched by their
-place under their shared folder).
+place under their shared folder). Bots stored before the hash left out their arguments and the
+arena's files (hashes of every existing path on the command line) are recognised by that rule
+too (:func:`same_bot`), so their tournaments still resume.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import os
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 import referee
@@ -30,11 +59,19 @@ from .records import BotRow
 __all__ = [
     "referee_version",
     "same_rules",
+    "HASH_LIMIT",
+    "ArenaFiles",
+    "Sources",
+    "sources_of",
     "bot_sources",
     "data_files",
+    "unchecked_arguments",
+    "Identity",
+    "identity",
     "source_hash",
     "legacy_source_hash",
     "same_sources",
+    "same_bot",
 ]
 
 _LEGACY_REFEREES = {"spring2021": {"6fda0e051df8"}, "fall2020": {"bf0123950709"}}
@@ -63,6 +100,42 @@ def same_rules(stored: str, game: str) -> bool:
     )
 
 
+# -- the arena's own files -------------------------------------------------------------------------
+
+HASH_LIMIT = 1 << 30
+"""The largest file a bot hash reads (1 GiB): a larger one is left out, and named."""
+
+_SIDE_FILES = ("-wal", "-shm", "-journal", ".lock")
+
+
+@dataclass(frozen=True)
+class ArenaFiles:
+    """The arena's own files, never opened as a bot's: the results database, its side files
+    (``-wal``, ``-shm``, ``-journal``, the run lock's ``.lock``) and the replays folder, by the
+    names given and by their real names (a symbolic link is followed)."""
+
+    files: frozenset[str] = frozenset()
+    folders: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, db: str | os.PathLike[str] | None, replays: str | os.PathLike[str] | None = None) -> ArenaFiles:
+        files: set[str] = set()
+        if db is not None:
+            for name in {os.path.abspath(db), os.path.realpath(db)}:
+                files.update([name, *(name + side for side in _SIDE_FILES)])
+        folders = () if replays is None else tuple(sorted({os.path.abspath(replays), os.path.realpath(replays)}))
+        return cls(frozenset(files), folders)
+
+    def holds(self, path: str | os.PathLike[str]) -> bool:
+        """Whether ``path`` is one of these files, or inside the replays folder."""
+        if not self.files and not self.folders:
+            return False
+        for name in {os.path.abspath(path), os.path.realpath(path)}:
+            if name in self.files or any(name == f or name.startswith(f.rstrip(os.sep) + os.sep) for f in self.folders):
+                return True
+        return False
+
+
 # -- the files a bot runs -------------------------------------------------------------------------
 
 
@@ -71,8 +144,8 @@ def _local_imports(path: Path, roots: Sequence[Path] = ()) -> list[Path]:
     and the modules under ``roots`` (the directories a ``-m`` bot runs from) that it imports by
     their absolute dotted names (``from bots.lib.timer import ...``)."""
     try:
-        tree = ast.parse(path.read_bytes())
-    except (SyntaxError, ValueError, OSError):
+        tree = ast.parse(paths.read_regular(path, HASH_LIMIT))
+    except (SyntaxError, ValueError, OSError, paths.NotRegular):
         return []
     names: set[str] = set()
     dotted: set[str] = set()
@@ -114,8 +187,40 @@ def _module_files(root: Path, module: str) -> list[Path]:
     return found
 
 
-def _files_of(path: Path) -> list[Path]:
-    if path.is_dir():
+@dataclass
+class Sources:
+    """The files that make a bot's hash, and those left out of it (``"PATH (why)"``)."""
+
+    files: list[Path] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+class _Collector:
+    """Gathers a bot's files, leaving out the arena's own and what is not a readable regular file."""
+
+    def __init__(self, avoid: ArenaFiles) -> None:
+        self.avoid = avoid
+        self.found: dict[Path, None] = {}
+        self.skipped: list[str] = []
+
+    def _fits(self, path: Path) -> bool:
+        """Whether ``path`` may be hashed: not one of the arena's files, and a regular file of
+        at most :data:`HASH_LIMIT` bytes (a missing or unreadable one is hashed as such)."""
+        if self.avoid.holds(path):
+            self.skipped.append(f"{path} (the arena's own file)")
+            return False
+        why = paths.not_regular(path, HASH_LIMIT) if paths.exists(path) else None
+        if why is not None:
+            self.skipped.append(f"{path} ({why})")
+        return why is None
+
+    def files_of(self, path: Path) -> list[Path]:
+        """``path`` itself, or the files of the folder ``path`` (taken whole)."""
+        if not path.is_dir():
+            return [path] if self._fits(path) else []
+        if self.avoid.holds(path):
+            self.skipped.append(f"{path} (the arena's own folder)")
+            return []
         return sorted(
             p
             for p in path.rglob("*")
@@ -123,15 +228,57 @@ def _files_of(path: Path) -> list[Path]:
             and "__pycache__" not in p.parts
             and ".git" not in p.parts
             and p.suffix not in (".pyc", ".pyo")
+            and (not self.avoid.holds(p) and self._fits(p))
         )
-    return [path]
+
+    def take(self, todo: list[Path], roots: Sequence[Path] = (), *, imports: bool = True) -> None:
+        """Add ``todo`` and (with ``imports``), for every Python file among them, its local
+        imports, transitively."""
+        while todo:
+            path = todo.pop()
+            for f in self.files_of(path):
+                if f in self.found:
+                    continue
+                self.found[f] = None
+                if imports and f.suffix == ".py":
+                    todo.extend(p.resolve() for p in _local_imports(f, roots))
 
 
-def bot_sources(spec: BotSpec) -> list[Path]:
-    """The files a bot runs: every existing file or directory on its command line (not the Python
-    interpreter), and for a ``.py`` file the modules next to it that it imports, transitively."""
+_INTERPRETER = re.compile(
+    r"(python|pypy|node|nodejs|deno|bun|java|ruby|perl|php|lua|luajit|julia|Rscript|bash|sh|dash|zsh|env)[0-9.]*"
+)
+"""Programs that run a script named among their arguments (when given by path; by name, any)."""
+
+
+def _code_words(spec: BotSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words of the bot's command that name its code (program, script, module), and its
+    arguments (the rest)."""
+    argv = spec.argv
+    if spec.source is not None:  # python -u SCRIPT | python -u -m MODULE
+        return argv[: spec.source.launcher], argv[spec.source.launcher :]
+    if "-m" in argv[1:-1]:
+        end = argv.index("-m") + 2
+        return argv[:end], argv[end:]
+    program = argv[0]
+    if "/" in program and not _INTERPRETER.fullmatch(Path(program).name):
+        return argv[:1], argv[1:]  # the program is the bot
+    for i, word in enumerate(argv[1:], 1):  # an interpreter: its script is the bot
+        if word and not word.startswith("-") and paths.exists(_located(spec, word)):
+            return argv[: i + 1], argv[i + 1 :]
+    return argv[:1], argv[1:]
+
+
+def _located(spec: BotSpec, word: str) -> Path:
+    return Path(word) if os.path.isabs(word) or spec.cwd is None else Path(spec.cwd) / word
+
+
+def sources_of(spec: BotSpec, avoid: ArenaFiles = ArenaFiles(), *, arguments: bool = False) -> Sources:
+    """The files of the bot's code and of its declared data (:attr:`BotSpec.data`), leaving out
+    the arena's files ``avoid`` and what is not a regular file of at most :data:`HASH_LIMIT`
+    bytes. With ``arguments``, the rule of earlier releases: every existing file or folder on its
+    command line is code."""
     interpreter = Path(sys.executable).resolve()
-    found: dict[Path, None] = {}
+    collect = _Collector(avoid)
     todo: list[Path] = []
     roots: list[Path] = []
     argv = list(spec.argv)
@@ -139,29 +286,47 @@ def bot_sources(spec: BotSpec) -> list[Path]:
         root = Path(spec.cwd or ".").resolve()
         roots.append(root)
         todo.extend(_module_files(root, argv[argv.index("-m") + 1]))
-    for i, arg in enumerate(spec.argv):
-        path = Path(arg) if os.path.isabs(arg) or spec.cwd is None else Path(spec.cwd) / arg
-        if not path.exists():
+    words = spec.argv if arguments else _code_words(spec)[0]
+    for i, arg in enumerate(words):
+        path = _located(spec, arg)
+        if not paths.exists(path):
             continue
         resolved = path.resolve()
         if resolved == interpreter or (i == 0 and path.name.startswith("python") and len(spec.argv) > 1):
             continue
         todo.append(resolved)
-    while todo:
-        path = todo.pop()
-        for f in _files_of(path):
-            if f in found:
-                continue
-            found[f] = None
-            if f.suffix == ".py":
-                todo.extend(p.resolve() for p in _local_imports(f, roots))
-    return sorted(found)
+    collect.take(todo, roots)
+    collect.take(paths.data_paths(spec.data), imports=False)
+    return Sources(sorted(collect.found), collect.skipped)
 
 
-def data_files(data: Sequence[str], base: str | None = None) -> list[Path]:
+def bot_sources(spec: BotSpec, avoid: ArenaFiles = ArenaFiles()) -> list[Path]:
+    """The files of the bot's code (see :func:`sources_of`), without its declared data."""
+    return sources_of(dataclasses.replace(spec, data=()), avoid).files
+
+
+def data_files(data: Sequence[str], base: str | None = None, avoid: ArenaFiles = ArenaFiles()) -> list[Path]:
     """The files of a bot's declared data (folders taken whole; see :func:`arena.match.paths.data_paths`). Their
     contents join the bot's source hash, so changed data stops a resume like a changed source file."""
-    return sorted({f for path in paths.data_paths(data, base) for f in _files_of(path)})
+    collect = _Collector(avoid)
+    collect.take(paths.data_paths(data, base), imports=False)
+    return sorted(collect.found)
+
+
+def unchecked_arguments(spec: BotSpec, avoid: ArenaFiles = ArenaFiles(), hashed: Sequence[Path] = ()) -> list[str]:
+    """The bot's arguments that name an existing file or folder outside its code and declared data
+    (and not the arena's, nor among the files ``hashed``): files it may read or write, which its
+    hash does not cover."""
+    covered = [*paths.data_paths(spec.data)]
+    out = []
+    for word in _code_words(spec)[1]:
+        path = _located(spec, word)
+        if not word or not paths.exists(path) or avoid.holds(path):
+            continue
+        real = path.resolve()
+        if real not in hashed and not any(real == d or real.is_relative_to(d) for d in covered):
+            out.append(word)
+    return list(dict.fromkeys(out))
 
 
 def _shared_folder(files: Sequence[PurePath]) -> PurePath:
@@ -169,14 +334,22 @@ def _shared_folder(files: Sequence[PurePath]) -> PurePath:
     return PurePath(os.path.commonpath(sorted(parents))) if parents else PurePath(".")
 
 
+def _file_digest(path: Path) -> bytes:
+    """The SHA-256 of the file's contents, read piece by piece (that of ``<unreadable>`` when it
+    cannot be read, is no regular file or is over :data:`HASH_LIMIT` bytes)."""
+    h = hashlib.sha256()
+    try:
+        for piece in paths.regular_chunks(path, HASH_LIMIT):
+            h.update(piece)
+    except (OSError, paths.NotRegular):
+        return hashlib.sha256(b"<unreadable>").digest()
+    return h.digest()
+
+
 def _digest(names: Sequence[str], files: Sequence[Path]) -> str:
     h = hashlib.sha256()
     for name, f in zip(names, files):
-        try:
-            data = f.read_bytes()
-        except OSError:
-            data = b"<unreadable>"
-        h.update(os.fsencode(name) + b"\0" + hashlib.sha256(data).digest())  # any file name, as its bytes
+        h.update(os.fsencode(name) + b"\0" + _file_digest(f))  # any file name, as its bytes
     return h.hexdigest()[:16]
 
 
@@ -205,3 +378,43 @@ def same_sources(stored: BotRow, today: BotRow) -> bool:
     if stored.hash_scheme == 1:
         return legacy_source_hash(stored.files, [Path(f) for f in today.files]) == stored.source_hash
     return stored.source_hash == today.source_hash
+
+
+# -- a bot's identity, as stored ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A bot as a tournament stores it (:attr:`row`), with what its hash leaves out: files of its
+    code or data that are not hashed (``"PATH (why)"``) and its arguments that name files."""
+
+    row: BotRow
+    skipped: tuple[str, ...] = ()
+    unchecked: tuple[str, ...] = ()
+
+
+def _row(spec: BotSpec, files: Sequence[Path]) -> BotRow:
+    return BotRow(
+        name=spec.name,
+        command=spec.argv,
+        env=dict(spec.env),
+        source_hash=source_hash(files),
+        files=tuple(str(f) for f in files),
+    )
+
+
+def identity(spec: BotSpec, avoid: ArenaFiles = ArenaFiles()) -> Identity:
+    """The bot's stored row (its hash: :func:`sources_of`), and what that hash leaves out."""
+    found = sources_of(spec, avoid)
+    unchecked = unchecked_arguments(spec, avoid, found.files)
+    return Identity(_row(spec, found.files), tuple(found.skipped), tuple(unchecked))
+
+
+def same_bot(stored: BotRow, today: BotRow, spec: BotSpec, avoid: ArenaFiles = ArenaFiles()) -> bool:
+    """Whether the stored bot is ``today``'s (run as ``spec``): by the formula it was stored with,
+    over its code and declared data, or else over every existing path on its command line, the
+    files earlier releases hashed."""
+    if same_sources(stored, today):
+        return True
+    earlier = sources_of(spec, avoid, arguments=True).files
+    return [str(f) for f in earlier] != list(today.files) and same_sources(stored, _row(spec, earlier))

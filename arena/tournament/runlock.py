@@ -6,8 +6,9 @@ dropped. So a run takes its tournament's lock before it plays, and a second run 
 tournament refuses while the first holds it (runs of other tournaments in the same database are
 not hindered).
 
-How. The lock is an ``fcntl`` record lock on one byte of a side file, ``<db>.lock``: byte ``id``
-for tournament ``id``. Byte 0 is held, waiting if need be, while a run picks its tournament (finds
+How. The lock is an ``fcntl`` record lock on one byte of a side file, ``<db>.lock`` beside the
+database's real file (symbolic links followed, as SQLite follows them to the file it locks): byte
+``id`` for tournament ``id``. Byte 0 is held, waiting if need be, while a run picks its tournament (finds
 the one to resume or creates it and takes its lock), so two runs started at once cannot both
 create the same new tournament nor both resume the same one. The kernel drops a process's record
 locks when the process ends, however it ends (``SIGKILL`` included): a lock never outlives its
@@ -47,8 +48,11 @@ _CHOOSING = 0
 
 
 def lock_path(db: Path) -> Path:
-    """The side file holding the run locks of the results database ``db``."""
-    return db.with_name(db.name + ".lock")
+    """The side file holding the run locks of the results database ``db``: beside the file it
+    names, symbolic links followed, so that every name of one database (a link to it, a path
+    through a linked folder) locks the same file."""
+    real = Path(os.path.realpath(db))
+    return real.with_name(real.name + ".lock")
 
 
 def _flock(kind: int, offset: int) -> bytes:

@@ -38,9 +38,10 @@ from ..stats.sprt import SprtState
 from .config import FAILURE_WINDOW, TournamentConfig
 from .dispatcher import Dispatcher
 from .entries import BotEntry
+from .errors import StorageFailure, TournamentBusy, TournamentError, replay_failure
 from .executor import Executor, ExecutorError, LocalExecutor
 from .failures import Failure, FailureWatch
-from .provenance import bot_sources, data_files, referee_version, same_rules, same_sources, source_hash
+from .provenance import ArenaFiles, identity, referee_version, same_bot, same_rules
 from .records import BotRow, GameRecord, RunnerRow, TournamentRow, TournamentStatus
 from .runlock import RunLock
 from .schedule import Schedule, make_schedule
@@ -61,54 +62,6 @@ __all__ = [
 ]
 
 
-class TournamentError(RuntimeError):
-    """The tournament cannot run as asked (the message says why and what to do)."""
-
-
-class TournamentBusy(TournamentError):
-    """Another run is playing this tournament now (see :mod:`arena.tournament.runlock`)."""
-
-    def __init__(self, tournament_id: int, runner: RunnerRow | None) -> None:
-        who = "another process"
-        if runner is not None:
-            since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(runner.since))
-            who = f"process {runner.pid} on {runner.host} (since {since})"
-        super().__init__(
-            f"tournament {tournament_id} is already being played by {who}; let that run finish "
-            "(or stop it), then run this command again to resume it"
-        )
-        self.tournament_id = tournament_id
-        self.runner = runner
-
-
-class StorageFailure(TournamentError):
-    """The results database, or the disk, failed: the run stopped. The games stored before are
-    kept (each was committed on its own) and the tournament is marked interrupted where that
-    could still be written. Its text is one line; the command line adds how to resume."""
-
-    def __init__(
-        self, error: StoreError, tournament_id: int | None = None, stored: int | None = None, marked: bool = False
-    ) -> None:
-        text = error.problem
-        if tournament_id is not None:
-            if stored is None:  # it failed before the games were counted
-                kept = f"tournament {tournament_id} stopped"
-            else:
-                kept = (
-                    f"{stored} game{'' if stored == 1 else 's'} of tournament {tournament_id} "
-                    f"{'is' if stored == 1 else 'are'} stored"
-                )
-            status = "it is marked interrupted" if marked else "its status could not be updated"
-            text += f"; {kept} and {status}"
-        if error.advice:
-            text += f"; {error.advice}"
-        super().__init__(text)
-        self.error = error
-        self.tournament_id = tournament_id
-        self.stored = stored
-        self.marked = marked
-
-
 # -- the tournament --------------------------------------------------------------------------------
 
 
@@ -121,6 +74,8 @@ class Started:
     total: int
     """Games stored plus games still to play (SPRT decisions lower it as they come)."""
     warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What is worth knowing but wrong with nothing (what a resume does not check)."""
 
 
 @dataclass(frozen=True)
@@ -227,25 +182,32 @@ class Tournament:
         )
         self.sprt = config.sprt
         self.referee_version = referee_version(config.game)
+        self._left_out: list[str] = []
+        """Files of the bots' code or data left out of their hashes, in words (:meth:`warnings`)."""
+        self._unchecked: list[str] = []
+        """Per bot, its arguments that name files (:meth:`notes`)."""
         try:
             self.sandboxed, self.sandbox_note = sandbox.decide(config.sandbox)
         except sandbox.SandboxUnavailable as exc:
             raise TournamentError(str(exc)) from None
         self.limits_note = enforcement.limits_note(TreeLimits(config.memory_limit_mb))
 
+    def arena_files(self) -> ArenaFiles:
+        """The files no bot's hash may open: the database, its side files, the replays."""
+        replays = None if self.config.replays is None else self.config.replays.folder
+        return ArenaFiles.of(self.store.path, replays)
+
     def bot_rows(self) -> list[BotRow]:
-        rows = []
+        """The bots as stored (their hashes), noting what the hashes leave out (:meth:`warnings`,
+        :meth:`notes`)."""
+        avoid = self.arena_files()
+        rows: list[BotRow] = []
+        self._left_out, self._unchecked = [], []
         for name, spec in self.specs.items():
-            files = sorted({*bot_sources(spec), *data_files(spec.data)})  # declared data counts as source
-            rows.append(
-                BotRow(
-                    name=name,
-                    command=spec.argv,
-                    env=dict(spec.env),
-                    source_hash=source_hash(files),
-                    files=tuple(str(f) for f in files),
-                )
-            )
+            found = identity(spec, avoid)
+            rows.append(found.row)
+            self._left_out += [f"bot {name!r}: {item} is left out of its source hash" for item in found.skipped]
+            self._unchecked += [f"{name}: {', '.join(found.unchecked)}"] if found.unchecked else []
         return rows
 
     def open(self, lock: RunLock | None = None) -> tuple[TournamentRow, bool]:
@@ -259,11 +221,11 @@ class Tournament:
             stored = {b.name: b for b in self.store.bots(existing.id)}
             for row in rows:
                 old = stored.get(row.name)
-                if old is not None and not same_sources(old, row):
+                if old is not None and not same_bot(old, row, self.specs[row.name], self.arena_files()):
                     raise TournamentError(
                         f"bot {row.name!r} changed since tournament {existing.id} started (source hash "
-                        f"{old.source_hash} -> {row.source_hash}); restore it, or pass --new to start "
-                        "a new tournament"
+                        f"{old.source_hash} -> {row.source_hash}: its code, or the data its config lists "
+                        "under data:); restore it, or pass --new to start a new tournament"
                     )
             if not same_rules(existing.referee_version, self.config.game):
                 raise TournamentError(
@@ -308,14 +270,33 @@ class Tournament:
             out.append(self.sandbox_note)
         if self.limits_note:
             out.append(self.limits_note)
-        return out
+        return out + self._left_out
+
+    def notes(self, resumed: bool) -> list[str]:
+        """What a resume checks of the bots (their code and declared data), and the files named
+        on their command lines, which it does not."""
+        named = f" ({'; '.join(self._unchecked)})" if self._unchecked else ""
+        if resumed:
+            return [
+                "resumed with the bots' code and declared data (data:) unchanged; other files they read are not "
+                f"checked{named}: list those under data: in a config to have a change refused"
+            ]
+        if named:
+            return [
+                f"files named on the bots' command lines are not part of their hashes{named}: a change to them "
+                "will not stop a resume; list those a bot reads under data: in a config to have them checked"
+            ]
+        return []
 
     def _keep_replay(self, game_id: int, record: GameRecord) -> str:
         """Write a kept replay under its final name, by game id and seed (inside the transaction
         that stores the game: :meth:`Store.record_game`)."""
         assert self.config.replays is not None and record.replay_text is not None
         path = self.config.replays.path(game_id, record.seed)
-        write_text_atomic(path, record.replay_text)
+        try:
+            write_text_atomic(path, record.replay_text)
+        except OSError as exc:
+            raise replay_failure(Path(self.config.replays.folder), exc) from None
         return str(path)
 
     def trackers(self, stored: list[GameRecord]) -> list[ComparisonTracker | TableTracker]:
@@ -385,7 +366,7 @@ class Tournament:
         self._stored = done
         run = TournamentRun(tournament_id=tid, interrupted=False, played=0, trackers=trackers)
         state = _Progress(run, dispatcher, watch, done, done + dispatcher.remaining())
-        self.on_event(Started(tid, resumed, done, state.total, tuple(self.warnings())))
+        self.on_event(Started(tid, resumed, done, state.total, tuple(self.warnings()), tuple(self.notes(resumed))))
         return state
 
     def _options(self) -> MatchOptions:

@@ -147,6 +147,44 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
+def test_the_resume_command_of_a_run_started_with_new_resumes_that_run(tmp_path):
+    """Observed: the "resume with:" line kept --new, so running it started tournament 3 and left
+    tournament 2 interrupted."""
+    db = tmp_path / "n.sqlite"
+    fast = ["spring2021", "wait", "wait", "--param", "MAX_ROUNDS=3", "--seed", "3", "--no-progress", "--db", db.name]
+    assert arena("tournament", *fast, "--games", "2", cwd=tmp_path).returncode == 0  # tournament 1
+    proc = subprocess.Popen(
+        [*ARENA, "tournament", *fast, "--games", "200", "--workers", "1", "--new"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while stored_games(db) < 4 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    line = next(line for line in out.splitlines() if line.startswith("interrupted:"))
+    command = shlex.split(line.split("; resume with: ", 1)[1])
+    assert command[:2] == ["arena", "tournament"] and "--new" not in command
+    resumed = arena(*command[1:], cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "tournament 2 (resumed, " in resumed.stdout
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT id, status FROM tournaments").fetchall() == [(1, "finished"), (2, "finished")]
+
+
+def test_the_resume_command_leaves_out_only_the_new_flag():
+    from cli.tournament import _resume_command
+
+    assert _resume_command(["tournament", "g", "a", "b", "--new", "--db", "x"]) == "arena tournament g a b --db x"
+    assert _resume_command(["tournament", "g", "a", "--db", "--new"]) == "arena tournament g a --db --new"  # a file
+    assert _resume_command(["tournament", "g", "a", "--db=x", "--new"]) == "arena tournament g a --db=x"
+
+
 def test_sweep_reports_ranked_variants_and_draws_the_plot(tmp_path):
     config = tmp_path / "sweep.yaml"
     config.write_text(
