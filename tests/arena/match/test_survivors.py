@@ -152,10 +152,12 @@ def test_the_next_arena_removes_the_cgroups_of_a_killed_one(tmp_path):
         assert dirs and all(d.is_dir() for d in dirs), dirs
         assert all(f"-{proc.pid}-" in d.name for d in dirs), dirs
         proc.kill()
-        proc.wait()
-        time.sleep(0.2)
+        # Not reaped yet, the killed arena's pid still runs for the kernel: the arenas of other
+        # tests (pytest -n) cannot take its cgroups for stale before they are looked at here.
+        assert soon(lambda: not alive(proc.pid))  # a zombie
         # what the killed arena left: its cgroups, and the daemon in them
         assert all(d.is_dir() for d in dirs) and alive(daemon)
+        proc.wait()
         sweep = "from arena.match import enforcement, limits\nenforcement.tree_limiter(limits.TreeLimits()).close()"
         subprocess.run(
             [sys.executable, "-c", sweep],
