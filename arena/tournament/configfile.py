@@ -13,8 +13,17 @@ from ..match import paths
 from ..match.seeds import IntAsTextLoader
 from .settings import ConfigError
 
-__all__ = ["MAX_ALIAS_VALUES", "YamlLimitError", "check_aliases", "ConfigLoader", "read_config_file"]
+__all__ = [
+    "MAX_CONFIG_BYTES",
+    "MAX_ALIAS_VALUES",
+    "YamlLimitError",
+    "check_aliases",
+    "ConfigLoader",
+    "read_config_file",
+]
 
+MAX_CONFIG_BYTES = 16 << 20
+"""A config file larger than this (16 MiB) is surely not one."""
 MAX_ALIAS_VALUES = 10_000
 """YAML aliases (``*name``) may repeat at most this many values in all: enough to reuse settings,
 far too few for an alias bomb (a few lines that expand to billions of values)."""
@@ -77,9 +86,11 @@ def read_config_file(path: Path) -> dict[str, Any]:
     :class:`ConfigError` naming the file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = paths.read_regular(path, MAX_CONFIG_BYTES).decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
+    except paths.NotRegular as exc:  # a FIFO would wait for a writer, a device never end
+        raise ConfigError(f"{path}: not a config file ({exc})") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     except UnicodeDecodeError:

@@ -525,3 +525,20 @@ def test_declared_data_files_must_exist(tmp_path):
     assert code == 2
     assert_one_line_error(err, "bot 'mine': data missing.bin: no such file or directory")
     assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_config_that_is_a_fifo_or_a_device_is_refused_at_once(tmp_path, kind):
+    """A FIFO given as the config waited forever for a writer; a device never ends."""
+    if kind == "fifo":
+        path = tmp_path / "t.yaml"
+        os.mkfifo(path)
+    else:
+        path = tmp_path / "urandom.yaml"
+        path.symlink_to("/dev/urandom")
+    started = time.monotonic()
+    code, _, err = cli("tournament", str(path), "--no-progress")
+    assert time.monotonic() - started < 30
+    assert code == 2
+    what = "a named pipe (FIFO)" if kind == "fifo" else "a character device"
+    assert_one_line_error(err, f"{path}: not a config file ({what}, not a regular file)")
