@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from .base import (
+    LEAGUE,
     Answer,
     Deactivation,
     DeactivationCause,
@@ -59,6 +60,7 @@ __all__ = [
     "RuleViolation",
     "ProtocolError",
     "ParameterError",
+    "LEAGUE",
 ]
 
 ENTRY_POINT_GROUP = "cgarena.games"

@@ -58,6 +58,7 @@ __all__ = [
     "RuleViolation",
     "ProtocolError",
     "ParameterError",
+    "LEAGUE",
     "Referee",
 ]
 
@@ -291,6 +292,10 @@ class ParameterError(ValueError):
     """A bad seed or game parameter given when creating a referee."""
 
 
+LEAGUE = "league"
+"""The game parameter that selects a league level (see :meth:`Referee.league_level`)."""
+
+
 class Referee(ABC):
     """A game, driven one engine turn at a time. Subclasses are registered by game name."""
 
@@ -305,6 +310,12 @@ class Referee(ABC):
     rules_version: ClassVar[int] = 1
     """Raised whenever a change could alter any game (a rule fix, a new default): stored results
     are only extended with games played under the same rules version."""
+    top_league: ClassVar[int] = 1
+    """The number of league levels (the rules of CodinGame's leagues: 1 is the first Wood league,
+    the top level plays Bronze to Legend); a game is played at the top level unless its ``league``
+    parameter says otherwise."""
+    league_names: ClassVar[Mapping[str, int]] = {}
+    """The official league names (lower case, as ``wood 2``) and the level each plays."""
 
     if TYPE_CHECKING:
         # The registry builds every game as ``cls(seed, params)`` (:func:`referee.create`); each
@@ -341,6 +352,24 @@ class Referee(ABC):
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
         """A JSON-serialisable picture of the visible game state, for replays and viewers."""
+
+    @classmethod
+    def league_level(cls, params: Mapping[str, Any] | None) -> int:
+        """The league level that ``params`` ask for (the ``league`` parameter: a level ``1`` to
+        :attr:`top_league`, or an official league name), the top one when they do not say;
+        :class:`ParameterError` naming the levels and names otherwise."""
+        raw = (params or {}).get(LEAGUE)
+        if raw is None:
+            return cls.top_league
+        text = " ".join(str(raw).split()).lower()
+        if text in cls.league_names:
+            return cls.league_names[text]
+        if text.isdecimal() and 1 <= int(text) <= cls.top_league:
+            return int(text)
+        names = ", ".join(f"{name} ({level})" for name, level in cls.league_names.items())
+        levels = "1" if cls.top_league == 1 else f"1 to {cls.top_league}"
+        named = f" or a league name: {names}" if names else ""
+        raise ParameterError(f"{cls.name} has no league {raw!r}: give a level {levels}{named}")
 
     def legal_actions(self, player: int) -> list[str]:
         """Every legal command for ``player`` in the current state (for random play and tests)."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from ..base import DeactivationCause, EndReason, ParameterError
+from ..base import LEAGUE, DeactivationCause, EndReason, ParameterError
 from ..engine import EngineReferee
 from . import deck, inputs, legal, resolution
 from .actions import parse_answer
@@ -33,13 +33,19 @@ class Fall2020Referee(EngineReferee):
     max_turns = MAX_TURNS
     timeout_summary = "has not provided 1 lines in time."
 
+    top_league = 4
+
     def __init__(self, seed: int, params: Mapping[str, str] | None = None) -> None:
-        if params:
-            names = ", ".join(repr(k) for k in sorted(params))
+        others = sorted(k for k in params or {} if k != LEAGUE)
+        if others:
+            names = ", ".join(repr(k) for k in others)
             raise ParameterError(
-                f"unknown parameter {names} for fall2020; known parameters: none "
-                "(the seed is the only setting and is given separately)"
+                f"unknown parameter {names} for fall2020; known parameters: league "
+                "(the seed is the only other setting and is given separately)"
             )
+        self.league = self.league_level(params)
+        if self.league != self.top_league:
+            raise ParameterError(f"fall2020 league {self.league} is not played here yet: only league 4")
         super().__init__(seed)
         self.state: FallState = deck.new_game(self._seed)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from ..base import EndReason, ParameterError
+from ..base import LEAGUE, EndReason, ParameterError
 from ..engine import EngineReferee
 from ..javarandom import JavaRandom, java_shuffle
 from . import rules
@@ -74,7 +74,7 @@ def _format_frame(player: int, board: _Board, offered: list[str]) -> list[str]:
 def _parse_params(params: Mapping[str, Any] | None) -> dict[str, int]:
     values = dict(PARAMETERS)
     for key, raw in (params or {}).items():
-        if key == "seed":
+        if key in ("seed", LEAGUE):
             continue
         if key not in PARAMETERS:
             known = ", ".join(PARAMETERS)
@@ -108,9 +108,14 @@ class Spring2021Referee(EngineReferee):
     turn_time_ms = 100
     max_turns = 1 << 62  # the referee raises the engine's limit every turn
 
+    top_league = 3
+
     def __init__(self, seed: int, params: Mapping[str, Any] | None = None) -> None:
         super().__init__(seed)
         self.params = _parse_params(params)
+        self.league = self.league_level(params)
+        if self.league != self.top_league:
+            raise ParameterError(f"spring2021 league {self.league} is not played here yet: only league 3")
         self._random = JavaRandom(self.seed)
         rings = self.params["MAP_RING_COUNT"]
         board = Board.generate(self._random, rings, self.params["MAX_EMPTY_CELLS"])

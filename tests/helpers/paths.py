@@ -8,9 +8,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 """Recorded material: results and replays of cgarena 0.1.0, the plugin game."""
-SHARED = REPO_ROOT.parent / "shared"
-PARITY = SHARED / "parity"
-"""The official traces and rule notes (``../shared/parity``)."""
+PARITY = FIXTURES / "parity"
+"""The official traces (gzipped), the bots that played the first set, java.util.Random's vectors."""
 FAULT_BOTS = Path(__file__).resolve().parent / "fault_bots"
 FAULTY = FAULT_BOTS / "faulty.py"
 """A bot that crashes, hangs, prints garbage... on the turn it is told (see its docstring)."""

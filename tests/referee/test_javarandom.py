@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -13,8 +14,9 @@ from tests.helpers.paths import PARITY
 
 @pytest.fixture(scope="module")
 def vectors() -> list[dict]:
-    path = require_path(PARITY / "java_random_vectors.json", "java.util.Random vectors")
-    return json.loads(path.read_text())
+    path = require_path(PARITY / "java_random_vectors.json.gz", "java.util.Random vectors")
+    vectors: list[dict] = json.loads(gzip.decompress(path.read_bytes()))
+    return vectors
 
 
 def test_vectors_cover_negative_and_extreme_seeds(vectors: list[dict]) -> None:

@@ -5,27 +5,27 @@ referee asks for (player, input lines, expected output lines, time limit) with t
 feed the recorded output (or no answer for a timeout); at the end compare scores, end reason and
 disqualifications.
 
-Traces are read from ``$PARITY_TRACES/<game>/*.json`` when ``PARITY_TRACES`` is set, else from
-``../shared/parity/traces``; new traces need no code change.
+Each trace is played at its league level with the game parameters it was played with. The traces
+are in the repository (``tests/fixtures/parity``, see :mod:`tests.helpers.parity`); a folder in
+the same layout named by ``PARITY_TRACES`` is checked too: new traces need no code change.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 import referee
 from tests.helpers.environment import in_ci
-from tests.helpers.parity import GAMES, collect, traces_root
+from tests.helpers.parity import GAMES, collect, load, params_of, roots
 
 # Games whose summary lines (the text under the replay) are also compared, frame by frame.
 SUMMARY_CHECKED = set(GAMES)
 
 
 def replay(game: str, trace: dict, check_summary: bool = False) -> None:
-    ref = referee.create(game, int(trace["seed"]))
+    ref = referee.create(game, int(trace["seed"]), params_of(trace))
     for turn in trace["turns"]:
         assert not ref.is_over, f"game ended before turn {turn['turn']}"
         assert ref.turn == turn["turn"]
@@ -72,11 +72,11 @@ def replay(game: str, trace: dict, check_summary: bool = False) -> None:
 @pytest.mark.parametrize("game,path", collect())
 def test_trace_replays_exactly(game: str, path: Path | None) -> None:
     if path is None:
-        message = f"no {game} traces under {traces_root() / game}"
+        message = f"no {game} traces under {', '.join(str(r) for r in roots())}"
         if in_ci():
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
-    trace = json.loads(path.read_text())
+    trace = load(path)
     assert trace["game"] == game
     replay(game, trace)
 
@@ -87,4 +87,4 @@ def test_trace_summary_and_end_screen_match(game: str, path: Path | None) -> Non
     """Stricter: the game summary of every frame and the end-screen texts match too."""
     if path is None:
         pytest.skip(f"no {game} traces")
-    replay(game, json.loads(path.read_text()), check_summary=True)
+    replay(game, load(path), check_summary=True)

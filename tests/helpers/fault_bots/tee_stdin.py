@@ -1,4 +1,5 @@
-"""Run a Python bot, recording every line it reads from stdin: ``tee_stdin.py OUT SCRIPT [ARGS...]``.
+"""Run a Python bot, recording every line it reads from stdin: ``tee_stdin.py OUT SCRIPT [ARGS...]``,
+or ``tee_stdin.py OUT -m MODULE [ARGS...]`` for a module of the repository (a shipped bot).
 
 The bot runs in this process (``runpy``), with ``sys.stdin`` wrapped so that each line it reads is
 appended to OUT as it is read. Tests compare OUT with what the bot should have received.
@@ -6,6 +7,7 @@ appended to OUT as it is read. Tests compare OUT with what the bot should have r
 
 import runpy
 import sys
+from pathlib import Path
 
 
 class Tee:
@@ -30,8 +32,14 @@ def main():
     out_path, script, *args = sys.argv[1:]
     with open(out_path, "w", newline="") as out:
         sys.stdin = Tee(sys.stdin, out)
-        sys.argv = [script, *args]
-        runpy.run_path(script, run_name="__main__")
+        if script == "-m":
+            module, *args = args
+            sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the repository
+            sys.argv = [module, *args]
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = [script, *args]
+            runpy.run_path(script, run_name="__main__")
 
 
 if __name__ == "__main__":
