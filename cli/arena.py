@@ -22,18 +22,21 @@ def main() -> None:
 
 @main.command()
 def games() -> None:
-    """List the games (and their aliases)."""
+    """List the games (and their aliases) with their leagues (--league LEVEL or NAME)."""
     aliases = referee.aliases()
     for name in referee.names():
         cls = referee.get(name)
         extra = [a for a, target in aliases.items() if target == name]
         click.echo(f"{name:12} {cls.title}" + (f"  (also: {', '.join(extra)})" if extra else ""))
+        for level in range(1, cls.top_league + 1):
+            what = "the default" if level == cls.top_league else cls.league_rules.get(level, "")
+            click.echo(f"{'':12}   {cls.league_label(level)}" + (f": {what}" if what else ""))
 
 
 @main.command("bots")
 @click.argument("game", required=False)
 def list_bots(game: str | None) -> None:
-    """List the shipped bots (of GAME, or of every game) and how each is run."""
+    """List the shipped bots (of GAME, or of every game), how each is run and the leagues it plays."""
     if game is not None:
         try:
             names = [referee.get(game).name]
@@ -47,7 +50,8 @@ def list_bots(game: str | None) -> None:
         for bot in botspec.shipped_bots(name):
             spec = botspec.resolve(bot, name)
             shown = shlex.join(spec.argv[1:]) if spec.argv[0] == sys.executable else spec.command_line()
-            click.echo(f"  {bot:8} {shown}")
+            leagues = "" if spec.leagues is None else f"  (leagues {', '.join(map(str, spec.leagues))})"
+            click.echo(f"  {bot:8} {shown}{leagues}")
 
 
 for command in (

@@ -30,6 +30,7 @@ from arena.match.session import (
     play_session,
 )
 from arena.match.shield import shielded
+from referee import LEAGUE
 
 from .common import FiniteFloatRange, game_params, java_long, shown, stop_on_signals
 from .repro import play_command
@@ -84,6 +85,12 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     "--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE", help="Game parameter (repeatable)."
 )
 @click.option(
+    "--league",
+    metavar="LEVEL|NAME",
+    help="The league whose rules are played: a level (1: the first Wood league) or an official name "
+    "('Wood 2'); default: the top league (arena games lists them).",
+)
+@click.option(
     "--data",
     "data",
     multiple=True,
@@ -121,6 +128,7 @@ def play(
     no_timeout: bool,
     memory_limit: int,
     params: dict[str, str],
+    league: str | None,
     data: dict[int, list[str]],
     sandbox_mode: str,
     view: bool,
@@ -137,6 +145,8 @@ def play(
     A bot's data files (weights, an opening book) are declared with --data N=PATH, N its place
     among the BOTs: in the sandbox it may read them, its opponents may not.
     """
+    if league is not None:
+        params = {**params, LEAGUE: league}
     request = MatchRequest(
         game, bots, seed, swap, time_scale, no_timeout, memory_limit, params, data, sandbox_mode,
         Path(replay_path) if replay_path else None, record=show_stderr or view, force=force,

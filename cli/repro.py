@@ -13,6 +13,7 @@ from arena.match.botspec import is_bot_name
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.tournament.entries import BotEntry
 from arena.tournament.records import GameRecord
+from referee import LEAGUE
 
 __all__ = ["play_command", "bot_argument", "game_command", "stored_game_command"]
 
@@ -56,7 +57,7 @@ def play_command(
     if memory_limit_mb is not None and memory_limit_mb != DEFAULT_MEMORY_LIMIT_MB:
         words += ["--memory-limit", str(memory_limit_mb)]
     for key, value in sorted((params or {}).items()):
-        words += ["--param", f"{key}={value}"]
+        words += ["--league", str(value)] if key == LEAGUE else ["--param", f"{key}={value}"]
     if sandboxed is not None:
         words += ["--sandbox", "on" if sandboxed else "off"]
     text = shlex.join(words)
@@ -142,6 +143,9 @@ def stored_game_command(settings: Mapping[str, Any], record: GameRecord) -> str:
         record,
         time_scale=float(settings.get("time_scale", 1.0)),
         memory_limit_mb=settings.get("memory_limit_mb", DEFAULT_MEMORY_LIMIT_MB),
-        params=settings.get("params") or {},
+        params={
+            **(settings.get("params") or {}),
+            **({LEAGUE: str(settings["league"])} if "league" in settings else {}),
+        },
         sandbox=str(settings.get("sandbox") or "auto"),
     )

@@ -193,7 +193,7 @@ class _View:
         c = self.config
         entries = {b.name: b for b in c.bots}
         return game_command(
-            c.game, entries, record, time_scale=c.time_scale, memory_limit_mb=c.memory_limit_mb, params=c.params,
+            c.game, entries, record, time_scale=c.time_scale, memory_limit_mb=c.memory_limit_mb, params=c.game_params(),
             sandbox=c.sandbox,
         )  # fmt: skip
 

@@ -176,6 +176,12 @@ def get(name: str) -> type[Referee]:
     return _load(plugins[key])
 
 
-def create(name: str, seed: int, params: Mapping[str, str] | None = None) -> Referee:
-    """A new game of ``name`` for ``seed`` (any Java long) and optional game parameters."""
+def create(
+    name: str, seed: int, params: Mapping[str, str] | None = None, *, league: int | str | None = None
+) -> Referee:
+    """A new game of ``name`` for ``seed`` (any Java long) and optional game parameters, at the
+    league ``league`` (a level or an official league name; the ``league`` parameter too; default:
+    the top league, Bronze to Legend)."""
+    if league is not None:
+        params = {**(params or {}), LEAGUE: str(league)}
     return get(name)(seed, params)

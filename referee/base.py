@@ -316,6 +316,8 @@ class Referee(ABC):
     parameter says otherwise."""
     league_names: ClassVar[Mapping[str, int]] = {}
     """The official league names (lower case, as ``wood 2``) and the level each plays."""
+    league_rules: ClassVar[Mapping[int, str]] = {}
+    """What each level below the top one changes, in a few words (``arena games`` shows it)."""
 
     if TYPE_CHECKING:
         # The registry builds every game as ``cls(seed, params)`` (:func:`referee.create`); each
@@ -370,6 +372,12 @@ class Referee(ABC):
         levels = "1" if cls.top_league == 1 else f"1 to {cls.top_league}"
         named = f" or a league name: {names}" if names else ""
         raise ParameterError(f"{cls.name} has no league {raw!r}: give a level {levels}{named}")
+
+    @classmethod
+    def league_label(cls, level: int) -> str:
+        """``league 1 (Wood 2)``: a level and the official leagues that play it."""
+        names = [name.title() for name, at in cls.league_names.items() if at == level]
+        return f"league {level}" + (f" ({', '.join(names)})" if names else "")
 
     def legal_actions(self, player: int) -> list[str]:
         """Every legal command for ``player`` in the current state (for random play and tests)."""

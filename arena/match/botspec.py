@@ -85,6 +85,20 @@ class BotSpec:
     source: PythonSource | None = None
     """For a Python bot (a script, a package, a shipped module), its source; ``None`` for other
     bots, including a Python script given as a command (``python3 bot.py``)."""
+    leagues: tuple[int, ...] | None = None
+    """For a shipped bot, the league levels it plays legally (``leagues`` in ``bots/shipped.yaml``);
+    ``None`` for a bot that does not say (a user's: it is played at any league)."""
+
+    def league_refusal(self, game: str, level: int) -> str | None:
+        """Why this bot is not played at ``level`` of ``game`` (a shipped bot that does not play
+        that league), or ``None``."""
+        if self.leagues is None or level in self.leagues:
+            return None
+        levels = ", ".join(str(n) for n in self.leagues)
+        return (
+            f"bot {self.name!r} (shipped) plays {game} at league {levels} only, not at league {level}: "
+            f"pick a shipped bot that does (arena bots {game}), or your own"
+        )
 
     def command_line(self) -> str:
         return shlex.join(self.argv)
@@ -176,7 +190,8 @@ def _shipped(name: str, entry: Mapping[str, Any] | None, extra: tuple[str, ...],
     else:
         raise BotSpecError(f"{bots_file}: bot {name!r} needs a module, a path or a command")
     env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
-    return dataclasses.replace(spec, env=env)
+    leagues = tuple(int(n) for n in entry["leagues"]) if "leagues" in entry else None
+    return dataclasses.replace(spec, env=env, leagues=leagues)
 
 
 def _is_path_like(token: str) -> bool:

@@ -183,6 +183,13 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
     if len(bots) != rules.player_count:
         raise RequestError(f"{rules.name} is played by {rules.player_count} bots, got {len(bots)}")
     specs = _with_data([_spec(text, rules.name) for text in bots], request.data)
+    try:
+        level = rules.league_level(request.params)
+    except referee.ParameterError as exc:
+        raise RequestError(str(exc)) from None
+    refused = next((why for spec in specs if (why := spec.league_refusal(rules.name, level))), None)
+    if refused is not None:
+        raise RequestError(refused)
     if request.replay is not None:
         own = [entry for s in specs for entry in sandbox.bot_files(s.argv, s.cwd, s.data).entries]
         try:

@@ -110,6 +110,9 @@ class TournamentConfig:
     time_scale: float = 1.0
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB
     params: Mapping[str, str] = field(default_factory=dict)
+    league: int | None = None
+    """The league level whose rules are played; ``None``: the game's top league. Not part of the
+    schedule: a run asking for another league than the stored tournament's is refused."""
     sprt: SprtParams | None = None
     sweep: SweepSettings | None = None
     db: str = DEFAULT_DB
@@ -148,6 +151,12 @@ class TournamentConfig:
                 return b
         raise KeyError(name)
 
+    def game_params(self) -> dict[str, str]:
+        """What the referee of each game is given: the parameters, and the league when it is not
+        the top one."""
+        league = {} if self.league is None else {referee.LEAGUE: str(self.league)}
+        return {**self.params, **league}
+
     def schedule_key(self) -> dict[str, Any]:
         """The settings that define the games and how they are judged. ``games``, ``workers``
         and ``db`` are left out: a resumed run may ask for more games or other workers."""
@@ -172,6 +181,8 @@ class TournamentConfig:
         if self.replays is not None:
             out.update(replays=self.replays.folder, keep=self.replays.keep)
         out["sandbox"] = self.sandbox
+        if self.league is not None:
+            out["league"] = self.league
         return out
 
 
@@ -215,6 +226,7 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     if unknown:
         raise ConfigError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})")
     game, players = _game(data)
+    params, league = _params(data, game)
     bots = read_bots(data.get("bots"), base)
     fmt = setting("format").value(data, default=(Format.GAUNTLET if players == 2 else Format.ROUND_ROBIN).value)
     games, seeds, notes = _games(data, players)
@@ -238,7 +250,8 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
         workers=_workers(data),
         time_scale=setting("time_scale").value(data),
         memory_limit_mb=setting("memory_limit_mb").value(data),
-        params=_params(data, game),
+        params=params,
+        league=league,
         sprt=sprt,
         sweep=sweep,
         db=_db(data),
@@ -290,14 +303,21 @@ def _games(data: Mapping[str, Any], players: int) -> tuple[int, tuple[int, ...] 
     return games, None, [note]
 
 
-def _params(data: Mapping[str, Any], game: str) -> dict[str, str]:
-    """The game parameters, checked by the game itself."""
+def _params(data: Mapping[str, Any], game: str) -> tuple[dict[str, str], int | None]:
+    """The game parameters and the league level (``None``: the top league), checked by the game
+    itself. The league is a setting of its own (``league``, ``--league``), or a parameter."""
     params = string_map(data.get("params"), "params")
+    given = [str(v) for v in (params.pop(referee.LEAGUE, None), setting("league").value(data)) if v is not None]
+    rules = referee.get(game)
     try:
-        referee.get(game)(0, params or None)
+        levels = {rules.league_level({referee.LEAGUE: g}) for g in given}
+        rules(0, {**params, **({referee.LEAGUE: given[0]} if given else {})} or None)
     except referee.ParameterError as exc:
-        raise ConfigError(f"params: {exc}") from None
-    return params
+        raise ConfigError(f"{'league' if given and 'league' in str(exc) else 'params'}: {exc}") from None
+    if len(levels) > 1:
+        raise ConfigError(f"league: given twice, as {' and '.join(given)}: give it once")
+    level = levels.pop() if levels else rules.top_league
+    return params, None if level == rules.top_league else level
 
 
 def _db(data: Mapping[str, Any]) -> str:

@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import referee
+
 from ..match import botspec, enforcement, paths, sandbox
 from ..match.botspec import BotSpec
 from ..match.limits import TreeLimits
@@ -132,7 +134,10 @@ def bot_spec(entry: BotEntry, game: str) -> BotSpec:
     env = dict(spec.env)
     env.update(entry.env)
     data = tuple(str(p) for p in paths.data_paths(entry.data, entry.base))  # absolute: whatever the bot's cwd
-    return BotSpec(name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env, data=data, source=spec.source)
+    return BotSpec(
+        name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env, data=data, source=spec.source,
+        leagues=spec.leagues,
+    )  # fmt: skip
 
 
 def settings_key(config: TournamentConfig) -> str:
@@ -227,6 +232,14 @@ class Tournament:
                         f"{old.source_hash} -> {row.source_hash}: its code, or the data its config lists "
                         "under data:); restore it, or pass --new to start a new tournament"
                     )
+            stored_league, league = existing.settings.get("league"), self.config.league
+            if stored_league != league:
+                rules = referee.get(self.config.game)
+                raise TournamentError(
+                    f"tournament {existing.id} is played at {rules.league_label(stored_league or rules.top_league)}, "
+                    f"this run asks for {rules.league_label(league or rules.top_league)}; run it at that league to "
+                    "resume it, or pass --new to start a new tournament"
+                )
             if not same_rules(existing.referee_version, self.config.game):
                 raise TournamentError(
                     f"the {self.config.game} referee changed since tournament {existing.id} started "
@@ -377,7 +390,7 @@ class Tournament:
         return MatchOptions(
             time_scale=self.config.time_scale,
             memory_limit_mb=self.config.memory_limit_mb,
-            params=dict(self.config.params) or None,
+            params=self.config.game_params() or None,
             sandbox=SandboxMode.ON if self.sandboxed else SandboxMode.OFF,
             hide=tuple(hidden),
         )

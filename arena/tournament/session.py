@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import referee
+
 from ..match import sandbox
 from ..match.preflight import start_failures
 from .config import TournamentConfig
@@ -77,6 +79,10 @@ def _check(config: TournamentConfig, bundle: Callable[[str], str] | None) -> Das
     executor returned) when asked for."""
     try:
         specs = [bot_spec(entry, config.game) for entry in config.bots]
+        level = config.league or referee.get(config.game).top_league
+        refused = next((why for spec in specs if (why := spec.league_refusal(config.game, level))), None)
+        if refused is not None:
+            raise TournamentError(refused)
         confined, _ = sandbox.decide(config.sandbox)
         if config.executor == "dask":
             from .dask_executor import require_dask

@@ -277,6 +277,13 @@ SETTINGS: tuple[Setting, ...] = (
         flag="--memory-limit",
     ),
     Setting("params", "Game parameter (repeatable).", flag="--param", metavar="NAME=VALUE", item=_name_value),
+    Setting(
+        "league",
+        "The league whose rules are played: a level (1: the first Wood league) or an official name; "
+        "default: the top league (arena games lists them).",
+        read=text,
+        metavar="LEVEL|NAME",
+    ),
     Setting("sprt", "Stop each comparison when the SPRT decides.", is_switch=True),
     Setting("sprt.elo0", "SPRT H0 Elo (default 0).", read=number(_elo), default=0.0),
     Setting("sprt.elo1", "SPRT H1 Elo (default 5).", read=number(_elo), default=5.0),

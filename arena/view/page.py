@@ -24,6 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import referee
+
 from ..match.replay import FORMAT, read_replay, write_text_atomic
 
 __all__ = [
@@ -101,6 +103,16 @@ def load_replay(path: Path) -> dict[str, Any]:
     return document
 
 
+def _league(game: str, params: Any) -> str:
+    """The league the replay's game was played at (``league 1 (Wood 2)``), empty for a game this
+    arena does not know or a replay without parameters to read."""
+    try:
+        rules = referee.get(game)
+        return rules.league_label(rules.league_level(params if isinstance(params, Mapping) else None))
+    except (referee.UnknownGame, referee.PluginError, referee.ParameterError):
+        return ""
+
+
 def embed_json(document: Mapping[str, Any]) -> str:
     """``document`` as JSON that is safe inside a ``<script>`` element."""
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).translate(_JSON_ESCAPES)
@@ -111,11 +123,13 @@ def build_page(replay: Mapping[str, Any]) -> str:
     check_replay(replay)
     game = str(replay.get("game", ""))
     bots = " vs ".join(str(b.get("name", "?")) for b in replay["bots"] if isinstance(b, dict))
-    title = f"{game} replay: {bots} (seed {replay.get('seed', '?')})"
+    league = _league(game, replay.get("params"))
+    title = f"{game} replay: {bots} (seed {replay.get('seed', '?')}{', ' + league if league else ''})"
     scripts = [_inline_script(GAME_SCRIPTS[game])] if game in GAME_SCRIPTS else []
     scripts.append(_inline_script("viewer.js"))
     values = {
         "TITLE": html.escape(title),
+        "LEAGUE": html.escape(league, quote=True),
         "STYLE": _asset("viewer.css"),
         "DATA": embed_json(replay),
         "SCRIPTS": "\n".join(f"<script>\n{s}\n</script>" for s in scripts),

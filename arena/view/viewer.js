@@ -133,7 +133,8 @@
 
   function titleHtml() {
     const bots = data.bots.map((b, p) => who(p)).join(" vs ");
-    return esc(data.game) + ": " + bots + ' <span class="why">seed ' + esc(data.seed) + "</span>";
+    const league = app.dataset.league ? ", " + esc(app.dataset.league) : "";
+    return esc(data.game) + ": " + bots + ' <span class="why">seed ' + esc(data.seed) + league + "</span>";
   }
 
   function resultHtml() {

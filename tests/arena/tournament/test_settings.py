@@ -33,6 +33,7 @@ CASES: dict[str, tuple[list[str], dict[str, Any]]] = {
         ["--param", "MAX_ROUNDS=10", "--param", "STARTING_SUN=3"],
         {"params": {"MAX_ROUNDS": 10, "STARTING_SUN": 3}},
     ),
+    "league": (["--league", "wood 1"], {"league": 2}),
     "sprt": (["--sprt"], {"sprt": True}),
     "sprt.elo0": (["--elo0", "-2"], {"sprt": {"elo0": -2}}),
     "sprt.elo1": (["--sprt", "--elo1", "8"], {"sprt": {"elo1": 8}}),
