@@ -18,6 +18,7 @@ wall (issue #18 asks at most 8% and 1.05x), against both starts of the bots.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import resource
@@ -34,7 +35,8 @@ from arena.match import MatchOptions, play_match, pystart  # noqa: E402
 from arena.match.botspec import BotSpec  # noqa: E402
 from arena.match.sandbox import SandboxMode  # noqa: E402
 
-PARITY = ROOT.parent / "shared" / "parity"
+PARITY = ROOT / "tests" / "fixtures" / "parity"
+"""The official traces (gzipped) and the test bots that played the first set, in the repository."""
 
 
 def cpu_self() -> float:
@@ -97,15 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.runs = 2, 2
-    if not PARITY.is_dir():
-        print(f"error: {PARITY} not found (the parity traces and bots are needed)", file=sys.stderr)
-        return 1
     sandbox = SandboxMode(args.sandbox)
     for game in ("spring2021", "fall2020"):
-        files = sorted((PARITY / "traces" / game).glob(f"{game}_*clean*.json"))[: args.games]
+        files = sorted((PARITY / "traces" / game).glob(f"{game}_*clean*.json.gz"))[: args.games]
         rows = []
         for f in files:
-            trace = json.loads(f.read_text())
+            trace = json.loads(gzip.decompress(f.read_bytes()))
             for _ in range(args.runs):
                 rows.append(measure(trace, sandbox))
         med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
