@@ -1,9 +1,5 @@
-"""Shared fixtures: where the official parity material lives, the replays the viewer tests watch,
-and the check that no test writes into the repository.
-
-Tests read ``../shared`` from the repository root. When it is missing they fail under CI (the
-``CI`` environment variable is set) and skip with a clear reason elsewhere.
-"""
+"""Shared fixtures: the replays the viewer tests watch, and the check that no test writes into the
+repository."""
 
 from __future__ import annotations
 
@@ -14,15 +10,8 @@ from typing import Any
 import pytest
 
 from arena.match.replay import read_replay
-from tests.helpers.environment import require_path
-from tests.helpers.paths import PARITY, REPO_ROOT
+from tests.helpers.paths import REPO_ROOT
 from tests.helpers.viewer_replays import MATCHES, play
-
-
-@pytest.fixture(scope="session")
-def parity_dir() -> Path:
-    return require_path(PARITY, "parity material")
-
 
 # -- replays for the viewer's tests (its page, arena view) ------------------------------------------
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -19,14 +18,6 @@ def missing(message: str) -> None:
     if in_ci():
         pytest.fail(message + "; CI must have it", pytrace=False)
     pytest.skip(message)
-
-
-def require_path(path: Path, what: str) -> Path:
-    """Return ``path`` if it exists; otherwise fail under CI, skip (with the reason) elsewhere."""
-    if path.exists():
-        return path
-    missing(f"{what} not found at {path} (expected ../shared beside the repository)")
-    return path  # not reached
 
 
 def require_program(program: str, install: str) -> str:
