@@ -62,7 +62,6 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     "WAIT": re.compile(rf"WAIT{_MSG}", _FLAGS),
 }
 _KINDS = {"REST": REST, "CAST": CAST, "LEAR": LEARN, "BREW": BREW, "WAIT": WAIT}
-_ALL_KINDS = frozenset(_KINDS.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,9 +113,9 @@ def parse_answer(lines: tuple[str, ...]) -> Action:
 def parser(league: League) -> Callable[[tuple[str, ...]], Action]:
     """:func:`parse_answer` for a league level: with the full rules that very function, below
     them one that refuses the commands the level does not have (a memo of its own)."""
-    kinds = league.commands
-    if kinds == _ALL_KINDS and league.expected == EXPECTED:
+    if league.spells and league.tome:
         return parse_answer
+    kinds = league.commands
     keys = frozenset(key for key, kind in _KINDS.items() if kind in kinds)
     expected = league.expected
     memo: dict[str, Action] = {}

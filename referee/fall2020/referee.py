@@ -56,6 +56,7 @@ class Fall2020Referee(EngineReferee):
         super().__init__(seed)
         self.state: FallState = deck.new_game(self._seed, self.rules)
         self._parse_answer = parser(self.rules)
+        self._goal = self.rules.delivery_goal
 
     @classmethod
     def from_state(cls, state: FallState, seed: int = 0, league: int | None = None) -> Fall2020Referee:
@@ -102,7 +103,9 @@ class Fall2020Referee(EngineReferee):
         scores = self.scores
         scores[0] = first.score
         scores[1] = second.score
-        if resolution.is_game_over(state, self.active, self.rules.delivery_goal):
+        # resolution.is_game_over, written out (once a turn).
+        goal = self._goal
+        if first.deliveries >= goal or second.deliveries >= goal or sum(self.active) <= 1:
             if sum(self.active) <= 1:
                 self._end_game(EndReason.PLAYER_DEACTIVATED)
             else:
