@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .state import DELIVERY_GOAL, Delta, Order
 
-__all__ = ["League", "LEAGUES", "TOP_LEAGUE", "LEAGUE_NAMES", "java_half", "wood2_orders"]
+__all__ = ["League", "LEAGUES", "TOP_LEAGUE", "LEAGUE_NAMES", "LEAGUE_RULES", "java_half", "wood2_orders"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +82,13 @@ TOP_LEAGUE = LEAGUES[4]
 
 LEAGUE_NAMES: dict[str, int] = {"wood 2": 1, "wood 1": 2, "bronze": 3, "silver": 4, "gold": 4, "legend": 4}
 """The CodinGame leagues (lower case) and the level each plays."""
+
+LEAGUE_RULES: dict[int, str] = {
+    1: "brewing only (no spells, no tome, no bonus), simpler orders, 2 potions end the game",
+    2: "the four starting spells and REST, no tome, no urgency bonus, 3 potions end the game",
+    3: "the full rules, as level 4",
+}
+"""What each level below the top one changes, in a few words."""
 
 
 def java_half(x: int) -> int:

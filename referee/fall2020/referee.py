@@ -21,7 +21,7 @@ from ..base import LEAGUE, DeactivationCause, EndReason, ParameterError
 from ..engine import EngineReferee
 from . import deck, inputs, legal, resolution
 from .actions import parser
-from .leagues import LEAGUE_NAMES, LEAGUES, League
+from .leagues import LEAGUE_NAMES, LEAGUE_RULES, LEAGUES, League
 from .state import FallState
 
 __all__ = ["Fall2020Referee", "MAX_TURNS"]
@@ -42,6 +42,7 @@ class Fall2020Referee(EngineReferee):
 
     top_league = 4
     league_names = LEAGUE_NAMES
+    league_rules = LEAGUE_RULES
 
     def __init__(self, seed: int, params: Mapping[str, str] | None = None) -> None:
         others = sorted(k for k in params or {} if k != LEAGUE)
