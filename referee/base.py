@@ -312,8 +312,8 @@ class Referee(ABC):
     are only extended with games played under the same rules version."""
     top_league: ClassVar[int] = 1
     """The number of league levels (the rules of CodinGame's leagues: 1 is the first Wood league,
-    the top level plays Bronze to Legend); a game is played at the top level unless its ``league``
-    parameter says otherwise."""
+    the top level plays the last leagues up to Legend); a game is played at the top level unless
+    its ``league`` parameter says otherwise."""
     league_names: ClassVar[Mapping[str, int]] = {}
     """The official league names (lower case, as ``wood 2``) and the level each plays."""
     league_rules: ClassVar[Mapping[int, str]] = {}

@@ -8,18 +8,36 @@ exception's text as what it "got".
 
 Java regex classes differ from Python's: ``\\d`` is ASCII only, ``\\s`` is ``[ \\t\\n\\x0B\\f\\r]`` and
 ``.`` stops at ``\\n``, ``\\r``, ``\\u0085``, ``\\u2028`` and ``\\u2029``; the patterns spell those out.
+
+Below the top league some commands do not exist: the official parser does not even try their
+patterns, so such a line is invalid input (the player is disqualified) and the message names the
+league's commands (:func:`parser`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from ..base import InvalidCommand
 from ..javatext import cut_message, parse_java_int
+from .leagues import League
 
-__all__ = ["Action", "REST", "CAST", "LEARN", "BREW", "WAIT", "EXPECTED", "parse", "parse_answer", "trim_message"]
+__all__ = [
+    "Action",
+    "REST",
+    "CAST",
+    "LEARN",
+    "BREW",
+    "WAIT",
+    "EXPECTED",
+    "parse",
+    "parse_answer",
+    "parser",
+    "trim_message",
+]
 
 REST: Final = "REST"
 CAST: Final = "CAST"
@@ -28,7 +46,7 @@ BREW: Final = "BREW"
 WAIT: Final = "WAIT"
 
 EXPECTED = "BREW <id> | CAST <id> [<repeat>] | LEARN <id> | REST | WAIT"
-"""What the official error says was expected (league 4 = full rules)."""
+"""What the official error says was expected with the full rules (levels 3 and 4)."""
 
 _WS = r"[ \t\n\x0b\f\r]"
 _ANY = r"[^\n\r\x85\u2028\u2029]"
@@ -64,10 +82,6 @@ class Action:
         return f"{self.kind} {self.spell_id}"
 
 
-def _java_int(digits: str) -> int:
-    return parse_java_int(digits, EXPECTED)
-
-
 def trim_message(message: str | None) -> str | None:
     """The official cut (no trim in this game): past 48 UTF-16 units, the first 46 + ``...``."""
     return cut_message(message, trim=False)
@@ -96,22 +110,47 @@ def parse_answer(lines: tuple[str, ...]) -> Action:
     return action if action is not None else parse(lines[0])
 
 
-def _parse(line: str) -> Action:
+def parser(league: League) -> Callable[[tuple[str, ...]], Action]:
+    """:func:`parse_answer` for a league level: with the full rules that very function, below
+    them one that refuses the commands the level does not have (a memo of its own)."""
+    if league.spells and league.tome:
+        return parse_answer
+    kinds = league.commands
+    keys = frozenset(key for key, kind in _KINDS.items() if kind in kinds)
+    expected = league.expected
+    memo: dict[str, Action] = {}
+
+    def parse_league_answer(lines: tuple[str, ...]) -> Action:
+        line = lines[0]
+        action = memo.get(line)
+        if action is None:
+            action = _parse(line, keys, expected)
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            memo[line] = action
+        return action
+
+    return parse_league_answer
+
+
+def _parse(line: str, keys: frozenset[str] | None = None, expected: str = EXPECTED) -> Action:
+    """One line; ``keys``: the keywords (first four letters) of the commands that exist, all if
+    ``None``; ``expected``: the wording of the invalid-input message."""
     key = line[:4].upper()
     pattern = _PATTERNS.get(key)
-    m = pattern.fullmatch(line) if pattern is not None else None
+    m = pattern.fullmatch(line) if pattern is not None and (keys is None or key in keys) else None
     if m is None:
-        raise InvalidCommand(EXPECTED, line)
+        raise InvalidCommand(expected, line)
     kind = _KINDS[key]
     message = m.group("message")
     if message is not None:
         message = trim_message(message)
     if kind is REST or kind is WAIT:
         return Action(kind, message=message)
-    spell_id = _java_int(m.group("id"))
+    spell_id = parse_java_int(m.group("id"), expected)
     repeats = None
     if kind is CAST:
         param = m.group("param")
         if param is not None:
-            repeats = _java_int(param)
+            repeats = parse_java_int(param, expected)
     return Action(kind, spell_id, repeats, message)

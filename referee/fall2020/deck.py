@@ -5,6 +5,10 @@ The official referee gives every spell an id from one static counter, in creatio
 tome spells (ids 0-41, in the order of the catalogue below), then the 36 potion orders (42-77),
 then each player's four starting spells (78-81 for player 0, 82-85 for player 1). The game's
 ``java.util.Random(seed)`` shuffles the tome deck, then the order deck, and is never used again.
+
+The league level (:mod:`.leagues`) changes the deal: level 1 shuffles a simpler order deck and
+has no spells, levels 1 and 2 deal no tome (the tome deck is shuffled all the same: the orders'
+shuffle comes second) and have no urgency bonus.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..javarandom import JavaRandom, java_shuffle
+from .leagues import TOP_LEAGUE, League, wood2_orders
 from .state import (
     COUNTER_SIZE,
     FIRST_PLAYER_SPELL_ID,
@@ -127,7 +132,7 @@ ORDER_RECIPES: tuple[tuple[Delta, int], ...] = (
 FIRST_ORDER_ID = len(TOME_RECIPES)  # 42
 FIRST_LEARNT_SPELL_ID = FIRST_PLAYER_SPELL_ID + 2 * len(STARTING_SPELLS)  # 86
 STARTING_INVENTORY = (3, 0, 0, 0)
-"""Every player's inventory at the start: three tier-0 ingredients."""
+"""Every player's inventory at the start (levels 2 to 4): three tier-0 ingredients."""
 
 
 def tome_catalogue() -> list[TomeSpell]:
@@ -140,27 +145,32 @@ def order_catalogue() -> list[Order]:
     return [Order(FIRST_ORDER_ID + i, (-a, -b, -c, -d), price) for i, ((a, b, c, d), price) in enumerate(ORDER_RECIPES)]
 
 
-def shuffled_decks(seed: int) -> tuple[deque[TomeSpell], deque[Order]]:
+def shuffled_decks(seed: int, league: League = TOP_LEAGUE) -> tuple[deque[TomeSpell], deque[Order]]:
     """The tome deck and the order deck after ``Collections.shuffle`` with ``Random(seed)``
-    (tome first, then orders); the game deals from the front."""
+    (tome first, then orders; level 1 shuffles its own orders); the game deals from the front."""
     rnd = JavaRandom(seed)
     tome = tome_catalogue()
     orders = order_catalogue()
+    if league.halved_orders:
+        orders = wood2_orders(orders)
     java_shuffle(tome, rnd)
     java_shuffle(orders, rnd)
     return deque(tome), deque(orders)
 
 
-def new_game(seed: int) -> FallState:
-    """The official starting position for ``seed``: shuffled decks, 6 tome spells and 5 orders
-    dealt, inventories ``3 0 0 0``, four starting spells each (ids 78-85)."""
-    tome_deck, order_deck = shuffled_decks(seed)
-    tome = [tome_deck.popleft() for _ in range(TOME_SIZE)]
+def new_game(seed: int, league: League = TOP_LEAGUE) -> FallState:
+    """The official starting position for ``seed`` at a league level (the top one by default:
+    shuffled decks, 6 tome spells and 5 orders dealt, inventories ``3 0 0 0``, four starting
+    spells each, ids 78-85)."""
+    tome_deck, order_deck = shuffled_decks(seed, league)
+    tome = [tome_deck.popleft() for _ in range(TOME_SIZE)] if league.tome else []
     deliveries = [order_deck.popleft() for _ in range(COUNTER_SIZE)]
-    players = [PlayerState(list(STARTING_INVENTORY), []) for _ in range(2)]
-    state = FallState(tome, deliveries, players, tome_deck, order_deck)
-    state.next_id = FIRST_LEARNT_SPELL_ID - 2 * len(STARTING_SPELLS)
-    for p in range(2):
-        for delta in STARTING_SPELLS:
-            state.add_spell(p, delta, repeatable=False)
+    players = [PlayerState(list(league.starting_inventory), []) for _ in range(2)]
+    bonus = [4, 4] if league.urgency_bonus else [0, 0]
+    state = FallState(tome, deliveries, players, tome_deck, order_deck, bonus)
+    state.next_id = FIRST_PLAYER_SPELL_ID
+    if league.spells:
+        for p in range(2):
+            for delta in STARTING_SPELLS:
+                state.add_spell(p, delta, repeatable=False)
     return state

@@ -1,9 +1,14 @@
-"""The Fall Challenge 2020 referee ("witches' brew"), as played from Bronze to Legend (league 4).
+"""The Fall Challenge 2020 referee ("witches' brew"), at every league level.
 
 Every engine turn both active players get the table and answer with one line; the actions are
 resolved in player order (:func:`.resolution.resolve_turn`). The game ends after the turn in which a
-player brews its sixth potion, when a player is disqualified, or after 100 turns; each active
-player then scores one rupee per tier 1-3 ingredient.
+player brews its sixth potion (its second in league level 1, its third in level 2), when a player
+is disqualified, or after 100 turns; each active player then scores one rupee per tier 1-3
+ingredient (except in level 1).
+
+The ``league`` parameter picks the level (:mod:`.leagues`): 1 (Wood 2), 2 (Wood 1), 3 (Bronze) or
+4 (Silver to Legend, the default); levels 3 and 4 play the same rules. The official referee reads
+no other game parameter than the seed.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from typing import Any
 from ..base import LEAGUE, DeactivationCause, EndReason, ParameterError
 from ..engine import EngineReferee
 from . import deck, inputs, legal, resolution
-from .actions import parse_answer
+from .actions import parser
+from .leagues import LEAGUE_NAMES, LEAGUE_RULES, LEAGUES, League
 from .state import FallState
 
 __all__ = ["Fall2020Referee", "MAX_TURNS"]
@@ -24,7 +30,8 @@ MAX_TURNS = 100
 
 
 class Fall2020Referee(EngineReferee):
-    """Fall Challenge 2020, full rules. ``state`` is the live :class:`FallState`."""
+    """Fall Challenge 2020. ``state`` is the live :class:`FallState`, ``rules`` the
+    :class:`~.leagues.League` played."""
 
     name = "fall2020"
     aliases = ("witches-brew",)
@@ -34,6 +41,8 @@ class Fall2020Referee(EngineReferee):
     timeout_summary = "has not provided 1 lines in time."
 
     top_league = 4
+    league_names = LEAGUE_NAMES
+    league_rules = LEAGUE_RULES
 
     def __init__(self, seed: int, params: Mapping[str, str] | None = None) -> None:
         others = sorted(k for k in params or {} if k != LEAGUE)
@@ -44,15 +53,17 @@ class Fall2020Referee(EngineReferee):
                 "(the seed is the only other setting and is given separately)"
             )
         self.league = self.league_level(params)
-        if self.league != self.top_league:
-            raise ParameterError(f"fall2020 league {self.league} is not played here yet: only league 4")
+        self.rules: League = LEAGUES[self.league]
         super().__init__(seed)
-        self.state: FallState = deck.new_game(self._seed)
+        self.state: FallState = deck.new_game(self._seed, self.rules)
+        self._parse_answer = parser(self.rules)
+        self._goal = self.rules.delivery_goal
 
     @classmethod
-    def from_state(cls, state: FallState, seed: int = 0) -> Fall2020Referee:
-        """A referee that starts (at turn 1) from a position built by hand."""
-        ref = cls(seed)
+    def from_state(cls, state: FallState, seed: int = 0, league: int | None = None) -> Fall2020Referee:
+        """A referee that starts (at turn 1) from a position built by hand (played at the top
+        league level unless ``league`` says otherwise)."""
+        ref = cls(seed, None if league is None else {LEAGUE: str(league)})
         ref.state = state
         ref._sync_scores()
         return ref
@@ -84,7 +95,7 @@ class Fall2020Referee(EngineReferee):
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
-        log = resolution.resolve_turn(state, self._parse_answers(outputs, parse_answer))
+        log = resolution.resolve_turn(state, self._parse_answers(outputs, self._parse_answer))
         self._summary += log.summary
         if log.errors:
             for player, message in log.errors:
@@ -93,14 +104,17 @@ class Fall2020Referee(EngineReferee):
         scores = self.scores
         scores[0] = first.score
         scores[1] = second.score
-        if resolution.is_game_over(state, self.active):
+        # resolution.is_game_over, written out (once a turn).
+        goal = self._goal
+        if first.deliveries >= goal or second.deliveries >= goal or sum(self.active) <= 1:
             if sum(self.active) <= 1:
                 self._end_game(EndReason.PLAYER_DEACTIVATED)
             else:
                 self._end_game(EndReason.DELIVERY_GOAL)
 
     def _on_end(self) -> None:
-        resolution.add_inventory_bonus(self.state, self.active)
+        if self.rules.inventory_bonus:
+            resolution.add_inventory_bonus(self.state, self.active)
         self._sync_scores()
 
     @classmethod

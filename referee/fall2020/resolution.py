@@ -1,6 +1,8 @@
-"""How Fall Challenge 2020 applies the players' actions (league 4, the full rules used up to
-Legend), as functions on a :class:`~referee.fall2020.state.FallState`: each action (BREW, CAST,
-LEARN, REST), the end of a turn, and the end of the game.
+"""How Fall Challenge 2020 applies the players' actions, as functions on a
+:class:`~referee.fall2020.state.FallState`: each action (BREW, CAST, LEARN, REST), the end of a
+turn, and the end of the game. The same functions serve every league level: a level without a
+tome, spells or urgency bonus simply has none on the table (see :mod:`.leagues`); only the number
+of potions that ends the game and the inventory bonus are the caller's to choose.
 
 The official ``Game.performGameUpdate`` resolves the players' actions one after the other (player
 0 first) against the table as it was at the start of the turn; only then are learnt spells and
@@ -293,14 +295,16 @@ def end_turn(state: FallState, log: TurnLog) -> None:
 # -- the end of the game ------------------------------------------------------------------------
 
 
-def is_game_over(state: FallState, active: Sequence[bool]) -> bool:
-    """After a turn: at most one active player, or a player has brewed its sixth potion."""
+def is_game_over(state: FallState, active: Sequence[bool], goal: int = DELIVERY_GOAL) -> bool:
+    """After a turn: at most one active player, or a player has brewed ``goal`` potions (six
+    with the full rules)."""
     first, second = state.players
-    return first.deliveries >= DELIVERY_GOAL or second.deliveries >= DELIVERY_GOAL or sum(active) <= 1
+    return first.deliveries >= goal or second.deliveries >= goal or sum(active) <= 1
 
 
 def add_inventory_bonus(state: FallState, active: Sequence[bool]) -> None:
-    """End of game: each active player scores one rupee per tier 1-3 ingredient."""
+    """End of game: each active player scores one rupee per tier 1-3 ingredient (not in league
+    level 1)."""
     for p, player in enumerate(state.players):
         if active[p]:
             inv = player.inventory
