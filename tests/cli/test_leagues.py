@@ -1,0 +1,97 @@
+"""League levels through the arena: played by arena play and arena tournament (--league, a
+config's league:), part of a game's identity (replays, the viewer's title, stored tournaments and
+their reproduce commands), listed by arena games, and shipped bots refused outside their leagues."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import referee
+from arena.match.botspec import shipped_bots
+from arena.match.replay import read_replay
+from arena.view import build_page
+from cli.arena import main
+
+LEVELS = [(game, level) for game in ("spring2021", "fall2020") for level in range(1, referee.get(game).top_league + 1)]
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def players_of(output: str) -> list[dict]:
+    return list(json.loads(output.strip().splitlines()[-1])["players"])
+
+
+@pytest.mark.parametrize("game,level", LEVELS)
+def test_greedy_plays_every_league_to_the_end_with_no_refused_action(game: str, level: int, tmp_path: Path) -> None:
+    replay = tmp_path / "r.json"
+    code, out = run("play", game, "greedy", "greedy", "--league", str(level), "--seed", "7", "--json",
+                    "--replay", str(replay), "--time-scale", "5")  # fmt: skip
+    assert code == 0, out
+    data = json.loads(out.strip().splitlines()[-1])
+    assert data["end_reason"] != "interrupted"
+    assert [(p["status"], p["refused"]) for p in data["players"]] == [("ok", 0), ("ok", 0)]
+    assert f"--league {level}" in out  # the command that plays it again
+    document = read_replay(replay)
+    assert document["params"] == {"league": str(level)}  # the replay says which rules were played
+    assert referee.get(game).league_label(level) in build_page(document).split("<title>")[1].split("</title>")[0]
+
+
+def test_a_league_is_named_or_numbered_and_refused_in_one_line_when_unknown() -> None:
+    code, out = run("play", "fall2020", "greedy", "greedy", "--league", "Wood 1", "--seed", "3", "--json")
+    assert code == 0, out
+    assert "--league 'Wood 1'" in out  # played again as asked
+    code, out = run("play", "fall2020", "greedy", "greedy", "--league", "diamond", "--seed", "3")
+    assert code == 2
+    assert "fall2020 has no league 'diamond': give a level 1 to 4 or a league name: wood 2 (1), wood 1 (2)" in out
+
+
+def test_arena_games_lists_each_games_leagues() -> None:
+    code, out = run("games")
+    assert code == 0
+    for game, level in LEVELS:
+        assert referee.get(game).league_label(level) in out
+    assert "league 4 (Silver, Gold, Legend): the default" in out
+
+
+def test_a_tournament_at_one_league_refuses_to_resume_at_another(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    common = ("tournament", "fall2020", "greedy", "random", "--games", "2", "--workers", "1", "--no-progress")
+    code, out = run(*common, "--league", "2")
+    assert code == 0, out
+    for other in (["--league", "3"], []):  # another level, or the default (the top one)
+        code, out = run(*common, *other)
+        assert code == 1, out
+        (line,) = [x for x in out.splitlines() if x.strip()]
+        assert line.startswith("Error: tournament 1 is played at league 2 (Wood 1), this run asks for league ")
+        assert "pass --new to start a new tournament" in line
+    code, out = run(*common, "--league", "wood 1", "--games", "4")  # the same level, named: resumed
+    assert code == 0 and "resumed, 2 games already stored" in out, out
+    code, out = run("matches", "show", "1")
+    assert code == 0 and "--league 2" in out, out
+
+
+def test_a_shipped_bot_is_refused_outside_its_leagues(tmp_path: Path, monkeypatch) -> None:
+    """The first shipped bot that declares fewer leagues than its game has is refused, in one line,
+    at a league it does not play, before the match (arena play) or the database (tournament)."""
+    limited = [
+        (game, name, entry["leagues"])
+        for game in ("spring2021", "fall2020")
+        for name, entry in shipped_bots(game).items()
+        if "leagues" in entry and len(entry["leagues"]) < referee.get(game).top_league
+    ]
+    assert limited, "no shipped bot plays fewer leagues than its game has"
+    game, name, leagues = limited[0]
+    outside = next(level for level in range(1, referee.get(game).top_league + 1) if level not in leagues)
+    monkeypatch.chdir(tmp_path)
+    for command in (["play", game, name, name, "--seed", "1"], ["tournament", game, name, "random", "--games", "2"]):
+        code, out = run(*command, "--league", str(outside))
+        assert code in (1, 2), out
+        assert f"bot {name!r} (shipped) plays {game} at league" in out and f"not at league {outside}" in out
+    assert list(tmp_path.iterdir()) == []
