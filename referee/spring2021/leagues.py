@@ -13,13 +13,15 @@ shadows                   never                never                yes
 starting trees            6 each, tall         4 each, small        2 each, small
 placed on                 any cell but the     any cell but the     the outer ring
                           centre               centre
-at distance (exclusive)   0                    1                    2
+more than ... apart       0                    1                    2
 actions offered/accepted  COMPLETE, WAIT       GROW, COMPLETE,      SEED, GROW, COMPLETE,
                                                WAIT                 WAIT
 ========================  ===================  ===================  ======================
 
 A command a level does not have is not even parsed: ``GROW 3`` in level 1 is invalid input, and
-the invalid-input message names what the level expects (:attr:`League.expected`).
+the invalid-input message names what the level expects (:attr:`League.expected`). The summaries of
+every level count days with the ``MAX_ROUNDS`` parameter, whatever the level's own number. See
+``docs/spring2021-rules.md``.
 """
 
 from __future__ import annotations
