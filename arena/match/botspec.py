@@ -111,8 +111,10 @@ class BotSpec:
         return merged
 
 
-def shipped_bots(game: str, bots_file: Path = BOTS_FILE) -> dict[str, dict[str, Any]]:
-    """The bots file's entries for ``game`` (empty if there are none)."""
+def shipped_bots(game: str, bots_file: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The bots file's entries for ``game`` (empty if there are none); ``bots_file`` defaults to
+    :data:`BOTS_FILE`."""
+    bots_file = bots_file or BOTS_FILE
     if not bots_file.is_file():
         return {}
     try:
@@ -125,7 +127,7 @@ def shipped_bots(game: str, bots_file: Path = BOTS_FILE) -> dict[str, dict[str, 
     return entries
 
 
-def default_bots(game: str, bots_file: Path = BOTS_FILE) -> tuple[str, ...]:
+def default_bots(game: str, bots_file: Path | None = None) -> tuple[str, ...]:
     """The default match of ``game``: the first two shipped bots (fewer if fewer are shipped)."""
     return tuple(shipped_bots(game, bots_file))[:2]
 
@@ -200,10 +202,12 @@ def _is_path_like(token: str) -> bool:
     return "/" in token or token.endswith(".py") or token.startswith("~")
 
 
-def resolve(text: str, game: str, bots_file: Path = BOTS_FILE, base: Path | None = None) -> BotSpec:
+def resolve(text: str, game: str, bots_file: Path | None = None, base: Path | None = None) -> BotSpec:
     """Turn a BOT argument into a :class:`BotSpec`, or raise :class:`BotSpecError`.
 
-    ``base`` is the directory relative paths are taken from (default: the current one)."""
+    ``base`` is the directory relative paths are taken from (default: the current one);
+    ``bots_file`` the shipped bots' file (default :data:`BOTS_FILE`)."""
+    bots_file = bots_file or BOTS_FILE
     text = text.strip()
     if not text:
         raise BotSpecError("empty bot: give a file, a directory, a command or a shipped bot name")

@@ -5,6 +5,10 @@ numbers, and are tried in the order WAIT, GROW, COMPLETE, SEED with ``Matcher.ma
 go through ``Integer.parseInt``: a number too large for a Java int matches the pattern but throws,
 and the player is disqualified with the exception's text as what it "got".
 
+The lower leagues do not try the patterns of the commands they do not have (GROW in league 1,
+SEED in leagues 1 and 2): such a line is invalid input, whatever its numbers, and the message
+names only the commands of the league (:func:`expected_text`, ``Game.getExpected``).
+
 Java regex classes differ from Python's: ``\\d`` is ASCII only, ``\\s`` is ``[ \\t\\n\\x0B\\f\\r]`` and
 ``.`` stops at ``\\n``, ``\\r``, ``\\u0085``, ``\\u2028`` and ``\\u2029``; the patterns below spell
 those classes out.
@@ -13,14 +17,39 @@ those classes out.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from ..base import InvalidCommand
 from ..javatext import cut_message, parse_java_int
 
-__all__ = ["Wait", "Grow", "Complete", "Seed", "Action", "parse", "EXPECTED", "trim_message"]
+__all__ = [
+    "Wait",
+    "Grow",
+    "Complete",
+    "Seed",
+    "Action",
+    "parse",
+    "parser_for",
+    "EXPECTED",
+    "expected_text",
+    "trim_message",
+]
 
 EXPECTED = "SEED <from> <to> | GROW <idx> | COMPLETE <idx> | WAIT"
+"""What the invalid-input message of the full game (league 3) says it expects."""
+
+
+def expected_text(grow: bool, seed: bool) -> str:
+    """``Game.getExpected``: the commands a league parses, as its invalid-input message lists them
+    (a league with SEED but without GROW does not exist; it would get the full text)."""
+    if not grow and not seed:
+        return "COMPLETE <idx> | WAIT"
+    if grow and not seed:
+        return "GROW <idx> | COMPLETE <idx> | WAIT"
+    return EXPECTED
+
 
 _WS = r"[ \t\n\x0b\f\r]"
 _ANY = r"[^\n\r\x85\u2028\u2029]"
@@ -70,43 +99,68 @@ class Seed:
 Action = Wait | Grow | Complete | Seed
 
 
-def _parse_int(digits: str) -> int:
-    return parse_java_int(digits, EXPECTED)
-
-
 def trim_message(message: str | None) -> str | None:
     """The viewer's message: Java ``trim()``, cut to 46 units + ``...`` past 48 (UTF-16 units)."""
     return cut_message(message, trim=True)
 
 
 _PLAIN: dict[str, Action] = {}
-"""Lines already parsed that are exactly a command in its usual spelling (``GROW 5``): no message,
-numbers of at most three digits without leading zeros. Bounded: there are about 10**6 of them."""
+"""Lines already parsed by :func:`parse` that are exactly a command in its usual spelling
+(``GROW 5``): no message, numbers of at most three digits without leading zeros. Bounded: there are
+about 10**6 of them."""
+
+
+def _plain(action: Action, line: str) -> bool:
+    """Whether ``line`` is ``action`` in its usual spelling (see :data:`_PLAIN`)."""
+    return action.message is None and str(action) == line and all(len(n) <= 3 for n in line.split(" ")[1:])
 
 
 def parse(line: str) -> Action:
-    """Parse one output line; raise :class:`InvalidCommand` (official text) if it does not parse."""
+    """Parse one output line by the full game's rules (league 3); raise :class:`InvalidCommand`
+    (official text) if it does not parse."""
     action = _PLAIN.get(line)
     if action is None:
-        action = _parse(line)
-        if action.message is None and str(action) == line and all(len(number) <= 3 for number in line.split(" ")[1:]):
-            _PLAIN[line] = action
+        action = _parse(line, True, True, EXPECTED)
+        if action.message is None and str(action) == line and all(len(n) <= 3 for n in line.split(" ")[1:]):
+            _PLAIN[line] = action  # the test of _plain, written out: a call a line would show
     return action
 
 
-def _parse(line: str) -> Action:
+@cache
+def parser_for(grow: bool, seed: bool) -> Callable[[str], Action]:
+    """The parser of a league that has GROW and SEED or not: :func:`parse` for the full game, else
+    one made once and kept (its cache of plain lines serves every game of that league)."""
+    if grow and seed:
+        return parse
+    expected = expected_text(grow, seed)
+    plain: dict[str, Action] = {}
+
+    def parse_in_league(line: str) -> Action:
+        action = plain.get(line)
+        if action is None:
+            action = _parse(line, grow, seed, expected)
+            if _plain(action, line):
+                plain[line] = action
+        return action
+
+    return parse_in_league
+
+
+def _parse(line: str, grow: bool, seed: bool, expected: str) -> Action:
     m = _WAIT.fullmatch(line)
     if m:
         return Wait(trim_message(m.group("message")))
-    m = _GROW.fullmatch(line)
-    if m:
-        return Grow(_parse_int(m.group("target")), trim_message(m.group("message")))
+    if grow:
+        m = _GROW.fullmatch(line)
+        if m:
+            return Grow(parse_java_int(m.group("target"), expected), trim_message(m.group("message")))
     m = _COMPLETE.fullmatch(line)
     if m:
-        return Complete(_parse_int(m.group("target")), trim_message(m.group("message")))
-    m = _SEED.fullmatch(line)
-    if m:
-        source = _parse_int(m.group("source"))
-        target = _parse_int(m.group("target"))
-        return Seed(source, target, trim_message(m.group("message")))
-    raise InvalidCommand(EXPECTED, line)
+        return Complete(parse_java_int(m.group("target"), expected), trim_message(m.group("message")))
+    if seed:
+        m = _SEED.fullmatch(line)
+        if m:
+            source = parse_java_int(m.group("source"), expected)
+            target = parse_java_int(m.group("target"), expected)
+            return Seed(source, target, trim_message(m.group("message")))
+    raise InvalidCommand(expected, line)

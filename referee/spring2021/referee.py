@@ -2,27 +2,31 @@
 
 Each engine turn is one frame: GATHERING (sun income; nobody is executed), then ACTIONS frames
 (every active player that is not asleep gets the state and answers with one action) until every
-player is asleep, then SUN_MOVE (next day), and so on for 24 days.
+player is asleep, then SUN_MOVE (next day), and so on for 24 days. The ``league`` parameter picks
+the rules of a league level (:mod:`.leagues`: 1 and 2 are the Wood leagues, 3 the full game and
+the default); ``docs/spring2021-rules.md`` tells what is reproduced and from where.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 from ..base import LEAGUE, EndReason, ParameterError
 from ..engine import EngineReferee
 from ..javarandom import JavaRandom, java_shuffle
+from ..javatext import JAVA_INT_MAX, JAVA_INT_MIN, java_value_of
 from . import rules
-from .actions import parse
 from .board import Board, geometry
-from .state import NO_TREE, SMALL, FrameType, SpringState
+from .leagues import LEAGUE_NAMES, LEAGUES, TOP_LEAGUE, League, room_without_holes, starting_cells
+from .state import NO_TREE, FrameType, SpringState
 
 __all__ = ["Spring2021Referee", "PARAMETERS"]
 
 # Game parameters (Config.java) and their defaults. STARTING_SUN and STARTING_NUTRIENTS_LUSH are
-# read by the official referee after the players and the game were built, so they have no effect.
+# read by the official referee after the players and the game were built, so they have no effect;
+# the lower leagues fix their own number of days and make no holes (see _parse_params).
 PARAMETERS: dict[str, int] = {
     "STARTING_SUN": 0,
     "MAP_RING_COUNT": 3,
@@ -32,9 +36,9 @@ PARAMETERS: dict[str, int] = {
 }
 STARTING_SUN = 0
 STARTING_NUTRIENTS = 20
-STARTING_TREE_COUNT = 2
-STARTING_TREE_DISTANCE = 2
-_MAX_START_ATTEMPTS = 10_000
+MAP_RINGS = range(2, 7)
+"""The ring counts played here: with fewer the official referee never finishes placing the
+starting trees; more are not supported."""
 
 # The frame types as plain globals: attribute look-ups on an Enum class are slow in Python 3.11.
 _GATHERING, _ACTIONS, _SUN_MOVE = FrameType.GATHERING, FrameType.ACTIONS, FrameType.SUN_MOVE
@@ -71,7 +75,11 @@ def _format_frame(player: int, board: _Board, offered: list[str]) -> list[str]:
     return lines
 
 
-def _parse_params(params: Mapping[str, Any] | None) -> dict[str, int]:
+def _parse_params(params: Mapping[str, Any] | None, league: League) -> dict[str, int]:
+    """The game parameters as ``Config.load`` reads them: each value through ``Integer.valueOf``,
+    and one it cannot read leaves the default (the official referee ignores it without a word).
+    Unknown names are refused (the official ignores them too, but here they are typing errors),
+    and so are values with which the official referee would never start the game."""
     values = dict(PARAMETERS)
     for key, raw in (params or {}).items():
         if key in ("seed", LEAGUE):
@@ -79,27 +87,35 @@ def _parse_params(params: Mapping[str, Any] | None) -> dict[str, int]:
         if key not in PARAMETERS:
             known = ", ".join(PARAMETERS)
             raise ParameterError(f"unknown spring2021 parameter {key!r}; known: {known}")
-        try:
-            values[key] = int(str(raw).strip())
-        except ValueError:
-            raise ParameterError(f"spring2021 parameter {key} must be an integer, got {raw!r}") from None
-    if not 2 <= values["MAP_RING_COUNT"] <= 6:
-        raise ParameterError("spring2021 parameter MAP_RING_COUNT must be between 2 and 6")
-    if values["MAX_ROUNDS"] < 1:
-        raise ParameterError("spring2021 parameter MAX_ROUNDS must be at least 1")
-    if values["MAX_EMPTY_CELLS"] < 0:
-        raise ParameterError("spring2021 parameter MAX_EMPTY_CELLS must be at least 0")
-    cells = geometry(values["MAP_RING_COUNT"]).size
-    if values["MAX_EMPTY_CELLS"] > cells:  # the map generator would look forever for more holes than cells
+        value = java_value_of(str(raw))
+        if value is not None:
+            values[key] = value
+    rings = values["MAP_RING_COUNT"]
+    if rings not in MAP_RINGS:
         raise ParameterError(
-            f"spring2021 parameter MAX_EMPTY_CELLS must be at most {cells}: the map of MAP_RING_COUNT "
-            f"{values['MAP_RING_COUNT']} has {cells} cells"
+            f"spring2021 parameter MAP_RING_COUNT must be between {MAP_RINGS[0]} and {MAP_RINGS[-1]}, got {rings}"
         )
+    if not league.holes and not room_without_holes(rings, league.level):  # the official tries forever
+        raise ParameterError(
+            f"spring2021 league {league.level} has no room for its starting trees on a map of MAP_RING_COUNT {rings}"
+        )
+    if league.holes:  # the lower leagues never read MAX_EMPTY_CELLS
+        empty = values["MAX_EMPTY_CELLS"]
+        if empty < 0:  # Random.nextInt(MAX_EMPTY_CELLS + 1) throws: the game is never set up
+            raise ParameterError("spring2021 parameter MAX_EMPTY_CELLS must be at least 0")
+        cells = geometry(rings).size
+        if empty > cells:  # the map generator would look forever for more holes than cells
+            raise ParameterError(
+                f"spring2021 parameter MAX_EMPTY_CELLS must be at most {cells}: the map of MAP_RING_COUNT "
+                f"{rings} has {cells} cells"
+            )
     return values
 
 
 class Spring2021Referee(EngineReferee):
-    """Spring Challenge 2021 ("Photosynthesis"), league 3 rules (Bronze to Legend)."""
+    """Spring Challenge 2021 ("Photosynthesis"), at any of its three league levels (the ``league``
+    parameter: ``1`` or ``wood 2``, ``2`` or ``wood 1``, ``3`` or ``bronze`` and above, the default).
+    ``league`` is the level played, ``league_play`` its :class:`.leagues.League`."""
 
     name = "spring2021"
     aliases = ("photosynthesis",)
@@ -108,19 +124,33 @@ class Spring2021Referee(EngineReferee):
     turn_time_ms = 100
     max_turns = 1 << 62  # the referee raises the engine's limit every turn
 
-    top_league = 3
+    top_league = TOP_LEAGUE
+    league_names = LEAGUE_NAMES
+    league_rules: ClassVar[Mapping[int, str]] = {
+        1: "one day, six tall trees each anywhere but the centre, no holes, no shadows; COMPLETE and WAIT only",
+        2: "six days, four small trees each anywhere but the centre, no holes, no shadows; no SEED",
+    }
 
     def __init__(self, seed: int, params: Mapping[str, Any] | None = None) -> None:
         super().__init__(seed)
-        self.params = _parse_params(params)
-        self.league = self.league_level(params)
-        if self.league != self.top_league:
-            raise ParameterError(f"spring2021 league {self.league} is not played here yet: only league 3")
+        league = LEAGUES[self.league_level(params)]
+        self.league = league.level
+        self.league_play = league
+        self.params = _parse_params(params, league)
+        self._parse = league.parse
+        self._possible = (
+            rules.possible_actions
+            if league.grow and league.seed
+            else partial(rules.league_actions, grow=league.grow, seed=league.seed)
+        )
         self._random = JavaRandom(self.seed)
         rings = self.params["MAP_RING_COUNT"]
-        board = Board.generate(self._random, rings, self.params["MAX_EMPTY_CELLS"])
+        if league.holes:
+            board = Board.generate(self._random, rings, self.params["MAX_EMPTY_CELLS"])
+        else:  # no draw at all: the random sequence starts with the starting trees
+            board = Board.standard(rings)
         state = SpringState.empty(board)
-        state.max_rounds = self.params["MAX_ROUNDS"]
+        state.max_rounds = self.params["MAX_ROUNDS"] if league.days is None else league.days
         state.nutrients = STARTING_NUTRIENTS
         state.sun = [STARTING_SUN, STARTING_SUN]
         self.state = state
@@ -128,43 +158,31 @@ class Spring2021Referee(EngineReferee):
         self._place_starting_trees()
         self._census: rules.Census | None = None  # the trees as last counted or kept up to date
         self._census_of: tuple[list[int], list[int]] = ([], [])  # sizes and owners it counted
-        rules.compute_shadows(state, self._frame_census())
+        if league.shadows:
+            rules.compute_shadows(state, self._frame_census())
         self.frame = _GATHERING  # type of the frame being played
         self._next_frame = _GATHERING
         self._actions_offered: dict[int, list[str]] = {}
         self._tree_bonus = [0, 0]
-        self._round: tuple[int, int, str] = (-1, -1, "")  # day, max_rounds, its summary line
+        # The summary lines count days with the parameter (Config.MAX_ROUNDS), which the lower
+        # leagues do not play by: league 1 shows "Round 0/23" and announces a day 1 that never comes.
+        self._config_rounds = config_rounds = self.params["MAX_ROUNDS"]
+        self._last_day = config_rounds - 1 if config_rounds != JAVA_INT_MIN else JAVA_INT_MAX  # Java int arithmetic
+        self._round: tuple[int, str] = (-1, "")  # day, its summary line
         for p in range(self.player_count):
             self._send(p, board.global_info_lines)  # the board never changes: formatted if read
 
     # -- set-up ----------------------------------------------------------------------------------
 
     def _place_starting_trees(self) -> None:
-        """Game.initStartingTrees: two point-symmetric pairs on the outer ring, far apart."""
-        board = self.state.board
-        candidates = [c for c in board.edge_cells() if board.richness[c] != 0]
-        dist = board.dist
-        chosen: list[int] = []
-        for _ in range(_MAX_START_ATTEMPTS):
-            available = list(candidates)
-            chosen = []
-            for _ in range(STARTING_TREE_COUNT):
-                if not available:
-                    break
-                normal = available[self._random.next_int(len(available))]
-                opposite = board.opposite(normal)
-                available = [
-                    c
-                    for c in available
-                    if dist[c][normal] > STARTING_TREE_DISTANCE and dist[c][opposite] > STARTING_TREE_DISTANCE
-                ]
-                chosen += [normal, opposite]
-            if len(chosen) >= 2 * STARTING_TREE_COUNT:
-                break
-        else:
-            raise ParameterError("these game parameters leave no room for the starting trees")
-        for i, cell in enumerate(chosen):
-            self.state.size[cell] = SMALL
+        """Game.initStartingTrees (:func:`.leagues.starting_cells`)."""
+        league = self.league_play
+        try:
+            cells = starting_cells(self.state.board, league, self._random)
+        except ValueError as exc:
+            raise ParameterError(str(exc)) from None
+        for i, cell in enumerate(cells):
+            self.state.size[cell] = league.starting_size
             self.state.owner[cell] = i % 2
             self.state.dormant[cell] = False
 
@@ -211,7 +229,7 @@ class Spring2021Referee(EngineReferee):
                     self._say(f"${p} has collected {g} sun points")
             self._next_frame = _ACTIONS
         elif frame is _ACTIONS:
-            actions = self._parse_outputs(outputs, parse)
+            actions = self._parse_outputs(outputs, self._parse)
             self._say(self._round_line())
             known = self._frame_census()
             result = rules.resolve_actions(state, actions, known)  # brings the census up to date
@@ -221,10 +239,10 @@ class Spring2021Referee(EngineReferee):
                 self._next_frame = _SUN_MOVE
         else:
             self._say(f"Round {state.day} ends")
-            if state.day + 1 < state.max_rounds:
+            if state.day + 1 < self._config_rounds:
                 self._say(f"The sun is now pointing towards direction {(state.day + 1) % 6}")
                 self._say(f"Round {state.day + 1} starts")
-            rules.sun_move(state, self._frame_census())
+            rules.sun_move(state, self._frame_census(), self.league_play.shadows)
             self._next_frame = _GATHERING
 
         if self.active.count(True) <= 1:
@@ -250,11 +268,10 @@ class Spring2021Referee(EngineReferee):
 
     def _round_line(self) -> str:
         """``Round day/last``, made once a day (the summary of every frame starts with it)."""
-        state = self.state
-        day, last, text = self._round
-        if day != state.day or last != state.max_rounds:
-            self._round = day, last, text = state.day, state.max_rounds, f"Round {state.day}/{state.max_rounds - 1}"
-        return text
+        day = self.state.day
+        if self._round[0] != day:
+            self._round = day, f"Round {day}/{self._last_day}"
+        return self._round[1]
 
     def _report_actions(self, result: rules.ActionsResult) -> None:
         say = self._say
@@ -292,7 +309,8 @@ class Spring2021Referee(EngineReferee):
         """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions. The
         actions are listed and shuffled now (the shuffles draw from the game's random); the lines
         are formatted from ``board``, a copy of the state, only if they are read."""
-        completes, grows, seeds = rules.possible_actions(self.state, player, known)
+        possible = self._possible  # a look-up, then a call: a method call would not be specialised
+        completes, grows, seeds = possible(self.state, player, known)
         random = self._random
         # A list of fewer than two actions draws nothing.
         if len(completes) > 1:
@@ -313,7 +331,8 @@ class Spring2021Referee(EngineReferee):
         self.requests()
         if player in self._actions_offered:
             return list(self._actions_offered[player])
-        completes, grows, seeds = rules.possible_actions(self.state, player)
+        possible = self._possible
+        completes, grows, seeds = possible(self.state, player)
         return ["WAIT", *completes, *grows, *seeds]
 
     @classmethod

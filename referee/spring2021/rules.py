@@ -1,4 +1,5 @@
-"""Spring Challenge 2021 rules as functions of a :class:`SpringState` (Bronze+ rules, as in Legend).
+"""Spring Challenge 2021 rules as functions of a :class:`SpringState` (the full game of Bronze
+to Legend; the lower leagues switch actions or shadows off by the flags some functions take).
 
 Each function is one step of the official ``Game``: costs, shadows, sun gathering, the possible
 actions a player is offered, the resolution of one ACTIONS frame, the sun move and the end
@@ -31,6 +32,7 @@ __all__ = [
     "Census",
     "census",
     "possible_actions",
+    "league_actions",
     "ActionsResult",
     "resolve_actions",
     "sun_move",
@@ -178,6 +180,15 @@ def possible_actions(
         if affordable[s]:
             target_list[s].append(_GROW_OR_COMPLETE_TEXT[s][c])
     return completes, grows, seeds
+
+
+def league_actions(
+    state: SpringState, player: int, known: Census | None = None, *, grow: bool, seed: bool
+) -> tuple[list[str], list[str], list[str]]:
+    """:func:`possible_actions` in a league that may lack GROW or SEED: their lists come back
+    empty (an empty list is shuffled without a draw, as the official list that never got them)."""
+    completes, grows, seeds = possible_actions(state, player, known)
+    return completes, grows if grow else [], seeds if seed else []
 
 
 Event = (
@@ -380,13 +391,15 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None], known:
     return result
 
 
-def sun_move(state: SpringState, known: Census | None = None) -> None:
+def sun_move(state: SpringState, known: Census | None = None, shadows: bool = True) -> None:
     """The SUN_MOVE frame: next day; the sun turns and shadows are recomputed (not after the
-    last day). ``known``: the state's :func:`census`, when already made."""
+    last day; never in a league without shadows). ``known``: the state's :func:`census`, when
+    already made."""
     state.day += 1
     if state.day < state.max_rounds:
         state.sun_direction = (state.sun_direction + 1) % 6
-        compute_shadows(state, known)
+        if shadows:
+            compute_shadows(state, known)
 
 
 def end_scoring(state: SpringState, active: Sequence[bool]) -> list[int]:

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import referee
+from arena.match import botspec
 from arena.match.botspec import shipped_bots
 from arena.match.replay import read_replay
 from arena.view import build_page
@@ -77,21 +78,36 @@ def test_a_tournament_at_one_league_refuses_to_resume_at_another(tmp_path: Path,
     assert code == 0 and "--league 2" in out, out
 
 
+def test_every_shipped_bot_declares_its_leagues_and_each_league_has_one() -> None:
+    for game in ("spring2021", "fall2020"):
+        bots = shipped_bots(game)
+        assert all("leagues" in entry for entry in bots.values()), game
+        played = {level for entry in bots.values() for level in entry["leagues"]}
+        assert played == set(range(1, referee.get(game).top_league + 1)), game
+
+
 def test_a_shipped_bot_is_refused_outside_its_leagues(tmp_path: Path, monkeypatch) -> None:
-    """The first shipped bot that declares fewer leagues than its game has is refused, in one line,
-    at a league it does not play, before the match (arena play) or the database (tournament)."""
-    limited = [
-        (game, name, entry["leagues"])
-        for game in ("spring2021", "fall2020")
-        for name, entry in shipped_bots(game).items()
-        if "leagues" in entry and len(entry["leagues"]) < referee.get(game).top_league
-    ]
-    assert limited, "no shipped bot plays fewer leagues than its game has"
-    game, name, leagues = limited[0]
-    outside = next(level for level in range(1, referee.get(game).top_league + 1) if level not in leagues)
-    monkeypatch.chdir(tmp_path)
-    for command in (["play", game, name, name, "--seed", "1"], ["tournament", game, name, "random", "--games", "2"]):
-        code, out = run(*command, "--league", str(outside))
+    """A shipped bot that declares only the top league (in a bots file of the test's own: every
+    bot of the repository plays every league) is refused, in one line, at a league it does not
+    play, before the match (arena play) or the database (tournament)."""
+    bots_file = tmp_path / "shipped.yaml"
+    bots_file.write_text(
+        "fall2020:\n  top:\n    path: bots/fall2020/random_bot.py\n    leagues: [3, 4]\n"
+        "  random:\n    path: bots/fall2020/random_bot.py\n    leagues: [1, 2, 3, 4]\n"
+    )
+    monkeypatch.setattr(botspec, "BOTS_FILE", bots_file)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    for command in (["play", "fall2020", "top", "random", "--seed", "1"], ["tournament", "fall2020", "top", "random"]):
+        code, out = run(*command, "--league", "2")
         assert code in (1, 2), out
-        assert f"bot {name!r} (shipped) plays {game} at league" in out and f"not at league {outside}" in out
-    assert list(tmp_path.iterdir()) == []
+        (line,) = [x for x in out.splitlines() if x.startswith("Error")]
+        assert "bot 'top' (shipped) plays fall2020 at league 3, 4 only, not at league 2" in line
+        code, out = (
+            run(*command, "--league", "3", "--games", "2")
+            if command[0] == "tournament"
+            else run(*command, "--league", "3")
+        )
+        assert code == 0, out
+    assert sorted(p.name for p in work.iterdir()) == ["arena.sqlite", "arena.sqlite.lock"]  # the league-3 run only

@@ -1,18 +1,20 @@
 """Spring Challenge 2021 beam search bot: ``python -m bots.spring2021.beam [--budget N] ...``.
 
 Reads the CodinGame input, searches with :mod:`.search` until the turn's time (or ``--budget``
-states) is spent, prints one action per turn and a one-line summary per turn on stderr.
+states) is spent, prints one action per turn and a one-line summary per turn on stderr. In a
+league without SEED (the Wood leagues, seen from the actions offered) it searches without seeds.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable
 
 from bots.lib.timer import limit_from_args
 from bots.spring2021.game.board import Board
-from bots.spring2021.game.io import Turn, format_action, play
+from bots.spring2021.game.io import Turn, format_action, lacks_seed, play
 
 from .evaluation import Weights
 from .search import Settings, search
@@ -43,9 +45,13 @@ def main(argv: list[str] | None = None) -> None:
 
     def setup(board: Board) -> Callable[[Turn], str]:
         weights = Weights(board, seed_value=args.seed_value)
+        league = settings
 
         def decide(turn: Turn) -> str:
-            result = search(turn.state, board, weights, limit, settings)
+            nonlocal league
+            if league.last_seed_day >= 0 and lacks_seed(turn, board):
+                league = dataclasses.replace(settings, last_seed_day=-1)  # never offered: never searched
+            result = search(turn.state, board, weights, limit, league)
             answer = format_action(result.action, board)
             if not args.quiet:
                 print(

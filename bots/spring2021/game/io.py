@@ -3,7 +3,8 @@
 First input: the number of cells, then one line per cell: ``index richness n0 n1 n2 n3 n4 n5``.
 Every turn: ``day``, ``nutrients``, ``sun score``, ``oppSun oppScore oppIsWaiting``, the number
 of trees, one line per tree ``cell size isMine isDormant``, the number of possible actions and one
-line per action (the bots recompute their own, so these lines are read and only kept for checks).
+line per action (the bots recompute their own, so these lines are read and kept for checks, and to
+see whether the league has SEED: :func:`lacks_seed`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from dataclasses import dataclass
 
 from .board import Board
 from .hashing import tree_key
-from .state import COMPLETE, GROW, SEED, WAIT, State
+from .state import COMPLETE, GROW, SEED, WAIT, State, legal_actions
 
-__all__ = ["Turn", "read_board", "read_turn", "parse_turn", "format_action", "parse_action", "play"]
+__all__ = ["Turn", "read_board", "read_turn", "parse_turn", "format_action", "parse_action", "lacks_seed", "play"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,15 @@ def parse_turn(lines: list[str], board: Board) -> Turn:
         sizes[0], sizes[1], sizes[2], sizes[3], mine, dormant, sun, score, opp_sun, opp_score, nutrients, day, key
     )
     return Turn(state, bool(opp_waiting), offered)
+
+
+def lacks_seed(turn: Turn, board: Board) -> bool:
+    """Whether the turn shows a league without SEED (CodinGame's two Wood leagues): the rules
+    would let us plant a seed, yet the referee offers none. In the full game the offered list is
+    every legal action, so this never holds there."""
+    if any(text.startswith("SEED ") for text in turn.offered):
+        return False
+    return any(a & 3 == SEED for a in legal_actions(turn.state, board))
 
 
 def format_action(a: int, board: Board) -> str:

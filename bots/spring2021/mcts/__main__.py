@@ -1,7 +1,8 @@
 """Spring Challenge 2021 MCTS bot: ``python -m bots.spring2021.mcts [--budget N] ...``.
 
 Reads the CodinGame input, runs UCT (:mod:`.search`) until the turn's time (or ``--budget``
-playouts) is spent, prints one action per turn and a one-line summary per turn on stderr.
+playouts) is spent, prints one action per turn and a one-line summary per turn on stderr. In a
+league without SEED (the Wood leagues, seen from the actions offered) it searches without seeds.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from bots.lib.timer import limit_from_args
 from bots.spring2021.beam.evaluation import Weights
 from bots.spring2021.game.board import Board
-from bots.spring2021.game.io import Turn, format_action, play
+from bots.spring2021.game.io import Turn, format_action, lacks_seed, play
 
 from .policy import Policy
 from .search import search
@@ -54,6 +55,8 @@ def main(argv: list[str] | None = None) -> None:
         )
 
         def decide(turn: Turn) -> str:
+            if policy.last_seed_day >= 0 and lacks_seed(turn, board):
+                policy.last_seed_day = -1  # never offered: never searched
             result = search(turn.state, policy, limit, args.exploration)
             answer = format_action(result.action, board)
             if not args.quiet:

@@ -21,7 +21,7 @@ import random
 
 from bots.spring2021.beam.evaluation import Weights, playout_value
 from bots.spring2021.game.board import Board
-from bots.spring2021.game.moves import children
+from bots.spring2021.game.moves import LAST_SEED_DAY, children
 from bots.spring2021.game.state import MAX_DAYS, SEED, WAIT, State, end_day
 
 __all__ = ["Node", "Policy"]
@@ -33,7 +33,7 @@ Node = tuple[State, bool]
 class Policy:
     """Moves, playouts and rewards for one game (board and evaluation weights fixed)."""
 
-    __slots__ = ("board", "weights", "rng", "wait_chance", "scale", "baseline", "random_days")
+    __slots__ = ("board", "weights", "rng", "wait_chance", "scale", "baseline", "random_days", "last_seed_day")
 
     def __init__(
         self,
@@ -51,6 +51,8 @@ class Policy:
         self.wait_chance = wait_chance
         self.scale = scale
         self.baseline = 0.0
+        self.last_seed_day = LAST_SEED_DAY
+        """The last day seeds are searched (-1 in a league without SEED)."""
 
     def start(self, root: State) -> None:
         """A new search from ``root``: rewards are measured from the root's evaluation."""
@@ -63,7 +65,7 @@ class Policy:
         s = node[0]
         if s.day >= MAX_DAYS:
             return []
-        out: list[tuple[int, Node]] = [(a, (child, False)) for a, child in children(s, self.board)]
+        out: list[tuple[int, Node]] = [(a, (child, False)) for a, child in children(s, self.board, self.last_seed_day)]
         out.append((WAIT, (end_day(s, self.board), True)))
         return out
 
@@ -80,7 +82,7 @@ class Policy:
             if random_() < self.wait_chance:
                 s = end_day(s, board)
                 continue
-            options = children(s, board)
+            options = children(s, board, self.last_seed_day)
             if not options:
                 s = end_day(s, board)
                 continue
