@@ -13,6 +13,7 @@ from typing import Any
 import click
 import numpy as np
 
+import referee
 from arena.tournament.browse import RESULTS, STATUSES, GameFilter, UnknownBot, find_game, find_games, tournaments
 from arena.tournament.config import DEFAULT_DB
 from arena.tournament.records import GameRecord, PlayerRecord, TournamentRow
@@ -136,6 +137,16 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
         announce(page, no_open)
 
 
+def _league(row: TournamentRow) -> str:
+    """The league the tournament's games are played at (``league 2 (Wood 1)``)."""
+    game = str(row.settings.get("game"))
+    try:
+        rules = referee.get(game)
+    except (referee.UnknownGame, referee.PluginError):
+        return f"league {row.settings.get('league', '(the top one)')}"
+    return rules.league_label(int(row.settings.get("league") or rules.top_league))
+
+
 def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
     """The game as text: where it belongs, how it ended, each player, its replay, how to play it again."""
     game = row.settings.get("game")
@@ -145,7 +156,8 @@ def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
     )
     click.echo(
         f"  {g.end_reason} after {g.turns} turns, {g.duration_s:.1f} s, finished {_when(g.finished)}; "
-        f"rules {g.referee_version}"
+        f"rules {g.referee_version}, {_league(row)}"
+        + "".join(f", {k}={v}" for k, v in sorted((row.settings.get("params") or {}).items()))
         + ("" if g.sandboxed is None else f"; bots {'sandboxed' if g.sandboxed else 'not sandboxed'}")
         + ("" if g.worker is None else f"; on Dask worker {g.worker}")
     )

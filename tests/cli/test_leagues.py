@@ -75,7 +75,7 @@ def test_a_tournament_at_one_league_refuses_to_resume_at_another(tmp_path: Path,
     code, out = run(*common, "--league", "wood 1", "--games", "4")  # the same level, named: resumed
     assert code == 0 and "resumed, 2 games already stored" in out, out
     code, out = run("matches", "show", "1")
-    assert code == 0 and "--league 2" in out, out
+    assert code == 0 and "--league 2" in out and ", league 2 (Wood 1)" in out, out
 
 
 def test_every_shipped_bot_declares_its_leagues_and_each_league_has_one() -> None:
