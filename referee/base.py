@@ -379,6 +379,13 @@ class Referee(ABC):
         names = [name.title() for name, at in cls.league_names.items() if at == level]
         return f"league {level}" + (f" ({', '.join(names)})" if names else "")
 
+    def metadata(self) -> dict[str, int | str]:
+        """Facts about how this game starts that players tell games apart by (a map's holes, the
+        first orders on the table): names to whole numbers or short texts, read before the first
+        turn. The arena stores them with each tournament and ladder game, and ``arena ladder show
+        --where`` ranks the bots on the games whose facts match. None by default."""
+        return {}
+
     def legal_actions(self, player: int) -> list[str]:
         """Every legal command for ``player`` in the current state (for random play and tests)."""
         raise NotImplementedError(f"{type(self).__name__} does not list legal actions")

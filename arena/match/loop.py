@@ -146,6 +146,8 @@ class MatchResult:
     initial_snapshot: dict[str, Any] | None = None
     sandboxed: bool = False
     """Whether the bots ran in the sandbox."""
+    metadata: dict[str, int | str] = field(default_factory=dict)
+    """The referee's facts about how the game started (:meth:`referee.Referee.metadata`)."""
 
     @property
     def scores(self) -> list[int] | None:
@@ -204,7 +206,9 @@ def play_match(
     files = [sandbox.bot_files(b.argv, b.cwd, b.data) for b in bots] if confined else []
     players = [PlayerResult(index=i, name=b.name, command=b.command_line()) for i, b in enumerate(bots)]
     procs: list[BotProcess | None] = []
-    result = MatchResult(game=ref.name, seed=seed, players=players, outcome=None, sandboxed=confined)
+    result = MatchResult(
+        game=ref.name, seed=seed, players=players, outcome=None, sandboxed=confined, metadata=ref.metadata()
+    )
     if options.record:
         result.initial_snapshot = ref.snapshot()
     want_snapshots = options.record or on_frame is not None

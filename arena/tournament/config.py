@@ -80,6 +80,8 @@ __all__ = [
     "DEFAULT_DB",
     "FAILURE_WINDOW",
     "max_workers",
+    "read_params",
+    "read_db",
 ]
 
 DEFAULT_DB = str(setting("db").default)
@@ -226,7 +228,7 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     if unknown:
         raise ConfigError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})")
     game, players = _game(data)
-    params, league = _params(data, game)
+    params, league = read_params(data, game)
     bots = read_bots(data.get("bots"), base)
     fmt = setting("format").value(data, default=(Format.GAUNTLET if players == 2 else Format.ROUND_ROBIN).value)
     games, seeds, notes = _games(data, players)
@@ -254,7 +256,7 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
         league=league,
         sprt=sprt,
         sweep=sweep,
-        db=_db(data),
+        db=read_db(data),
         seeds=seeds,
         max_failures=setting("max_failures").value(data),
         replays=_replays(data),
@@ -303,7 +305,7 @@ def _games(data: Mapping[str, Any], players: int) -> tuple[int, tuple[int, ...] 
     return games, None, [note]
 
 
-def _params(data: Mapping[str, Any], game: str) -> tuple[dict[str, str], int | None]:
+def read_params(data: Mapping[str, Any], game: str) -> tuple[dict[str, str], int | None]:
     """The game parameters and the league level (``None``: the top league), checked by the game
     itself. The league is a setting of its own (``league``, ``--league``), or a parameter."""
     params = string_map(data.get("params"), "params")
@@ -320,7 +322,8 @@ def _params(data: Mapping[str, Any], game: str) -> tuple[dict[str, str], int | N
     return params, None if level == rules.top_league else level
 
 
-def _db(data: Mapping[str, Any]) -> str:
+def read_db(data: Mapping[str, Any]) -> str:
+    """The results file ``data`` names (``db``), or the default; refused when it cannot be a file."""
     db = setting("db").value(data) or DEFAULT_DB
     if (reason := paths.unusable(db)) is not None:
         raise ConfigError(f"db: {db}: {reason}")

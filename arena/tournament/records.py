@@ -18,6 +18,8 @@ __all__ = [
     "TournamentStatus",
     "TournamentRow",
     "BotRow",
+    "BotState",
+    "PickRow",
     "ComparisonRow",
     "RunnerRow",
     "PlayerRecord",
@@ -62,6 +64,34 @@ class BotRow:
     hash_scheme: int = 2
     """1: cgarena 0.1.0's hash (absolute file names), 2: names relative to the files' shared
     folder (see :mod:`arena.tournament.provenance`)."""
+    state: str = "active"
+    """A ladder bot's place (:class:`BotState` value); a tournament's bots are all active."""
+    added: float | None = None
+    """When the bot joined its ladder (``None``: a tournament's bot, there from the start)."""
+    frozen: dict[str, Any] | None = None
+    """A ladder bot's frozen version (:meth:`arena.ladder.freeze.Frozen.to_dict`): how to start
+    it from its snapshot; ``None`` for a tournament's bot."""
+
+
+class BotState(str, enum.Enum):
+    """Where a ladder bot stands (the value is what the database holds)."""
+
+    ACTIVE = "active"
+    """Plays, and is ranked."""
+    RETIRED = "retired"
+    """Plays no more games; its games still count and it is still ranked."""
+    REMOVED = "removed"
+    """Out of the ranking and of the fit; its games stay in the database."""
+
+
+@dataclass(frozen=True)
+class PickRow:
+    """Why a ladder chose a pair of games (one seed, both seats) between two bots."""
+
+    comparison: int
+    pair: int
+    reason: str
+    picked: float
 
 
 @dataclass(frozen=True)
@@ -126,6 +156,9 @@ class GameRecord:
     worker: str | None = field(default=None, compare=False)
     """The Dask worker that played the game (its address); ``None`` when it was played on this
     machine (or stored by a release that did not say)."""
+    meta: dict[str, int | str] | None = None
+    """The referee's facts about how the game started (:meth:`referee.Referee.metadata`: a map's
+    holes, the first orders); ``None`` for a game stored by a release that did not keep them."""
     id: int | None = field(default=None, compare=False)
     """The game's number in its database (``arena matches show ID``), once stored."""
     replay_text: str | None = field(default=None, compare=False, repr=False)

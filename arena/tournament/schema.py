@@ -8,13 +8,17 @@ from __future__ import annotations
 
 __all__ = ["SCHEMA_VERSION", "SCHEMA_V1", "MIGRATIONS"]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """1: cgarena 0.1.0. 2: ``bots.hash_scheme`` (how ``source_hash`` was computed). 3: players in
 ``game_players`` and comparison bots in ``comparison_bots`` instead of two fixed columns.
 4: ``game_players.refused`` (illegal actions refused; NULL, unknown, for games stored before).
 5: ``games.replay`` (the path of the game's replay file, when one was kept).
 6: ``games.sandbox`` (1: the bots ran in the sandbox, 0: not, NULL: stored before it existed).
-7: ``games.worker`` (the Dask worker that played the game; NULL: played on the tournament's machine)."""
+7: ``games.worker`` (the Dask worker that played the game; NULL: played on the tournament's machine).
+8: ladders (``arena ladder``): ``games.meta`` (the referee's facts about the game's start, JSON;
+NULL: stored before), ``bots.state`` (``active``, ``retired``, ``removed``), ``bots.added`` (when
+the bot joined), ``bots.frozen`` (a ladder bot's frozen version, JSON), and ``picks`` (why each
+pair of a ladder's games was chosen)."""
 
 _TO_3 = """
 CREATE TABLE games_v3 (
@@ -87,6 +91,21 @@ INSERT INTO comparison_bots SELECT * FROM comparison_bots_v3 ORDER BY tournament
 DROP TABLE comparison_bots_v3;
 """
 
+_TO_8 = """
+ALTER TABLE games ADD COLUMN meta TEXT;
+ALTER TABLE bots ADD COLUMN state TEXT NOT NULL DEFAULT 'active';
+ALTER TABLE bots ADD COLUMN added REAL;
+ALTER TABLE bots ADD COLUMN frozen TEXT;
+CREATE TABLE picks (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    comparison INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    picked REAL NOT NULL,
+    PRIMARY KEY (tournament_id, comparison, pair)
+);
+"""
+
 MIGRATIONS: dict[int, str] = {
     1: "ALTER TABLE bots ADD COLUMN hash_scheme INTEGER NOT NULL DEFAULT 1;",
     2: _TO_3,
@@ -94,6 +113,7 @@ MIGRATIONS: dict[int, str] = {
     4: "ALTER TABLE games ADD COLUMN replay TEXT;",
     5: "ALTER TABLE games ADD COLUMN sandbox INTEGER;",
     6: "ALTER TABLE games ADD COLUMN worker TEXT;",
+    7: _TO_8,
 }
 """``MIGRATIONS[k]`` turns a database of schema version ``k`` into one of version ``k + 1``. A new
 database is created at version 1 and migrated like an old one, so both end the same."""

@@ -31,8 +31,10 @@ from typing import Any
 from .database import BUSY_TIMEOUT_S, Database, StoreError, explain, guarded
 from .records import (
     BotRow,
+    BotState,
     ComparisonRow,
     GameRecord,
+    PickRow,
     PlayerRecord,
     RunnerRow,
     TournamentRow,
@@ -87,6 +89,14 @@ def _int_to_bool(value: int | None) -> bool | None:
     return None if value is None else bool(value)
 
 
+def _json_or_null(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, sort_keys=True)
+
+
+def _from_json_or_null(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
 _KEY = ("comparison", "pair", "leg")
 
 GAME_COLUMNS = (
@@ -103,6 +113,7 @@ GAME_COLUMNS = (
     Column("replay", "replay"),
     Column("sandbox", "sandboxed", _bool_to_int, _int_to_bool),
     Column("worker", "worker"),
+    Column("meta", "meta", _json_or_null, _from_json_or_null),
 )
 """The columns of ``games`` besides ``tournament_id`` (and the ``rowid``, the game's id)."""
 
@@ -184,31 +195,40 @@ class Store:
             )
             assert cur.lastrowid is not None  # set by the INSERT just executed
             tid = cur.lastrowid
-            self._db.executemany(
-                "INSERT INTO bots (tournament_id, name, command, env, source_hash, files, hash_scheme)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        tid,
-                        b.name,
-                        json.dumps(list(b.command)),
-                        json.dumps(b.env),
-                        b.source_hash,
-                        json.dumps(list(b.files)),
-                        b.hash_scheme,
-                    )
-                    for b in bots
-                ],
-            )
-            comparisons = list(comparisons)
-            self._db.executemany(
-                "INSERT INTO comparisons (tournament_id, idx) VALUES (?, ?)", [(tid, i) for i, _ in comparisons]
-            )
-            self._db.executemany(
-                "INSERT INTO comparison_bots (tournament_id, idx, position, bot) VALUES (?, ?, ?, ?)",
-                [(tid, i, position, bot) for i, group in comparisons for position, bot in enumerate(group)],
-            )
+            self._insert_bots(tid, bots)
+            self._insert_comparisons(tid, comparisons)
         return tid
+
+    def _insert_bots(self, tid: int, bots: Iterable[BotRow]) -> None:
+        self._db.executemany(
+            "INSERT INTO bots (tournament_id, name, command, env, source_hash, files, hash_scheme, state, added,"
+            " frozen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    tid,
+                    b.name,
+                    json.dumps(list(b.command)),
+                    json.dumps(b.env),
+                    b.source_hash,
+                    json.dumps(list(b.files)),
+                    b.hash_scheme,
+                    b.state,
+                    b.added,
+                    _json_or_null(b.frozen),
+                )
+                for b in bots
+            ],
+        )
+
+    def _insert_comparisons(self, tid: int, comparisons: Iterable[tuple[int, Sequence[str]]]) -> None:
+        comparisons = list(comparisons)
+        self._db.executemany(
+            "INSERT INTO comparisons (tournament_id, idx) VALUES (?, ?)", [(tid, i) for i, _ in comparisons]
+        )
+        self._db.executemany(
+            "INSERT INTO comparison_bots (tournament_id, idx, position, bot) VALUES (?, ?, ?, ?)",
+            [(tid, i, position, bot) for i, group in comparisons for position, bot in enumerate(group)],
+        )
 
     @guarded
     def update_tournament(
@@ -271,6 +291,7 @@ class Store:
 
     @guarded
     def bots(self, tid: int) -> list[BotRow]:
+        """The bots of tournament or ladder ``tid``, in the order they joined."""
         return [
             BotRow(
                 name=r[0],
@@ -279,13 +300,62 @@ class Store:
                 source_hash=r[3],
                 files=tuple(json.loads(r[4])),
                 hash_scheme=r[5],
+                state=r[6],
+                added=r[7],
+                frozen=_from_json_or_null(r[8]),
             )
             for r in self._db.execute(
-                "SELECT name, command, env, source_hash, files, hash_scheme FROM bots"
+                "SELECT name, command, env, source_hash, files, hash_scheme, state, added, frozen FROM bots"
                 " WHERE tournament_id = ? ORDER BY rowid",
                 (tid,),
             )
         ]
+
+    # -- ladders: bots that come and go, comparisons made as pairs are met --------------------------
+
+    @guarded
+    def add_bot(self, tid: int, bot: BotRow) -> None:
+        """Add a bot to ladder ``tid`` (its name must be new there)."""
+        with self._database.transaction():
+            self._insert_bots(tid, [bot])
+
+    @guarded
+    def set_bot_state(self, tid: int, name: str, state: BotState) -> None:
+        with self._database.transaction():
+            self._db.execute("UPDATE bots SET state = ? WHERE tournament_id = ? AND name = ?", (state.value, tid, name))
+
+    @guarded
+    def rename_bot(self, tid: int, old: str, new: str) -> None:
+        """Rename a bot everywhere in ladder ``tid`` (its row, its comparisons, its games), in
+        one transaction."""
+        with self._database.transaction():
+            for table in ("comparison_bots", "game_players"):
+                self._db.execute(f"UPDATE {table} SET bot = ? WHERE tournament_id = ? AND bot = ?", (new, tid, old))
+            self._db.execute("UPDATE bots SET name = ? WHERE tournament_id = ? AND name = ?", (new, tid, old))
+
+    @guarded
+    def add_comparison(self, tid: int, index: int, bots: Sequence[str]) -> None:
+        with self._database.transaction():
+            self._insert_comparisons(tid, [(index, bots)])
+
+    @guarded
+    def add_pick(self, tid: int, pick: PickRow) -> None:
+        """Note why a pair of games was chosen (kept: a pick already noted is not changed)."""
+        with self._database.transaction():
+            self._db.execute(
+                "INSERT OR IGNORE INTO picks (tournament_id, comparison, pair, reason, picked) VALUES (?, ?, ?, ?, ?)",
+                (tid, pick.comparison, pick.pair, pick.reason, pick.picked),
+            )
+
+    @guarded
+    def picks(self, tid: int, limit: int | None = None) -> list[PickRow]:
+        """The picks of ladder ``tid``, latest first (the ``limit`` latest)."""
+        rows = self._db.execute(
+            "SELECT comparison, pair, reason, picked FROM picks WHERE tournament_id = ?"
+            " ORDER BY picked DESC, comparison DESC, pair DESC LIMIT ?",
+            (tid, -1 if limit is None else limit),
+        )
+        return [PickRow(*r) for r in rows]
 
     @guarded
     def comparisons(self, tid: int) -> list[ComparisonRow]:

@@ -124,6 +124,7 @@ def record_of(task: GameTask, result: MatchResult) -> GameRecord:
         duration_s=round(result.wall_s, 4),
         referee_version=task.referee_version,
         sandboxed=result.sandboxed,
+        meta=dict(result.metadata),
     )
 
 

@@ -56,6 +56,7 @@ class Fall2020Referee(EngineReferee):
         self.rules: League = LEAGUES[self.league]
         super().__init__(seed)
         self.state: FallState = deck.new_game(self._seed, self.rules)
+        self._start = self._start_facts()
         self._parse_answer = parser(self.rules)
         self._goal = self.rules.delivery_goal
 
@@ -65,10 +66,24 @@ class Fall2020Referee(EngineReferee):
         league level unless ``league`` says otherwise)."""
         ref = cls(seed, None if league is None else {LEAGUE: str(league)})
         ref.state = state
+        ref._start = ref._start_facts()
         ref._sync_scores()
         return ref
 
     # -- queries ---------------------------------------------------------------------------------
+
+    def metadata(self) -> dict[str, int | str]:
+        """The first orders on the table: ``first_orders`` (their ids, in the input's order,
+        comma-separated), ``orders_value`` (the sum of their prices, before bonuses). Those of the
+        start, whenever it is asked (the orders change as potions are brewed)."""
+        return dict(self._start)
+
+    def _start_facts(self) -> dict[str, int | str]:
+        orders = self.state.deliveries
+        return {
+            "first_orders": ",".join(str(order.id) for order in orders),
+            "orders_value": sum(order.price for order in orders),
+        }
 
     def legal_actions(self, player: int) -> list[str]:
         """Every command the referee would accept from ``player`` this turn (empty when the game

@@ -325,6 +325,17 @@ class Spring2021Referee(EngineReferee):
 
     # -- extras ----------------------------------------------------------------------------------
 
+    def metadata(self) -> dict[str, int | str]:
+        """The map: ``holes`` (cells of richness 0, made by the holes of league 3), ``richness``
+        (the sum of every cell's richness: 63 on a map without holes) and ``rich_cells`` (cells
+        of richness 3 left). Read from the board, which never changes."""
+        richness = self.state.board.richness
+        return {
+            "holes": richness.count(0),
+            "richness": sum(richness),
+            "rich_cells": richness.count(3),
+        }
+
     def legal_actions(self, player: int) -> list[str]:
         """The actions offered to ``player`` this frame (official order), or, when the player is
         not executed this frame, the unshuffled list the rules would offer."""

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import referee
 from arena.match import enforcement
 from arena.match.botspec import REPO_ROOT, BotSpec
 from arena.stats import HeadToHead, SprtParams, SprtState
@@ -335,6 +336,17 @@ def test_a_tournament_stores_every_game_then_resumes_and_extends(tmp_path):
     assert more.tournament_id == first.tournament_id and more.played == 4 and len(games_more) == 8
     fresh, _, _ = _run(config, new=True)
     assert fresh.tournament_id != first.tournament_id and fresh.played == 4
+
+
+def test_each_game_is_stored_with_the_facts_of_its_map(tmp_path):
+    """The facts (:meth:`referee.Referee.metadata`, checked against the official traces in
+    tests/referee/test_metadata.py) reach the database with the game they describe."""
+    _, games, _ = _run(_config(tmp_path, games=4))
+    seeds = {g.seed for g in games}
+    assert len(seeds) == 2
+    for g in games:
+        assert g.meta == referee.create("spring2021", g.seed).metadata()
+        assert set(g.meta) == {"holes", "richness", "rich_cells"}
 
 
 def test_a_changed_bot_source_is_detected_on_resume(tmp_path):

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.tournament.runlock import RunLock
-from arena.tournament.store import Store, StoreError
+from arena.tournament.store import SCHEMA_VERSION, Store, StoreError
 from cli.arena import main
 from tests.helpers.paths import FIXTURES
 from tests.helpers.spring_text_bots import spring_bot_text
@@ -87,7 +87,7 @@ def test_processes_creating_the_same_new_database_at_once_all_succeed(tmp_path: 
         for w in workers:
             w.join(30)
         assert outcomes == ["ok"] * processes, (attempt, outcomes)
-        assert rows(path, "SELECT key, value FROM meta") == [("schema_version", "7")]
+        assert rows(path, "SELECT key, value FROM meta") == [("schema_version", str(SCHEMA_VERSION))]
         assert rows(path, "SELECT count(*) FROM tournaments") == [(processes,)]
 
 

@@ -3,12 +3,13 @@ SQLite, and a kept replay written in the same transaction as its game."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from arena.tournament.records import BotRow, GameRecord, PlayerRecord
+from arena.tournament.records import BotRow, BotState, GameRecord, PickRow, PlayerRecord
 from arena.tournament.store import GAME_COLUMNS, PLAYER_COLUMNS, Store, StoreError
 
 
@@ -97,3 +98,36 @@ def test_a_failed_commit_removes_the_replay_it_wrote(tmp_path: Path) -> None:
         store.record_game(tid, _game(text="{}"), keep_then_break)
     assert not path.exists()
     assert store.count_games(tid) == 0
+
+
+@pytest.mark.parametrize("meta", [{"holes": 2, "first_orders": "76,64"}, None])
+def test_a_game_s_facts_come_back_as_stored(tmp_path: Path, meta: dict | None) -> None:
+    store, tid = _store(tmp_path)
+    game = dataclasses.replace(_game(), meta=meta)
+    store.record_game(tid, game)
+    (back,) = store.games(tid)
+    assert back.meta == meta
+
+
+def test_a_ladder_s_bots_come_and_go_and_a_rename_reaches_their_games(tmp_path: Path) -> None:
+    store, tid = _store(tmp_path)
+    store.add_bot(tid, BotRow("c", ("y",), {}, "h2", ("f",), state="active", added=5.0, frozen={"hash": "h2"}))
+    store.add_comparison(tid, 1, ("a", "c"))
+    store.record_game(tid, _game())
+    store.set_bot_state(tid, "b", BotState.RETIRED)
+    store.rename_bot(tid, "a", "a2")
+    bots = {b.name: b for b in store.bots(tid)}
+    assert [b.name for b in store.bots(tid)] == ["a2", "b", "c"]  # the order they joined
+    assert bots["b"].state == "retired" and bots["a2"].state == "active"
+    assert bots["c"].added == 5.0 and bots["c"].frozen == {"hash": "h2"} and bots["a2"].frozen is None
+    assert [c.bots for c in store.comparisons(tid)] == [("a2", "b"), ("a2", "c")]
+    assert store.games(tid)[0].seats == ("a2", "b")
+
+
+def test_picks_are_kept_once_and_listed_latest_first(tmp_path: Path) -> None:
+    store, tid = _store(tmp_path)
+    store.add_pick(tid, PickRow(0, 0, "first", 1.0))
+    store.add_pick(tid, PickRow(0, 1, "second", 2.0))
+    store.add_pick(tid, PickRow(0, 0, "again", 3.0))  # the pick of a pair is noted once
+    assert store.picks(tid) == [PickRow(0, 1, "second", 2.0), PickRow(0, 0, "first", 1.0)]
+    assert store.picks(tid, limit=1) == [PickRow(0, 1, "second", 2.0)]

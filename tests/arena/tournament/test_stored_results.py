@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.tournament.store import Store
+from arena.tournament.store import SCHEMA_VERSION, Store
 from cli.arena import main
 from tests.helpers.paths import FIXTURES
 
@@ -161,7 +161,7 @@ def test_migrated_and_new_databases_have_one_schema(copy: Path, tmp_path: Path) 
     assert result.exit_code == 0, result.output
     assert schema(copy / "results.sqlite") == schema(tmp_path / "new.sqlite")
     with sqlite3.connect(copy / "results.sqlite") as conn:
-        assert conn.execute("SELECT value FROM meta").fetchone() == ("7",)
+        assert conn.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
 
 
 def test_a_database_from_a_newer_arena_is_refused(copy: Path) -> None:
