@@ -223,15 +223,16 @@ class _Collector:
         if self.avoid.holds(path):
             self.skipped.append(f"{path} (the arena's own folder)")
             return []
-        return sorted(
-            p
-            for p in path.rglob("*")
-            if p.is_file()
-            and "__pycache__" not in p.parts
-            and ".git" not in p.parts
-            and p.suffix not in (".pyc", ".pyo")
-            and (not self.avoid.holds(p) and self._fits(p))
-        )
+        found = []
+        for p in sorted(path.rglob("*")):
+            if "__pycache__" in p.parts or ".git" in p.parts or p.suffix in (".pyc", ".pyo") or self.avoid.holds(p):
+                continue
+            if p.is_file():
+                if self._fits(p):
+                    found.append(p)
+            elif not p.is_dir() and paths.exists(p):  # a FIFO, a device, a socket: named, never opened
+                self._fits(p)
+        return found
 
     def take(self, todo: list[Path], roots: Sequence[Path] = (), *, imports: bool = True) -> None:
         """Add ``todo`` and (with ``imports``), for every Python file among them, its local
