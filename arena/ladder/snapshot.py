@@ -29,6 +29,7 @@ has played outside the sandbox (inside, the tree is read-only: the write fails).
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import hashlib
 import os
@@ -38,10 +39,10 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import Any, cast, get_args
 
 from ..match import paths
 from ..match.botspec import BotSpec, PythonSource
@@ -109,6 +110,56 @@ class Frozen:
     notes: tuple[str, ...] = ()
     """What else :func:`arena.ladder.freeze.freeze` saw, one line each: a bundler that refused the
     bot (frozen as its module tree), files its script may load, arguments naming files not frozen."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The version as the results database keeps it (JSON-ready): its hash, how it was frozen,
+        what it runs as frozen (absolute paths, this interpreter), its files and what was said.
+        The bot's name is not in it: a rename leaves it alone."""
+        spec = self.spec
+        return {
+            "hash": self.hash,
+            "how": self.how,
+            "folder": str(self.folder),
+            "argv": list(spec.argv),
+            "cwd": spec.cwd,
+            "env": dict(spec.env),
+            "data": list(spec.data),
+            "entry": None if spec.source is None else spec.source.entry,
+            "launcher": None if spec.source is None else spec.source.launcher,
+            "leagues": None if spec.leagues is None else list(spec.leagues),
+            "files": [{"name": f.name, "sha256": f.sha256, "executable": f.executable} for f in self.files],
+            "warning": self.warning,
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], name: str, store: Path | None = None) -> Frozen:
+        """The version :meth:`to_dict` gave, named ``name``. With ``store`` (before a game), read
+        back from the store by its hash (:func:`load`: paths rebuilt from where the store is now,
+        with the interpreter of the day; ``hash`` is all it needs); without, as it was frozen.
+        Raises :class:`FreezeError`."""
+        try:
+            notes = tuple(str(n) for n in data.get("notes") or ())
+            if store is not None:
+                return dataclasses.replace(load(store, str(data["hash"]), name), notes=notes)
+            entry, launcher, leagues, how = data["entry"], data["launcher"], data["leagues"], data["how"]
+            if how not in get_args(How):
+                raise ValueError(f"how: {how!r}")
+            spec = BotSpec(
+                name=name,
+                argv=tuple(str(w) for w in data["argv"]),
+                cwd=None if data["cwd"] is None else str(data["cwd"]),
+                env={str(k): str(v) for k, v in data["env"].items()},
+                data=tuple(str(d) for d in data["data"]),
+                source=None if entry is None else PythonSource(str(entry), int(launcher)),
+                leagues=None if leagues is None else tuple(int(n) for n in leagues),
+            )
+            files = tuple(FrozenFile(str(f["name"]), str(f["sha256"]), bool(f["executable"])) for f in data["files"])
+            return cls(spec, str(data["hash"]), how, files, Path(data["folder"]), data["warning"], notes)
+        except FreezeError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise FreezeError(f"bot {name!r}: its stored frozen version cannot be read ({exc!r})") from None
 
 
 def store_for(database: str | os.PathLike[str]) -> Path:

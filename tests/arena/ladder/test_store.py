@@ -274,3 +274,22 @@ def test_what_an_interrupted_freeze_left_is_removed_once_old(tmp_path: Path) -> 
     os.utime(old, (two_days_ago, two_days_ago))
     frozen = freeze(write_bot(tmp_path), store, None)
     assert versions(store) == sorted([".freezing-recent", frozen.hash])  # another freeze may be writing it
+
+
+def test_a_frozen_version_kept_as_json_comes_back(tmp_path: Path) -> None:
+    frozen = freeze(write_bot(tmp_path), tmp_path / "arena.sqlite-bots", None)
+    kept = json.loads(json.dumps(frozen.to_dict()))
+    assert kept["hash"] == sha((frozen.folder / "manifest.json").read_bytes()) and "name" not in kept
+    assert Frozen.from_dict(kept, frozen.spec.name) == frozen
+    renamed = Frozen.from_dict(kept, "v1")
+    assert renamed.spec.name == "v1" and renamed.spec.argv == frozen.spec.argv
+    moved = tmp_path / "elsewhere" / "arena.sqlite-bots"
+    moved.parent.mkdir()
+    shutil.move(tmp_path / "arena.sqlite-bots", moved)
+    played = Frozen.from_dict({"hash": frozen.hash}, "v1", moved)
+    assert played == load(moved, frozen.hash, "v1") and played.folder == moved / frozen.hash
+    assert verify(played) is None and run(played) == "WAIT weights\n"
+    with pytest.raises(
+        FreezeError, match=r"^bot 'v1': its stored frozen version cannot be read \(KeyError\('entry'\)\)$"
+    ):
+        Frozen.from_dict({"hash": frozen.hash}, "v1")
