@@ -66,6 +66,8 @@ __all__ = [
     "bot_sources",
     "data_files",
     "unchecked_arguments",
+    "code_words",
+    "is_interpreter",
     "Identity",
     "identity",
     "source_hash",
@@ -221,15 +223,16 @@ class _Collector:
         if self.avoid.holds(path):
             self.skipped.append(f"{path} (the arena's own folder)")
             return []
-        return sorted(
-            p
-            for p in path.rglob("*")
-            if p.is_file()
-            and "__pycache__" not in p.parts
-            and ".git" not in p.parts
-            and p.suffix not in (".pyc", ".pyo")
-            and (not self.avoid.holds(p) and self._fits(p))
-        )
+        found = []
+        for p in sorted(path.rglob("*")):
+            if "__pycache__" in p.parts or ".git" in p.parts or p.suffix in (".pyc", ".pyo") or self.avoid.holds(p):
+                continue
+            if p.is_file():
+                if self._fits(p):
+                    found.append(p)
+            elif not p.is_dir() and paths.exists(p):  # a FIFO, a device, a socket: named, never opened
+                self._fits(p)
+        return found
 
     def take(self, todo: list[Path], roots: Sequence[Path] = (), *, imports: bool = True) -> None:
         """Add ``todo`` and (with ``imports``), for every Python file among them, its local
@@ -250,7 +253,14 @@ _INTERPRETER = re.compile(
 """Programs that run a script named among their arguments (when given by path; by name, any)."""
 
 
-def _code_words(spec: BotSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def is_interpreter(program: str) -> bool:
+    """Whether a command's program runs a script named among its arguments, as the bot hash sees
+    it: any program started by name from ``PATH``, or Python, Node, Java... by path (another
+    program given by path is the bot itself)."""
+    return "/" not in program or _INTERPRETER.fullmatch(Path(program).name) is not None
+
+
+def code_words(spec: BotSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The words of the bot's command that name its code (program, script, module), and its
     arguments (the rest)."""
     argv = spec.argv
@@ -259,8 +269,7 @@ def _code_words(spec: BotSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if "-m" in argv[1:-1]:
         end = argv.index("-m") + 2
         return argv[:end], argv[end:]
-    program = argv[0]
-    if "/" in program and not _INTERPRETER.fullmatch(Path(program).name):
+    if not is_interpreter(argv[0]):
         return argv[:1], argv[1:]  # the program is the bot
     for i, word in enumerate(argv[1:], 1):  # an interpreter: its script is the bot
         if word and not word.startswith("-") and paths.exists(_located(spec, word)):
@@ -286,7 +295,7 @@ def sources_of(spec: BotSpec, avoid: ArenaFiles = ArenaFiles(), *, arguments: bo
         root = Path(spec.cwd or ".").resolve()
         roots.append(root)
         todo.extend(_module_files(root, argv[argv.index("-m") + 1]))
-    words = spec.argv if arguments else _code_words(spec)[0]
+    words = spec.argv if arguments else code_words(spec)[0]
     for i, arg in enumerate(words):
         path = _located(spec, arg)
         if not paths.exists(path):
@@ -319,7 +328,7 @@ def unchecked_arguments(spec: BotSpec, avoid: ArenaFiles = ArenaFiles(), hashed:
     hash does not cover."""
     covered = [*paths.data_paths(spec.data)]
     out = []
-    for word in _code_words(spec)[1]:
+    for word in code_words(spec)[1]:
         path = _located(spec, word)
         if not word or not paths.exists(path) or avoid.holds(path):
             continue

@@ -100,6 +100,20 @@ def test_declared_data_that_is_no_regular_file_or_too_large_is_left_out_and_name
     assert json.loads(files) == [str(tmp_path / "bot.py")]
 
 
+def test_a_fifo_inside_a_data_folder_is_named_and_the_hash_is_unchanged(tmp_path: Path) -> None:
+    """A folder is taken whole: a FIFO in it is left out and named, like a FIFO declared itself;
+    the files hashed are the folder's regular files, as before."""
+    bot = waiting_bot(tmp_path)
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "a.txt").write_text("a")
+    spec = BotSpec(name="mine", argv=(sys.executable, str(bot)), data=(str(tmp_path / "book"),))
+    before = provenance.sources_of(spec)
+    os.mkfifo(tmp_path / "book" / "pipe")
+    after = provenance.sources_of(spec)
+    assert after.files == before.files == [tmp_path / "book" / "a.txt", bot]
+    assert after.skipped == [f"{tmp_path}/book/pipe (a named pipe (FIFO), not a regular file)"]
+
+
 def test_a_bot_that_is_a_fifo_is_refused_in_one_line(tmp_path: Path) -> None:
     """Observed: the tournament, and ``bundle``, waited for a writer forever."""
     os.mkfifo(tmp_path / "fifo.py")
