@@ -76,8 +76,9 @@ Intervals and above-next probabilities (Laplace approximation)
     ``above_next`` is that probability for each bot and the bot ranked just below it. These are
     normal (Wald) approximations: the intervals are symmetric in Elo. On synthetic bots with
     draws and a seat advantage (``tests/helpers/ladder_sim.py``) they contain the truth 95-96% of
-    the time for a fixed schedule of games, and 92-95% when read at the moment the ladder's
-    matchmaking first finds the order confident (a data-dependent stop).
+    the time for a fixed schedule of games, and about 93% when read at the moment the ladder's
+    matchmaking first finds the order confident (a data-dependent stop: 556 of 600 in 100 runs
+    of ``benchmarks/ladder_model.py``).
 
 Ranking: by rating, highest first; equal ratings (to 1e-9 Elo) by name.
 """
