@@ -76,8 +76,8 @@ Intervals and above-next probabilities (Laplace approximation)
     ``above_next`` is that probability for each bot and the bot ranked just below it. These are
     normal (Wald) approximations: the intervals are symmetric in Elo. On synthetic bots with
     draws and a seat advantage (``tests/helpers/ladder_sim.py``) they contain the truth 95-96% of
-    the time for a fixed schedule of games, and about 93% when read at the moment the ladder's
-    matchmaking first finds the order confident (a data-dependent stop: 556 of 600 in 100 runs
+    the time for a fixed schedule of games, and about 92% when read at the moment the ladder's
+    matchmaking first finds the order confident (a data-dependent stop: 554 of 600 in 100 runs
     of ``benchmarks/ladder_model.py``).
 
 Ranking: by rating, highest first; equal ratings (to 1e-9 Elo) by name.
@@ -322,11 +322,13 @@ def _objective(theta: np.ndarray, score: np.ndarray, phi: float, tau: float) -> 
     return loglik / phi - float(theta @ theta) / (2.0 * tau * tau)
 
 
-def _maximise(games: np.ndarray, score: np.ndarray, phi: float, tau: float) -> tuple[np.ndarray, np.ndarray]:
+def _maximise(
+    games: np.ndarray, score: np.ndarray, phi: float, tau: float, start: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The maximum of the log posterior in natural units (theta = r / ELO_PER_NATURAL_UNIT) and
-    the negative Hessian there, by Newton's method with step halving."""
+    the negative Hessian there, by Newton's method with step halving from ``start`` (or 0)."""
     n = games.shape[0]
-    theta = np.zeros(n)
+    theta = np.zeros(n) if start is None else start
     value = _objective(theta, score, phi, tau)
     for _ in range(_MAX_NEWTON):
         p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
@@ -402,7 +404,7 @@ def fit_ladder(
     tau = prior_sd / ELO_PER_NATURAL_UNIT
     theta, _ = _maximise(games, score, 1.0, tau)
     phi, units = _dispersion(counts, theta)
-    theta, precision = _maximise(games, score, phi, tau)
+    theta, precision = _maximise(games, score, phi, tau, start=theta)
     n = len(counts.names)
     centre = np.eye(n) - (np.full((n, n), 1.0 / n) if n else 0.0)
     cov = centre @ np.linalg.inv(precision) @ centre * ELO_PER_NATURAL_UNIT**2
