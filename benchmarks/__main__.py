@@ -26,6 +26,7 @@ ROOT = HERE.parent
 ORDER = (
     "bundle_speed",
     "fall2020_bots",
+    "ladder_model",
     "arena_overhead",
     "referees",
     "bot_start",
