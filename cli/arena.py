@@ -1,5 +1,5 @@
 """The ``arena`` command group: each command lives in a module of its own (play, tournament,
-results, matches, view) and is added here, with the two small commands (games, bots)."""
+ladder, results, matches, view) and is added here, with the two small commands (games, bots)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import click
 import referee
 from arena.match import botspec
 
-from . import matches, play, results, tournament, view
+from . import ladder, matches, play, results, tournament, view
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -57,6 +57,7 @@ def list_bots(game: str | None) -> None:
 for command in (
     play.play,
     tournament.tournament,
+    ladder.ladder,
     results.results,
     matches.matches,
     matches.list_tournaments,

@@ -14,13 +14,14 @@ import click
 import numpy as np
 
 import referee
+from arena.ladder.settings import is_ladder
 from arena.tournament.browse import RESULTS, STATUSES, GameFilter, UnknownBot, find_game, find_games, tournaments
 from arena.tournament.config import DEFAULT_DB
 from arena.tournament.records import GameRecord, PlayerRecord, TournamentRow
 from arena.tournament.store import StoreError
 
 from .common import plural, shown
-from .repro import stored_game_command
+from .repro import ladder_game_command, stored_game_command
 from .viewing import announce
 
 
@@ -69,17 +70,25 @@ def matches() -> None:
 
 @matches.command("list")
 @click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
-@click.option("--tournament", "tid", type=int, help="Tournament id (default: the latest).")
+@click.option("--tournament", "tid", type=int, help="Tournament id (default: the latest tournament or ladder).")
+@click.option("--ladder", "lid", type=int, help="Ladder id (arena ladder): its games, as --tournament does.")
 @click.option("--bot", help="Only games this bot played (and --result is from its side).")
 @click.option("--result", type=click.Choice(RESULTS), help="Only the games --bot won, lost or drew.")
 @click.option(
     "--status", type=click.Choice(STATUSES), help="Only games where a player (--bot, if given) ended with this status."
 )
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def list_matches(db: str, tid: int | None, bot: str | None, result: str | None, status: str | None, fmt: str) -> None:
-    """The games of a tournament: id, seed, seats, scores, end reason, turns, each player's status."""
+def list_matches(
+    db: str, tid: int | None, lid: int | None, bot: str | None, result: str | None, status: str | None, fmt: str
+) -> None:
+    """The games of a tournament or a ladder: id, seed, seats, scores, end reason, turns, each
+    player's status."""
     if result is not None and bot is None:
         raise click.UsageError("--result is a bot's result: give --bot NAME too")
+    if lid is not None:
+        if tid is not None:
+            raise click.UsageError("give --tournament or --ladder, not both")
+        tid = _ladder_id(db, lid)
     try:
         with _one_line():
             found = find_games(db, tid, GameFilter(bot, result, status))
@@ -89,7 +98,8 @@ def list_matches(db: str, tid: int | None, bot: str | None, result: str | None, 
     if fmt == "json":
         click.echo(json.dumps({"tournament": tid, "games": [_game_dict(tid, g) for g in found.games]}))
         return
-    click.echo(f"tournament {tid}: {len(found.games)} of {found.total} games")
+    kind = "ladder" if is_ladder(found.tournament.settings) else "tournament"
+    click.echo(f"{kind} {tid}: {len(found.games)} of {found.total} games")
     if not found.games:
         return
     rows: list[tuple[str, ...]] = [("id", "seed", "players (seat: bot score status)", "end", "turns", "replay")]
@@ -98,6 +108,19 @@ def list_matches(db: str, tid: int | None, bot: str | None, result: str | None, 
         rows.append((str(g.id), str(g.seed), seats, g.end_reason, str(g.turns), "yes" if g.replay else ""))
     _columns(rows, right={0, 1, 4})
     click.echo("details: arena matches show ID" + (f" --db {db}" if db != DEFAULT_DB else ""))
+
+
+def _ladder_id(db: str, lid: int) -> int:
+    """``--ladder ID``: refused when ``ID`` is a tournament of ``db``."""
+    from arena.ladder.errors import LadderError
+    from arena.ladder.stored import find_ladder
+    from arena.tournament.store import Store
+
+    with _one_line(), Store(db, read_only=True) as store:
+        try:
+            return find_ladder(store, lid).id
+        except LadderError as exc:
+            raise click.UsageError(str(exc)) from None
 
 
 @matches.command("show")
@@ -110,7 +133,16 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
     """Everything stored about one game, and the command that plays it again."""
     with _one_line():
         row, g = find_game(db, game_id)
-    command = stored_game_command(row.settings, g)
+    if is_ladder(row.settings):
+        from arena.ladder.errors import LadderError
+        from arena.ladder.session import bot_specs
+
+        try:
+            command = ladder_game_command(row.settings, bot_specs(db, row.id), g)
+        except LadderError as exc:
+            raise click.ClickException(str(exc)) from None
+    else:
+        command = stored_game_command(row.settings, g)
     if view and (g.replay is None or not Path(g.replay).is_file()):
         why = "no replay was kept" if g.replay is None else f"its replay {g.replay} is gone"
         raise click.ClickException(
@@ -189,7 +221,7 @@ def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
 @click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def list_tournaments(db: str, fmt: str) -> None:
-    """The tournaments in a results database: date, game, bots, games done, status."""
+    """The tournaments (and ladders) in a results database: date, game, bots, games done, status."""
     with _one_line():
         rows = tournaments(db)
     if fmt == "json":
@@ -201,11 +233,11 @@ def list_tournaments(db: str, fmt: str) -> None:
                         **{k: getattr(t, k) for k in keys},
                         "game": t.settings.get("game"),
                         "format": t.settings.get("format"),
-                        "bots": [b["name"] for b in t.settings.get("bots", [])],
+                        "bots": list(bots),
                         "games_stored": n,
                         "games_target": t.games_target,
                     }
-                    for t, n in rows
+                    for t, n, bots in rows
                 ]
             )
         )
@@ -213,9 +245,9 @@ def list_tournaments(db: str, fmt: str) -> None:
     if not rows:
         click.echo(f"{db}: no tournament yet")
         return
-    for t, n in rows:
-        bots = ", ".join(b["name"] for b in t.settings.get("bots", []))
+    for t, n, bots in rows:
+        target = "" if is_ladder(t.settings) else f" (target {t.games_target} per comparison)"
         click.echo(
             f"{t.id:3d}  {_when(t.created)}  {t.status:11}  {t.settings.get('game')}  "
-            f"{t.settings.get('format')}  {n} games stored (target {t.games_target} per comparison)  {bots}"
+            f"{t.settings.get('format')}  {n} games stored{target}  {', '.join(bots)}"
         )

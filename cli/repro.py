@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.match import paths
-from arena.match.botspec import is_bot_name
+from arena.match.botspec import BotSpec, is_bot_name
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.tournament.entries import BotEntry
 from arena.tournament.records import GameRecord
 from referee import LEAGUE
 
-__all__ = ["play_command", "bot_argument", "game_command", "stored_game_command"]
+__all__ = ["play_command", "bot_argument", "game_command", "stored_game_command", "ladder_game_command"]
 
 
 def play_command(
@@ -148,4 +148,30 @@ def stored_game_command(settings: Mapping[str, Any], record: GameRecord) -> str:
             **({LEAGUE: str(settings["league"])} if "league" in settings else {}),
         },
         sandbox=str(settings.get("sandbox") or "auto"),
+    )
+
+
+def ladder_game_command(settings: Mapping[str, Any], specs: Mapping[str, BotSpec], record: GameRecord) -> str:
+    """The ``arena play`` command that plays a ladder game again: its bots' frozen versions
+    (``specs``, by name) in their seats, its seed, the ladder's settings."""
+    seated = [specs[name] for name in record.seats]
+    env = {k: v for s in seated for k, v in s.env.items()}
+    cwd = next((s.cwd for s in seated if s.cwd is not None), None)
+    data = {seat: list(s.data) for seat, s in enumerate(seated, 1) if s.data}
+    words = [shlex.join(s.argv) for s in seated]
+    bots = [f"{s.name}={w}" if is_bot_name(s.name) else w for s, w in zip(seated, words)]
+    return play_command(
+        str(settings["game"]),
+        bots,
+        record.seed,
+        time_scale=float(settings.get("time_scale", 1.0)),
+        memory_limit_mb=settings.get("memory_limit_mb", DEFAULT_MEMORY_LIMIT_MB),
+        params={
+            **(settings.get("params") or {}),
+            **({LEAGUE: str(settings["league"])} if settings.get("league") is not None else {}),
+        },
+        env=env,
+        cwd=cwd,
+        sandboxed=record.sandboxed,
+        data=data,
     )

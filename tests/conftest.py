@@ -1,15 +1,17 @@
-"""Shared fixtures: the replays the viewer tests watch, and the check that no test writes into the
-repository."""
+"""Shared fixtures: the replays the viewer tests watch, a Dask cluster for the session, and the
+check that no test writes into the repository."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from arena.match.replay import read_replay
+from tests.helpers.dask_cluster import Cluster, running
 from tests.helpers.paths import REPO_ROOT
 from tests.helpers.viewer_replays import MATCHES, play
 
@@ -25,6 +27,16 @@ def replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="session")
 def documents(replays: dict[str, Path]) -> dict[str, dict[str, Any]]:
     return {key: read_replay(path) for key, path in replays.items()}
+
+
+# -- a Dask cluster on the loopback interface, for the tournaments and ladders that play on one -------
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Cluster, str]]:
+    """The session's cluster (a scheduler and two one-thread workers): tests share it, and leave
+    it as they found it."""
+    yield from running(tmp_path_factory.mktemp("cluster"))
 
 
 # -- tests write only to temporary directories ------------------------------------------------------

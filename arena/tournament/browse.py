@@ -98,7 +98,8 @@ def find_game(db: str | Path, game_id: int) -> tuple[TournamentRow, GameRecord]:
     return row, game
 
 
-def tournaments(db: str | Path) -> list[tuple[TournamentRow, int]]:
-    """Every tournament of ``db`` with its games stored, in id order."""
+def tournaments(db: str | Path) -> list[tuple[TournamentRow, int, tuple[str, ...]]]:
+    """Every tournament (and ladder) of ``db`` with its games stored and its bots' names, in id
+    order."""
     with Store(db, read_only=True) as store:
-        return [(t, store.count_games(t.id)) for t in store.tournaments()]
+        return [(t, store.count_games(t.id), tuple(b.name for b in store.bots(t.id))) for t in store.tournaments()]

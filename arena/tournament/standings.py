@@ -227,9 +227,17 @@ class Standings:
         return out
 
 
-def find_tournament(store: Store, tid: int | None) -> TournamentRow:
-    """The tournament ``tid``, or the latest one."""
-    row = store.latest() if tid is None else store.tournament(tid)
+def find_tournament(store: Store, tid: int | None, *, ladders: bool = True) -> TournamentRow:
+    """The tournament ``tid``, or the latest one; without ``ladders``, never a ladder (``arena
+    ladder``'s rows: their settings say ``kind: ladder``)."""
+    if tid is None and not ladders:
+        row = next((t for t in reversed(store.tournaments()) if t.settings.get("kind") != "ladder"), None)
+    else:
+        row = store.latest() if tid is None else store.tournament(tid)
+    if row is not None and not ladders and row.settings.get("kind") == "ladder":
+        raise StoreError(
+            f"{store.path}: {row.id} is a ladder, not a tournament: see arena ladder show --ladder {row.id}"
+        )
     if row is None:
         if tid is None:
             raise StoreError(f"{store.path}: no tournament in this database yet")
@@ -242,7 +250,7 @@ def load_standings(db: str | Path, tid: int | None = None) -> Standings:
     """The standings of tournament ``tid`` (default: the latest) of the database ``db``, opened
     read-only. Raises :class:`StoreError` (one line) when it cannot be read."""
     with Store(db, read_only=True) as store:
-        return standings(store, find_tournament(store, tid))
+        return standings(store, find_tournament(store, tid, ladders=False))
 
 
 def _sprt(settings: dict[str, Any]) -> SprtParams | None:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -89,3 +90,15 @@ class Cluster:
                     proc.wait(10)
                 except (ProcessLookupError, subprocess.TimeoutExpired):
                     self.kill(proc)
+
+
+def running(folder: Path, workers: int = 2) -> Iterator[tuple[Cluster, str]]:
+    """A cluster of ``workers`` one-thread workers on the loopback interface, for a fixture to
+    yield (its scheduler's address with it) and stop."""
+    made = Cluster(folder)
+    try:
+        address = made.start(workers=workers)
+        assert address.startswith("tcp://127.0.0.1:"), address
+        yield made, address
+    finally:
+        made.stop()

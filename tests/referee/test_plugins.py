@@ -307,3 +307,50 @@ def test_the_plugin_passes_the_generic_game_checks(fields_installed: dict[str, s
     from tests.helpers.game_checks import check_game
 
     check_game("fields")
+
+
+def test_a_ladder_of_three_player_tables(
+    fields_installed: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tables of three of the four bots, each played once per seat on one seed (the seats
+    rotated), ranked by openskill from the ranks."""
+    monkeypatch.chdir(tmp_path)
+
+    def ok(*args: str) -> str:
+        result = CliRunner().invoke(main, list(args))
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    ok("ladder", "init", "fields")
+    for name in ("greedy", "second", "waiter"):
+        ok("ladder", "add", name, bot(name))
+    assert "greedy is this very version" in ok("ladder", "add", "greedy2", bot("greedy"))
+    ok("ladder", "run", "--games", "30", "--workers", "2", "--no-progress")
+    data = json.loads(ok("ladder", "show", "--format", "json"))
+    assert data["model"].startswith("openskill") and data["games_stored"] == 30
+    listed = json.loads(ok("matches", "list", "--ladder", "1", "--format", "json"))["games"]
+    tables: dict[tuple[int, int], list[dict]] = {}
+    for g in listed:
+        tables.setdefault((g["comparison"], g["pair"]), []).append(g)
+    for games in tables.values():
+        assert len(games) == 3 and len({g["seed"] for g in games}) == 1
+        bots = {p["bot"] for p in games[0]["players"]}
+        assert len(bots) == 3
+        for seat in range(3):  # each bot once in each seat
+            assert {g["players"][seat]["bot"] for g in games} == bots
+    order = [r["bot"] for r in data["ranking"]]
+    assert order[-1] == "waiter"  # it scores nothing
+    assert {r["bot"]: r["games"] for r in data["ranking"]} == {
+        name: sum(1 for g in listed if name in {p["bot"] for p in g["players"]}) for name in order
+    }
+    # the ratings are openskill's, over the listed games in the order they were stored
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {name: model.rating(name=name) for name in order}
+    for g in sorted(listed, key=lambda g: g["id"]):
+        seats = [p["bot"] for p in g["players"]]
+        new = model.rate([[ratings[b]] for b in seats], ranks=[p["rank"] for p in g["players"]])
+        ratings.update({b: team[0] for b, team in zip(seats, new)})
+    for r in data["ranking"]:
+        assert abs(r["rating"] - ratings[r["bot"]].mu) < 1e-9

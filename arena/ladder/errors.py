@@ -1,0 +1,9 @@
+"""What stops a ladder command, in one line: :class:`LadderError`."""
+
+from __future__ import annotations
+
+__all__ = ["LadderError"]
+
+
+class LadderError(RuntimeError):
+    """A ladder command cannot do what it was asked (the message says why and what to do)."""

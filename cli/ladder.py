@@ -1,0 +1,320 @@
+"""``arena ladder``: a persistent ladder of bot versions in the results database. Add a bot at
+any time (a frozen copy of it), run games where they inform the ranking, show the ranking."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from arena.tournament.config import DEFAULT_DB
+
+from .common import game_params, shown, stop_on_signals
+
+if TYPE_CHECKING:  # the ladder's modules load on first use
+    from arena.ladder.runner import RunResult
+    from arena.tournament.task import ReplayPolicy
+
+_DB = click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
+_LADDER = click.option("--ladder", "ladder_id", type=int, help="Ladder id (default: the latest ladder of --db).")
+
+
+def _settings_options(command: Any) -> Any:
+    """The settings fixed when a ladder is made (``init``), checked by ``run``."""
+    for option in reversed(
+        [
+            click.option(
+                "--league",
+                metavar="LEVEL|NAME",
+                help="The league whose rules are played (default: the top one; arena games lists them).",
+            ),
+            click.option(
+                "--param",
+                "params",
+                multiple=True,
+                callback=game_params,
+                metavar="NAME=VALUE",
+                help="Game parameter (repeatable).",
+            ),
+            click.option("--time-scale", help="Multiply every time limit."),
+            click.option("--memory-limit", "memory_limit_mb", help="Memory limit of each bot, in MB."),
+            click.option(
+                "--sandbox",
+                type=click.Choice(["auto", "on", "off"]),
+                help="Run each bot in a bubblewrap sandbox: auto (where it works; the default), on, off.",
+            ),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None and v != {}}
+
+
+def _fail(exc: Exception) -> click.ClickException:
+    return click.ClickException(shown(str(exc)))
+
+
+@click.group()
+def ladder() -> None:
+    """A persistent ladder of bot versions: init, add, run, show, retire, remove, rename.
+
+    Every bot added is a frozen copy (beside the database, by content hash); games are stored in
+    the results database like a tournament's, reused by every later run, and chosen where they
+    inform the ranking. Its games are listed with: arena matches list --ladder ID.
+    """
+
+
+@ladder.command()
+@click.argument("game")
+@_settings_options
+@click.option("--seed", help="Master seed: the k-th pair of games of any two bots is played on its k-th seed.")
+@_DB
+@click.option("--new", is_flag=True, help="Make another ladder even if the database holds one.")
+def init(game: str, db: str, new: bool, seed: str | None, **settings: Any) -> None:
+    """Make a ladder of GAME; its settings are fixed from now on."""
+    from arena.ladder.errors import LadderError
+    from arena.ladder.session import init_ladder
+    from arena.ladder.stored import title
+
+    try:
+        made = init_ladder(db, game, _given(seed=seed, **settings), new=new)
+    except LadderError as exc:
+        raise _fail(exc) from None
+    s = made.settings
+    click.echo(
+        f"{title(made)} made in {db}: time scale {s.time_scale:g}, "
+        + ("no memory limit" if s.memory_limit_mb is None else f"memory limit {s.memory_limit_mb} MB")
+        + f", sandbox {s.sandbox}, seed {s.seed}"
+        + "".join(f", {k}={v}" for k, v in sorted(s.params.items()))
+    )
+    click.echo("add bots with: arena ladder add NAME BOT" + (f" --db {db}" if db != DEFAULT_DB else ""))
+
+
+@ladder.command()
+@click.argument("name")
+@click.argument("bot")
+@click.option(
+    "--data", multiple=True, metavar="FILE", help="A file or folder the bot reads, frozen with it (repeatable)."
+)
+@_DB
+@_LADDER
+def add(name: str, bot: str, data: tuple[str, ...], db: str, ladder_id: int | None) -> None:
+    """Register a frozen version of BOT as NAME, after a self-play game.
+
+    BOT is what arena play takes: a Python file or package (frozen as its bundle), a binary
+    (copied), an interpreter and its script (the script copied), or a command (kept as given,
+    with a warning: it cannot be frozen).
+    """
+    from arena.ladder.errors import LadderError
+    from arena.ladder.session import add_bot
+    from arena.ladder.stored import title
+    from bundler.ship import bundle_source
+
+    try:
+        with stop_on_signals(signal.SIGINT, signal.SIGTERM):
+            added = add_bot(db, name, bot, data=data, ladder_id=ladder_id, bundle=bundle_source)
+    except LadderError as exc:
+        raise _fail(exc) from None
+    except KeyboardInterrupt:
+        click.echo("interrupted: the bot is not added", err=True)
+        sys.exit(130)
+    frozen = added.frozen
+    if frozen.warning:
+        click.echo(f"warning: {shown(frozen.warning)}", err=True)
+    for note in added.notes:
+        click.echo(f"note: {shown(note)}", err=True)
+    if added.same_as:
+        click.echo(f"note: {', '.join(added.same_as)} {'is' if len(added.same_as) == 1 else 'are'} this very version")
+    click.echo(
+        f"added {name} to {title(added.ladder)}: version {frozen.hash[:12]} ({frozen.how}) in {frozen.folder}; "
+        "its self-play game went through"
+    )
+
+
+@ladder.command()
+@click.option("--workers", type=click.IntRange(1, 1024), default=1, show_default=True, help="Games played at once.")
+@click.option(
+    "--games", type=click.IntRange(1), help="Play this many more games, then stop (rounded up to whole pairs)."
+)
+@click.option(
+    "--until-confident",
+    is_flag=True,
+    help="Stop when every two active bots next to each other in the ranking are ordered with P >= 0.95.",
+)
+@_settings_options
+@click.option(
+    "--replays", type=click.Path(file_okay=False), metavar="DIR", help="Keep the replays chosen by --keep in DIR."
+)
+@click.option(
+    "--keep", default=None, metavar="all|failures|N", help="With --replays: which games keep one (default: failures)."
+)
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", metavar="ADDRESS", help="--executor dask: the Dask scheduler's address.")
+@click.option(
+    "--local-cluster", type=click.IntRange(1, 1024), metavar="N", help="--executor dask: a local cluster of N workers."
+)
+@click.option("--no-progress", is_flag=True, help="No progress bar or progress lines.")
+@_DB
+@_LADDER
+def run(
+    workers: int,
+    games: int | None,
+    until_confident: bool,
+    replays: str | None,
+    keep: str | None,
+    executor: str,
+    scheduler: str | None,
+    local_cluster: int | None,
+    no_progress: bool,
+    db: str,
+    ladder_id: int | None,
+    **settings: Any,
+) -> None:
+    """Play the ladder's games: until Ctrl-C, --games more, or --until-confident.
+
+    A new bot plays first, against opponents spread over the ranking; then each pair of games
+    (one map, both seats) goes to the two bots next to each other in the ranking whose order it
+    makes most likely right. Stop it any time: the games stored are kept, and the next run goes on.
+    """
+    from arena.ladder.errors import LadderError
+    from arena.ladder.session import run_ladder
+
+    from .ladder_progress import LadderProgress
+
+    if executor != "dask" and (scheduler is not None or local_cluster is not None):
+        raise click.UsageError("--scheduler and --local-cluster go with --executor dask")
+    policy = _replay_policy(replays, keep)
+    bundle = None
+    if executor == "dask":
+        from bundler.ship import bundle_source
+
+        bundle = bundle_source
+    view = LadderProgress(no_progress)
+    try:
+        with stop_on_signals(signal.SIGINT, signal.SIGTERM):
+            result = run_ladder(
+                db,
+                _given(**settings),
+                ladder_id=ladder_id,
+                workers=workers,
+                games=games,
+                until_confident=until_confident,
+                replays=policy,
+                executor=executor,
+                scheduler=scheduler,
+                local_cluster=local_cluster,
+                bundle=bundle,
+                on_event=view.on_event,
+            )
+    except LadderError as exc:
+        raise _fail(exc) from None
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    finally:
+        view.close()
+    _after_run(result, db)
+
+
+def _replay_policy(replays: str | None, keep: str | None) -> ReplayPolicy | None:
+    """``--replays DIR --keep WHICH``: which games keep a replay, and where."""
+    from arena.tournament.task import ReplayPolicy
+
+    if keep is not None and replays is None:
+        raise click.UsageError("--keep says which replays to keep: give --replays DIR too")
+    if replays is None:
+        return None
+    try:
+        return ReplayPolicy(str(Path(replays).resolve()), keep or "failures")
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _after_run(result: RunResult, db: str) -> None:
+    """The first bots of the ranking, why the run ended; exit 130 when interrupted."""
+    from .ladder_report import print_top
+
+    if result.ranking is not None:
+        print_top(result.ranking)
+    shown_db = f" --db {db}" if db != DEFAULT_DB else ""
+    if result.interrupted:
+        click.echo(
+            f"interrupted after {result.played} games of this run (all stored); go on with: arena ladder run{shown_db}"
+        )
+        sys.exit(130)
+    click.echo(f"{result.played} games played: {result.ended}; the full ranking: arena ladder show{shown_db}")
+
+
+@ladder.command()
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@click.option("--min-games", type=click.IntRange(0), default=0, help="Only bots with at least this many games counted.")
+@click.option(
+    "--where",
+    multiple=True,
+    metavar="FACT OP VALUE",
+    help="Count only the games whose start matches (holes>=2, first_orders~76; repeatable: all must hold).",
+)
+@click.option("--recent", type=click.IntRange(0), default=10, show_default=True, help="Recent picks shown (and why).")
+@_DB
+@_LADDER
+def show(fmt: str, min_games: int, where: tuple[str, ...], recent: int, db: str, ladder_id: int | None) -> None:
+    """The ranking (rating, 95% interval, P above the next bot) and the cross-table."""
+    from arena.ladder.errors import LadderError
+    from arena.ladder.session import show_ladder
+
+    from .ladder_report import print_csv, print_json, print_table
+
+    try:
+        found = show_ladder(db, ladder_id=ladder_id, min_games=min_games, where=where, recent=recent)
+    except LadderError as exc:
+        raise _fail(exc) from None
+    {"json": print_json, "csv": print_csv, "table": print_table}[fmt](found)
+
+
+def _state_command(name: str, state: str, doc: str) -> click.Command:
+    @click.argument("bot")
+    @_DB
+    @_LADDER
+    def command(bot: str, db: str, ladder_id: int | None) -> None:
+        from arena.ladder.errors import LadderError
+        from arena.ladder.session import set_state
+        from arena.ladder.stored import title
+        from arena.tournament.records import BotState
+
+        try:
+            changed = set_state(db, bot, BotState(state), ladder_id=ladder_id)
+        except LadderError as exc:
+            raise _fail(exc) from None
+        click.echo(f"{bot} is {state} in {title(changed)}")
+
+    command.__doc__ = doc
+    return ladder.command(name)(command)
+
+
+_state_command("retire", "retired", "Take BOT out of matchmaking: it plays no more games, and stays ranked.")
+_state_command("remove", "removed", "Take BOT out of the ranking and of the fit (its games stay in the database).")
+_state_command("activate", "active", "Bring a retired or removed BOT back: it plays and is ranked again.")
+
+
+@ladder.command()
+@click.argument("old")
+@click.argument("new")
+@_DB
+@_LADDER
+def rename(old: str, new: str, db: str, ladder_id: int | None) -> None:
+    """Rename bot OLD to NEW, in its games too."""
+    from arena.ladder.errors import LadderError
+    from arena.ladder.session import rename_bot
+    from arena.ladder.stored import title
+
+    try:
+        renamed = rename_bot(db, old, new, ladder_id=ladder_id)
+    except LadderError as exc:
+        raise _fail(exc) from None
+    click.echo(f"{old} is now {new} in {title(renamed)}")

@@ -1,0 +1,179 @@
+"""``arena ladder show``: the ranking and the cross-table as a table, CSV or JSON.
+
+The JSON (``--format json``) is one object, documented in ``docs/how-to/ladder.md`` and kept
+stable: new keys may be added, none is renamed or removed without raising ``format``."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+
+import referee
+
+from .common import plural
+
+if TYPE_CHECKING:
+    from arena.ladder.ranking import Ranking
+    from arena.ladder.session import LadderView
+
+__all__ = ["JSON_FORMAT", "to_json", "print_json", "print_csv", "print_table", "print_top", "CSV_COLUMNS"]
+
+JSON_FORMAT = 1
+"""The version of ``arena ladder show --format json``'s layout."""
+CSV_COLUMNS = ("rank", "bot", "state", "rating", "low", "high", "games", "score", "above_next")
+
+
+def _time(timestamp: float | None) -> str | None:
+    if timestamp is None:
+        return None
+    return datetime.datetime.fromtimestamp(timestamp, tz=datetime.UTC).isoformat(timespec="seconds")
+
+
+def to_json(found: LadderView) -> dict[str, Any]:
+    """``arena ladder show --format json``."""
+    ladder, ranking = found.ladder, found.ranking
+    shown = set(found.shown)
+    rules = referee.get(ladder.settings.game)
+    data = ranking.to_dict()
+    return {
+        "format": JSON_FORMAT,
+        "ladder": ladder.id,
+        "game": ladder.settings.game,
+        "league": ladder.settings.league or rules.top_league,
+        "settings": {k: v for k, v in ladder.settings.to_dict().items() if k not in ("kind", "format")},
+        "games_stored": found.stored,
+        "games_counted": ranking.games,
+        "where": list(found.where),
+        "facts": list(found.facts),
+        "model": ranking.model,
+        "ranking": [r for r in data["ranking"] if r["bot"] in shown],
+        "cross": [c for c in data["cross"] if c["bot"] in shown and c["against"] in shown],
+        "bots": [
+            {
+                "bot": b.name,
+                "state": b.state,
+                "added": _time(b.added),
+                "version": b.source_hash,
+                "frozen_as": (b.frozen or {}).get("how"),
+                "warning": (b.frozen or {}).get("warning"),
+            }
+            for b in ladder.bots
+        ],
+        "recent_picks": [
+            {
+                "bots": list(p.bots),
+                "pair": p.pair,
+                "seed": p.seed,
+                "games": p.games,
+                "picked": _time(p.picked),
+                "reason": p.reason,
+            }
+            for p in found.picks
+        ],
+    }
+
+
+def print_json(found: LadderView) -> None:
+    click.echo(json.dumps(to_json(found)))
+
+
+def _percent(score: float | None) -> str:
+    return "" if score is None else f"{100 * score:.1f}%"
+
+
+def _rows(ranking: Ranking, shown: tuple[str, ...]) -> list[tuple[str, ...]]:
+    keep = set(shown)
+    return [
+        (
+            str(b.rank),
+            b.name,
+            b.state,
+            f"{b.rating:.1f}",
+            f"{b.low:.1f}",
+            f"{b.high:.1f}",
+            str(b.games),
+            "" if b.score is None else f"{b.score:.4f}",
+            "" if b.above_next is None else f"{b.above_next:.4f}",
+        )
+        for b in ranking.bots
+        if b.name in keep
+    ]
+
+
+def print_csv(found: LadderView) -> None:
+    """The ranking, one row per bot (:data:`CSV_COLUMNS`)."""
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(_rows(found.ranking, found.shown))
+
+
+def _columns(rows: Sequence[Sequence[str]], right: set[int]) -> None:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        click.echo(
+            "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+        )
+
+
+def print_table(found: LadderView) -> None:
+    ladder, ranking = found.ladder, found.ranking
+    rules = referee.get(ladder.settings.game)
+    league = rules.league_label(ladder.settings.league or rules.top_league)
+    counted = f"{ranking.games} counted" + (f" where {' and '.join(found.where)}" if found.where else "")
+    click.echo(
+        f"ladder {ladder.id} ({ladder.settings.game}, {league}): {plural(len(ladder.bots), 'bot')}, "
+        f"{plural(found.stored, 'game')} stored, {counted}; {ranking.model}"
+    )
+    if not ranking.bots:
+        click.echo("no bot yet: arena ladder add NAME BOT")
+        return
+    header = ("rank", "bot", "rating", "95% interval", "games", "score", "P(above next)", "state")
+    two = ranking.fit is not None
+    rows = [header]
+    keep = set(found.shown)
+    for b in ranking.bots:
+        if b.name not in keep:
+            continue
+        rows.append(
+            (
+                str(b.rank),
+                b.name,
+                f"{b.rating:+.0f}" if two else f"{b.rating:.2f}",
+                f"[{b.low:+.0f}, {b.high:+.0f}]" if two else f"[{b.low:.2f}, {b.high:.2f}]",
+                str(b.games),
+                _percent(b.score),
+                "" if b.above_next is None else f"{b.above_next:.2f}",
+                "" if b.state == "active" else b.state,
+            )
+        )
+    _columns(rows, right={0, 2, 4, 5, 6})
+    names = [b.name for b in ranking.bots if b.name in keep]
+    if len(names) > 1:
+        click.echo("")
+        click.echo("cross-table: the row bot's score against the column bot (games)")
+        table: list[tuple[str, ...]] = [("", *names)]
+        for row in names:
+            cells = []
+            for column in names:
+                got = ranking.cross.get((row, column))
+                cells.append("-" if row == column else "" if got is None else f"{100 * got[0]:.0f}% ({got[1]})")
+            table.append((row, *cells))
+        _columns(table, right=set(range(1, len(names) + 1)))
+    if found.picks:
+        click.echo("")
+        click.echo("recent picks (latest first):")
+        for p in found.picks:
+            click.echo(f"  {' vs '.join(p.bots)}, pair {p.pair} (seed {p.seed}, {p.games} games stored): {p.reason}")
+
+
+def print_top(ranking: Ranking, top: int = 5) -> None:
+    """The first bots of the ranking, after a run."""
+    for b in ranking.bots[:top]:
+        p = "" if b.above_next is None else f", P(above next) {b.above_next:.2f}"
+        click.echo(f"{b.rank:3d}. {b.name}  {b.rating:+.0f} [{b.low:+.0f}, {b.high:+.0f}], {b.games} games{p}")
