@@ -270,3 +270,15 @@ def test_results_refuses_a_ladder_and_tournaments_lists_it(copy: Path) -> None:
     listed = ok("tournaments", "--db", str(copy)).output
     assert "ladder" in listed and "first, rnd, wt" in listed
     refused("matches", "list", "--ladder", "9", "--db", str(copy), says="ladder 9 is not there")
+
+
+def test_kept_replays_of_ladder_games_open_in_the_viewer(copy: Path) -> None:
+    db = str(copy)
+    refused("ladder", "run", "--keep", "all", "--db", db, says="give --replays DIR too")
+    ok("ladder", "run", "--games", "2", "--replays", "reps", "--keep", "all", "--no-progress", "--db", db)
+    games = json.loads(ok("matches", "list", "--ladder", "1", "--format", "json", "--db", db).output)["games"]
+    kept = [g for g in games if g["replay"]]
+    assert len(kept) == 2 and all(Path(g["replay"]).parent == Path("reps").resolve() for g in kept)
+    viewed = ok("matches", "show", str(kept[0]["id"]), "--view", "--no-open", "--db", db)
+    page = Path(kept[0]["replay"]).with_suffix(".html")
+    assert f"replay viewer: {page}" in viewed.output and page.stat().st_size > 0
