@@ -6,22 +6,24 @@ executor, stored game by game.
 It holds the ladder's run lock (:mod:`arena.tournament.runlock`: one run per ladder; ``add``,
 ``retire`` and ``remove`` may be used while it plays, and it sees them before its next pick).
 
-What is played. Whenever the executor has a free slot, the run takes the next game of the pair
-being played, or picks a new pair: the ranking is fitted again over every stored game
-(:mod:`.ranking`) and :func:`arena.stats.matchmaking.next_pair` chooses two active bots (a new
-bot first, against opponents spread over the ranking; then the two bots adjacent in the ranking
-whose order one more pair makes most likely right). The pick, and why it was made, is stored before
-its games are played (``picks``); a pair is both seats of one map: the ``k``-th pair of two bots
-is played on seed ``k`` of the ladder's master seed, so every two bots meet the same maps.
-N-player games (plugin games with more seats) pick a table instead (:func:`.tables.next_table`),
-its seats rotated as in tournaments.
+What is played. A new pair is picked when the executor has a slot free for each of its games
+(with fewer slots than seats, when all are free), so that a pair's games start together: the
+ranking is fitted again over every stored game (:mod:`.ranking`) and
+:func:`arena.stats.matchmaking.next_pair` chooses two active bots (a bot with fewer than
+``min_games`` games first, against opponents spread over the ranking; then the two bots adjacent
+in the ranking whose order is least certain and that one more pair informs most). The pick, and
+why it was made, is stored before its games are played (``picks``); a pair is both seats of one
+map: the ``k``-th pair of two bots is played on seed ``k`` of the ladder's master seed, so every
+two bots meet the same maps. N-player games (plugin games with more seats) pick a table instead
+(:func:`.tables.next_table`), its seats rotated as in tournaments.
 
-Stopping and resuming. The run ends after ``games`` more games, when the ranking is confident
-(``until_confident``: every two active bots adjacent in it ordered with probability at least
-0.95), when fewer active bots than seats are left, or on Ctrl-C (the games in progress are
-dropped). Each game is stored in its own transaction, once per (comparison, pair, leg): a run
-killed at any moment (``SIGKILL`` included) loses only the games in progress, and the next run
-first plays the games missing from the pairs it had picked.
+Stopping and resuming. The run ends after ``games`` more games (rounded up to whole pairs), when
+the ranking is confident (``until_confident``: every active bot placed, and every two active bots
+adjacent in the ranking ordered with probability at least 0.95), when fewer active bots than
+seats are left, or on Ctrl-C (the games in progress are dropped). Each game is stored in its own
+transaction, once per (comparison, pair, leg): a run killed at any moment (``SIGKILL`` included)
+loses only its games in progress, and the next run plays the games missing from the pairs picked
+before, once no new bot waits for its placement.
 """
 
 from __future__ import annotations

@@ -57,6 +57,8 @@ __all__ = [
 
 
 def _store(db: str | Path, *, read_only: bool = False, create: bool = True) -> Store:
+    if (read_only or not create) and not Path(db).is_file():
+        raise LadderError(f"{db}: no results database here: make a ladder with arena ladder init GAME, or pass --db")
     try:
         return Store(db, read_only=read_only, create=create)
     except StoreError as exc:

@@ -282,3 +282,10 @@ def test_kept_replays_of_ladder_games_open_in_the_viewer(copy: Path) -> None:
     viewed = ok("matches", "show", str(kept[0]["id"]), "--view", "--no-open", "--db", db)
     page = Path(kept[0]["replay"]).with_suffix(".html")
     assert f"replay viewer: {page}" in viewed.output and page.stat().st_size > 0
+
+
+def test_a_database_that_is_not_there_is_named_with_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for command in (("add", "x", "wait"), ("run",), ("show",), ("retire", "x"), ("rename", "x", "y")):
+        refused("ladder", *command, "--db", "none.sqlite", says="none.sqlite: no results database here: make a ladder")
+    assert not Path("none.sqlite").exists()
