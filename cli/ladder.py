@@ -3,6 +3,7 @@ any time (a frozen copy of it), run games where they inform the ranking, show th
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from pathlib import Path
@@ -39,8 +40,8 @@ def _settings_options(command: Any) -> Any:
                 metavar="NAME=VALUE",
                 help="Game parameter (repeatable).",
             ),
-            click.option("--time-scale", help="Multiply every time limit."),
-            click.option("--memory-limit", "memory_limit_mb", help="Memory limit of each bot, in MB."),
+            click.option("--time-scale", metavar="X", help="Multiply every time limit."),
+            click.option("--memory-limit", "memory_limit_mb", metavar="MB", help="Memory limit of each bot, in MB."),
             click.option(
                 "--sandbox",
                 type=click.Choice(["auto", "on", "off"]),
@@ -138,14 +139,21 @@ def add(name: str, bot: str, data: tuple[str, ...], db: str, ladder_id: int | No
 
 
 @ladder.command()
-@click.option("--workers", type=click.IntRange(1, 1024), default=1, show_default=True, help="Games played at once.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 1024),
+    default=lambda: os.cpu_count() or 1,
+    show_default="the number of cores",
+    help="Games played at once.",
+)
 @click.option(
     "--games", type=click.IntRange(1), help="Play this many more games, then stop (rounded up to whole pairs)."
 )
 @click.option(
     "--until-confident",
     is_flag=True,
-    help="Stop when every two active bots next to each other in the ranking are ordered with P >= 0.95.",
+    help="Stop when every two active bots next to each other in the ranking are ordered with P >= 0.95 "
+    "(never, for two bots of equal strength: give --games too).",
 )
 @_settings_options
 @click.option(
@@ -179,8 +187,9 @@ def run(
     """Play the ladder's games: until Ctrl-C, --games more, or --until-confident.
 
     A new bot plays first, against opponents spread over the ranking; then each pair of games
-    (one map, both seats) goes to the two bots next to each other in the ranking whose order it
-    makes most likely right. Stop it any time: the games stored are kept, and the next run goes on.
+    (one map, both seats) goes to the two bots next to each other in the ranking whose order is
+    least certain, weighted by how much one more pair would tell. The settings options, if given,
+    must be the ladder's. Stop it any time: the games stored are kept, and the next run goes on.
     """
     from arena.ladder.errors import LadderError
     from arena.ladder.session import run_ladder
