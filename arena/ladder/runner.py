@@ -361,7 +361,7 @@ class LadderRun:
                     if record is not None:
                         self._collect(record, result, watch)
             if not result.ended:
-                result.ended = self._why_ended(result)
+                result.ended = self._why_ended()
             self.store.update_tournament(self.ladder.id, status=TournamentStatus.FINISHED)
         except ExecutorError as exc:
             raise LadderError(str(exc)) from None
@@ -394,11 +394,11 @@ class LadderRun:
         placed = all(b.games >= self.min_games for b in ranking.bots if b.name in active)
         return placed and ranking.confident(active, CONFIDENCE)
 
-    def _why_ended(self, result: RunResult) -> str:
+    def _why_ended(self) -> str:
         if self.until_confident and self._confident():
             return f"the ranking is confident (every two active bots next to each other ordered with P >= {CONFIDENCE})"
         if self.target is not None:
-            return f"{result.played} game{'' if result.played == 1 else 's'} played (--games {self.target})"
+            return f"the {self.target} games asked for (--games) are played"
         return "stopped"
 
     def _keep_replay(self, game_id: int, record: GameRecord) -> str:
