@@ -18,6 +18,7 @@ import referee
 
 from .match.botspec import BotSpec, BotSpecError, resolve
 from .match.loop import MatchOptions, MatchResult, Verdict, play_match
+from .match.sandbox import SandboxMode, SandboxUnavailable, decide
 
 __all__ = ["Bot", "Seat", "ArenaError", "play_recorded"]
 
@@ -56,12 +57,17 @@ class Seat:
         return self.status == Verdict.OK
 
 
-def play_recorded(game: str, seed: int, bots: Sequence[str | Bot], *, time_scale: float = 1.0) -> list[Seat]:
+def play_recorded(
+    game: str, seed: int, bots: Sequence[str | Bot], *, time_scale: float = 1.0, sandbox: str = "auto"
+) -> list[Seat]:
     """Play one match of ``game`` with ``bots`` in seat order (a string is a BOT as ``arena play``
     takes it: a file, a folder, a command or a shipped name) and return every seat's answers.
+    ``sandbox`` is ``auto``, ``on`` or ``off``, as ``arena play --sandbox`` (a sandboxed bot sees
+    the folders of the ``PYTHONPATH`` in its ``env``).
 
-    Raises :class:`ArenaError` before playing when a bot cannot be resolved, the game is unknown
-    or the number of bots is wrong; ``KeyboardInterrupt`` when the match was interrupted.
+    Raises :class:`ArenaError` before playing when a bot cannot be resolved, the game is unknown,
+    the number of bots is wrong or ``sandbox`` is ``on`` where bots cannot be sandboxed;
+    ``KeyboardInterrupt`` when the match was interrupted.
     """
     try:
         rules = referee.get(game)
@@ -70,7 +76,14 @@ def play_recorded(game: str, seed: int, bots: Sequence[str | Bot], *, time_scale
     if len(bots) != rules.player_count:
         raise ArenaError(f"{rules.name} is played by {rules.player_count} bots, got {len(bots)}")
     specs = [_spec(bot, game, i) for i, bot in enumerate(bots)]
-    result = play_match(game, seed, specs, MatchOptions(record=True, time_scale=time_scale))
+    try:
+        mode = SandboxMode(sandbox)
+        decide(mode)
+    except ValueError:
+        raise ArenaError(f"sandbox {sandbox!r}: expected auto, on or off") from None
+    except SandboxUnavailable as exc:
+        raise ArenaError(str(exc)) from None
+    result = play_match(game, seed, specs, MatchOptions(record=True, time_scale=time_scale, sandbox=mode))
     if result.interrupted:
         raise KeyboardInterrupt
     return [_seat(result, i) for i in range(len(specs))]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,6 +62,10 @@ class Outputs:
     opponent: str | None = None
     time_scale: float = DEFAULT_TIME_SCALE
     bot_args: tuple[str, ...] = ()
+    sandbox: str = "auto"
+    """Where ``--verify`` plays the bots: in the sandbox (``on``), not (``off``), or where it works."""
+    env: Mapping[str, str] = field(default_factory=dict)
+    """``--env``: variables for the source bot and the bundle during ``--verify``."""
 
     @property
     def to_stdout(self) -> bool:
@@ -148,14 +152,15 @@ def make(options: BuildOptions, outputs: Outputs, inputs: list[Path] | None = No
 
 def _verify(bundle: Bundle, options: BuildOptions, outputs: Outputs, game: str) -> tuple[VerifiedGame, ...]:
     """Play the source bot and the bundle (written where asked, else to a temporary file)."""
-    source = source_bot(bundle.entry_point, options.libs, outputs.bot_args)
+    source = source_bot(bundle.entry_point, options.libs, outputs.bot_args, outputs.env)
     with tempfile.TemporaryDirectory(prefix="bundle-verify-") as tmp:
         path = outputs.output
         if path is None:
             path = Path(tmp) / "bundle.py"
             write_atomic(path, bundle.text)
-        bundled = bundle_bot(path, outputs.bot_args)
-        return tuple(verify(game, source, bundled, outputs.opponent, outputs.seeds, outputs.time_scale))
+        bundled = bundle_bot(path, outputs.bot_args, outputs.env)
+        found = verify(game, source, bundled, outputs.opponent, outputs.seeds, outputs.time_scale, outputs.sandbox)
+        return tuple(found)
 
 
 _State = dict[Path, tuple[int, int] | None]

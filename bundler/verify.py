@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,23 +36,29 @@ class VerifiedGame:
     answers: int
 
 
-def source_bot(entry: PythonEntry, libs: Sequence[Path] = (), args: Sequence[str] = ()) -> Bot:
+def source_bot(
+    entry: PythonEntry, libs: Sequence[Path] = (), args: Sequence[str] = (), env: Mapping[str, str] | None = None
+) -> Bot:
     """How the source bot runs normally: ``python -u bot.py``, or ``python -u -m pkg.main`` from
-    the package root, with the ``--lib`` directories on ``PYTHONPATH``."""
-    env: dict[str, str] = {}
+    the package root, with the variables ``env`` (``--env``) and the ``--lib`` directories first
+    on ``PYTHONPATH`` (then that of ``env``, else ours: a sandboxed bot sees these folders)."""
+    env = dict(env or {})
     if libs:
         paths = [str(Path(p).resolve()) for p in libs]
-        if os.environ.get("PYTHONPATH"):
-            paths.append(os.environ["PYTHONPATH"])
+        rest = env.get("PYTHONPATH", os.environ.get("PYTHONPATH"))
+        if rest:
+            paths.append(rest)
         env["PYTHONPATH"] = os.pathsep.join(paths)
     argv = (sys.executable, "-u", *entry.run_args(), *args)
     name = entry.path.stem if entry.is_script else entry.module
     return Bot(argv=argv, cwd=str(entry.root), env=env, name=f"source:{name}")
 
 
-def bundle_bot(path: Path, args: Sequence[str] = ()) -> Bot:
-    """How the bundle runs: ``python -u bundle.py ARGS``."""
-    return Bot(argv=(sys.executable, "-u", str(Path(path).resolve()), *args), name=f"bundle:{Path(path).name}")
+def bundle_bot(path: Path, args: Sequence[str] = (), env: Mapping[str, str] | None = None) -> Bot:
+    """How the bundle runs: ``python -u bundle.py ARGS``, with the variables ``env`` (not the
+    ``--lib`` folders: the bundle must run without them)."""
+    argv = (sys.executable, "-u", str(Path(path).resolve()), *args)
+    return Bot(argv=argv, env=dict(env or {}), name=f"bundle:{Path(path).name}")
 
 
 def _shown(answer: tuple[str, ...] | None) -> str:
@@ -71,9 +77,12 @@ def _first_difference(a: Seat, b: Seat) -> str | None:
     return None
 
 
-def _play(game: str, seed: int, seat: int, bot: str | Bot, opponent: str | Bot, time_scale: float) -> list[Seat]:
+def _play(
+    game: str, seed: int, seat: int, bot: str | Bot, opponent: str | Bot, time_scale: float, sandbox: str
+) -> list[Seat]:
+    seats = [bot, opponent] if seat == 0 else [opponent, bot]
     try:
-        return play_recorded(game, seed, [bot, opponent] if seat == 0 else [opponent, bot], time_scale=time_scale)
+        return play_recorded(game, seed, seats, time_scale=time_scale, sandbox=sandbox)
     except ArenaError as exc:
         raise VerifyError(str(exc)) from None
 
@@ -85,21 +94,23 @@ def verify(
     opponent: str | Bot | None = None,
     seeds: Sequence[int] = (1, 2),
     time_scale: float = DEFAULT_TIME_SCALE,
+    sandbox: str = "auto",
 ) -> list[VerifiedGame]:
     """Play every seed with the source bot and with the bundle (alternating seats, two-player
-    games) and return the games, or raise :class:`VerifyError` naming the first difference."""
+    games; in the sandbox as ``sandbox`` says: ``auto``, ``on`` or ``off``) and return the games,
+    or raise :class:`VerifyError` naming the first difference."""
     opponent = opponent or source
     games: list[VerifiedGame] = []
     for i, seed in enumerate(seeds):
         seat = i % 2
-        original = _play(game, seed, seat, source, opponent, time_scale)
+        original = _play(game, seed, seat, source, opponent, time_scale, sandbox)
         mine = original[seat]
         if not mine.ok:
             raise VerifyError(f"seed {seed}: the source bot itself failed ({mine.status}: {mine.message})")
-        bundled = _play(game, seed, seat, bundle, opponent, time_scale)
+        bundled = _play(game, seed, seat, bundle, opponent, time_scale, sandbox)
         diff = _first_difference(original[seat], bundled[seat])
         if diff is not None:
-            again = _play(game, seed, seat, source, opponent, time_scale)
+            again = _play(game, seed, seat, source, opponent, time_scale, sandbox)
             if any(_first_difference(x, y) is not None for x, y in zip(original, again)):
                 raise VerifyError(
                     f"seed {seed}: two runs of the source bot already differ, so the bot "

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from arena.match.sandbox import SandboxMode, SandboxUnavailable, decide
 from bundler.build import MODES, BuildOptions, Bundle
 from bundler.errors import BundleError, InternalError
 from bundler.output import clipboard_tool
@@ -31,6 +32,7 @@ from bundler.session import (
 from bundler.size import LIMIT, WARN_AT
 from bundler.verify import DEFAULT_TIME_SCALE
 
+from .botoptions import env_option
 from .common import plural, shown
 
 
@@ -88,6 +90,14 @@ def _render(event: Event, check: bool) -> None:
         _say(f"watching {plural(event.files, 'file')} (Ctrl-C to stop)")
     elif isinstance(event, Changed):
         _say(f"changed: {', '.join(event.names)}; rebuilding")
+
+
+def _check_sandbox(mode: str) -> None:
+    """``--sandbox on`` where bots cannot be sandboxed: a usage error before any work."""
+    try:
+        decide(mode)
+    except SandboxUnavailable as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -150,6 +160,15 @@ def _render(event: Event, check: bool) -> None:
     show_default=True,
     help="Multiplies the time limits during --verify.",
 )
+@click.option(
+    "--sandbox",
+    "sandbox_mode",
+    type=click.Choice([m.value for m in SandboxMode]),
+    default="auto",
+    show_default=True,
+    help="Run the bots of --verify in a bubblewrap sandbox: auto (where it works), on (or fail), off, as arena play.",
+)
+@env_option("the source bot and the bundle during --verify")
 @click.option("--copy", is_flag=True, help="Put the bundle on the clipboard.")
 def main(
     entry: Path,
@@ -166,6 +185,8 @@ def main(
     opponent: str | None,
     bot_args: str,
     time_scale: float,
+    sandbox_mode: str,
+    env: dict[str, str],
     copy: bool,
 ) -> None:
     """Turn the bot ENTRY (its main .py file, or its package directory) into the single file
@@ -177,7 +198,11 @@ def main(
         raise click.BadParameter(f"{bot_args!r}: {exc}", param_hint="--bot-args") from None
     if args and not verify_game:
         raise click.UsageError("--bot-args is only used with --verify")
-    outputs = Outputs(output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale, args)
+    outputs = Outputs(
+        output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale, args, sandbox_mode, env
+    )
+    if verify_game:
+        _check_sandbox(sandbox_mode)
     if watch_files and output is None:
         raise click.UsageError("--watch needs -o/--output")
     if copy and clipboard_tool() is None:

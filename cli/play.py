@@ -32,6 +32,7 @@ from arena.match.session import (
 from arena.match.shield import shielded
 from referee import LEAGUE
 
+from .botoptions import env_option, lib_option
 from .common import FiniteFloatRange, game_params, java_long, shown, stop_on_signals
 from .repro import play_command
 from .viewing import view_document
@@ -114,6 +115,8 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     help="Open the replay viewer after the match (beside --replay FILE, or in a temporary folder).",
 )
 @click.option("--no-open", is_flag=True, help="With --view: write the viewer page, do not open a browser.")
+@lib_option("every bot's")
+@env_option("every bot")
 @click.option("--show-stderr", is_flag=True, help="Print each bot's stderr as it plays.")
 @click.option("-v", "--verbose", is_flag=True, help="Print every frame's summary.")
 def play(
@@ -133,6 +136,8 @@ def play(
     sandbox_mode: str,
     view: bool,
     no_open: bool,
+    libs: tuple[str, ...],
+    env: dict[str, str],
     show_stderr: bool,
     verbose: bool,
 ) -> None:
@@ -149,7 +154,7 @@ def play(
         params = {**params, LEAGUE: league}
     request = MatchRequest(
         game, bots, seed, swap, time_scale, no_timeout, memory_limit, params, data, sandbox_mode,
-        Path(replay_path) if replay_path else None, record=show_stderr or view, force=force,
+        Path(replay_path) if replay_path else None, record=show_stderr or view, force=force, libs=libs, env=env,
     )  # fmt: skip
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
     printer, played = _Printer(out, verbose, show_stderr), None
@@ -267,7 +272,7 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
     again = play_command(
         ready.rules.name, ready.bots, ready.seed, swap=request.swap, time_scale=request.time_scale,
         memory_limit_mb=request.memory_limit_mb, no_timeout=request.no_timeout, params=request.params,
-        sandboxed=result.sandboxed, data=request.data,
+        sandboxed=result.sandboxed, data=request.data, libs=request.libs, env=request.env,
     )  # fmt: skip
     out(f"replay this match with: {again}")
     if request.replay is not None and not played.replay_error:

@@ -32,11 +32,13 @@ def play_command(
     cwd: str | None = None,
     sandboxed: bool | None = None,
     data: Mapping[int, Sequence[str]] | None = None,
+    libs: Sequence[str] = (),
 ) -> str:
-    """``[cd DIR &&] [NAME=VALUE ...] arena play GAME BOT... --seed S [--data N=PATH ...] [options]
-    [--sandbox on|off]``: ``bots`` in the order given on the command line, ``env`` the variables the
-    bots need, ``cwd`` the directory relative paths are taken from, ``data`` the files each bot
-    reads, by its place among ``bots`` (from 1), in ``--data N=PATH`` order.
+    """``[cd DIR &&] arena play GAME BOT... --seed S [--data N=PATH ...] [options] [--sandbox on|off]
+    [--lib DIR ...] [--env NAME=VALUE ...]``: ``bots`` in the order given on the command line,
+    ``libs`` their library folders, ``env`` the variables the bots need (given with ``--env``: the
+    sandbox clears the caller's environment), ``cwd`` the directory relative paths are taken from,
+    ``data`` the files each bot reads, by its place among ``bots`` (from 1), in ``--data N=PATH`` order.
 
     ``sandboxed`` is whether the bots *did* run in the sandbox, and the command asks for exactly
     that, whatever mode was asked (``auto`` included): ``--sandbox on`` for a sandboxed game, so
@@ -60,9 +62,11 @@ def play_command(
         words += ["--league", str(value)] if key == LEAGUE else ["--param", f"{key}={value}"]
     if sandboxed is not None:
         words += ["--sandbox", "on" if sandboxed else "off"]
+    for lib in libs:
+        words += ["--lib", lib]
+    for key, value in sorted((env or {}).items()):  # the sandbox clears the caller's environment
+        words += ["--env", f"{key}={value}"]
     text = shlex.join(words)
-    if env:
-        text = " ".join(shlex.quote(f"{k}={v}") for k, v in sorted(env.items())) + " " + text
     if cwd is not None:
         text = f"cd {shlex.quote(cwd)} && {text}"
     return text

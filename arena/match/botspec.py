@@ -30,14 +30,14 @@ import re
 import shlex
 import shutil
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from . import paths, pymodule
+from . import botname, jsbot, paths, pymodule
 
 __all__ = [
     "BotSpec",
@@ -47,6 +47,9 @@ __all__ = [
     "split_name",
     "is_bot_name",
     "python_command",
+    "with_run_options",
+    "read_libs",
+    "read_env",
     "shipped_bots",
     "default_bots",
     "REPO_ROOT",
@@ -167,14 +170,58 @@ def _from_path(name: str, path: Path, args: tuple[str, ...] = ()) -> BotSpec:
     if path.is_dir() or path.suffix == ".py":
         argv, cwd = python_command(path)
         return BotSpec(name=name, argv=argv + args, cwd=cwd, source=PythonSource(str(path.resolve()), len(argv)))
+    if path.suffix.lower() in (".js", ".cjs"):
+        node = jsbot.js_argv(path.resolve(), args)
+        if node is None:
+            raise BotSpecError(f"{path}: a JavaScript bot runs with node, which is not installed: {jsbot.NODE_INSTALL}")
+        return BotSpec(name=name, argv=node)
     if not os.access(path, os.X_OK):
-        raise BotSpecError(f'{path}: not executable (chmod +x it, or put its interpreter first, e.g. "python3 {path}")')
+        raise BotSpecError(f"{path}: {jsbot.interpreter_hint(path)}")
     return BotSpec(name=name, argv=(str(path.resolve()),) + args)
 
 
-def _display_name(path: Path) -> str:
-    path = path.resolve()
-    return path.parent.name if path.name == "__main__.py" else path.name
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def read_env(items: Sequence[str], what: str = "--env") -> dict[str, str]:
+    """``NAME=VALUE`` items (``--env``, repeatable) -> ``{NAME: VALUE}``, the later one winning;
+    :class:`BotSpecError` names an item that is not one."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, equals, value = item.partition("=")
+        if not equals or not _VARIABLE.fullmatch(name):
+            raise BotSpecError(f"{what} {item!r}: expected NAME=VALUE, NAME letters, digits and _ (e.g. DEBUG=1)")
+        if "\0" in value:
+            raise BotSpecError(f"{what} {name}: a value cannot hold a NUL byte")
+        out[name] = value
+    return out
+
+
+def read_libs(items: Sequence[str], base: Path | None = None, what: str = "--lib") -> tuple[str, ...]:
+    """``--lib DIR`` items -> their absolute paths (relative ones from ``base``, default the
+    current directory); :class:`BotSpecError` names one that is not a directory."""
+    out = []
+    for item in items:
+        path = paths.expanded(item)
+        path = path if path.is_absolute() else (base or Path.cwd()) / path
+        reason = paths.missing(path)
+        if reason is None and not path.is_dir():
+            reason = "not a directory"
+        if reason is not None:
+            raise BotSpecError(f"{what} {item}: {reason}: give a folder of Python modules")
+        out.append(os.path.abspath(path))
+    return tuple(dict.fromkeys(out))
+
+
+def with_run_options(spec: BotSpec, libs: Sequence[str] = (), env: Mapping[str, str] | None = None) -> BotSpec:
+    """``spec`` with the variables ``env`` set (over its own) and the folders ``libs`` first on
+    its ``PYTHONPATH`` (before a ``PYTHONPATH`` given in ``env`` or its own). A sandboxed bot
+    sees every folder of its ``PYTHONPATH``, read-only (:func:`arena.match.sandbox.confine`)."""
+    merged = {**spec.env, **(env or {})}
+    if libs:
+        rest = merged.get("PYTHONPATH")
+        merged["PYTHONPATH"] = os.pathsep.join([*libs, *([rest] if rest else [])])
+    return dataclasses.replace(spec, env=merged) if merged != dict(spec.env) else spec
 
 
 def _shipped(name: str, entry: Mapping[str, Any] | None, extra: tuple[str, ...], bots_file: Path) -> BotSpec:
@@ -199,7 +246,7 @@ def _shipped(name: str, entry: Mapping[str, Any] | None, extra: tuple[str, ...],
 def _is_path_like(token: str) -> bool:
     """Whether a command's first word names a file rather than a program to look up on ``PATH``
     (as a shell would, except that ``bot.py`` needs no ``./``)."""
-    return "/" in token or token.endswith(".py") or token.startswith("~")
+    return "/" in token or token.endswith((".py", ".js")) or token.startswith("~")
 
 
 def resolve(text: str, game: str, bots_file: Path | None = None, base: Path | None = None) -> BotSpec:
@@ -224,7 +271,7 @@ def resolve(text: str, game: str, bots_file: Path | None = None, base: Path | No
 
     whole = located(text)
     if paths.exists(whole):  # a command line is no file name (it may even be too long for one)
-        return _from_path(_display_name(whole), whole)
+        return _from_path(botname.name_of_path(str(whole)), whole)
     try:
         words = tuple(shlex.split(text))
     except ValueError as exc:
@@ -237,12 +284,11 @@ def resolve(text: str, game: str, bots_file: Path | None = None, base: Path | No
         reason = paths.missing(path)
         if reason is not None:
             raise BotSpecError(f"{program}: {reason} (from {here})")
-        return _from_path(_display_name(path), path, rest)
+        return _from_path(botname.default_name(text, here), path, rest)
     if shutil.which(program) is None:
         names = ", ".join(sorted(shipped)) or "none"
         raise BotSpecError(
             f"{program!r} is not a file, a directory, a command on PATH or a shipped {game} bot (shipped: {names})"
         )
-    script = next((w for w in rest if w.endswith(".py")), None)
-    name = Path(script).name if script is not None else Path(program).name
-    return BotSpec(name=name, argv=words, cwd=None if base is None else str(base))
+    name = botname.default_name(text, here)
+    return BotSpec(name=name, argv=jsbot.with_prelude(words), cwd=None if base is None else str(base))

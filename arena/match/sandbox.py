@@ -7,8 +7,9 @@ What a sandboxed bot gets (:func:`confine` builds the ``bwrap`` command):
   the arena), has no network but its own loopback, and when the arena dies, however it dies,
   every process of the bot dies with it (the PID namespace ends with its first process);
 - a cleared environment: ``PATH``, ``LANG``, ``HOME``, ``TMPDIR``, the variables given
-  explicitly with the bot (a config's ``env``) and ``PWD`` (its working directory), nothing else
-  of the user's environment;
+  explicitly with the bot (``--env NAME=VALUE``, a config's ``env:``, a shipped bot's ``env``;
+  ``--lib DIR`` puts DIR first on ``PYTHONPATH``) and ``PWD`` (its working directory), nothing
+  else of the user's environment (``PYTHONPATH=... arena play`` does not reach it: use ``--env``);
 - as the first process of its PID namespace (its init, which it can see), a shell started afresh
   that runs it and reaps what is left to it: no process it sees holds anything but its own
   environment and arguments (bubblewrap's own init, a copy of ``bwrap``, would show it the
@@ -19,7 +20,8 @@ What a sandboxed bot gets (:func:`confine` builds the ``bwrap`` command):
 - ``/run``, ``/home``, ``/root``, the user's home and ``/var/tmp`` hidden (empty, read-only; those
   that hold anything), then
   shown again where the bot needs them: its own files (the directories of the files its command
-  names, its working directory, its declared data files) and the interpreter's installation;
+  names, its working directory, its declared data files, the folders of its ``PYTHONPATH``)
+  and the interpreter's installation;
 - its opponents' files (what their commands name: scripts, packages, executables, data) and the
   paths the caller hides (the results database, the replays) replaced by an empty file or an
   empty directory, wherever they would otherwise be visible.
@@ -337,7 +339,8 @@ def confine(
     hidden = _hidden_places()
     for path in hidden[1:]:
         cmd += ["--tmpfs", str(path)]
-    shown = [p for p in _shown_again(own, program) if p.exists() and _inside(p, hidden)]
+    again = [*_shown_again(own, program), *_search_path(env, where)]
+    shown = [p for p in again if p.exists() and _inside(p, hidden)]
     for path in sorted(dict.fromkeys(shown), key=lambda p: len(p.parts)):
         if not _inside(path, [s for s in shown if s != path and path.is_relative_to(s)]):
             cmd += ["--ro-bind", str(path), str(path)]
@@ -347,6 +350,19 @@ def confine(
     cmd += _isolation()
     cmd += ["--chdir", where, *init_words(_variables(env, where), argv[0] if argv else None)]
     return cmd
+
+
+def _search_path(env: Mapping[str, str], where: str) -> list[Path]:
+    """The folders of the bot's ``PYTHONPATH`` (``--lib``, or given with its environment; a
+    relative one from its working directory ``where``), but those too wide to show."""
+    broad = _broad()
+    found = []
+    for entry in env.get("PYTHONPATH", "").split(os.pathsep):
+        if entry:
+            path = Path(os.path.abspath(os.path.join(where, entry)))
+            if path not in broad:
+                found.append(path)
+    return found
 
 
 def _mounts(tmp_mb: int | None) -> list[str]:

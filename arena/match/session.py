@@ -87,6 +87,10 @@ class MatchRequest:
     force: bool = False
     """Let the replay file replace an existing file that is not a replay (never a database or a
     bot's own file)."""
+    libs: tuple[str, ...] = ()
+    """``--lib``: folders put first on every bot's ``PYTHONPATH``, readable in the sandbox."""
+    env: Mapping[str, str] = field(default_factory=dict)
+    """``--env``: variables set for every bot (the sandbox clears the rest)."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +186,12 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
         raise RequestError(f"{rules.name} has no shipped bots: give its {rules.player_count} BOTs")
     if len(bots) != rules.player_count:
         raise RequestError(f"{rules.name} is played by {rules.player_count} bots, got {len(bots)}")
-    specs = _with_data([_spec(text, rules.name) for text in bots], request.data)
+    try:
+        libs = botspec.read_libs(request.libs)
+    except botspec.BotSpecError as exc:
+        raise RequestError(str(exc)) from None
+    specs = [botspec.with_run_options(_spec(text, rules.name), libs, request.env) for text in bots]
+    specs = _with_data(specs, request.data)
     try:
         level = rules.league_level(request.params)
     except referee.ParameterError as exc:

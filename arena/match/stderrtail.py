@@ -8,14 +8,31 @@ the result the tail and the total.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections import deque
 
-__all__ = ["DEFAULT_STDERR_TAIL_BYTES", "DEFAULT_TURN_STDERR_BYTES", "StderrTail"]
+__all__ = ["DEFAULT_STDERR_TAIL_BYTES", "DEFAULT_TURN_STDERR_BYTES", "StderrTail", "telling_line"]
 
 DEFAULT_STDERR_TAIL_BYTES = 64 * 1024
 DEFAULT_TURN_STDERR_BYTES = 4 * 1024
 _READ_CHUNK = 1 << 16
+
+
+_ERROR_LINE = re.compile(
+    r"\s*(Uncaught\s+)?([\w$.]*(Error|Exception|Interrupt|Exit)\b.*|panic:.*|thread '.*' panicked.*|fatal error:.*)"
+)
+"""A line that names an error: ``ReferenceError: readline is not defined`` (Node), ``KeyError:
+'boom'`` (Python), ``Exception in thread "main" java.lang...`` (Java), ``panic: ...`` (Go)..."""
+
+
+def telling_line(text: str) -> str:
+    """The line of a bot's stderr ``text`` that tells what went wrong: the first that names an
+    error (a runtime prints its error first and then where it was, as Node.js does, or it prints
+    the cause, then the error it led to, as Python does), else the last non-empty one (without
+    its surrounding blanks; empty when there is none)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return next((line for line in lines if _ERROR_LINE.fullmatch(line)), lines[-1] if lines else "")
 
 
 class StderrTail:
@@ -76,13 +93,10 @@ class StderrTail:
         return data.decode("utf-8", errors="replace")
 
     def last_line(self, wait_s: float) -> str:
-        """The last non-empty line, cut to 200 characters, after waiting up to ``wait_s`` for the
-        stream to end."""
+        """The line that tells what went wrong (:func:`telling_line`), cut to 200 characters,
+        after waiting up to ``wait_s`` for the stream to end."""
         self.join(wait_s)
-        for line in reversed(self.tail().splitlines()):
-            if line.strip():
-                return line.strip()[:200]
-        return ""
+        return telling_line(self.tail())[:200]
 
     @property
     def total(self) -> int:

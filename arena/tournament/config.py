@@ -23,6 +23,8 @@ A config file looks like this (see ``configs/*.yaml`` for annotated examples)::
     time_scale: 1.0
     memory_limit_mb: 768                # for each bot, all its processes together
     sandbox: auto                       # run bots in bubblewrap: auto, on (or fail), off
+    lib: [../cglib]                     # folders first on every bot's PYTHONPATH (--lib)
+    env: {DEBUG: "0"}                   # variables for every bot, under its own env: (--env)
     params: {}                          # game parameters
     sprt: {elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: pentanomial}
     sweep: {bot: candidate, grid: {day: [8, 10, 12, 14]}}
@@ -56,6 +58,7 @@ from ..match import paths
 from ..match.limits import DEFAULT_MEMORY_LIMIT_MB
 from ..match.seeds import SeedError, parse_seed_list
 from ..stats.sprt import SprtParams
+from .botenv import file_libs, shared_env, shared_libs, with_shared
 from .configfile import read_config_file
 from .entries import BotEntry, SweepSettings, check_data, read_bots, read_sweep, string_map, with_variants
 from .schedule import Format
@@ -199,6 +202,7 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
     path = Path(path)
     merged = read_config_file(path)
     base = path.resolve().parent
+    file_libs(merged, base)
     for key in ("db", "replays"):
         if isinstance(merged.get(key), str) and merged[key] and not paths.expanded(merged[key]).is_absolute():
             merged[key] = str(base / merged[key])
@@ -235,6 +239,7 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     sprt = _sprt(data.get("sprt"))
     sweep = read_sweep(data.get("sweep"), bots)
     bots, baseline = with_variants(bots, sweep, fmt, setting("baseline").value(data))
+    bots = with_shared(bots, shared_libs(data), shared_env(data))
     for entry in bots:  # after the sweep: a data path may hold a {placeholder}
         check_data(entry)
     if len(bots) < players:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..match import paths
+from ..match.botname import default_name, name_of_path
 from ..match.botspec import split_name
 from .schedule import Format
 from .settings import ConfigError, text
@@ -119,7 +120,7 @@ def read_bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
             (
                 label,
                 BotEntry(
-                    name=label or _default_name(bot),
+                    name=label or _default_name(bot, base),
                     bot=bot,
                     args=tuple(text(a, f"bots[{i}].args[{j}]") for j, a in enumerate(args, 1)),
                     env=string_map(item.get("env"), f"bots[{i}].env"),
@@ -148,12 +149,11 @@ def read_bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
     return bots
 
 
-def _default_name(bot: str) -> str:
-    first = bot.split()[0] if bot.split() else bot
-    name = Path(first).name
-    if name.startswith("python") and len(bot.split()) > 1:
-        name = Path(bot.split()[1]).name
-    return _readable(name.removesuffix(".py") or bot)
+def _default_name(bot: str, base: Path | None) -> str:
+    """The bot's name by the one naming rule of :mod:`arena.match.botname` (as ``arena play``)."""
+    whole = paths.expanded(bot)
+    whole = whole if whole.is_absolute() else (base or Path.cwd()) / whole
+    return _readable(name_of_path(str(whole), base) if paths.exists(whole) else default_name(bot, base))
 
 
 def _readable(text: str) -> str:

@@ -333,6 +333,19 @@ SETTINGS: tuple[Setting, ...] = (
         default="auto",
     ),
     Setting(
+        "lib",
+        "A library folder: put first on every bot's PYTHONPATH, readable in the sandbox (repeatable).",
+        metavar="DIR",
+        item=lambda item: (item, item),
+    ),
+    Setting(
+        "env",
+        "An environment variable for every bot, under its own env: (repeatable); the sandbox clears all others "
+        "but PATH, LANG, HOME, TMPDIR.",
+        metavar="NAME=VALUE",
+        item=_name_value,
+    ),
+    Setting(
         "executor",
         "Where games are played: local worker processes (the default) or a Dask cluster.",
         read=choice(("local", "dask")),
