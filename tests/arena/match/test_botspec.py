@@ -120,8 +120,8 @@ def test_a_shipped_name_takes_extra_arguments():
 @pytest.mark.parametrize(
     "text,message",
     [
-        ("./script.sh --x 1", "not executable (chmod +x it"),
-        ("./script.sh", "not executable (chmod +x it"),
+        ("./script.sh --x 1", "not executable: chmod +x"),
+        ("./script.sh", "not executable: chmod +x"),
         ("missing.py --x 1", "missing.py: no such file or directory"),
         ("./missing --x", "./missing: no such file or directory"),
         ("no-such-program-xyz --x", "is not a file, a directory, a command on PATH or a shipped"),
