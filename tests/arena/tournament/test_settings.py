@@ -48,6 +48,8 @@ CASES: dict[str, tuple[list[str], dict[str, Any]]] = {
     "max_failures": (["--max-failures", "0.5"], {"max_failures": 0.5}),
     "replays": (["--replays", "{tmp}", "--keep", "3"], {"replays": "{tmp}", "keep": 3}),
     "sandbox": (["--sandbox", "off"], {"sandbox": "off"}),
+    "lib": (["--lib", "{tmp}", "--lib", "/"], {"lib": ["{tmp}", "/"]}),
+    "env": (["--env", "DEBUG=1", "--env", "X=y"], {"env": {"DEBUG": 1, "X": "y"}}),
     "executor": (
         ["--executor", "dask", "--scheduler", "tcp://10.0.0.1:8786"],
         {"executor": "dask", "scheduler": "tcp://10.0.0.1:8786"},
