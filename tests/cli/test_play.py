@@ -102,7 +102,7 @@ def test_bot_that_cannot_start_fails_the_command(tmp_path):
     result = CliRunner().invoke(main, ["play", "spring2021", str(script), "greedy", "--json", "--seed", "1"])
     assert result.exit_code == 1, result.output
     (error,) = result.stderr.splitlines()
-    assert error.startswith("Error: bot 'broken.py' failed to start") and "SyntaxError" in error
+    assert error.startswith("Error: bot 'broken' failed to start") and "SyntaxError" in error
     assert result.stdout == ""
 
 
@@ -308,7 +308,7 @@ def test_the_replay_hint_keeps_the_sandbox_and_the_data_files(tmp_path, monkeypa
         mode,
     ]
     a = json.loads(first.stdout.strip().splitlines()[-1])
-    assert [p["name"] for p in a["players"]] == ["reader.py", "greedy"]
+    assert [p["name"] for p in a["players"]] == ["reader", "greedy"]  # the file's name without .py (#34 point 11)
     assert [p["status"] for p in a["players"]] == ["ok", "ok"]
     again = CliRunner().invoke(main, [*words[1:], "--json"])
     assert again.exit_code == 0, again.output
