@@ -59,6 +59,11 @@ def test_the_wheel_ships_the_shipped_bots(wheel_names: set[str]) -> None:
         assert lib.relative_to(REPO).as_posix() in wheel_names
 
 
+def test_the_wheel_ships_the_javascript_prelude(wheel_names: set[str]) -> None:
+    """#34 point 18: a plain install runs CodinGame JavaScript bots: the prelude is package data."""
+    assert "arena/match/cg_prelude.js" in wheel_names
+
+
 def test_the_sweep_plot_is_optional(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """#13 point 18: without matplotlib, --plot fails with one line saying what to install, before
     reading anything, and a sweep still runs (the plot is skipped with a note)."""

@@ -13,11 +13,16 @@ a tournament config passes its own directory):
    ``bundle`` reads it (:func:`python_command`): a script as ``python -u FILE``; a package
    directory (``__init__.py`` and ``__main__.py``) as ``python -u -m PKG`` from the directory
    above its outermost package, and likewise a module of a package that uses relative imports;
-   a directory with only a ``__main__.py`` as ``python -u DIR/__main__.py``. Another file must be
-   executable and runs as is;
+   a directory with only a ``__main__.py`` as ``python -u DIR/__main__.py``. A ``.js`` file runs
+   under ``node`` with CodinGame's globals (:mod:`arena.match.jsbot`). Another file must be
+   executable and runs as is (else the error names the interpreter of its ``#!`` line or extension);
 3. otherwise a command line, split as a POSIX shell would split it (never run through a shell);
-   its program must be an executable file or a command on ``PATH``. A command from a config runs
-   in the config's directory, so the relative paths in its arguments mean the same as in the file.
+   its program must be an executable file or a command on ``PATH`` (``node FILE.js`` gets the
+   CodinGame prelude). A command from a config runs in the config's directory, so the relative
+   paths in its arguments mean the same as in the file.
+
+A bot's name follows one rule everywhere (:mod:`arena.match.botname`). :func:`with_run_options`
+adds ``--lib`` folders and ``--env`` variables to a resolved bot.
 
 ``NAME=BOT`` (:func:`split_name`) names a bot on the command line (``old=bot.py``).
 """

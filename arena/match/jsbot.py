@@ -46,12 +46,12 @@ def is_node(program: str) -> bool:
 
 
 def js_argv(script: Path, args: Sequence[str] = ()) -> tuple[str, ...] | None:
-    """How the ``.js`` bot ``script`` runs: ``node --require PRELUDE SCRIPT ARGS``; ``None``
-    where ``node`` is not installed."""
+    """How the ``.js`` bot ``script`` runs: ``node --require PRELUDE SCRIPT ARGS`` (``node`` by
+    name, found on ``PATH`` as in the command ``node index.js``); ``None`` where it is not installed."""
     program = node()
     if program is None:
         return None
-    return (program, "--require", PRELUDE, str(script), *args)
+    return (PurePath(program).name, "--require", PRELUDE, str(script), *args)
 
 
 def with_prelude(words: Sequence[str]) -> tuple[str, ...]:

@@ -45,7 +45,8 @@ class StartFailure:
     bot: str
     """The bot's name in the tournament."""
     reason: str
-    """What happened, in one line (with the last line it wrote to stderr, if any)."""
+    """What happened, in one line (with the line of its stderr that names its error, else its
+    last line: :func:`arena.match.stderrtail.telling_line`)."""
 
     def __str__(self) -> str:
         return f"bot {self.bot!r} failed to start: {self.reason}"

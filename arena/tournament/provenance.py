@@ -54,6 +54,7 @@ import referee
 
 from ..match import paths
 from ..match.botspec import BotSpec
+from ..match.jsbot import PRELUDE
 from .records import BotRow
 
 __all__ = [
@@ -272,6 +273,8 @@ def code_words(spec: BotSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if not is_interpreter(argv[0]):
         return argv[:1], argv[1:]  # the program is the bot
     for i, word in enumerate(argv[1:], 1):  # an interpreter: its script is the bot
+        if word == PRELUDE:  # node --require PRELUDE SCRIPT: the toolkit's CodinGame globals
+            continue
         if word and not word.startswith("-") and paths.exists(_located(spec, word)):
             return argv[: i + 1], argv[i + 1 :]
     return argv[:1], argv[1:]

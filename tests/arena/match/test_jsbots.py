@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from arena.match import jsbot
 from arena.match.botspec import BotSpecError, resolve
 from arena.match.stderrtail import telling_line
+from arena.tournament import provenance
 from cli.arena import main
 from tests.helpers.environment import require_program
 from tests.helpers.sandboxing import sandbox_mode
@@ -153,3 +154,14 @@ def test_node_commands_get_the_prelude_and_a_missing_node_is_named(tmp_path, mon
 )
 def test_the_telling_line_of_a_stderr(stderr, expected):
     assert telling_line(stderr) == expected
+
+
+def test_a_javascript_bot_is_identified_by_its_script(tmp_path):
+    """A tournament hashes the bot's ``index.js`` (with the prelude it runs with), so a changed
+    script is a changed bot; the prelude is not taken for the bot's script."""
+    node()
+    (tmp_path / "index.js").write_text("print('WAIT');\n")
+    for text in (str(tmp_path / "index.js"), "node index.js --x 1"):
+        spec = resolve(text, "spring2021", base=tmp_path)
+        assert tmp_path / "index.js" in provenance.bot_sources(spec)
+        assert provenance.unchecked_arguments(spec) == []
