@@ -26,13 +26,18 @@ _ERROR_LINE = re.compile(
 'boom'`` (Python), ``Exception in thread "main" java.lang...`` (Java), ``panic: ...`` (Go)..."""
 
 
+_TRACEBACK = "Traceback (most recent call last):"
+
+
 def telling_line(text: str) -> str:
     """The line of a bot's stderr ``text`` that tells what went wrong: the first that names an
-    error (a runtime prints its error first and then where it was, as Node.js does, or it prints
-    the cause, then the error it led to, as Python does), else the last non-empty one (without
-    its surrounding blanks; empty when there is none)."""
+    error (Node.js prints the error, then where it was, then its own version) after the last
+    Python traceback's start when there is one (its error line ends it: the debug lines a bot
+    wrote before are skipped), else the last non-empty line (without its surrounding blanks;
+    empty when there is none)."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return next((line for line in lines if _ERROR_LINE.fullmatch(line)), lines[-1] if lines else "")
+    start = max((i for i, line in enumerate(lines) if line == _TRACEBACK), default=0)
+    return next((line for line in lines[start:] if _ERROR_LINE.fullmatch(line)), lines[-1] if lines else "")
 
 
 class StderrTail:

@@ -148,6 +148,12 @@ def test_node_commands_get_the_prelude_and_a_missing_node_is_named(tmp_path, mon
             "    raise KeyError('boom')\nKeyError: 'boom'\n",
             "KeyError: 'boom'",
         ),
+        (  # a chained Python error after a debug line that looks like one: the error that ended it
+            'ValueError seen on day 3, retrying\nTraceback (most recent call last):\n  File "b.py", line 2\n'
+            "KeyError: 'a'\n\nDuring handling of the above exception, another exception occurred:\n\n"
+            'Traceback (most recent call last):\n  File "b.py", line 4\nRuntimeError: gave up\n',
+            "RuntimeError: gave up",
+        ),
         ("debug: day 1\nsomething went wrong\n", "something went wrong"),  # no error line: the last
         ("", ""),
     ],
