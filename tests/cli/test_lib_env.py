@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from arena.match import sandbox
 from arena.tournament.config import load_config
 from cli.arena import main
 from cli.bundle import main as bundle_main
@@ -112,3 +113,19 @@ def test_a_wrong_lib_or_env_is_one_line(tmp_path, monkeypatch, args, message):
     result = CliRunner().invoke(main, ["play", "spring2021", "wait", "wait", "--seed", "1", *args])
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_bundle_verify_sandbox_on_where_it_cannot_is_one_line(tmp_path, monkeypatch):
+    """``bundle --verify --sandbox on`` without bubblewrap: a usage error before any work."""
+    (tmp_path / "bot.py").write_text(spring_bot_text('"WAIT"'))
+    monkeypatch.setenv("ARENA_BWRAP", "")  # no bubblewrap
+    sandbox.support.cache_clear()
+    try:
+        result = CliRunner().invoke(
+            bundle_main, [str(tmp_path / "bot.py"), "--verify", "spring2021", "--sandbox", "on"]
+        )
+    finally:
+        sandbox.support.cache_clear()
+    assert result.exit_code == 2
+    assert "--sandbox on: cannot sandbox bots here: bubblewrap (bwrap) is not installed" in result.output
+    assert "verified" not in result.output and "Traceback" not in result.output
