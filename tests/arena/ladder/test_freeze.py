@@ -303,7 +303,7 @@ def test_an_argument_naming_a_file_not_declared_is_noted_and_kept_where_it_is(
 def test_missing_data_is_refused(tmp_path: Path) -> None:
     bot = script_bot(tmp_path)
     spec = dataclasses.replace(resolve(bot.text, "spring2021"), data=(str(tmp_path / "nothing.bin"),))
-    with pytest.raises(FreezeError, match=r"^bot 'bot.py' cannot be frozen: its data .*nothing.bin: no such file"):
+    with pytest.raises(FreezeError, match=r"^bot 'bot' cannot be frozen: its data .*nothing.bin: no such file"):
         freeze(spec, tmp_path / "store", None)
 
 

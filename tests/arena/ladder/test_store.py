@@ -160,7 +160,7 @@ def test_a_damaged_snapshot_is_found_and_replaced(kind: str, tmp_path: Path) -> 
     damage(frozen)
     reason = verify(frozen)
     assert reason is not None and "\n" not in reason
-    assert reason.startswith(f"bot 'bot.py', version {frozen.hash[:12]} ({frozen.folder}): {why}; ")
+    assert reason.startswith(f"bot 'bot', version {frozen.hash[:12]} ({frozen.folder}): {why}; ")
     assert reason.endswith("register the bot again to freeze it anew")
     again = freeze(spec, tmp_path / "store", None)
     assert again.hash == frozen.hash and verify(again) is None
@@ -196,7 +196,7 @@ def test_a_fifo_among_the_data_is_refused_without_waiting(tmp_path: Path) -> Non
             None,
         )
     message = str(caught.value)
-    assert message.startswith("bot 'bot.py' cannot be frozen: its data pipe: a named pipe (FIFO), not a regular file")
+    assert message.startswith("bot 'bot' cannot be frozen: its data pipe: a named pipe (FIFO), not a regular file")
     assert "\n" not in message
     assert not (tmp_path / "store").exists() or versions(tmp_path / "store") == []  # nothing left behind
 
@@ -231,7 +231,7 @@ def test_a_file_over_the_limit_is_refused(tmp_path: Path, monkeypatch: pytest.Mo
         ("big.bin", "its data big.bin: 1.95 KiB, over the 1 KiB limit"),
         ("folder", "over the 1 KiB limit"),
     ):
-        with pytest.raises(FreezeError, match=rf"^bot 'bot.py' cannot be frozen: .*{shown}"):
+        with pytest.raises(FreezeError, match=rf"^bot 'bot' cannot be frozen: .*{shown}"):
             freeze(
                 BotSpec(name=spec.name, argv=spec.argv, cwd=spec.cwd, data=(data,), source=spec.source),
                 tmp_path / "store",
@@ -241,7 +241,7 @@ def test_a_file_over_the_limit_is_refused(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(snapshot, "TOTAL_LIMIT", 1500)
     monkeypatch.setattr(snapshot, "FILE_LIMIT", 1 << 20)
     with pytest.raises(
-        FreezeError, match=r"^bot 'bot.py' cannot be frozen: its files are over 1.46 KiB together \(at .*big.bin\)"
+        FreezeError, match=r"^bot 'bot' cannot be frozen: its files are over 1.46 KiB together \(at .*big.bin\)"
     ):
         freeze(
             BotSpec(name=spec.name, argv=spec.argv, cwd=spec.cwd, data=("big.bin",), source=spec.source),
