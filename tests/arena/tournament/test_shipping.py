@@ -117,7 +117,7 @@ def test_a_python_bot_with_data_keeps_its_folder_and_needs_it_on_the_worker(tmp_
 def test_a_python_bot_without_a_bundler_is_named_with_what_to_do(tmp_path: Path) -> None:
     bot = tmp_path / "bot.py"
     bot.write_text("print('WAIT')\n")
-    with pytest.raises(ShippingError, match=r"bot 'bot.py' is a Python bot, .* no bundler was given .*bundle_source"):
+    with pytest.raises(ShippingError, match=r"bot 'bot' is a Python bot, .* no bundler was given .*bundle_source"):
         pack([resolve(str(bot), "spring2021")], None)
     assert pack([resolve("python3 -c pass", "spring2021")], None).bundles == {}  # a command needs none
 
@@ -128,7 +128,7 @@ def test_a_bot_the_bundler_refuses_is_named_with_what_to_do(tmp_path: Path) -> N
     with pytest.raises(ShippingError) as caught:
         pack([resolve(str(bot), "spring2021")], bundle_source)
     message = str(caught.value)
-    assert message.startswith("bot 'uses_requests.py' cannot be sent to Dask workers as one file: ")
+    assert message.startswith("bot 'uses_requests' cannot be sent to Dask workers as one file: ")
     assert "requests_that_nobody_installs" in message and f'"python3 {bot}"' in message
     assert "\n" not in message
 
