@@ -90,7 +90,7 @@ def _render(event: Event, check: bool) -> None:
         _say(f"changed: {', '.join(event.names)}; rebuilding")
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
 @click.version_option(package_name="cgarena", prog_name="bundle")
 @click.argument("entry", type=click.Path(path_type=Path))
 @click.option(
@@ -139,6 +139,7 @@ def _render(event: Event, check: bool) -> None:
 @click.option(
     "--bot-args",
     default="",
+    show_default="none",
     metavar="ARGS",
     help="Arguments for both the source bot and the bundle during --verify, e.g. "
     "'--budget 2000' for a bot that is deterministic only with a fixed budget.",
