@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 import referee
-from arena.match import sandbox
+from arena.match import botspec, sandbox
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.match.loop import Frame
 from arena.match.refereetime import RefereeError
@@ -31,6 +31,7 @@ from arena.match.session import (
 )
 from arena.match.shield import shielded
 from referee import LEAGUE
+from referee.suggest import did_you_mean
 
 from .common import FiniteFloatRange, game_params, java_long, shown, stop_on_signals
 from .repro import play_command
@@ -145,6 +146,7 @@ def play(
     A bot's data files (weights, an opening book) are declared with --data N=PATH, N its place
     among the BOTs: in the sandbox it may read them, its opponents may not.
     """
+    game, bots = _game_first(game, bots)
     if league is not None:
         params = {**params, LEAGUE: league}
     request = MatchRequest(
@@ -170,6 +172,29 @@ def play(
         sys.exit(130)
     if status:
         sys.exit(status)
+
+
+def _game_first(game: str, bots: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """GAME may be left out: a first argument that is no game but a bot of the default game is
+    taken as that bot (a note says so); one that is neither is refused, naming both readings and
+    the closest game or bot name."""
+    try:
+        referee.get(game)
+        return game, bots
+    except referee.PluginError:
+        return game, bots  # a game that is there but cannot be used: the match says why
+    except referee.UnknownGame:
+        pass
+    try:
+        botspec.resolve(botspec.split_name(game)[1], DEFAULT_GAME)
+    except botspec.BotSpecError:
+        known = [*referee.names(), *referee.aliases(), *botspec.shipped_bots(DEFAULT_GAME)]
+        raise click.UsageError(
+            f"{shown(game)!r} is neither a game ({', '.join(referee.names())}; arena games lists them) nor a "
+            f"{DEFAULT_GAME} bot (GAME may be left out: {DEFAULT_GAME} is played){did_you_mean(game, known)}"
+        ) from None
+    click.echo(f"note: {shown(game)!r} is no game: playing it as a bot of {DEFAULT_GAME}, the default game", err=True)
+    return DEFAULT_GAME, (game, *bots)
 
 
 def _render(played: PlayedMatch, request: MatchRequest, as_json: bool, view: bool, no_open: bool) -> int:

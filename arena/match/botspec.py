@@ -37,6 +37,8 @@ from typing import Any
 
 import yaml
 
+from referee.suggest import did_you_mean
+
 from . import paths, pymodule
 
 __all__ = [
@@ -242,6 +244,7 @@ def resolve(text: str, game: str, bots_file: Path | None = None, base: Path | No
         names = ", ".join(sorted(shipped)) or "none"
         raise BotSpecError(
             f"{program!r} is not a file, a directory, a command on PATH or a shipped {game} bot (shipped: {names})"
+            + did_you_mean(program, shipped)
         )
     script = next((w for w in rest if w.endswith(".py")), None)
     name = Path(script).name if script is not None else Path(program).name
