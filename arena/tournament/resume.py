@@ -24,6 +24,7 @@ from .records import GameRecord, TournamentRow
 __all__ = ["SettingChange", "SettingsChange", "settings_change", "TournamentStopped", "stopped_by_failures"]
 
 _LABELS: dict[str, tuple[str, str | None]] = {
+    "bots": ("bots", None),
     "format": ("format", "--format"),
     "baseline": ("baseline", "--baseline"),
     "seed": ("seed", "--seed"),
@@ -33,7 +34,6 @@ _LABELS: dict[str, tuple[str, str | None]] = {
     "sprt": ("SPRT", None),
     "sweep": ("sweep", None),
     "seeds": ("seeds", None),
-    "bots": ("bots", None),
 }
 """Each setting of :meth:`TournamentConfig.schedule_key` (but the game): how it is named in the
 message, and the flag that sets it (``None``: a setting that no single flag restores)."""
@@ -65,22 +65,40 @@ class SettingsChange:
         unflagged = [c.label for c in self.changes if not c.flags]
         how = f"add {' '.join(flags)}" if flags else ""
         if unflagged:
-            how += (" and " if how else "") + f"give the {' and '.join(unflagged)} of tournament {tid}"
+            how += (" and " if how else "") + f"give the {', '.join(unflagged)} of tournament {tid}"
         return (
             f"settings differ from tournament {tid} of the same bots, so a new tournament starts: {differ}; "
             f"to resume tournament {tid} instead, {how}; pass --new to start a new one without this warning"
         )
 
 
+_LONGEST = 60
+"""The most characters of a value the message shows (a list of seeds may be long)."""
+
+
 def _text(value: Any) -> str:
-    """A setting's value as the message shows it: ``3`` for 3.0, ``none``, compact JSON."""
+    """A setting's value as the message shows it: ``3`` for 3.0, ``none``, compact JSON, cut
+    short past :data:`_LONGEST` characters."""
     if value is None:
         return "none"
     if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return str(value)
+        text = f"{value:g}"
+    elif isinstance(value, (dict, list)):
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    else:
+        text = str(value)
+    return text if len(text) <= _LONGEST else text[: _LONGEST - 3] + "..."
+
+
+def _bot_changes(now: list[dict[str, Any]], then: list[dict[str, Any]]) -> list[SettingChange]:
+    """Per bot name, the entries (command, arguments, environment, data) that differ."""
+    old = {str(b.get("name")): {k: v for k, v in b.items() if k != "name"} for b in then}
+    new = {str(b.get("name")): {k: v for k, v in b.items() if k != "name"} for b in now}
+    return [
+        SettingChange(f"bot {name!r}", _text(new[name]), _text(old.get(name)), ())
+        for name in new
+        if new[name] != old.get(name)
+    ]
 
 
 def _flags(key: str, then: Any) -> tuple[str, ...]:
@@ -111,8 +129,8 @@ def settings_change(config: TournamentConfig, stored: Iterable[TournamentRow]) -
     for key, (label, _flag) in _LABELS.items():
         new, old = now.get(key), latest.settings.get(key)
         if key == "bots":
-            new, old = sorted(new or [], key=str), sorted(old or [], key=str)
-        if new != old:
+            changes += _bot_changes(new or [], old or [])
+        elif new != old:
             changes.append(SettingChange(label, _text(new), _text(old), _flags(key, old)))
     if not changes:
         return None

@@ -82,3 +82,18 @@ def test_a_stopped_tournament_run_again_says_so_and_fails(tmp_path: Path) -> Non
     assert "finished" not in out
     status, out = run(*args, "--max-failures", "1")  # raised: it resumes and plays on
     assert status == 0 and "tournament 1 (resumed, 6 games already stored)" in out, out
+
+
+def test_a_changed_bot_and_a_long_seed_list_are_named_shortly() -> None:
+    config = config_from_mapping(
+        {"game": "spring2021", "bots": ["greedy", "wait"], "seeds": list(range(100))}, base=Path.cwd()
+    )
+    same = config.schedule_key()
+    bots = [{"name": "greedy", "bot": "greedy", "args": ["--x", "1"]}, {"name": "wait", "bot": "wait"}]
+    change = settings_change(config, [row(7, **{**same, "bots": bots, "seeds": [5]})])
+    assert change is not None
+    text = change.describe()
+    assert 'bot \'greedy\' {"bot":"greedy"} (tournament 7: {"args":["--x","1"],"bot":"greedy"})' in text
+    assert "bot 'wait'" not in text  # unchanged
+    assert "seeds [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,... (tournament 7: [5])" in text
+    assert "to resume tournament 7 instead, give the bot 'greedy', seeds of tournament 7;" in text
