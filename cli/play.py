@@ -138,7 +138,8 @@ def play(
     verbose: bool,
 ) -> None:
     """Play one match of GAME between its BOTs, one per seat in seat order (default:
-    spring2021; default bots: the game's first two shipped bots, beam against greedy).
+    spring2021, also when the first argument is a bot: arena play greedy beam; default bots: the
+    game's first two shipped bots, beam against greedy).
 
     A BOT is a .py file, a package directory (run as python -m PKG), a directory with
     __main__.py, an executable, a command line in one string ("bot.py --depth 3"), or a shipped
