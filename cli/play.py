@@ -186,13 +186,17 @@ def _game_first(game: str, bots: tuple[str, ...]) -> tuple[str, tuple[str, ...]]
         return game, bots  # a game that is there but cannot be used: the match says why
     except referee.UnknownGame:
         pass
+    text = botspec.split_name(game)[1]
     try:
-        botspec.resolve(botspec.split_name(game)[1], DEFAULT_GAME)
-    except botspec.BotSpecError:
+        botspec.resolve(text, DEFAULT_GAME)
+    except botspec.BotSpecError as exc:
+        games = f"{', '.join(referee.names())}; arena games lists them"
+        if "/" in text or any(Path(word).suffix for word in text.split()):  # meant as a file: why it is none
+            raise click.UsageError(f"{shown(game)!r} is no game ({games}) and no bot: {shown(str(exc))}") from None
         known = [*referee.names(), *referee.aliases(), *botspec.shipped_bots(DEFAULT_GAME)]
         raise click.UsageError(
-            f"{shown(game)!r} is neither a game ({', '.join(referee.names())}; arena games lists them) nor a "
-            f"{DEFAULT_GAME} bot (GAME may be left out: {DEFAULT_GAME} is played){did_you_mean(game, known)}"
+            f"{shown(game)!r} is neither a game ({games}) nor a {DEFAULT_GAME} bot (GAME may be left out: "
+            f"{DEFAULT_GAME} is played){did_you_mean(game, known)}"
         ) from None
     click.echo(f"note: {shown(game)!r} is no game: playing it as a bot of {DEFAULT_GAME}, the default game", err=True)
     return DEFAULT_GAME, (game, *bots)

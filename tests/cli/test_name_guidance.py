@@ -51,6 +51,8 @@ def invoke(*args: str) -> tuple[int, str]:
         (["tournament", "spring2021", "greedyy", "beam"], "did you mean greedy?"),
         (["tournament", "sprin2021", "greedy", "beam"], "did you mean spring2021?"),
         (["bots", "fal2020"], "did you mean fall2020?"),
+        (["play", "nosuchbot.py", "greedy"], "'nosuchbot.py' is no game (spring2021, fall2020; arena games lists "
+         "them) and no bot: nosuchbot.py: "),
     ],
 )  # fmt: skip
 def test_mistyped_names_get_one_line_with_the_closest_name(args: list[str], says: str) -> None:
@@ -76,3 +78,10 @@ def test_matches_list_suggests_the_bot_of_the_tournament(tmp_path: Path) -> None
     assert status == 0, out
     status, out = invoke("matches", "list", "--db", db, "--bot", "greedyy")
     assert status == 2 and "no bot 'greedyy' in tournament 1 (bots: greedy, wait); did you mean greedy?" in out
+
+
+def test_an_empty_or_spaced_first_argument_gets_one_line() -> None:
+    status, out = invoke("play", "", "greedy")
+    assert status == 2 and "'' is neither a game" in out and "Traceback" not in out
+    status, out = invoke("play", "my bot.py --x", "greedy")
+    assert status == 2 and "'my bot.py --x' is no game" in out and "no bot: " in out
