@@ -14,7 +14,7 @@ from arena.match import botspec
 from . import ladder, matches, play, results, tournament, view
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
 @click.version_option(package_name="cgarena")
 def main() -> None:
     """Play CodinGame contest games locally, under the official rules."""

@@ -100,7 +100,7 @@ def _check_sandbox(mode: str) -> None:
         raise click.UsageError(str(exc)) from None
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
 @click.version_option(package_name="cgarena", prog_name="bundle")
 @click.argument("entry", type=click.Path(path_type=Path))
 @click.option(
@@ -149,6 +149,7 @@ def _check_sandbox(mode: str) -> None:
 @click.option(
     "--bot-args",
     default="",
+    show_default="none",
     metavar="ARGS",
     help="Arguments for both the source bot and the bundle during --verify, e.g. "
     "'--budget 2000' for a bot that is deterministic only with a fixed budget.",

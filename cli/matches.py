@@ -212,6 +212,8 @@ def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
             click.echo("  stderr (tail):")
             for line in shown(p.stderr, lines=True).rstrip("\n").split("\n"):
                 click.echo(f"    | {line}")
+        else:
+            click.echo("  stderr: none kept")
     if g.replay:
         click.echo(f"replay file: {g.replay}")
     click.echo(f"play it again with: {command}")

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 import referee
-from arena.match import sandbox
+from arena.match import botspec, sandbox
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.match.loop import Frame
 from arena.match.refereetime import RefereeError
@@ -31,6 +31,7 @@ from arena.match.session import (
 )
 from arena.match.shield import shielded
 from referee import LEAGUE
+from referee.suggest import did_you_mean
 
 from .botoptions import env_option, lib_option
 from .common import FiniteFloatRange, game_params, java_long, shown, stop_on_signals
@@ -142,7 +143,8 @@ def play(
     verbose: bool,
 ) -> None:
     """Play one match of GAME between its BOTs, one per seat in seat order (default:
-    spring2021; default bots: the game's first two shipped bots, beam against greedy).
+    spring2021, also when the first argument is a bot: arena play greedy beam; default bots: the
+    game's first two shipped bots, beam against greedy).
 
     A BOT is a .py file, a package directory (run as python -m PKG), a directory with
     __main__.py, an executable, a command line in one string ("bot.py --depth 3"), or a shipped
@@ -150,6 +152,7 @@ def play(
     A bot's data files (weights, an opening book) are declared with --data N=PATH, N its place
     among the BOTs: in the sandbox it may read them, its opponents may not.
     """
+    game, bots = _game_first(game, bots)
     if league is not None:
         params = {**params, LEAGUE: league}
     request = MatchRequest(
@@ -175,6 +178,33 @@ def play(
         sys.exit(130)
     if status:
         sys.exit(status)
+
+
+def _game_first(game: str, bots: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """GAME may be left out: a first argument that is no game but a bot of the default game is
+    taken as that bot (a note says so); one that is neither is refused, naming both readings and
+    the closest game or bot name."""
+    try:
+        referee.get(game)
+        return game, bots
+    except referee.PluginError:
+        return game, bots  # a game that is there but cannot be used: the match says why
+    except referee.UnknownGame:
+        pass
+    text = botspec.split_name(game)[1]
+    try:
+        botspec.resolve(text, DEFAULT_GAME)
+    except botspec.BotSpecError as exc:
+        games = f"{', '.join(referee.names())}; arena games lists them"
+        if "/" in text or any(Path(word).suffix for word in text.split()):  # meant as a file: why it is none
+            raise click.UsageError(f"{shown(game)!r} is no game ({games}) and no bot: {shown(str(exc))}") from None
+        known = [*referee.names(), *referee.aliases(), *botspec.shipped_bots(DEFAULT_GAME)]
+        raise click.UsageError(
+            f"{shown(game)!r} is neither a game ({games}) nor a {DEFAULT_GAME} bot (GAME may be left out: "
+            f"{DEFAULT_GAME} is played){did_you_mean(game, known)}"
+        ) from None
+    click.echo(f"note: {shown(game)!r} is no game: playing it as a bot of {DEFAULT_GAME}, the default game", err=True)
+    return DEFAULT_GAME, (game, *bots)
 
 
 def _render(played: PlayedMatch, request: MatchRequest, as_json: bool, view: bool, no_open: bool) -> int:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from arena.tournament.standings import SweepRanking
 
-__all__ = ["PlotUnavailable", "plot_available", "plot_sweep", "INSTALL_HINT"]
+__all__ = ["PlotUnavailable", "plot_available", "plot_sweep", "sweep_series", "INSTALL_HINT"]
 
 INSTALL_HINT = "matplotlib is not installed; install the plot extra: pip install 'cgarena[plot]'"
 
@@ -43,23 +43,12 @@ def plot_sweep(sweep: SweepRanking, path: str | Path, title: str = "") -> Path:
 
     path = Path(path)
     param = sweep.parameter
-    others = [k for k in sweep.grid if k != param]
     order = [str(v) for v in sweep.grid[param]]
     numeric = all(_is_number(v) for v in order)
-    series: dict[str, list[tuple[float, float, float, float]]] = {}
-    for entry in sweep.ranking:
-        point, f = entry.point or {}, entry.figures
-        if f.score is None or param not in point:
-            continue
-        label = ", ".join(f"{k}={point[k]}" for k in others) or "variants"
-        x = float(point[param]) if numeric else order.index(str(point[param]))
-        lo = f.score_lo if f.score_lo is not None else f.score
-        hi = f.score_hi if f.score_hi is not None else f.score
-        series.setdefault(label, []).append((x, f.score, lo, hi))
+    series = sweep_series(sweep)
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     try:
         for label, pts in series.items():
-            pts.sort()
             xs = [p[0] for p in pts]
             ys = [100 * p[1] for p in pts]
             err = [[100 * (p[1] - p[2]) for p in pts], [100 * (p[3] - p[1]) for p in pts]]
@@ -85,6 +74,28 @@ def plot_sweep(sweep: SweepRanking, path: str | Path, title: str = "") -> Path:
     finally:
         plt.close(fig)
     return path
+
+
+def sweep_series(sweep: SweepRanking) -> dict[str, list[tuple[float, float, float, float]]]:
+    """The plot's points, by series (the variants that share the other grid parameters): x (the
+    first grid parameter's value, or its place among non-numeric values), the score and its 95%
+    interval's ends, sorted by x. The interval always has a width (:mod:`arena.stats`: Wilson's
+    where the normal one has none), so every point gets its error bar, a perfect score too."""
+    param = sweep.parameter
+    others = [k for k in sweep.grid if k != param]
+    order = [str(v) for v in sweep.grid[param]]
+    numeric = all(_is_number(v) for v in order)
+    series: dict[str, list[tuple[float, float, float, float]]] = {}
+    for entry in sweep.ranking:
+        point, f = entry.point or {}, entry.figures
+        if f.score is None or param not in point:
+            continue
+        label = ", ".join(f"{k}={point[k]}" for k in others) or "variants"
+        x = float(point[param]) if numeric else order.index(str(point[param]))
+        lo = f.score_lo if f.score_lo is not None else f.score
+        hi = f.score_hi if f.score_hi is not None else f.score
+        series.setdefault(label, []).append((x, f.score, lo, hi))
+    return {label: sorted(pts) for label, pts in series.items()}
 
 
 def _is_number(text: str) -> bool:

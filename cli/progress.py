@@ -19,9 +19,11 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
+from arena.stats.counts import SprtModel
 from arena.stats.headtohead import ComparisonStats
 
-from .report import zero_width
+from .common import plural
+from .report import NA, elo_cells
 
 if TYPE_CHECKING:
     from typing import NoReturn
@@ -38,20 +40,15 @@ GAMES_LINES: int = 20
 
 
 def _elo_text(st: ComparisonStats) -> str:
-    """``Elo +89 ±120``; ``Elo +inf`` (no interval) for a score of 100%, ``±inf`` for an
-    unbounded interval, no interval where the sample gives none (all draws: the report's ``n/a``);
-    empty without an Elo."""
-    elo, ci95 = st.elo, st.elo_ci95
-    if zero_width(st):
-        ci95 = None
-    if elo is None or math.isnan(elo):
+    """``Elo +89 ±120``, as the report's cells (:func:`cli.report.elo_cells`) rounded to the
+    point: ``Elo > +46`` for a score of 100%; ``over 2 pairs`` when the Elo counts fewer games
+    than the score (the complete pairs); empty without an Elo."""
+    value, half = elo_cells(st, "+.0f", ".0f")
+    if value == NA:
         return ""
-    if math.isinf(elo):
-        return f"Elo {'+' if elo > 0 else '-'}inf"
-    text = f"Elo {round(elo):+d}"  # round() turns -0.0 and -0.4 into 0: "+0", never "-0"
-    if ci95 is not None and not math.isnan(ci95):
-        ci = abs(ci95)
-        text += " ±inf" if math.isinf(ci) else f" ±{round(ci)}"
+    text = f"Elo {value}" + (f" {half}" if half != NA else "")
+    if st.model == SprtModel.PENTANOMIAL and st.singles:
+        text += f" over {plural(st.pairs, 'pair')}"
     return text
 
 

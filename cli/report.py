@@ -3,17 +3,15 @@
 Every table is a list of :class:`Column` specs and rows of text cells; the header and the rows are
 laid out with the same widths by :func:`render`, so they stay in line whatever the values.
 
-Figures that are not defined are never shown as a number:
+Every figure of a comparison is shown from the same sample, and never as an infinity
+(docs/statistics.md has the rules with examples):
 
 * no games: score, Elo, its interval and LOS are ``n/a``;
-* a score of 100% (or 0%): the Elo is ``+inf`` (``-inf``) and its interval ``±inf``;
-* an interval end beyond a 0% or 100% score: the half-width is ``±inf`` (the data do not bound
-  the Elo on that side);
-* a sample of zero variance (all draws, every pair in one bin, a single pair): the normal
-  approximation gives an interval of zero width and a LOS of exactly 0, 1/2 or 1, which are no
-  95% interval and no likelihood: the interval is ``n/a`` (``±inf`` when the Elo itself is
-  infinite) and the LOS is ``n/a``. The JSON keeps the raw figures; ``score_lo == score_hi`` (or
-  ``score_se == 0``) marks this case there.
+* a score of 100% (or 0%): the Elo is unbounded on that side and is shown as the other end of its
+  95% interval, ``> +166.2`` (``< -166.2``), with no half-width;
+* otherwise the Elo and the half-width of its interval, always finite: where the normal interval
+  would reach a score of 0 or 1, or has no width, it is Wilson's (:mod:`arena.stats`);
+* the LOS is always a number, exact where the sample has no spread (10-0-0: 99.95%).
 
 The SPRT state is worded by :meth:`arena.stats.sprt.SprtState.describe` everywhere ("continue",
 "H0 accepted", "H1 accepted"); :func:`sprt_status` adds the pairs the test has seen.
@@ -29,6 +27,7 @@ from typing import Protocol
 
 import click
 
+from arena.stats.elo import elo_from_score
 from arena.stats.sprt import SprtState
 from arena.tournament.health import SLOWER, BotHealth, WorkerHealth
 from arena.tournament.standings import PairStanding, Standings, SweepVariant, TableStandings
@@ -111,36 +110,32 @@ class Figures(Protocol):
     def los(self) -> float | None: ...
 
 
-def zero_width(r: Figures) -> bool:
-    """Whether the score interval has zero width (a sample of zero variance): then the normal
-    approximation's interval and LOS mean nothing."""
-    return r.score_lo is not None and r.score_hi is not None and r.score_lo == r.score_hi
-
-
 def finite(x: float | None) -> float | None:
     """``x``, or ``None`` when it is infinite or NaN (as the JSON has them)."""
     return x if x is not None and math.isfinite(x) else None
 
 
-def elo_cells(r: Figures) -> tuple[str, str]:
+def elo_cells(r: Figures, spec: str = "+.1f", half_spec: str = ".1f") -> tuple[str, str]:
     """The Elo and its interval's half-width, as shown, from a comparison's (or a sweep point's)
     ``score``, ``elo``, ``elo_ci95``, ``score_lo`` and ``score_hi`` (infinities may be ``None``, as
-    in the JSON, or floats)."""
+    in the JSON, or floats): ``+240.8``, ``±120.3``. At a score of 100% (0%) the Elo is unbounded
+    above (below): it is shown as the interval's finite end, ``> +166.2`` (``< -166.2``), with no
+    half-width. See docs/statistics.md."""
     if r.score is None or r.score_lo is None or r.score_hi is None:
         return NA, NA  # no games
     elo = finite(r.elo)
-    if elo is None:  # mu is 1 or 0, so the interval is the point itself: lo == hi == mu
-        return ("+inf" if r.score_hi >= 0.5 else "-inf"), "±inf"
-    if zero_width(r):
-        return fmt(elo, "+.1f"), NA
-    ci = finite(r.elo_ci95)
-    return fmt(elo, "+.1f"), "±inf" if ci is None else "±" + fmt(ci, ".1f")
+    if elo is None:  # mu is 1 (the interval's top is 1) or 0: the other end bounds it
+        above = r.score_hi >= 1.0
+        end = r.score_lo if above else r.score_hi
+        if not 0.0 < end < 1.0:
+            return ("+inf" if above else "-inf"), NA
+        return f"{'>' if above else '<'} {fmt(elo_from_score(end), spec)}", NA
+    half = finite(r.elo_ci95)
+    return fmt(elo, spec), NA if half is None else "±" + fmt(half, half_spec)
 
 
 def los_cell(r: Figures) -> str:
-    """The likelihood of superiority, ``n/a`` without games or with a zero-variance sample."""
-    if r.los is None or zero_width(r):
-        return NA
+    """The likelihood of superiority, ``n/a`` without games."""
     return percent(r.los)
 
 
@@ -309,7 +304,7 @@ def sweep_cells(r: SweepVariant, digits: int = 1) -> list[str]:
     """One variant of a sweep: its rank (right-aligned on ``digits``) and name, games, score with
     its 95% interval, Elo with its interval's half-width, SPRT state."""
     f = r.figures
-    if f.score_lo is None or f.score_hi is None or zero_width(f):
+    if f.score_lo is None or f.score_hi is None:
         interval = NA
     else:
         interval = f"[{fmt(100 * f.score_lo, '.1f')}, {fmt(100 * f.score_hi, '.1f')}]%"

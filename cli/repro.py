@@ -80,7 +80,13 @@ def bot_argument(entry: BotEntry) -> str:
         whole = Path(entry.base or ".") / text
         words = [text] if whole.exists() else shlex.split(text)
         text = shlex.join([*words, *entry.args])
-    return f"{entry.name}={text}" if is_bot_name(entry.name) else text
+    return named(entry.name, text)
+
+
+def named(name: str, text: str) -> str:
+    """``NAME=BOT``, or ``BOT`` alone when it is its own name (``greedy``, never ``greedy=greedy``)
+    or the name cannot be written so."""
+    return f"{name}={text}" if is_bot_name(name) and name != text else text
 
 
 def game_command(
@@ -163,7 +169,7 @@ def ladder_game_command(settings: Mapping[str, Any], specs: Mapping[str, BotSpec
     cwd = next((s.cwd for s in seated if s.cwd is not None), None)
     data = {seat: list(s.data) for seat, s in enumerate(seated, 1) if s.data}
     words = [shlex.join(s.argv) for s in seated]
-    bots = [f"{s.name}={w}" if is_bot_name(s.name) else w for s, w in zip(seated, words)]
+    bots = [named(s.name, w) for s, w in zip(seated, words)]
     return play_command(
         str(settings["game"]),
         bots,

@@ -33,6 +33,7 @@ from .base import (
     Request,
     RuleViolation,
 )
+from .suggest import did_you_mean
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -153,8 +154,8 @@ def _lookup(name: str) -> tuple[str, dict[str, EntryPoint]]:
     every = _aliases(plugins)
     if key in every:
         return every[key], plugins
-    known = ", ".join(sorted([*_GAMES, *plugins, *every]))
-    raise UnknownGame(f"unknown game {name!r}; known games: {known}")
+    names = sorted([*_GAMES, *plugins, *every])
+    raise UnknownGame(f"unknown game {name!r}; known games: {', '.join(names)}{did_you_mean(key, names)}")
 
 
 def canonical_name(name: str) -> str:

@@ -42,6 +42,8 @@ from typing import Any
 
 import yaml
 
+from referee.suggest import did_you_mean
+
 from . import botname, jsbot, paths, pymodule
 
 __all__ = [
@@ -294,6 +296,7 @@ def resolve(text: str, game: str, bots_file: Path | None = None, base: Path | No
         names = ", ".join(sorted(shipped)) or "none"
         raise BotSpecError(
             f"{program!r} is not a file, a directory, a command on PATH or a shipped {game} bot (shipped: {names})"
+            + did_you_mean(program, shipped)
         )
     name = botname.default_name(text, here)
     return BotSpec(name=name, argv=jsbot.with_prelude(words), cwd=None if base is None else str(base))

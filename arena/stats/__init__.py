@@ -28,17 +28,18 @@ Score, Elo, interval, LOS (the formulas fishtest uses)
     The pentanomial model treats a pair as one sample, which removes the seed's (map's) advantage
     from the variance; it is the default whenever there are complete pairs.
 
-Degenerate cases (documented return values, never an exception)
+Edge cases (documented return values, never an exception; docs/statistics.md shows them)
     * no samples: the estimate is ``None`` (and every derived field of :class:`ComparisonStats`);
     * ``mu = 1`` (all wins) / ``mu = 0``: ``elo`` is ``+inf`` / ``-inf``;
-    * interval ends beyond [0, 1] are clamped to 0 or 1, so their Elo is infinite, and then
-      ``elo_ci95`` is ``+inf`` (the data do not bound the Elo on that side);
-    * ``SE = 0`` (e.g. all draws): the interval is the point itself (``elo_ci95 = 0``, or ``inf``
-      if that point is infinite) and ``los`` is 1/2, 1 or 0 as ``mu`` equals, exceeds or falls
-      short of 1/2. These are no real 95% interval or likelihood (the normal approximation has
-      nothing to work with), so ``arena results`` shows them as ``n/a`` (the interval as ``±inf``
-      when the Elo is infinite); in the JSON, ``score_se == 0`` (``score_lo == score_hi``) marks
-      the case.
+    * when the normal interval reaches 0 or 1 (its Elo would be unbounded) or has no width
+      (``SE = 0``: all draws, every pair in one bin), the interval is Wilson's score interval
+      instead (:func:`arena.stats.elo.wilson_interval`, ``wilson`` set on the estimate), which
+      always has a width and whose ends are 0 or 1 only when ``mu`` is: so the Elo interval is
+      finite unless the Elo itself is infinite, and then its other end is finite (10 won games:
+      ``score_lo = 10 / (10 + z^2) = 0.7225``, ``elo_lo = +166.2``);
+    * ``SE = 0``: the LOS is exact, not the normal approximation's 0, 1/2 or 1:
+      ``1 - 2^-(N + 1)`` when every sample scored above 1/2 (uniform prior on the chance of a
+      sample above 1/2), ``2^-(N + 1)`` below, 1/2 at 1/2 (:func:`arena.stats.elo.exact_los`).
     :meth:`ComparisonStats.to_dict` turns the non-finite floats into ``None`` for strict JSON.
 
 SPRT (generalized SPRT with the logistic Elo model, as in fishtest)
@@ -71,6 +72,7 @@ from .elo import (
     expected_score,
     normal_cdf,
     normal_quantile,
+    wilson_interval,
 )
 from .headtohead import PAIR_BINS, ComparisonStats, HeadToHead
 from .sprt import (
@@ -99,6 +101,7 @@ __all__ = [
     "estimate",
     "elo_trinomial",
     "elo_pentanomial",
+    "wilson_interval",
     "llr_logistic",
     "llr_logistic_many",
     "llr_trinomial",

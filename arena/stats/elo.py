@@ -1,5 +1,6 @@
 """Score rates and Elo: the logistic Elo curve, and estimates with a 95% interval and LOS from
-outcome counts (the formulas are in :mod:`arena.stats`)."""
+outcome counts (the formulas, and the Wilson interval and exact LOS of the edge cases, are in
+:mod:`arena.stats`)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ __all__ = [
     "estimate",
     "elo_trinomial",
     "elo_pentanomial",
+    "wilson_interval",
+    "exact_los",
 ]
 
 _NORMAL = NormalDist()
@@ -91,18 +94,47 @@ class EloEstimate:
     se: float
     """Standard error of ``score``: sqrt(variance / samples)."""
     score_lo: float
-    """max(0, mu - z SE)."""
+    """mu - z SE; the Wilson interval's lower end when the normal interval reaches 0 or 1 or has
+    no width (see :func:`estimate`). 0 only when mu is 0."""
     score_hi: float
-    """min(1, mu + z SE)."""
+    """mu + z SE, or the Wilson interval's upper end (as ``score_lo``). 1 only when mu is 1."""
     elo: float
     elo_lo: float
-    """Elo(score_lo); ``-inf`` when score_lo is 0."""
+    """Elo(score_lo); ``-inf`` only when mu is 0."""
     elo_hi: float
-    """Elo(score_hi); ``+inf`` when score_hi is 1."""
+    """Elo(score_hi); ``+inf`` only when mu is 1."""
     elo_ci95: float
-    """(elo_hi - elo_lo) / 2, fishtest's "+-"; ``inf`` when either end is infinite."""
+    """(elo_hi - elo_lo) / 2, fishtest's "+-"; ``inf`` when either end is infinite (mu 0 or 1)."""
     los: float
-    """Phi((mu - 1/2) / SE)."""
+    """Phi((mu - 1/2) / SE); with SE = 0, the exact value of :func:`exact_los`."""
+    wilson: bool = False
+    """Whether the interval is Wilson's (the normal one reached 0 or 1, or had no width)."""
+
+
+def wilson_interval(mu: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a mean ``mu`` of ``n`` samples in [0, 1]: the rates ``p`` with
+    ``|mu - p| <= z sqrt(p (1 - p) / n)``. It lies in [0, 1] and is never empty; its lower end is 0
+    only when mu is 0, its upper end 1 only when mu is 1 (at mu = 1 the lower end is
+    n / (n + z^2)). ``p (1 - p)`` is the largest variance of a sample in [0, 1] with mean p, so
+    the interval is conservative for draws and pair scores."""
+    z2 = z * z
+    centre = (mu + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(mu * (1 - mu) / n + z2 / (4 * n * n))
+    lo = 0.0 if mu <= 0.0 else max(0.0, centre - half)
+    hi = 1.0 if mu >= 1.0 else min(1.0, centre + half)
+    return lo, hi
+
+
+def exact_los(mu: float, n: float) -> float:
+    """The likelihood of superiority of ``n`` samples that all scored ``mu`` (no variance, so the
+    normal approximation has none to offer): with a uniform prior on the chance that a sample
+    scores above 1/2, after ``n`` such samples and none below (Beta(n + 1, 1)), the chance that
+    it is above 1/2 is ``1 - 2^-(n + 1)``; ``2^-(n + 1)`` for samples all below 1/2, 1/2 for
+    samples all at 1/2. 10 won games: 1 - 1/2048 = 0.99951."""
+    if mu == 0.5:
+        return 0.5
+    tail: float = 0.5 ** (n + 1)
+    return 1.0 - tail if mu > 0.5 else tail
 
 
 def estimate(counts: Sequence[float], model: str = "") -> EloEstimate | None:
@@ -124,8 +156,10 @@ def estimate(counts: Sequence[float], model: str = "") -> EloEstimate | None:
     mu = min(1.0, max(0.0, mu))
     var = sum(c * (a - mu) ** 2 for c, a in zip(n, values)) / total
     se = math.sqrt(var / total)
-    score_lo = max(0.0, mu - Z95 * se)
-    score_hi = min(1.0, mu + Z95 * se)
+    score_lo, score_hi = mu - Z95 * se, mu + Z95 * se
+    wilson = se == 0.0 or score_lo <= 0.0 or score_hi >= 1.0
+    if wilson:  # the normal interval says nothing there: an unbounded Elo, or a point
+        score_lo, score_hi = wilson_interval(mu, total)
     elo = elo_from_score(mu)
     elo_lo = elo_from_score(score_lo)
     elo_hi = elo_from_score(score_hi)
@@ -136,7 +170,7 @@ def estimate(counts: Sequence[float], model: str = "") -> EloEstimate | None:
     if se > 0.0:
         los = normal_cdf((mu - 0.5) / se)
     else:
-        los = 0.5 if mu == 0.5 else (1.0 if mu > 0.5 else 0.0)
+        los = exact_los(mu, total)
     return EloEstimate(
         model=model,
         samples=round(total),
@@ -150,6 +184,7 @@ def estimate(counts: Sequence[float], model: str = "") -> EloEstimate | None:
         elo_hi=elo_hi,
         elo_ci95=ci95,
         los=los,
+        wilson=wilson,
     )
 
 

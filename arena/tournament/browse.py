@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.suggest import did_you_mean
+
 from .records import GameRecord, PlayerRecord, TournamentRow
 from .standings import find_tournament
 from .store import Store, StoreError
@@ -80,7 +82,8 @@ def find_games(db: str | Path, tid: int | None = None, which: GameFilter = GameF
         row = find_tournament(store, tid)
         names = {b.name for b in store.bots(row.id)}
         if which.bot is not None and which.bot not in names:
-            raise UnknownBot(f"no bot {which.bot!r} in tournament {row.id} (bots: {', '.join(sorted(names))})")
+            hint = did_you_mean(which.bot, sorted(names))
+            raise UnknownBot(f"no bot {which.bot!r} in tournament {row.id} (bots: {', '.join(sorted(names))}){hint}")
         games = store.games(row.id)
     chosen = tuple(g for g in sorted(games, key=lambda g: g.id or 0) if which.wants(g))
     return GameList(row, chosen, len(games))

@@ -128,7 +128,8 @@ class PlayerRecord:
     latencies_ms: Sequence[float] = ()
     near_limit: int = 0
     stderr: str = ""
-    """A bounded stderr tail when the bot failed (empty for a bot that played normally)."""
+    """A bounded tail of the bot's stderr (longer when it failed; empty for a bot that played
+    normally in a game stored before every bot's tail was kept)."""
     refused: int | None = 0
     """Well-formed but illegal actions the referee refused (the game went on); ``None`` for a game
     stored by a release that did not count them."""

@@ -45,6 +45,7 @@ from .executor import Executor, ExecutorError, LocalExecutor
 from .failures import Failure, FailureWatch
 from .provenance import ArenaFiles, identity, referee_version, same_bot, same_rules
 from .records import BotRow, GameRecord, RunnerRow, TournamentRow, TournamentStatus
+from .resume import SettingsChange, settings_change, stopped_by_failures
 from .runlock import RunLock
 from .schedule import Schedule, make_schedule
 from .store import Store, StoreError, explain
@@ -196,6 +197,8 @@ class Tournament:
         except sandbox.SandboxUnavailable as exc:
             raise TournamentError(str(exc)) from None
         self.limits_note = enforcement.limits_note(TreeLimits(config.memory_limit_mb))
+        self.change: SettingsChange | None = None
+        """How a new tournament's settings differ from the latest one of the same bots."""
 
     def arena_files(self) -> ArenaFiles:
         """The files no bot's hash may open: the database, its side files, the replays."""
@@ -253,6 +256,7 @@ class Tournament:
                 settings=self.config.to_dict(),
             )
             return self.store.tournament(existing.id) or existing, True
+        self.change = None if self.new else settings_change(self.config, self.store.tournaments())
         comparisons = [(c.index, c.bots) for c in self.schedule.comparisons()]
         tid = self.store.create_tournament(
             key, self.config.to_dict(), self.config.games, self.referee_version, rows, comparisons
@@ -283,7 +287,7 @@ class Tournament:
             out.append(self.sandbox_note)
         if self.limits_note:
             out.append(self.limits_note)
-        return out + self._left_out
+        return out + self._left_out + ([self.change.describe()] if self.change is not None else [])
 
     def notes(self, resumed: bool) -> list[str]:
         """What a resume checks of the bots (their code and declared data), and the files named
@@ -369,6 +373,12 @@ class Tournament:
         if self.config.replays is not None:
             Path(self.config.replays.folder).mkdir(exist_ok=True)
         stored = self.store.games(tid)  # read once: the trackers and the failure watch count them
+        if resumed:  # a bot already failed too often: resuming would stop again at once
+            try:
+                stopped_by_failures(self.config, stored, tid)
+            except TournamentError:
+                self.store.update_tournament(tid, status=TournamentStatus.INTERRUPTED)
+                raise
         trackers = self.trackers(stored)
         for t in trackers:
             if t.decision is not None:

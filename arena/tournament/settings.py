@@ -260,7 +260,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("pairs", "Seeds per comparison, each played once per seat (instead of games).", flag=None),
     Setting("seeds", "Play these maps (each once per seat) instead of seeds from --seed.", metavar="FILE|A..B|A,B,C"),
     Setting("seed", "Master seed: the whole schedule follows from it.", read=_seed, default=0),
-    Setting("workers", "Games played at once (default: the number of cores, at most twice the cores)."),
+    Setting("workers", "Games played at once (at most twice the cores)."),
     Setting(
         "force_workers",
         "Allow --workers above twice the cores (the bots, timed in wall-clock time, will be starved).",
@@ -271,7 +271,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("time_scale", "Multiply every time limit.", read=number(_positive_time_scale), default=1.0),
     Setting(
         "memory_limit_mb",
-        f"Memory limit of each bot, in MB (default {DEFAULT_MEMORY_LIMIT_MB}).",
+        "Memory limit of each bot, in MB.",
         read=integer(16, MAX_MEMORY_MB),
         default=DEFAULT_MEMORY_LIMIT_MB,
         flag="--memory-limit",
@@ -285,10 +285,10 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="LEVEL|NAME",
     ),
     Setting("sprt", "Stop each comparison when the SPRT decides.", is_switch=True),
-    Setting("sprt.elo0", "SPRT H0 Elo (default 0).", read=number(_elo), default=0.0),
-    Setting("sprt.elo1", "SPRT H1 Elo (default 5).", read=number(_elo), default=5.0),
-    Setting("sprt.alpha", "SPRT false-positive rate (default 0.05).", read=number(_rate), default=0.05),
-    Setting("sprt.beta", "SPRT false-negative rate (default 0.05).", read=number(_rate), default=0.05),
+    Setting("sprt.elo0", "SPRT H0 Elo.", read=number(_elo), default=0.0),
+    Setting("sprt.elo1", "SPRT H1 Elo.", read=number(_elo), default=5.0),
+    Setting("sprt.alpha", "SPRT false-positive rate.", read=number(_rate), default=0.05),
+    Setting("sprt.beta", "SPRT false-negative rate.", read=number(_rate), default=0.05),
     Setting(
         "sprt.model",
         "SPRT model: pentanomial (pairs of games) or trinomial (games).",
@@ -303,13 +303,11 @@ SETTINGS: tuple[Setting, ...] = (
         flag="--sweep-bot",
     ),
     Setting("sweep.grid", "Sweep grid (repeatable).", flag="--grid", metavar="NAME=V1,V2,...", item=_name_values),
-    Setting(
-        "db", "SQLite results file (default: arena.sqlite in the working directory).", read=text, default="arena.sqlite"
-    ),
+    Setting("db", "SQLite results file (relative to the working directory).", read=text, default="arena.sqlite"),
     Setting(
         "max_failures",
         "Stop when a bot fails (crash, timeout, invalid) in more than this share of its first 20 games "
-        "(default 0.25; 1 never stops).",
+        "(1 never stops).",
         read=number(_share),
         default=DEFAULT_MAX_FAILURES,
     ),
@@ -320,15 +318,14 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "keep",
-        "Which games keep a replay (default: failures): all, failures, losses of the first bot, "
-        "or the first N games of each comparison.",
+        "Which games keep a replay: all, failures, losses of the first bot, or the first N games of each comparison.",
         read=text,
         default="failures",
         metavar="all|failures|losses|N",
     ),
     Setting(
         "sandbox",
-        "Run each bot in a bubblewrap sandbox: auto (where it works; the default), on (or fail), off.",
+        "Run each bot in a bubblewrap sandbox: auto (where it works), on (or fail), off.",
         read=choice(("auto", "on", "off")),
         default="auto",
     ),
@@ -347,7 +344,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "executor",
-        "Where games are played: local worker processes (the default) or a Dask cluster.",
+        "Where games are played: local worker processes or a Dask cluster.",
         read=choice(("local", "dask")),
         default="local",
     ),

@@ -56,7 +56,10 @@ class ReplayPolicy:
 
 
 STDERR_KEEP = 4096
-"""Bytes of stderr kept per failed bot per game."""
+"""Characters of stderr kept per failed bot per game."""
+STDERR_KEEP_PLAYED = 1024
+"""Characters of stderr kept per game of a bot that played it to the end (``arena matches show``
+shows every bot's tail)."""
 
 
 @dataclass(frozen=True)
@@ -130,4 +133,4 @@ def record_of(task: GameTask, result: MatchResult) -> GameRecord:
 
 def _kept_stderr(player: PlayerResult) -> str:
     failed = player.verdict not in (Verdict.OK, Verdict.ELIMINATED)  # eliminated: the rules, not a fault
-    return player.stderr_tail[-STDERR_KEEP:] if failed else ""
+    return player.stderr_tail[-(STDERR_KEEP if failed else STDERR_KEEP_PLAYED) :]

@@ -193,20 +193,22 @@ def test_no_sprt_part_without_an_sprt() -> None:
 
 
 def test_decided_sprt_and_zero_width_interval() -> None:
-    # Every pair WD: each pair scores 3/4 with no spread, so Elo = 400 log10(3) = +190.8, and the
-    # sample gives no interval (zero spread is no 95% interval): none is shown, as the report's n/a.
+    # Every pair WD: each pair scores 3/4 with no spread, so Elo = 400 log10(3) = +190.8; the normal
+    # interval has no width, Wilson's (n = 300) is [0.698050, 0.795632] (by hand: centre
+    # (0.75 + z^2/600) / (1 + z^2/300) = 0.746841, half-width 0.048791), Elo [+145.58, +236.12]: ±45.
     st = pairs(*[(1.0, 0.5)] * 300, sprt=SprtParams())
     assert st.sprt is not None and st.sprt.state.decided
     line = progress_line(600, 600, st, played=600, elapsed=100.0)
-    assert "greedy vs wait 300-300-0 (W-D-L), score 75.0%, Elo +191, SPRT H1 accepted (LLR " in line
+    assert "greedy vs wait 300-300-0 (W-D-L), score 75.0%, Elo +191 ±45, SPRT H1 accepted (LLR " in line
     assert line.endswith(", 6.0 games/s, took 1m40s")
 
 
 @pytest.mark.parametrize(
     ("score", "text"),
     [
-        (1.0, "greedy vs wait 6-0-0 (W-D-L), score 100.0%, Elo +inf, "),
-        (0.0, "greedy vs wait 0-0-6 (W-D-L), score 0.0%, Elo -inf, "),
+        # issue #34 point 12: 3 pairs all won, Wilson's lower end 3 / (3 + z^2) = 0.438503, Elo -42.95
+        (1.0, "greedy vs wait 6-0-0 (W-D-L), score 100.0%, Elo > -43, "),
+        (0.0, "greedy vs wait 0-0-6 (W-D-L), score 0.0%, Elo < +43, "),
     ],
 )
 def test_infinite_elo(score: float, text: str) -> None:
@@ -215,13 +217,26 @@ def test_infinite_elo(score: float, text: str) -> None:
     assert line == f"progress: 6/10 games (60%), {text}2.0 games/s, ETA 2s"
 
 
-def test_infinite_interval_and_never_a_negative_zero() -> None:
-    # One WW pair and one DD pair: mean 3/4, the interval's top end reaches a score of 1.
+def test_a_bounded_interval_and_never_a_negative_zero() -> None:
+    # One WW pair and one DD pair: mean 3/4, the normal interval's top end passes a score of 1, so
+    # it is Wilson's (n = 2): [0.197866, 0.973324] by hand, Elo [-243.15, +624.86], half-width 434.0.
     st = pairs((1.0, 1.0), (0.5, 0.5))
-    assert "Elo +191 ±inf" in progress_line(4, 10, st, played=4, elapsed=2.0)
-    even = pairs((0.5, 0.5), (1.0, 0.0))  # Elo -0.0, zero spread: no interval
+    assert "Elo +191 ±434," in progress_line(4, 10, st, played=4, elapsed=2.0)
+    even = pairs((0.5, 0.5), (1.0, 0.0))  # Elo -0.0, zero spread: Wilson's 1/2 -+ 0.405469, ±392.5
     text = progress_line(4, 10, even, played=4, elapsed=2.0)
-    assert "Elo +0," in text and "-0" not in text and "±" not in text
+    assert "Elo +0 ±393," in text and "-0" not in text
+
+
+def test_the_elo_names_its_pairs_when_it_counts_fewer_games_than_the_score() -> None:
+    # Issue #34 point 12: 4-0-1 as two WW pairs and a lost single game: the score counts 5 games
+    # (80%), the Elo the 2 complete pairs (100%: bounded below by 2 / (2 + z^2) = 0.342380, -113.4).
+    h = HeadToHead("greedy", "wait")
+    h.add_pair(1.0, 1.0)
+    h.add_pair(1.0, 1.0)
+    h.add_single(0.0)
+    line = progress_line(5, 10, h.stats(), played=5, elapsed=5.0)
+    assert "greedy vs wait 4-0-1 (W-D-L), score 80.0%, Elo > -113 over 2 pairs, " in line
+    assert "inf" not in line
 
 
 def test_eta_counts_only_this_runs_games() -> None:

@@ -67,54 +67,52 @@ def with_stats(c: PairStanding, **changes: Any) -> PairStanding:
     return dataclasses.replace(c, stats=dataclasses.replace(c.stats, **changes))
 
 
-# One pair, both games won: pair score 1, mu = 1, variance 0, SE 0; the interval [1, 1] has
-# Elo(1) = +inf at both ends, so elo, elo_ci95, elo_lo, elo_hi are infinite (None in JSON).
+Z = 1.959963984540054  # Phi^-1(0.975)
+
+
+def elo_of(score: float) -> float:
+    return -400 * math.log10(1 / score - 1)
+
+
+def draws_half(n: int) -> float:
+    """Half-width of Wilson's interval at a score of 1/2 over n samples: z / (2 sqrt(n + z^2))."""
+    return Z / (2 * math.sqrt(n + Z * Z))
+
+
+# One pair, both games won: mu = 1, SE 0, Elo +inf; Wilson's lower end n / (n + z^2) =
+# 1 / 4.841459 = 0.206549, Elo -233.80: shown "> -233.8"; exact LOS 1 - 2^-2 = 75%.
 ALL_WINS_2 = comparison(
-    [0, 0, 0, 0, 1], 2, 0, 0, elo=INF, elo_ci95=INF, elo_lo=INF, elo_hi=INF, los=1.0, score_se=0.0, score_lo=1.0,
-    score_hi=1.0,
+    [0, 0, 0, 0, 1], 2, 0, 0, elo=INF, elo_ci95=INF, elo_lo=elo_of(1 / (1 + Z * Z)), elo_hi=INF, los=0.75,
+    score_se=0.0, score_lo=1 / (1 + Z * Z), score_hi=1.0,
 )  # fmt: skip
-# Two pairs lost: mu = 0, SE 0, Elo -inf.
+# Two pairs lost: mu = 0, SE 0, Elo -inf; Wilson's upper end z^2 / (2 + z^2) = 0.657620, Elo
+# +113.39: shown "< +113.4"; exact LOS 2^-3 = 12.5%.
 ALL_LOSSES_4 = comparison(
-    [2, 0, 0, 0, 0], 0, 0, 4, elo=-INF, elo_ci95=INF, elo_lo=-INF, elo_hi=-INF, los=0.0, score_se=0.0, score_lo=0.0,
-    score_hi=0.0,
+    [2, 0, 0, 0, 0], 0, 0, 4, elo=-INF, elo_ci95=INF, elo_lo=-INF, elo_hi=elo_of(Z * Z / (2 + Z * Z)), los=0.125,
+    score_se=0.0, score_lo=0.0, score_hi=Z * Z / (2 + Z * Z),
 )  # fmt: skip
-# Two pairs of draws: mu = 1/2, variance 0: Elo(1/2) = -0.0, a "95% interval" [1/2, 1/2] of width 0.
+# Two pairs of draws: mu = 1/2, variance 0: Elo(1/2) = -0.0; Wilson's 1/2 -+ 0.405469, Elo
+# -+392.52; LOS 1/2.
 ALL_DRAWS_4 = comparison(
-    [0, 0, 2, 0, 0],
-    0,
-    4,
-    0,
-    elo=-0.0,
-    elo_ci95=0.0,
-    elo_lo=-0.0,
-    elo_hi=-0.0,
-    los=0.5,
-    score_se=0.0,
-    score_lo=0.5,
-    score_hi=0.5,
-)
-# One pair won once by each side (two games): one sample, variance 0: "Elo -0.0 ± 0.0".
+    [0, 0, 2, 0, 0], 0, 4, 0, elo=-0.0, elo_ci95=elo_of(0.5 + draws_half(2)), elo_lo=-elo_of(0.5 + draws_half(2)),
+    elo_hi=elo_of(0.5 + draws_half(2)), los=0.5, score_se=0.0, score_lo=0.5 - draws_half(2),
+    score_hi=0.5 + draws_half(2),
+)  # fmt: skip
+# One pair won once by each side (two games): one sample, variance 0: Wilson's 1/2 -+ 0.445378,
+# Elo -+495.30.
 ONE_PAIR_WL = comparison(
-    [0, 0, 1, 0, 0],
-    1,
-    0,
-    1,
-    elo=-0.0,
-    elo_ci95=0.0,
-    elo_lo=-0.0,
-    elo_hi=-0.0,
-    los=0.5,
-    score_se=0.0,
-    score_lo=0.5,
-    score_hi=0.5,
-)
+    [0, 0, 1, 0, 0], 1, 0, 1, elo=-0.0, elo_ci95=elo_of(0.5 + draws_half(1)), elo_lo=-elo_of(0.5 + draws_half(1)),
+    elo_hi=elo_of(0.5 + draws_half(1)), los=0.5, score_se=0.0, score_lo=0.5 - draws_half(1),
+    score_hi=0.5 + draws_half(1),
+)  # fmt: skip
 # No game yet.
 NO_GAMES = comparison([0, 0, 0, 0, 0], 0, 0, 0)
 # Pairs LL and WW: mu = 1/2, variance 1/4, SE = sqrt(1/4 / 2) = 0.35355; mu -+ z SE = 0.5 -+ 0.69296
-# is clamped to [0, 1], whose Elo ends are -inf and +inf: half-width infinite; LOS Phi(0) = 1/2.
+# leaves [0, 1], so the interval is Wilson's: 1/2 -+ 0.405469, Elo -+392.52; LOS Phi(0) = 1/2.
 SPLIT_PAIRS = comparison(
-    [1, 0, 0, 0, 1], 2, 0, 2, elo=-0.0, elo_ci95=INF, elo_lo=-INF, elo_hi=INF, los=0.5, score_se=0.3535533905932738,
-    score_lo=0.0, score_hi=1.0,
+    [1, 0, 0, 0, 1], 2, 0, 2, elo=-0.0, elo_ci95=elo_of(0.5 + draws_half(2)), elo_lo=-elo_of(0.5 + draws_half(2)),
+    elo_hi=elo_of(0.5 + draws_half(2)), los=0.5, score_se=0.3535533905932738, score_lo=0.5 - draws_half(2),
+    score_hi=0.5 + draws_half(2),
 )  # fmt: skip
 # Pairs LD, WL, WD (scores 1/4, 1/2, 3/4): mu = 1/2, variance (1/16 + 0 + 1/16) / 3 = 1/24,
 # SE = sqrt(1/24 / 3) = 0.117851, z SE = 0.230984: [0.269016, 0.730984], Elo -+173.652, half-width
@@ -207,24 +205,27 @@ COMPARISON_ALIGNS = "<><>><><"
 @pytest.mark.parametrize(
     "c,score,elo,ci,los",
     [
-        pytest.param(ALL_WINS_2, "100.0%", "+inf", "±inf", "n/a", id="100%-after-2-games"),
-        pytest.param(ALL_LOSSES_4, "0.0%", "-inf", "±inf", "n/a", id="0%"),
+        pytest.param(ALL_WINS_2, "100.0%", "> -233.8", "n/a", "75.0%", id="100%-after-2-games"),
+        pytest.param(ALL_LOSSES_4, "0.0%", "< +113.4", "n/a", "12.5%", id="0%"),
         pytest.param(
-            with_stats(ALL_LOSSES_4, elo=None, elo_ci95=None), "0.0%", "-inf", "±inf", "n/a", id="0%-as-in-json"
+            with_stats(ALL_LOSSES_4, elo=None, elo_ci95=None), "0.0%", "< +113.4", "n/a", "12.5%", id="0%-as-in-json"
         ),
-        pytest.param(ALL_DRAWS_4, "50.0%", "+0.0", "n/a", "n/a", id="all-draws"),
-        pytest.param(ONE_PAIR_WL, "50.0%", "+0.0", "n/a", "n/a", id="one-pair-split"),
+        pytest.param(ALL_DRAWS_4, "50.0%", "+0.0", "±392.5", "50.0%", id="all-draws"),
+        pytest.param(ONE_PAIR_WL, "50.0%", "+0.0", "±495.3", "50.0%", id="one-pair-split"),
         pytest.param(NO_GAMES, "n/a", "n/a", "n/a", "n/a", id="no-games"),
-        pytest.param(SPLIT_PAIRS, "50.0%", "+0.0", "±inf", "50.0%", id="interval-clamped"),
+        pytest.param(SPLIT_PAIRS, "50.0%", "+0.0", "±392.5", "50.0%", id="interval-clamped"),
         pytest.param(FINITE, "50.0%", "+0.0", "±173.7", "50.0%", id="finite"),
     ],
 )
-def test_undefined_figures_are_n_a_or_inf(c: PairStanding, score: str, elo: str, ci: str, los: str) -> None:
+def test_edge_figures_are_bounds_never_inf(c: PairStanding, score: str, elo: str, ci: str, los: str) -> None:
+    """Issue #34 point 12: a 100% (0%) score shows its Elo as the interval's finite end, no
+    interval is ever ``±inf``, the LOS of a sample without spread is a number (exact)."""
     line = comparison_line(c)
     games, wdl = str(c.stats.games), f"{c.stats.wins}-{c.stats.draws}-{c.stats.losses}"
     penta = "[" + ", ".join(map(str, c.stats.penta)) + "]"
     assert cells(line) == ["greedy vs random", games, wdl, score, elo, ci, los, penta]
     assert "±-" not in line and "± 0.0" not in line and "±0.0" not in line and "-0.0" not in line
+    assert "inf" not in line
 
 
 def test_the_table_of_degenerate_cases_is_in_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -235,10 +236,10 @@ def test_the_table_of_degenerate_cases_is_in_line(capsys: pytest.CaptureFixture[
     assert cells(header) == ["comparison", "games", "W-D-L", "score", "Elo", "95%", "LOS", "penta"]
     assert_in_line(header, rows, COMPARISON_ALIGNS)
     assert lines[7] == ""
-    # laid out by hand: widths 16 (the names), 5, 5, 6, 6, 6 ("±173.7"), 6, 15
-    assert rows[0] == "greedy vs random      2  2-0-0  100.0%    +inf  ±inf       n/a  [0, 0, 0, 0, 1]"
-    assert rows[3] == "greedy vs random      0  0-0-0     n/a     n/a  n/a        n/a  [0, 0, 0, 0, 0]"
-    assert rows[4] == "greedy vs random      6  2-2-2   50.0%    +0.0  ±173.7   50.0%  [0, 1, 1, 1, 0]"
+    # laid out by hand: widths 16 (the names), 5, 5, 6, 8 ("> -233.8"), 6 ("±173.7"), 6, 15
+    assert rows[0] == "greedy vs random      2  2-0-0  100.0%  > -233.8  n/a      75.0%  [0, 0, 0, 0, 1]"
+    assert rows[3] == "greedy vs random      0  0-0-0     n/a       n/a  n/a        n/a  [0, 0, 0, 0, 0]"
+    assert rows[4] == "greedy vs random      6  2-2-2   50.0%      +0.0  ±173.7   50.0%  [0, 1, 1, 1, 0]"
 
 
 # --------------------------------------------------------------------------- SPRT wording, counts
@@ -259,9 +260,10 @@ def test_sprt_is_worded_as_the_state_describes_itself() -> None:
 def test_a_decided_sprt_with_games_after_it_says_which_games_count(capsys: pytest.CaptureFixture[str]) -> None:
     # greedy won both pairs; the SPRT (alpha = beta = 0.3, bounds -+0.847) accepted H1 on 2 pairs,
     # and a fifth game, already running, was stored but is not counted.
+    # Two WW pairs: Wilson's lower end 2 / (2 + z^2) = 0.342380, Elo -113.39; LOS 1 - 2^-3.
     won = comparison(
-        [0, 0, 0, 0, 2], 4, 0, 0, elo=INF, elo_ci95=INF, elo_lo=INF, elo_hi=INF, los=1.0, score_se=0.0, score_lo=1.0,
-        score_hi=1.0,
+        [0, 0, 0, 0, 2], 4, 0, 0, elo=INF, elo_ci95=INF, elo_lo=elo_of(2 / (2 + Z * Z)), elo_hi=INF, los=0.875,
+        score_se=0.0, score_lo=2 / (2 + Z * Z), score_hi=1.0,
     )  # fmt: skip
     decided = dataclasses.replace(
         with_stats(won, sprt=sprt("H1", 1.2, 2, LN_03_07)), decision="H1", decided_at_pair=2, games_stored=5
@@ -273,10 +275,10 @@ def test_a_decided_sprt_with_games_after_it_says_which_games_count(capsys: pytes
         "(games played after an SPRT decision are not counted)"
     )
     assert lines[1] == (
-        "comparison        counted  stored  W-D-L   score     Elo  95%        LOS  penta            SPRT"
+        "comparison        counted  stored  W-D-L   score       Elo  95%        LOS  penta            SPRT"
     )
     assert lines[2] == (
-        "greedy vs random        4       5  4-0-0  100.0%    +inf  ±inf       n/a  [0, 0, 0, 0, 2]  "
+        "greedy vs random        4       5  4-0-0  100.0%  > -113.4  n/a      87.5%  [0, 0, 0, 0, 2]  "
         "H1 accepted after 2 pairs, LLR 1.20 [-0.85, 0.85]"
     )
     assert lines[3] == ""
@@ -366,8 +368,19 @@ def test_sweep_ranking_is_in_line_with_undefined_figures(capsys: pytest.CaptureF
         return SweepVariant(rank, {}, SweepPoint(variant, None, games, sprt_state=sprt_state, **figures))
 
     ranking = [
-        # standings() gives a sweep point's infinities as floats (None in the JSON): both show as inf
-        point(1, "g[day=18]", 2, "H1", score=1.0, score_lo=1.0, score_hi=1.0, elo=math.inf, elo_ci95=math.inf, los=1.0),
+        # standings() gives a sweep point's infinities as floats (None in the JSON); one WW pair
+        point(
+            1,
+            "g[day=18]",
+            2,
+            "H1",
+            score=1.0,
+            score_lo=1 / (1 + Z * Z),
+            score_hi=1.0,
+            elo=math.inf,
+            elo_ci95=math.inf,
+            los=0.75,
+        ),
         point(
             2,
             "g[day=12]",
@@ -380,7 +393,18 @@ def test_sweep_ranking_is_in_line_with_undefined_figures(capsys: pytest.CaptureF
             elo_ci95=173.65187822476236,
             los=0.5,
         ),
-        point(3, "g[day=9]", 4, "H0", score=0.5, score_lo=0.5, score_hi=0.5, elo=-0.0, elo_ci95=0.0, los=0.5),
+        point(
+            3,
+            "g[day=9]",
+            4,
+            "H0",
+            score=0.5,
+            score_lo=0.5 - draws_half(2),
+            score_hi=0.5 + draws_half(2),
+            elo=-0.0,
+            elo_ci95=elo_of(0.5 + draws_half(2)),
+            los=0.5,
+        ),
         point(4, "g[day=6]", 0, None),
     ]
     grid = {"day": ["6", "9", "12", "18"]}
@@ -390,8 +414,8 @@ def test_sweep_ranking_is_in_line_with_undefined_figures(capsys: pytest.CaptureF
     header, rows = lines[at + 1], lines[at + 2 : at + 6]
     assert cells(header) == ["variant", "games", "score", "score 95%", "Elo", "95%", "SPRT"]
     assert_in_line(header, rows[:3], "<>><><<")  # the last has no SPRT cell
-    assert cells(rows[0]) == ["1. g[day=18]", "2", "100.0%", "n/a", "+inf", "±inf", "H1 accepted"]
+    assert cells(rows[0]) == ["1. g[day=18]", "2", "100.0%", "[20.7, 100.0]%", "> -233.8", "n/a", "H1 accepted"]
     assert cells(rows[1]) == ["2. g[day=12]", "6", "50.0%", "[26.9, 73.1]%", "+0.0", "±173.7", "continue"]
-    assert cells(rows[2]) == ["3. g[day=9]", "4", "50.0%", "n/a", "+0.0", "n/a", "H0 accepted"]
+    assert cells(rows[2]) == ["3. g[day=9]", "4", "50.0%", "[9.5, 90.5]%", "+0.0", "±392.5", "H0 accepted"]
     assert cells(rows[3]) == ["4. g[day=6]", "0", "n/a", "n/a", "n/a", "n/a"]
     assert rows[0].startswith("  1. g[day=18]")

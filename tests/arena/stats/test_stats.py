@@ -155,48 +155,80 @@ def test_hand_pentanomial_cases():
     assert est.los == pytest.approx(0.9807830, abs=1e-6)
 
 
+def wilson_roots(mu: float, n: int) -> tuple[float, float]:
+    """A second, simple Wilson interval: the roots p of (mu - p)^2 = z^2 p (1 - p) / n, i.e.
+    (1 + z^2/n) p^2 - (2 mu + z^2/n) p + mu^2 = 0, by the quadratic formula."""
+    a, b, c = 1 + Z95**2 / n, -(2 * mu + Z95**2 / n), mu * mu
+    root = math.sqrt(b * b - 4 * a * c)
+    return (-b - root) / (2 * a), (-b + root) / (2 * a)
+
+
 def test_pair_model_removes_the_seat_advantage():
     # Ten pairs, each won once by each side (WL): ten wins, ten losses. Per game the variance is
-    # 1/4; per pair the score is always 1/2, so the pair model sees no variance at all.
+    # 1/4; per pair the score is always 1/2, so the pair model sees no variance at all: its
+    # interval is Wilson's, 1/2 -+ z / (2 sqrt(10 + z^2)) = 1/2 -+ 0.263407, Elo -+203.50.
     tri = elo_trinomial(10, 0, 10)
     pen = elo_pentanomial((0, 0, 10, 0, 0))
     assert tri is not None and pen is not None
     assert tri.se == pytest.approx(math.sqrt(0.25 / 20))
-    assert pen.se == 0.0 and pen.elo_ci95 == 0.0 and pen.los == 0.5
+    assert pen.se == 0.0 and pen.los == 0.5 and pen.wilson
+    assert pen.score_hi - 0.5 == pytest.approx(Z95 / (2 * math.sqrt(10 + Z95**2)))
+    assert pen.elo_ci95 == pytest.approx(203.50, abs=0.01)
 
 
 def test_degenerate_estimates():
     # No games: no estimate.
     assert elo_trinomial(0, 0, 0) is None
     assert elo_pentanomial((0, 0, 0, 0, 0)) is None
-    # All wins: mu = 1, SE = 0 -> Elo +inf, interval [inf, inf] -> half-width inf, LOS 1.
+    # All wins (issue #34 point 12: 5-0-0): mu = 1, SE = 0 -> Elo +inf; Wilson's lower end
+    # n / (n + z^2) = 5 / 8.841459 = 0.565518, Elo -400 log10(1/0.565518 - 1) = +45.79; the
+    # exact LOS 1 - 2^-6 = 0.984375.
     est = elo_trinomial(5, 0, 0)
     assert est is not None
-    assert est.elo == math.inf and est.elo_ci95 == math.inf and est.los == 1.0
-    # All losses.
+    assert est.elo == math.inf and est.elo_hi == math.inf and est.elo_ci95 == math.inf
+    assert est.score_lo == pytest.approx(0.565518, abs=1e-6) and est.score_hi == 1.0
+    assert est.elo_lo == pytest.approx(45.79, abs=0.01)
+    assert est.los == 0.984375
+    # 10-0-0: lower end 10 / 13.841459 = 0.722467, Elo +166.2; LOS 1 - 1/2048.
+    est = elo_trinomial(10, 0, 0)
+    assert est is not None
+    assert est.elo_lo == pytest.approx(166.2, abs=0.05) and est.los == 1 - 1 / 2048
+    # All losses, 3 pairs: upper end z^2 / (3 + z^2) = 0.561497, Elo +42.95; LOS 2^-4.
     est = elo_pentanomial((3, 0, 0, 0, 0))
     assert est is not None
-    assert est.elo == -math.inf and est.elo_ci95 == math.inf and est.los == 0.0
-    # All draws: mu = 1/2 exactly, SE = 0: Elo 0 +- 0, LOS 1/2.
+    assert est.elo == -math.inf and est.elo_lo == -math.inf and est.elo_ci95 == math.inf
+    assert est.score_hi == pytest.approx(0.561497, abs=1e-6) and est.elo_hi == pytest.approx(42.95, abs=0.01)
+    assert est.los == 0.0625
+    # All draws: mu = 1/2 exactly, SE = 0: Elo 0, Wilson's 1/2 -+ z / (2 sqrt(7 + z^2)), LOS 1/2.
     est = elo_trinomial(0, 7, 0)
     assert est is not None
-    assert est.elo == 0.0 and est.elo_ci95 == 0.0 and est.los == 0.5
-    # W = 1, L = 1: mu = 1/2, SE = sqrt(0.25 / 2) = 0.354, z SE = 0.693 > 1/2: both ends are
-    # clamped to 0 and 1, so the interval is unbounded.
+    assert est.elo == 0.0 and est.los == 0.5
+    assert est.score_lo == pytest.approx(0.5 - Z95 / (2 * math.sqrt(7 + Z95**2)))
+    # W = 1, L = 1: mu = 1/2, SE = sqrt(0.25 / 2) = 0.354, z SE = 0.693 > 1/2: the normal interval
+    # leaves [0, 1], so it is Wilson's: 1/2 -+ z / (2 sqrt(2 + z^2)) = 1/2 -+ 0.405469, Elo -+392.52.
     est = elo_trinomial(1, 0, 1)
     assert est is not None
     assert est.elo == 0.0 and est.los == 0.5
-    assert est.score_lo == 0.0 and est.score_hi == 1.0
-    assert est.elo_lo == -math.inf and est.elo_hi == math.inf and est.elo_ci95 == math.inf
+    assert (est.score_lo, est.score_hi) == pytest.approx((0.094531, 0.905469), abs=1e-6)
+    assert est.elo_ci95 == pytest.approx(392.52, abs=0.01)
     # W = 3, L = 1 (hand): mu = 0.75, var = (3 * 0.0625 + 0.5625) / 4 = 0.1875,
     # SE = sqrt(0.1875 / 4) = 0.2165064, LOS = Phi(0.25 / 0.2165064) = Phi(2 / sqrt 3) = 0.8758935;
-    # mu + z SE = 1.17 > 1: the upper end is unbounded.
+    # mu + z SE = 1.17 > 1: Wilson's interval, both ends finite.
     est = elo_trinomial(3, 0, 1)
     assert est is not None
     assert est.elo == pytest.approx(190.84850, abs=1e-4)
     assert est.los == pytest.approx(0.8758935, abs=1e-6)
-    assert est.elo_hi == math.inf and est.elo_ci95 == math.inf
-    assert est.elo_lo == pytest.approx(elo_from_score(0.75 - Z95 * math.sqrt(0.1875 / 4)))
+    assert (est.score_lo, est.score_hi) == pytest.approx(wilson_roots(0.75, 4))
+    assert math.isfinite(est.elo_hi) and math.isfinite(est.elo_ci95)
+    assert est.elo_lo == pytest.approx(elo_from_score(wilson_roots(0.75, 4)[0]))
+
+
+def test_an_interval_inside_0_and_1_is_the_normal_one():
+    # W = 6, D = 2, L = 2 (hand): mu = 0.7, var = (6 * 0.09 + 2 * 0.04 + 2 * 0.49) / 10 = 0.16,
+    # SE = sqrt(0.016) = 0.126491, mu -+ z SE = [0.452081, 0.947919]: inside (0, 1), kept.
+    est = elo_trinomial(6, 2, 2)
+    assert est is not None and not est.wilson
+    assert (est.score_lo, est.score_hi) == pytest.approx((0.452081, 0.947919), abs=1e-6)
 
 
 def test_bad_counts_are_rejected():

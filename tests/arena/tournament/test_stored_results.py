@@ -10,7 +10,10 @@ with more games without replaying or changing the stored ones.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import math
 import shutil
 import sqlite3
 from pathlib import Path
@@ -73,15 +76,47 @@ def _sections(text: str) -> list[list[str]]:
     return [block.splitlines() for block in text.strip().split("\n\n")]
 
 
+Z = 1.959963984540054  # Phi^-1(0.975)
+HALF = Z / (2 * math.sqrt(2 + Z * Z))  # Wilson's half-width at a score of 1/2 over 2 pairs
+ELO_HALF = 400 * math.log10((0.5 + HALF) / (0.5 - HALF))  # +392.52
+WON_LO = -400 * math.log10((2 + Z * Z) / 2 - 1)  # Elo of Wilson's lower end 2 / (2 + z^2): -113.39
+CHANGED = {  # issue #34 point 12, by hand: intervals that stay finite, an exact LOS at 2 pairs won
+    "[1, 0, 0, 0, 1]": {"elo_ci95": ELO_HALF, "elo_lo": -ELO_HALF, "elo_hi": ELO_HALF, "los": 0.5},
+    "[0, 0, 0, 0, 2]": {"elo_ci95": None, "elo_lo": WON_LO, "elo_hi": None, "los": 0.875},
+}
+"""What changed since 0.1.0 in the figures of the fixture's comparisons, by their pair counts:
+the interval of the LL+WW comparison is Wilson's (the normal one left [0, 1]), the Elo of two won
+pairs is bounded below, and their LOS is 1 - 2^-3 (the normal one's 1 was no likelihood)."""
+SCORES_CHANGED = {  # the JSON has the score interval too
+    "[1, 0, 0, 0, 1]": {"score_lo": 0.5 - HALF, "score_hi": 0.5 + HALF},
+    "[0, 0, 0, 0, 2]": {"score_lo": 2 / (2 + Z * Z), "score_hi": 1.0},
+}
+
+
+def _figure(text: str | float | None) -> float | None:
+    return None if text in ("", None) else float(text)
+
+
 def test_reports_what_the_release_that_wrote_it_reported(copy: Path) -> None:
-    """CSV as it was; JSON with every key and value it had (new keys may come, e.g. ``refused``);
-    the table (whose layout changed: aligned columns, ``n/a`` and ``±inf`` for undefined figures)
-    with the same figures."""
+    """CSV as it was but the figures :data:`CHANGED` (hand-worked); JSON with every key and
+    value it had (new keys may come, e.g. ``refused``); the table (whose layout changed: aligned
+    columns, never an infinite interval) with the same counts."""
     out = {form: CliRunner().invoke(main, ["results", "--db", "results.sqlite", "--format", form]) for form in OUTPUTS}
     assert all(r.exit_code == 0 for r in out.values()), {f: r.output for f, r in out.items()}
     old = {form: (FIXTURE / name).read_text() for form, name in OUTPUTS.items()}
-    assert out["csv"].output == old["csv"]
-    _contains(json.loads(out["json"].output), json.loads(old["json"]))
+    new_rows = list(csv.DictReader(io.StringIO(out["csv"].output)))
+    old_rows = list(csv.DictReader(io.StringIO(old["csv"])))
+    assert len(new_rows) == len(old_rows) and out["csv"].output.splitlines()[0] == old["csv"].splitlines()[0]
+    for n, o in zip(new_rows, old_rows):
+        changed = CHANGED[str([int(o[k]) for k in ("ll", "ld", "wl_dd", "wd", "ww")])]
+        assert {k: v for k, v in n.items() if k not in changed} == {k: v for k, v in o.items() if k not in changed}
+        assert {k: _figure(n[k]) for k in changed} == pytest.approx(changed)
+    new_json, old_json = json.loads(out["json"].output), json.loads(old["json"])
+    for n, o in zip(new_json["comparisons"], old_json["comparisons"], strict=True):
+        changed = CHANGED[str(o["penta"])] | SCORES_CHANGED[str(o["penta"])]
+        assert {k: n[k] for k in changed} == pytest.approx(changed)
+        o.update({k: n[k] for k in changed})
+    _contains(new_json, old_json)
     new_table, old_table = _sections(out["table"].output), _sections(old["table"])
     assert new_table[0][0] == old_table[0][0]  # tournament 1 (finished): ..., 24 games stored
     for n, o in zip(new_table[0][2:], old_table[0][2:], strict=True):  # name, games, W-D-L, score
