@@ -12,7 +12,7 @@ import click
 import referee
 from arena.match import botspec
 
-from . import ladder, matches, play, results, tournament, view
+from . import ladder, matches, new, play, results, tournament, view
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -87,5 +87,6 @@ for command in (
     matches.matches,
     matches.list_tournaments,
     view.view,
+    new.new,
 ):
     main.add_command(command)
