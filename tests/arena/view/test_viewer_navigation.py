@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from arena.view import write_view
-
-from .test_viewer import check_fall, check_spring, frame, open_page, press, snapshot
+from tests.helpers.viewer_page import check_fall, check_spring, frame, open_page, press, snapshot
 
 
 def day(document: dict[str, Any], k: int) -> int:
