@@ -41,14 +41,16 @@ def test_a_new_bot_plays_passes_its_test_and_bundles(tmp_path: Path, game: str) 
     ):
         assert command in readme, command
     assert f"arena play {game} {bot} greedy" in made.output
-    # it plays a whole game, every action legal
-    played = CliRunner().invoke(main, ["play", game, str(bot), "greedy", "--seed", "1", "--json", "--sandbox", "off"])
-    assert played.exit_code == 0, played.output
-    result = json.loads(played.stdout.strip().splitlines()[-1])
-    mine = result["players"][0]
-    assert (mine["name"], mine["status"], mine["refused"]) == ("mybot", "ok", 0), mine
-    assert result["end_reason"] != "player_deactivated"
-    assert mine["answers"] > 20
+    # it plays whole games, every action legal
+    for opponent, seed in (("greedy", "1"), ("random", "2")):
+        args = ["play", game, str(bot), opponent, "--seed", seed, "--json", "--sandbox", "off"]
+        played = CliRunner().invoke(main, args)
+        assert played.exit_code == 0, played.output
+        result = json.loads(played.stdout.strip().splitlines()[-1])
+        mine = result["players"][0]
+        assert (mine["name"], mine["status"], mine["refused"]) == ("mybot", "ok", 0), (opponent, mine)
+        assert result["end_reason"] != "player_deactivated"
+        assert mine["answers"] > 20
     # it bundles, and the bundle plays as the source does
     bundled = CliRunner().invoke(bundle_main, [str(bot), "--verify", game, "-o", str(tmp_path / "mybot.cg.py")])
     assert bundled.exit_code == 0, bundled.output
