@@ -230,9 +230,9 @@ class _Printer:
                 out(f"  turn {report.turn:3}  player {p} ({names[p]}): {shown(message)}")
         judged = {j.player: j for j in frame.judgements}
         for d in report.deactivations:  # the arena's verdict (a crash is not a timeout), as in the result
-            j = judged.get(d.player)
-            how = "eliminated" if d.cause is referee.DeactivationCause.ELIMINATED else "disqualified"
-            why = f"{j.verdict.value} ({j.message})" if j is not None and j.message else d.reason
+            j, out_by_rules = judged.get(d.player), d.cause is referee.DeactivationCause.ELIMINATED
+            how = "eliminated" if out_by_rules else "disqualified"
+            why = f"{j.verdict.value} ({j.message})" if j is not None and j.message and not out_by_rules else d.reason
             out(f"  turn {report.turn:3}  player {d.player} ({names[d.player]}) {how}: {shown(why)}")
         marker = self.ready.rules.progress(frame.snapshot) if frame.snapshot and not self.verbose else None
         if marker:

@@ -4,6 +4,8 @@ names (point 6), and one verdict for a crashed bot, with its last stderr lines (
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from click.testing import CliRunner
 
 from cli.arena import main
 from cli.play import summary_line
+from tests.helpers.paths import FAULTY
 
 CRASHES_ON_TURN_3 = """\
 import sys
@@ -98,3 +101,15 @@ def test_verbose_play_gives_the_referees_summary_and_the_arenas_verdict(tmp_path
     assert "crash3.py has not provided an action in time." in result.output  # the official summary, named
     assert "player 0 (crash3.py) disqualified: crash (" in result.output
     assert "| KeyError: 'boom'" in result.output
+
+
+def test_a_timeout_is_called_a_timeout_on_the_turn_and_in_the_result():
+    """The per-turn line and the result agree for a bot that hangs too (no stderr tail: it did
+    not crash)."""
+    bot = f"{shlex.join([sys.executable, str(FAULTY)])} hang 3"
+    result = CliRunner().invoke(main, ["play", "spring2021", bot, "wait", "--seed", "1", "--sandbox", "off"])
+    assert result.exit_code == 0, result.output
+    turn = [line for line in result.output.splitlines() if "disqualified" in line]
+    assert len(turn) == 1 and "disqualified: timeout (no answer within the time limit)" in turn[0], result.output
+    assert ": timeout (no answer within the time limit)" in result.output.split("result: ", 1)[1]
+    assert "Timeout!" not in result.output and "last stderr lines" not in result.output
