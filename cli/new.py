@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arena.starter import GAMES, StarterError, write_starter
+from arena.starter import StarterError, write_starter
 
 
 @click.command()
@@ -37,6 +37,3 @@ def new(game: str, name: str, parent: Path) -> None:
     click.echo(f"  python -m pytest {shown}")
     click.echo(f"  bundle {shown} -o {shlex.quote(name + '.cg.py')} --verify {starter.game}")
     click.echo(f"  (more in {starter.folder / 'README.md'})")
-
-
-__all__ = ["new", "GAMES"]
