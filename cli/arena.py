@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import shlex
 import sys
+from typing import Any
 
 import click
 
 import referee
 from arena.match import botspec
 
-from . import ladder, matches, play, results, tournament, view
+from . import ladder, matches, new, play, results, tournament, view
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
@@ -36,7 +37,8 @@ def games() -> None:
 @main.command("bots")
 @click.argument("game", required=False)
 def list_bots(game: str | None) -> None:
-    """List the shipped bots (of GAME, or of every game), how each is run and the leagues it plays."""
+    """List the shipped bots (of GAME, or of every game) to choose an opponent: what each does,
+    its measured strength, its speed, its options, how it is run and the leagues it plays."""
     if game is not None:
         try:
             names = [referee.get(game).name]
@@ -47,11 +49,34 @@ def list_bots(game: str | None) -> None:
     for name in names:
         defaults = botspec.default_bots(name)
         click.echo(f"{name} (default match: {' vs '.join(defaults) or 'none'})")
-        for bot in botspec.shipped_bots(name):
-            spec = botspec.resolve(bot, name)
-            shown = shlex.join(spec.argv[1:]) if spec.argv[0] == sys.executable else spec.command_line()
-            leagues = "" if spec.leagues is None else f"  (leagues {', '.join(map(str, spec.leagues))})"
-            click.echo(f"  {bot:8} {shown}{leagues}")
+        for bot, entry in botspec.shipped_bots(name).items():
+            for line in _bot_lines(name, bot, entry or {}):
+                click.echo(line)
+    click.echo(f"measured: {MEASURED}")
+
+
+MEASURED = (
+    "strength from the README's Measured table (arena tournament GAME BOT1 BOT2 --games 200 --workers 1, "
+    "official time limits, 2026-11-23); speed per turn after the first"
+)
+"""Where the strengths and speeds of ``bots/shipped.yaml`` come from."""
+
+
+def _bot_lines(game: str, bot: str, entry: dict[str, Any]) -> list[str]:
+    """A shipped bot as ``arena bots`` shows it: its name and what it does, then its strength and
+    speed, its options, and how it is run (those it has)."""
+    spec = botspec.resolve(bot, game)
+    shown = shlex.join(spec.argv[1:]) if spec.argv[0] == sys.executable else spec.command_line()
+    leagues = "" if spec.leagues is None else f"; leagues {', '.join(map(str, spec.leagues))}"
+    pad = " " * 12
+    lines = [f"  {bot:9} {entry.get('about', '')}".rstrip()]
+    measured = [f"{k}: {entry[k]}" for k in ("strength", "speed") if entry.get(k)]
+    if measured:
+        lines.append(pad + "; ".join(measured))
+    if entry.get("options"):
+        lines.append(pad + "options: " + ", ".join(str(o) for o in entry["options"]))
+    lines.append(f"{pad}runs as: {shown}{leagues}")
+    return lines
 
 
 for command in (
@@ -62,5 +87,6 @@ for command in (
     matches.matches,
     matches.list_tournaments,
     view.view,
+    new.new,
 ):
     main.add_command(command)

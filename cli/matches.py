@@ -77,7 +77,15 @@ def matches() -> None:
 @click.option(
     "--status", type=click.Choice(STATUSES), help="Only games where a player (--bot, if given) ended with this status."
 )
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "seeds"]),
+    default="table",
+    show_default=True,
+    help="seeds: the listed games' seeds on one line, each once, as --seeds takes them "
+    '(arena tournament ... --seeds "$(arena matches list --bot B --result loss --format seeds)").',
+)
 def list_matches(
     db: str, tid: int | None, lid: int | None, bot: str | None, result: str | None, status: str | None, fmt: str
 ) -> None:
@@ -98,6 +106,9 @@ def list_matches(
     if fmt == "json":
         click.echo(json.dumps({"tournament": tid, "games": [_game_dict(tid, g) for g in found.games]}))
         return
+    if fmt == "seeds":
+        click.echo(seed_list(tid, [g.seed for g in found.games]))
+        return
     kind = "ladder" if is_ladder(found.tournament.settings) else "tournament"
     click.echo(f"{kind} {tid}: {len(found.games)} of {found.total} games")
     if not found.games:
@@ -108,6 +119,14 @@ def list_matches(
         rows.append((str(g.id), str(g.seed), seats, g.end_reason, str(g.turns), "yes" if g.replay else ""))
     _columns(rows, right={0, 1, 4})
     click.echo("details: arena matches show ID" + (f" --db {db}" if db != DEFAULT_DB else ""))
+
+
+def seed_list(tid: int, seeds: Sequence[int]) -> str:
+    """The seeds of the listed games as ``--seeds`` takes them: ``A,B,C``, each once (a seed is
+    one map, played once per seat), in the games' order. No game: a one-line error."""
+    if not seeds:
+        raise click.ClickException(f"no game of tournament {tid} matches these filters: no seeds to print")
+    return ",".join(str(s) for s in dict.fromkeys(seeds))
 
 
 def _ladder_id(db: str, lid: int) -> int:

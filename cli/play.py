@@ -5,10 +5,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import re
 import signal
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
@@ -16,7 +17,7 @@ import click
 import referee
 from arena.match import botspec, sandbox
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
-from arena.match.loop import Frame
+from arena.match.loop import Frame, Verdict
 from arena.match.refereetime import RefereeError
 from arena.match.session import (
     DEFAULT_GAME,
@@ -258,20 +259,34 @@ class _Printer:
         report, names, out = frame.report, [shown(s.name) for s in self.ready.specs], self.out
         if self.verbose:  # the referee's lines quote the bots' answers
             for line in report.summary:
-                out(f"  [{report.turn:3}] {shown(line)}")
+                out(f"  [{report.turn:3}] {shown(summary_line(line, names))}")
         else:
             for p, message in report.errors:
                 out(f"  turn {report.turn:3}  player {p} ({names[p]}): {shown(message)}")
-            for d in report.deactivations:
-                how = "eliminated" if d.cause is referee.DeactivationCause.ELIMINATED else "disqualified"
-                out(f"  turn {report.turn:3}  player {d.player} ({names[d.player]}) {how}: {shown(d.reason)}")
-            marker = self.ready.rules.progress(frame.snapshot) if frame.snapshot else None
-            if marker:
-                out(f"  turn {report.turn:3}  {marker}")
+        judged = {j.player: j for j in frame.judgements}
+        for d in report.deactivations:  # the arena's verdict (a crash is not a timeout), as in the result
+            j, out_by_rules = judged.get(d.player), d.cause is referee.DeactivationCause.ELIMINATED
+            how = "eliminated" if out_by_rules else "disqualified"
+            why = f"{j.verdict.value} ({j.message})" if j is not None and j.message and not out_by_rules else d.reason
+            out(f"  turn {report.turn:3}  player {d.player} ({names[d.player]}) {how}: {shown(why)}")
+        marker = self.ready.rules.progress(frame.snapshot) if frame.snapshot and not self.verbose else None
+        if marker:
+            out(f"  turn {report.turn:3}  {marker}")
         if self.show_stderr:
             for e in frame.executions:
                 for line in shown(e.stderr, lines=True).rstrip("\n").split("\n") if e.stderr else ():
                     out(f"  [{report.turn:3}] stderr {e.player}: {line}")
+
+
+_PLAYER_TOKEN = re.compile(r"\$(\d+)")
+_MARKUP = re.compile(r"[¤§][A-Z_]+[¤§]")
+
+
+def summary_line(line: str, names: Sequence[str]) -> str:
+    """A referee's summary line as the viewer shows it: ``$N`` replaced by player N's name (a
+    number past the players is left as written), the colour markers (``¤RED¤...§RED§``) dropped."""
+    named = _PLAYER_TOKEN.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], line)
+    return _MARKUP.sub("", named)
 
 
 def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], None]) -> None:
@@ -299,6 +314,8 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
             note = f" ({shown(p.message)})" if p.message else ""
             refused = f", {p.refused} action{'s' if p.refused != 1 else ''} refused" if p.refused else ""
             out(f"  player {p.index} {shown(p.name)}: {p.verdict.value}{note}{refused}; {timing}")
+            if p.verdict in (Verdict.CRASH, Verdict.MEMORY):
+                _stderr_tail(p.stderr_tail, out)
     again = play_command(
         ready.rules.name, ready.bots, ready.seed, swap=request.swap, time_scale=request.time_scale,
         memory_limit_mb=request.memory_limit_mb, no_timeout=request.no_timeout, params=request.params,
@@ -307,3 +324,16 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
     out(f"replay this match with: {again}")
     if request.replay is not None and not played.replay_error:
         out(f"replay file: {request.replay}")
+
+
+CRASH_STDERR_LINES = 8
+"""How many of a crashed bot's last stderr lines the result shows (all of them: --show-stderr)."""
+
+
+def _stderr_tail(tail: str, out: Callable[[str], None]) -> None:
+    """The last lines a crashed bot wrote on stderr (its traceback), under its verdict."""
+    lines = shown(tail, lines=True).rstrip().split("\n")[-CRASH_STDERR_LINES:] if tail.strip() else []
+    if lines:
+        out("    its last stderr lines (all of them: --show-stderr):")
+    for line in lines:
+        out(f"    | {line}")

@@ -64,6 +64,14 @@ def test_the_wheel_ships_the_javascript_prelude(wheel_names: set[str]) -> None:
     assert "arena/match/cg_prelude.js" in wheel_names
 
 
+def test_the_wheel_ships_the_starter_bots(wheel_names: set[str]) -> None:
+    """#34 point 17: ``arena new`` works after ``pip install .``: every template is in the wheel."""
+    templates = [p for p in (REPO / "arena" / "starter").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    assert len(templates) >= 13  # the module, 2 shared templates, 5 files per game
+    missing = [str(p) for p in templates if p.relative_to(REPO).as_posix() not in wheel_names]
+    assert not missing, f"{missing} not in the wheel"
+
+
 def test_the_sweep_plot_is_optional(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """#13 point 18: without matplotlib, --plot fails with one line saying what to install, before
     reading anything, and a sweep still runs (the plot is skipped with a note)."""

@@ -30,7 +30,7 @@ NEAR_LIMIT = 0.8
 LIMIT_STATUS = "limit"
 """An execution's status when the bot went past its memory or process limit before answering."""
 
-__all__ = ["Verdict", "MatchOptions", "Execution", "Frame", "PlayerResult", "MatchResult", "play_match"]
+__all__ = ["Verdict", "MatchOptions", "Execution", "Judgement", "Frame", "PlayerResult", "MatchResult", "play_match"]
 
 
 class Verdict(str, enum.Enum):
@@ -83,12 +83,24 @@ class Execution:
 
 
 @dataclass(frozen=True)
+class Judgement:
+    """The arena's verdict on a player the referee took out during a frame (the referee words
+    every missing answer ``Timeout!``; the arena tells a crash from a timeout)."""
+
+    player: int
+    verdict: Verdict
+    message: str
+
+
+@dataclass(frozen=True)
 class Frame:
     turn: int
     executions: tuple[Execution, ...]
     report: FrameReport
     snapshot: dict[str, Any] | None
     """The referee's snapshot after the turn (when recording or watching frames)."""
+    judgements: tuple[Judgement, ...] = ()
+    """The arena's verdict on each player deactivated during this frame, in the report's order."""
 
 
 @dataclass
@@ -225,7 +237,9 @@ def play_match(
                 snapshot = ref.snapshot() if want_snapshots else None
             result.turns = report.turn
             _take_report(report, procs, players, eof_seen)
-            frame = Frame(turn=report.turn, executions=tuple(executions), report=report, snapshot=snapshot)
+            judged = tuple(Judgement(d.player, players[d.player].verdict, players[d.player].message)
+                           for d in report.deactivations)  # fmt: skip
+            frame = Frame(report.turn, tuple(executions), report, snapshot, judged)
             if options.record:
                 result.frames.append(frame)
             if on_frame is not None:

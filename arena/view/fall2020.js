@@ -108,6 +108,9 @@
       { key: "score", title: "score", value: (s, p) => s.players[p].score },
       { key: "potions", title: "potions brewed", value: (s, p) => s.players[p].deliveries },
     ],
+
+    // the charts count turns: frame k is turn k, frame 0 the start
+    timeUnit: { name: "turn", of: (s, frame) => (frame ? frame.turn : 0) },
   };
 
   window.cgRenderers = window.cgRenderers || {};

@@ -224,6 +224,9 @@
       { key: "score", title: "score", value: (s, p) => s.players[p].score },
       { key: "sun", title: "sun", value: (s, p) => s.players[p].sun },
     ],
+
+    // the charts count days; the controls step by day (a day is several frames: gathering, actions, sun move)
+    timeUnit: { name: "day", of: (s) => Math.min(s.day, s.max_rounds - 1) },
   };
 
   window.cgRenderers = window.cgRenderers || {};

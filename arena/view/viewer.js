@@ -4,8 +4,12 @@
  * shows replay.frames[k - 1]: the executions of that turn and the snapshot after it. Each game
  * registers a renderer in window.cgRenderers[game] before this script runs:
  *   { init(root, view), render(ctx), frameLabel(snapshot) -> text,
- *     charts: [{key, title, value(snapshot, player) -> number}] }
- * Tests and scripts use window.cgView (frame, frameCount, goto, step, play, pause, ...).
+ *     charts: [{key, title, value(snapshot, player) -> number}],
+ *     timeUnit: {name, of(snapshot, frame, k) -> number} }
+ * timeUnit is the game's own clock (Spring: the day, Fall: the turn; default: the frame): the
+ * charts' x axis counts it, and where a unit spans several frames (Spring's days) the controls
+ * step by unit too. The URL's fragment #frame=K opens frame K and follows the frame shown.
+ * Tests and scripts use window.cgView (frame, frameCount, goto, step, stepUnit, play, pause, ...).
  */
 (function () {
   "use strict";
@@ -119,6 +123,42 @@
   };
   const renderers = window.cgRenderers || {};
   const renderer = renderers[data.game] || generic;
+
+  // -- the game's clock: days (Spring), turns (Fall), else frames ------------------------------
+
+  const unit = renderer.timeUnit || { name: "frame", of: (s, f, k) => k };
+  const unitOf = []; // the unit of each frame, never going back
+  for (let k = 0; k < count; k++) {
+    let u = Number(unit.of(snapshotAt(k), frameAt(k), k));
+    if (!Number.isFinite(u)) u = k > 0 ? unitOf[k - 1] : 0;
+    unitOf.push(k > 0 ? Math.max(u, unitOf[k - 1]) : u);
+  }
+  const unitFirst = []; // the first frame of the unit of each frame
+  for (let k = 0; k < count; k++) unitFirst.push(k > 0 && unitOf[k] === unitOf[k - 1] ? unitFirst[k - 1] : k);
+  const unitFrames = {}; // frames in each unit
+  unitOf.forEach((u) => { unitFrames[u] = (unitFrames[u] || 0) + 1; });
+  // Where each frame stands on the charts' axis, 0 to 1: its unit plus its place among the
+  // unit's frames, so that every day (turn) is as wide as the others.
+  const along = unitOf.map((u, k) => u + (k - unitFirst[k]) / unitFrames[u]);
+  const alongSpan = along[count - 1] - along[0];
+  const axisAt = along.map((a) => (alongSpan > 0 ? (a - along[0]) / alongSpan : 0));
+  const unitSteps = unitOf.some((u, k) => k > 0 && u === unitOf[k - 1]); // a unit of several frames
+
+  function firstFrameOf(u) {
+    const k = unitOf.indexOf(u);
+    return k < 0 ? null : k;
+  }
+
+  /* The frame where the next (delta 1) or previous (-1) unit starts; going back from inside a
+   * unit first goes to its start. */
+  function unitTarget(k, delta) {
+    if (delta > 0) {
+      for (let j = k + 1; j < count; j++) if (unitOf[j] !== unitOf[k]) return j;
+      return k;
+    }
+    if (unitFirst[k] < k) return unitFirst[k];
+    return k > 0 ? unitFirst[k - 1] : 0;
+  }
   const charts = [{ key: "score", title: "score", value: (s, p) => (s.scores ? s.scores[p] : 0) }]
     .concat((renderer.charts || []).filter((c) => c.key !== "score"));
   const rendererScore = (renderer.charts || []).find((c) => c.key === "score");
@@ -230,7 +270,35 @@
   const chartsBox = $("charts");
   const chartParts = [];
   function xOf(k) {
-    return PAD_L + (count > 1 ? ((W - PAD_L - PAD_R) * k) / (count - 1) : 0);
+    return PAD_L + (W - PAD_L - PAD_R) * axisAt[k];
+  }
+  function nearestFrame(x) {
+    const at = (x - PAD_L) / (W - PAD_L - PAD_R);
+    let best = 0;
+    axisAt.forEach((a, k) => { if (Math.abs(a - at) < Math.abs(axisAt[best] - at)) best = k; });
+    return best;
+  }
+  /* The x axis in the game's units: a tick where each unit starts, a label every few units and
+   * at the last, which names the unit ("day 23"). */
+  function axisHtml(y) {
+    const first = unitOf[0], last = unitOf[count - 1];
+    const span = last - first;
+    const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000].find((n) => n >= span / 5) || Math.ceil(span / 5);
+    let out = "";
+    for (let u = first; u <= last; u++) {
+      const k = firstFrameOf(u);
+      if (k === null) continue;
+      const x = xOf(k).toFixed(1);
+      out += '<line class="axis tick" data-testid="chart-tick" data-value="' + u + '" x1="' + x + '" x2="' + x + '" y1="'
+        + y + '" y2="' + (y + 3) + '"/>';
+      const labelled = u === last || (u % step === 0 && last - u >= step * 0.7);
+      if (labelled) {
+        out += '<text class="label" data-testid="chart-label" data-value="' + u + '" x="' + x + '" y="' + (H - 3)
+          + '" text-anchor="' + (u === last && u !== first ? "end" : "middle") + '">' + (u === last ? esc(unit.name) + " " : "")
+          + u + "</text>";
+      }
+    }
+    return out;
   }
   charts.forEach((c) => {
     const values = [];
@@ -248,13 +316,13 @@
       values.push(row);
     }
     const yOf = (v) => PAD_T + (H - PAD_T - PAD_B) * (1 - (v - lo) / (hi - lo));
-    let svg = '<svg viewBox="0 0 ' + W + " " + H + '" data-testid="chart-svg" data-series="' + esc(c.key) + '">';
+    let svg = '<svg viewBox="0 0 ' + W + " " + H + '" data-testid="chart-svg" data-series="' + esc(c.key) + '" data-axis="'
+      + esc(unit.name) + '">';
     svg += '<line class="axis" x1="' + PAD_L + '" y1="' + yOf(lo) + '" x2="' + (W - PAD_R) + '" y2="' + yOf(lo) + '"/>';
     svg += '<line class="axis" x1="' + PAD_L + '" y1="' + PAD_T + '" x2="' + PAD_L + '" y2="' + yOf(lo) + '"/>';
     svg += '<text class="label" x="' + (PAD_L - 3) + '" y="' + (PAD_T + 7) + '" text-anchor="end">' + hi + "</text>";
     svg += '<text class="label" x="' + (PAD_L - 3) + '" y="' + yOf(lo) + '" text-anchor="end">' + lo + "</text>";
-    svg += '<text class="label" x="' + (W - PAD_R) + '" y="' + (H - 3) + '" text-anchor="end">frame ' + (count - 1) + "</text>";
-    svg += '<text class="label" x="' + PAD_L + '" y="' + (H - 3) + '">0</text>';
+    svg += axisHtml(yOf(lo));
     verdicts.forEach((v) => {
       svg += '<line class="vline" x1="' + xOf(v.frame) + '" x2="' + xOf(v.frame) + '" y1="' + PAD_T + '" y2="' + yOf(lo) + '"/>';
     });
@@ -262,7 +330,7 @@
       const pts = values.map((row, k) => xOf(k).toFixed(1) + "," + yOf(row[p]).toFixed(1)).join(" ");
       svg += '<polyline data-player="' + p + '" style="stroke: var(--p' + p + ')" points="' + pts + '"/>';
     }
-    svg += '<line class="cursor" x1="0" x2="0" y1="' + PAD_T + '" y2="' + yOf(lo) + '"/></svg>';
+    svg += '<line class="cursor" data-testid="chart-cursor" x1="0" x2="0" y1="' + PAD_T + '" y2="' + yOf(lo) + '"/></svg>';
     const box = document.createElement("div");
     box.className = "chart";
     box.setAttribute("data-testid", "chart");
@@ -279,9 +347,7 @@
     const svgEl = box.querySelector("svg");
     svgEl.addEventListener("click", (ev) => {
       const r = svgEl.getBoundingClientRect();
-      const x = ((ev.clientX - r.left) / r.width) * W;
-      const k = Math.round(((x - PAD_L) / (W - PAD_L - PAD_R)) * (count - 1));
-      goto(Math.max(0, Math.min(count - 1, k)));
+      goto(nearestFrame(((ev.clientX - r.left) / r.width) * W));
     });
     chartsBox.appendChild(box);
     chartParts.push({ values, cursor: box.querySelector(".cursor"), legendValues });
@@ -435,8 +501,36 @@
       c.legendValues.forEach((b, p) => { b.textContent = String(c.values[k][p]); });
     });
     app.dataset.frame = String(k);
+    app.dataset.unit = String(unitOf[k]);
+    followInUrl(k);
     return k;
   }
+
+  // -- the frame in the URL: #frame=K --------------------------------------------------------
+
+  function frameInUrl() {
+    const m = /^#frame=(\d+)$/.exec(window.location.hash);
+    return m ? Math.min(count - 1, Number(m[1])) : null;
+  }
+
+  function followInUrl(k) {
+    const want = "#frame=" + k;
+    if (window.location.hash === want) return;
+    try {
+      window.history.replaceState(window.history.state, "", want); // no history entry per step
+    } catch (err) {
+      try {
+        window.location.replace(want);
+      } catch (ignored) {
+        // a page that cannot change its address still works
+      }
+    }
+  }
+
+  window.addEventListener("hashchange", () => {
+    const k = frameInUrl();
+    if (k !== null && k !== current) goto(k);
+  });
 
   // -- playback --------------------------------------------------------------------------------
 
@@ -492,6 +586,10 @@
     return goto(current + delta);
   }
 
+  function stepUnit(delta) {
+    return goto(unitTarget(current, delta));
+  }
+
   function button(testid, action) {
     const b = $(testid);
     b.addEventListener("click", () => {
@@ -504,6 +602,17 @@
   button("play", toggle);
   button("forward", () => step(1));
   button("last", () => goto(count - 1));
+  const prevUnit = $("prev-unit"), nextUnit = $("next-unit");
+  if (unitSteps) {
+    prevUnit.hidden = false;
+    nextUnit.hidden = false;
+    prevUnit.querySelector("span").textContent = unit.name;
+    nextUnit.querySelector("span").textContent = unit.name;
+    prevUnit.title = "Previous " + unit.name + ": its first frame (Shift+Left arrow)";
+    nextUnit.title = "Next " + unit.name + ": its first frame (Shift+Right arrow)";
+    button("prev-unit", () => stepUnit(-1));
+    button("next-unit", () => stepUnit(1));
+  }
   speed.addEventListener("change", () => {
     if (playing()) {
       window.clearTimeout(timer);
@@ -522,7 +631,8 @@
     if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
       if (onSlider || onSelect) return; // the slider steps by itself (its input event); a select changes value
       e.preventDefault();
-      step(e.key === "ArrowRight" ? 1 : -1);
+      if (e.shiftKey && unitSteps) stepUnit(e.key === "ArrowRight" ? 1 : -1);
+      else step(e.key === "ArrowRight" ? 1 : -1);
     } else if (e.key === " " || e.key === "Spacebar") {
       if (onSelect) return;
       e.preventDefault();
@@ -542,6 +652,9 @@
     frameCount: () => count,
     goto,
     step,
+    stepUnit,
+    unit: () => unit.name,
+    unitOf: (k) => unitOf[k === undefined ? current : k],
     play,
     pause,
     playing,
@@ -551,6 +664,6 @@
 
   app.dataset.frameCount = String(count);
   app.dataset.game = String(data.game);
-  show(0);
+  show(frameInUrl() || 0);
   app.dataset.ready = "true";
 })();
