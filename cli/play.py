@@ -21,6 +21,7 @@ from arena.match.refereetime import RefereeError
 from arena.match.session import (
     DEFAULT_GAME,
     MAX_MEMORY_MB,
+    MAX_TIME_MARGIN_MS,
     MAX_TIME_SCALE,
     BotsCannotStart,
     MatchRequest,
@@ -72,6 +73,14 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     default=1.0,
     show_default=True,
     help="Multiply every time limit.",
+)
+@click.option(
+    "--time-margin",
+    type=FiniteFloatRange(min=0, max=MAX_TIME_MARGIN_MS),
+    default=0.0,
+    show_default=True,
+    metavar="MS",
+    help="Take an answer up to MS ms past its limit (noisy machines); such answers are counted.",
 )
 @click.option("--no-timeout", is_flag=True, help="Wait for every answer forever (debugging).")
 @click.option(
@@ -125,6 +134,7 @@ def play(
     replay_path: str | None,
     force: bool,
     time_scale: float,
+    time_margin: float,
     no_timeout: bool,
     memory_limit: int,
     params: dict[str, str],
@@ -150,6 +160,7 @@ def play(
     request = MatchRequest(
         game, bots, seed, swap, time_scale, no_timeout, memory_limit, params, data, sandbox_mode,
         Path(replay_path) if replay_path else None, record=show_stderr or view, force=force,
+        time_margin_ms=time_margin,
     )  # fmt: skip
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
     printer, played = _Printer(out, verbose, show_stderr), None

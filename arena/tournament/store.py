@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..match.latency import LimitUse
 from .database import BUSY_TIMEOUT_S, Database, StoreError, explain, guarded
 from .records import (
     BotRow,
@@ -68,6 +69,14 @@ def _floats(blob: bytes) -> list[float]:
 
 def _same(value: Any) -> Any:
     return value
+
+
+def _use_to_sql(use: LimitUse | None) -> str | None:
+    return None if use is None else json.dumps(use.to_dict())
+
+
+def _use_from_sql(text: str | None) -> LimitUse | None:
+    return None if text is None else LimitUse.from_dict(json.loads(text))
 
 
 @dataclass(frozen=True)
@@ -128,6 +137,8 @@ PLAYER_COLUMNS = (
     Column("near_limit", "near_limit"),
     Column("stderr", "stderr"),
     Column("refused", "refused"),
+    Column("limit_use", "limit_use", _use_to_sql, _use_from_sql),
+    Column("overloaded", "overloaded", int, bool),
 )
 """The columns of ``game_players`` besides ``tournament_id`` and the game's key."""
 
