@@ -248,10 +248,10 @@ def bot_columns(players: int) -> list[Column]:
         Column("bot", "<"),
         Column("games"),
         Column("timeouts"),
-        Column("overloaded"),
         Column("crashes"),
         Column("invalid"),
         Column("refused", width=7),
+        Column("overloaded"),
         Column(">95% limit"),
         Column("closest"),
     ]
@@ -267,10 +267,10 @@ def bot_cells(b: BotHealth, players: int) -> list[str]:
         b.name,
         str(b.games),
         str(b.timeouts),
-        str(b.overloaded_timeouts),
         str(b.crashes),
         str(b.invalid),
         fmt(b.refused, "d", none="n/a"),
+        str(b.overloaded_timeouts),
         *limit_cells(b.limit_use),
     ]
     if players > 2:
@@ -311,8 +311,8 @@ WORKER_COLUMNS = [
     Column("Dask worker", "<"),
     Column("games"),
     Column("timeouts"),
-    Column("overloaded"),
     Column("crashes"),
+    Column("overloaded"),
     Column(">95% limit"),
     Column("closest"),
     Column("latency ms median / p99", "<"),
@@ -326,7 +326,7 @@ def worker_cells(w: WorkerHealth) -> list[str]:
     lat = w.latency
     latency = NA if lat.median is None else f"{fmt(lat.median, '.1f')} / {fmt(lat.p99, '.1f')}"
     pace = NA if w.pace is None else f"{w.pace:.2f}x" + ("  slow" if w.slow else "")
-    counts = [str(w.games), str(w.timeouts), str(w.overloaded_timeouts), str(w.crashes)]
+    counts = [str(w.games), str(w.timeouts), str(w.crashes), str(w.overloaded_timeouts)]
     return [w.worker, *counts, *limit_cells(w.limit_use), latency, pace]
 
 

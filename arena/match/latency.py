@@ -11,6 +11,7 @@ threshold says little; the histogram shows where the answers fall, and answers p
 from __future__ import annotations
 
 import bisect
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -76,6 +77,16 @@ class LimitUse:
             "past_limit": self.past_limit,
             "histogram": list(self.histogram),
         }
+
+    @staticmethod
+    def dumps(use: LimitUse | None) -> str | None:
+        """The JSON text of :meth:`to_dict` (``None`` stays ``None``): a database column."""
+        return None if use is None else json.dumps(use.to_dict())
+
+    @staticmethod
+    def loads(text: str | None) -> LimitUse | None:
+        """The inverse of :meth:`dumps`."""
+        return None if text is None else LimitUse.from_dict(json.loads(text))
 
     @property
     def answers(self) -> int:

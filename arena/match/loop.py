@@ -27,6 +27,8 @@ from .sandbox import SandboxMode
 from .schedlag import LagProbe, MachineLoad, SchedLagProbe
 from .shield import shielded
 
+NEAR_LIMIT = 0.8
+"""An answer over this share of its limit counted as near it in earlier releases (``near_limit``)."""
 LIMIT_STATUS = "limit"
 """An execution's status when the bot went past its memory or process limit before answering."""
 
@@ -128,6 +130,12 @@ class PlayerResult:
         }
 
     @property
+    def near_limit(self) -> int:
+        """Answers over 80% of their limit: the figure of earlier releases, kept in ``--json`` and
+        replays for their readers; :attr:`limit_use` replaces it."""
+        return sum(f > NEAR_LIMIT for f in self.fractions)
+
+    @property
     def limit_use(self) -> LimitUse:
         """How close its answers came to their limits."""
         return LimitUse.of(self.fractions)
@@ -142,6 +150,7 @@ class PlayerResult:
             "signal": self.exit.signal,
             "answers": len(self.latencies_ms),
             "latency_ms": self.latency_summary(),
+            "near_limit": self.near_limit,
             "limit_use": self.limit_use.summary(),
             "overloaded": self.overloaded,
             "refused": self.refused,

@@ -90,6 +90,9 @@ class BotHealth:
     source_hash: str
     overloaded_timeouts: int = 0
     """Timeouts in an overloaded window: the machine's, never counted as failures."""
+    near_limit: int = 0
+    """Answers over 80% of their limit: earlier releases' figure, kept in the JSON for their
+    readers (:attr:`limit_use` replaces it)."""
     eliminated: int | None = None
     """N-player games only: games where the rules eliminated it."""
     mean_rank: float | None = None
@@ -107,6 +110,7 @@ class BotHealth:
             "crashes": self.crashes,
             "invalid": self.invalid,
             "refused": self.refused,
+            "near_limit": self.near_limit,
             "limit_use": _limit_use_dict(self.limit_use),
         }
         if self.eliminated is not None:
@@ -148,6 +152,7 @@ def bot_health(name: str, games: Sequence[GameRecord], source_hash: str, players
         invalid=sum(s == Verdict.INVALID for s in statuses),
         refused=None if unknown_refused else sum(p.refused or 0 for _, p in mine),
         limit_use=_limit_use([p for _, p in mine]),
+        near_limit=sum(p.near_limit for _, p in mine),
         answers=len(latencies),
         latency=Latency.of(latencies),
         source_hash=source_hash,
@@ -177,6 +182,8 @@ class WorkerHealth:
     """The pace is :data:`SLOWER` or more."""
     overloaded_timeouts: int = 0
     """Timeouts in an overloaded window there."""
+    near_limit: int = 0
+    """Answers over 80% of their limit (earlier releases' figure, kept in the JSON)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -185,6 +192,7 @@ class WorkerHealth:
             "timeouts": self.timeouts,
             "overloaded_timeouts": self.overloaded_timeouts,
             "crashes": self.crashes,
+            "near_limit": self.near_limit,
             "limit_use": _limit_use_dict(self.limit_use),
             "answers": self.answers,
             "latency_ms": self.latency.to_dict(with_max=False),
@@ -230,6 +238,7 @@ def worker_health(games: Sequence[GameRecord]) -> list[WorkerHealth]:
                 overloaded_timeouts=overloaded,
                 crashes=sum(p.status in _FAILED_CRASH for p in players),
                 limit_use=_limit_use(players),
+                near_limit=sum(p.near_limit for p in players),
                 answers=sum(len(p.latencies_ms) for p in players),
                 latency=Latency.of([x for values in per.get(worker, {}).values() for x in values], with_max=False),
                 pace=round(max(ratios), 3) if ratios else None,

@@ -71,14 +71,6 @@ def _same(value: Any) -> Any:
     return value
 
 
-def _use_to_sql(use: LimitUse | None) -> str | None:
-    return None if use is None else json.dumps(use.to_dict())
-
-
-def _use_from_sql(text: str | None) -> LimitUse | None:
-    return None if text is None else LimitUse.from_dict(json.loads(text))
-
-
 @dataclass(frozen=True)
 class Column:
     """A column of ``games`` or ``game_players`` and the record field it holds, with how a value
@@ -137,7 +129,7 @@ PLAYER_COLUMNS = (
     Column("near_limit", "near_limit"),
     Column("stderr", "stderr"),
     Column("refused", "refused"),
-    Column("limit_use", "limit_use", _use_to_sql, _use_from_sql),
+    Column("limit_use", "limit_use", LimitUse.dumps, LimitUse.loads),
     Column("overloaded", "overloaded", int, bool),
 )
 """The columns of ``game_players`` besides ``tournament_id`` and the game's key."""

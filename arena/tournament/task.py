@@ -106,7 +106,7 @@ def record_of(task: GameTask, result: MatchResult) -> GameRecord:
             status=p.verdict.value,
             message=p.message,
             latencies_ms=p.latencies_ms,
-            near_limit=sum(f > NEAR_LIMIT for f in p.fractions),
+            near_limit=p.near_limit,
             limit_use=p.limit_use,
             overloaded=p.overloaded,
             stderr=_kept_stderr(p),
@@ -128,10 +128,6 @@ def record_of(task: GameTask, result: MatchResult) -> GameRecord:
         sandboxed=result.sandboxed,
         meta=dict(result.metadata),
     )
-
-
-NEAR_LIMIT = 0.8
-"""The share of the limit over which older releases counted an answer near it (``near_limit``)."""
 
 
 def _kept_stderr(player: PlayerResult) -> str:
