@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CLOSE_CALL", "EDGES", "BIN_LABELS", "LimitUse"]
+__all__ = ["CLOSE_CALL", "EDGES", "BIN_LABELS", "LimitUse", "applied_limit"]
 
 CLOSE_CALL = 0.95
 """An answer above this fraction of its limit is a close call."""
@@ -25,6 +25,13 @@ EDGES = (0.5, 0.8, 0.9, CLOSE_CALL, 1.0)
 ``EDGES[i - 1]`` and up to ``EDGES[i]``; the last bin, the answers past the limit."""
 BIN_LABELS = ("<=50%", "50-80%", "80-90%", "90-95%", "95-100%", ">100%")
 """One label per bin, for tables and CSV headers."""
+
+
+def applied_limit(limit_ms: int, scale: float) -> float:
+    """The limit applied to an answer: the game's ``limit_ms`` times the time scale, an ``int``
+    when whole (a replay at ``--time-scale 2`` of a 50 ms limit says 100)."""
+    applied = round(limit_ms * scale, 3)
+    return int(applied) if applied == int(applied) else applied
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,11 @@ from referee import DeactivationCause, FrameReport, Outcome
 from . import sandbox
 from .botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from .botspec import BotSpec
-from .latency import LimitUse
+from .latency import LimitUse, applied_limit
 from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, BreachKind
 from .refereetime import RefereeError, referee_time
 from .sandbox import SandboxMode
-from .schedlag import LagProbe, MachineLoad, SchedLagProbe
+from .schedlag import LagProbe, MachineLoad, SchedLagProbe, timeout_message
 from .shield import shielded
 
 NEAR_LIMIT = 0.8
@@ -389,13 +389,6 @@ def _execute(
     return answer, elapsed, status
 
 
-def applied_limit(limit_ms: int, scale: float) -> float:
-    """The limit applied to an answer: ``limit_ms`` times the time scale, an ``int`` when whole
-    (a replay at ``--time-scale 2`` of a 50 ms limit says 100)."""
-    applied = round(limit_ms * scale, 3)
-    return int(applied) if applied == int(applied) else applied
-
-
 def _watched(proc: BotProcess, player: PlayerResult) -> list[int]:
     """The processes whose run-queue wait measures the bot's scheduling lag: the bot's own; in
     the sandbox, the wrapper's tree as it stood at the bot's first answer (looked up once)."""
@@ -485,10 +478,3 @@ def _judge(
     else:
         player.verdict = Verdict.TIMEOUT
         player.message = timeout_message(player.load, player.overloaded)
-
-
-def timeout_message(load: MachineLoad | None, overloaded: bool) -> str:
-    """A timeout's verdict message: in an overloaded window, it says so and what to do."""
-    if load is not None and overloaded:
-        return f"timeout in an overloaded window ({load.describe()}): run fewer workers or use --time-scale"
-    return "no answer within the time limit" + (f" ({load.describe()})" if load is not None else "")

@@ -20,7 +20,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["OVERLOAD_SHARE", "MachineLoad", "LagWindow", "LagProbe", "SchedLagProbe", "run_wait_ms", "machine_load"]
+__all__ = [
+    "OVERLOAD_SHARE",
+    "MachineLoad",
+    "LagWindow",
+    "LagProbe",
+    "SchedLagProbe",
+    "run_wait_ms",
+    "machine_load",
+    "timeout_message",
+]
 
 OVERLOAD_SHARE = 0.10
 """A window whose scheduling lag exceeds this share of its time limit is overloaded."""
@@ -45,6 +54,14 @@ class MachineLoad:
         """``scheduling lag 37 ms, load 6.2 on 2 cores``."""
         cores = f"{self.cores} core" + ("" if self.cores == 1 else "s")
         return f"scheduling lag {self.lag_ms:.0f} ms, load {self.load:.1f} on {cores}"
+
+
+def timeout_message(load: MachineLoad | None, overloaded: bool) -> str:
+    """A timeout's verdict message: in an overloaded window, it says so and what to do; otherwise
+    it still names the lag and the load measured."""
+    if load is not None and overloaded:
+        return f"timeout in an overloaded window ({load.describe()}): run fewer workers or use --time-scale"
+    return "no answer within the time limit" + (f" ({load.describe()})" if load is not None else "")
 
 
 class LagWindow(Protocol):

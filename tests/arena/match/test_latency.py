@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.match.latency import LimitUse
+from arena.match.latency import LimitUse, applied_limit
 
 
 def test_answers_fall_in_the_bins_by_their_share_of_the_limit() -> None:
@@ -29,3 +29,9 @@ def test_uses_merge_and_round_trip() -> None:
     assert merged == LimitUse((2, 1, 0, 0, 2, 0), 0.99)
     assert LimitUse.loads(LimitUse.dumps(merged)) == merged and LimitUse.dumps(None) is None
     assert LimitUse().describe() == "no answers" and LimitUse().share_above is None
+
+
+def test_the_limit_applied_is_the_games_times_the_scale() -> None:
+    assert applied_limit(50, 2.0) == 100 and isinstance(applied_limit(50, 2.0), int)
+    assert applied_limit(100, 0.3) == 30 and isinstance(applied_limit(100, 0.3), int)  # not 30.000000000000004
+    assert applied_limit(33, 1.5) == 49.5
