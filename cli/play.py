@@ -269,9 +269,10 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
         out(f"result: {verdict}, scores {list(o.scores)}{ranks}, {o.end_reason.value} after {o.turns} turns")
         for p in result.players:
             lat = p.latency_summary()
-            timing = (
-                f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None else "no answer"
-            )
+            use, timing = p.limit_use, "no answer"
+            if lat["median"] is not None and use.closest is not None:
+                past = f", {use.past_limit} past it" if use.past_limit else ""
+                timing = f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms, closest call {use.closest:.0%} of the limit{past}"
             note = f" ({shown(p.message)})" if p.message else ""
             refused = f", {p.refused} action{'s' if p.refused != 1 else ''} refused" if p.refused else ""
             out(f"  player {p.index} {shown(p.name)}: {p.verdict.value}{note}{refused}; {timing}")

@@ -4,6 +4,8 @@ made busy by CPU hogs), the time margin, and the limit a replay records at a tim
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -128,3 +130,14 @@ def test_an_old_replay_has_the_scale_1() -> None:
 def test_the_time_margin_is_checked_before_anything(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["play", "--time-margin", "-5"])
     assert result.exit_code == 2 and "--time-margin" in result.output and "Traceback" not in result.output
+
+
+def test_play_takes_a_time_margin_and_says_how_close_each_bot_came(tmp_path: Path) -> None:
+    faulty = "faulty=" + shlex.join([sys.executable, str(FAULTY), "sleep150", "3"])
+    args = ["play", "spring2021", faulty, "greedy", "--seed", "1", "--time-margin", "1000"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("  player 0 "))
+    assert line.startswith("  player 0 faulty") and ": ok;" in line, line
+    closest = re.search(r"closest call (\d+)% of the limit, (\d+) past it$", line)
+    assert closest is not None and int(closest[1]) >= 150 and int(closest[2]) >= 1, line
