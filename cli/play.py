@@ -272,7 +272,8 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
             use, timing = p.limit_use, "no answer"
             if lat["median"] is not None and use.closest is not None:
                 past = f", {use.past_limit} past it" if use.past_limit else ""
-                timing = f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms, closest call {use.closest:.0%} of the limit{past}"
+                timing = f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms"
+                timing += f", closest call {use.closest:.0%} of the limit{past}"
             note = f" ({shown(p.message)})" if p.message else ""
             refused = f", {p.refused} action{'s' if p.refused != 1 else ''} refused" if p.refused else ""
             out(f"  player {p.index} {shown(p.name)}: {p.verdict.value}{note}{refused}; {timing}")
