@@ -90,11 +90,14 @@ def test_on_a_machine_busy_with_cpu_hogs_a_timeout_names_the_load(hogs: int) -> 
     result = faulty_against_greedy("busy", 2)
     bot = result.players[0]
     assert bot.verdict is Verdict.TIMEOUT, bot.message
-    assert bot.load is not None and bot.load.lag_ms > 10
-    assert bot.overloaded
-    assert bot.message.startswith("timeout in an overloaded window (scheduling lag ")
+    assert bot.load is not None
     core = "core" if hogs == 1 else "cores"
-    assert f"load {bot.load.load:.1f} on {hogs} {core}): run fewer workers or use --time-scale" in bot.message
+    assert f"load {bot.load.load:.1f} on {hogs} {core})" in bot.message
+    if not Path("/proc/self/schedstat").exists():  # no run-queue wait to read: only the arena's lateness
+        return
+    assert bot.load.lag_ms > 10 and bot.overloaded
+    assert bot.message.startswith("timeout in an overloaded window (scheduling lag ")
+    assert bot.message.endswith("): run fewer workers or use --time-scale")
 
 
 def test_an_answer_within_the_margin_is_taken_and_counted() -> None:
