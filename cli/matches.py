@@ -15,6 +15,7 @@ import numpy as np
 
 import referee
 from arena.ladder.settings import is_ladder
+from arena.match.latency import LimitUse
 from arena.tournament.browse import RESULTS, STATUSES, GameFilter, UnknownBot, find_game, find_games, tournaments
 from arena.tournament.config import DEFAULT_DB
 from arena.tournament.records import GameRecord, PlayerRecord, TournamentRow
@@ -171,7 +172,8 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
     if fmt == "json":
         data = _game_dict(row.id, g)
         for out, p in zip(data["players"], g.players):
-            out.update(latencies_ms=list(p.latencies_ms), near_limit=p.near_limit, stderr=p.stderr)
+            use = None if p.limit_use is None else p.limit_use.summary()
+            out.update(latencies_ms=list(p.latencies_ms), limit_use=use, overloaded=p.overloaded, stderr=p.stderr)
         data["command"] = command
         click.echo(json.dumps(data))
         return
@@ -198,6 +200,13 @@ def _league(row: TournamentRow) -> str:
     return rules.league_label(int(row.settings.get("league") or rules.top_league))
 
 
+def _limit_line(use: LimitUse | None) -> str:
+    """``2.5% above 95% of the limit, closest call 97% (by share of the limit: <=50% 120 | ...)``."""
+    if use is None:
+        return "closeness to the limit not kept when this game was played"
+    return f"{use.describe()} (by share of the limit: {use.bars()})"
+
+
 def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
     """The game as text: where it belongs, how it ended, each player, its replay, how to play it again."""
     game = row.settings.get("game")
@@ -221,7 +230,7 @@ def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
         if lat.size:
             click.echo(
                 f"  {plural(int(lat.size), 'answer')}, latency ms median {np.median(lat):.1f} / p99 "
-                f"{np.percentile(lat, 99):.1f} / max {lat.max():.1f}, {p.near_limit} over 80% of the limit"
+                f"{np.percentile(lat, 99):.1f} / max {lat.max():.1f}, " + _limit_line(p.limit_use)
             )
         else:
             click.echo("  no answer")

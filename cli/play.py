@@ -22,6 +22,7 @@ from arena.match.refereetime import RefereeError
 from arena.match.session import (
     DEFAULT_GAME,
     MAX_MEMORY_MB,
+    MAX_TIME_MARGIN_MS,
     MAX_TIME_SCALE,
     BotsCannotStart,
     MatchRequest,
@@ -75,6 +76,14 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     default=1.0,
     show_default=True,
     help="Multiply every time limit.",
+)
+@click.option(
+    "--time-margin",
+    type=FiniteFloatRange(min=0, max=MAX_TIME_MARGIN_MS),
+    default=0.0,
+    show_default=True,
+    metavar="MS",
+    help="Take an answer up to MS ms past its limit (noisy machines); such answers are counted.",
 )
 @click.option("--no-timeout", is_flag=True, help="Wait for every answer forever (debugging).")
 @click.option(
@@ -130,6 +139,7 @@ def play(
     replay_path: str | None,
     force: bool,
     time_scale: float,
+    time_margin: float,
     no_timeout: bool,
     memory_limit: int,
     params: dict[str, str],
@@ -159,6 +169,7 @@ def play(
     request = MatchRequest(
         game, bots, seed, swap, time_scale, no_timeout, memory_limit, params, data, sandbox_mode,
         Path(replay_path) if replay_path else None, record=show_stderr or view, force=force, libs=libs, env=env,
+        time_margin_ms=time_margin,
     )  # fmt: skip
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
     printer, played = _Printer(out, verbose, show_stderr), None
@@ -308,9 +319,11 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
         out(f"result: {verdict}, scores {list(o.scores)}{ranks}, {o.end_reason.value} after {o.turns} turns")
         for p in result.players:
             lat = p.latency_summary()
-            timing = (
-                f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms" if lat["median"] is not None else "no answer"
-            )
+            use, timing = p.limit_use, "no answer"
+            if lat["median"] is not None and use.closest is not None:
+                past = f", {use.past_limit} past it" if use.past_limit else ""
+                timing = f"median {lat['median']:.1f} ms, max {lat['max']:.1f} ms"
+                timing += f", closest call {use.closest:.0%} of the limit{past}"
             note = f" ({shown(p.message)})" if p.message else ""
             refused = f", {p.refused} action{'s' if p.refused != 1 else ''} refused" if p.refused else ""
             out(f"  player {p.index} {shown(p.name)}: {p.verdict.value}{note}{refused}; {timing}")

@@ -27,6 +27,7 @@ from typing import Protocol
 
 import click
 
+from arena.match.latency import LimitUse
 from arena.stats.elo import elo_from_score
 from arena.stats.sprt import SprtState
 from arena.tournament.health import SLOWER, BotHealth, WorkerHealth
@@ -245,7 +246,9 @@ def bot_columns(players: int) -> list[Column]:
         Column("crashes"),
         Column("invalid"),
         Column("refused", width=7),
-        Column(">80% limit"),
+        Column("overloaded"),
+        Column(">95% limit"),
+        Column("closest"),
     ]
     if players > 2:
         cols += [Column("elim."), Column("mean rank")]
@@ -262,11 +265,41 @@ def bot_cells(b: BotHealth, players: int) -> list[str]:
         str(b.crashes),
         str(b.invalid),
         fmt(b.refused, "d", none="n/a"),
-        str(b.near_limit),
+        str(b.overloaded_timeouts),
+        *limit_cells(b.limit_use),
     ]
     if players > 2:
         cells += [str(b.eliminated), fmt(b.mean_rank, ".2f")]
     return [*cells, latency]
+
+
+def limit_cells(use: LimitUse | None) -> list[str]:
+    """The share of answers above 95% of their limit (with those past it, taken within the time
+    margin) and the closest call; ``n/a`` for games stored before they were kept."""
+    if use is None or use.share_above is None or use.closest is None:
+        return [NA, NA]
+    past = f" ({use.past_limit} past)" if use.past_limit else ""
+    return [f"{100 * use.share_above:.1f}%{past}", f"{100 * use.closest:.0f}%"]
+
+
+def limit_histograms(bots: Sequence[BotHealth]) -> list[str]:
+    """One line per bot that answered: its answers per share of the limit (empty bins left out)."""
+    named = [(b.name, b.limit_use) for b in bots if b.limit_use is not None and b.limit_use.answers]
+    if not named:
+        return []
+    width = max(len(name) for name, _ in named)
+    return ["answers by share of their time limit:"] + [f"  {n:<{width}}  {u.bars()}" for n, u in named if u]
+
+
+def overload_note(bots: Sequence[BotHealth]) -> str | None:
+    """What to do when some timeouts came in overloaded windows."""
+    count = sum(b.overloaded_timeouts for b in bots)
+    if not count:
+        return None
+    return (
+        f"{plural(count, 'timeout')} in an overloaded window (the machine, not the bot: not counted as failures): "
+        "run fewer workers or use --time-scale"
+    )
 
 
 WORKER_COLUMNS = [
@@ -274,7 +307,9 @@ WORKER_COLUMNS = [
     Column("games"),
     Column("timeouts"),
     Column("crashes"),
-    Column(">80% limit"),
+    Column("overloaded"),
+    Column(">95% limit"),
+    Column("closest"),
     Column("latency ms median / p99", "<"),
     Column("pace", "<"),
 ]
@@ -286,7 +321,8 @@ def worker_cells(w: WorkerHealth) -> list[str]:
     lat = w.latency
     latency = NA if lat.median is None else f"{fmt(lat.median, '.1f')} / {fmt(lat.p99, '.1f')}"
     pace = NA if w.pace is None else f"{w.pace:.2f}x" + ("  slow" if w.slow else "")
-    return [w.worker, str(w.games), str(w.timeouts), str(w.crashes), str(w.near_limit), latency, pace]
+    counts = [str(w.games), str(w.timeouts), str(w.crashes), str(w.overloaded_timeouts)]
+    return [w.worker, *counts, *limit_cells(w.limit_use), latency, pace]
 
 
 SWEEP_COLUMNS = [
@@ -344,6 +380,11 @@ def print_standings(data: Standings) -> None:
         click.echo(f"bots, over all {plural(total, 'stored game')}:")
     for line in render(bot_columns(t.players), [bot_cells(b, t.players) for b in data.bots]):
         click.echo(line)
+    for line in limit_histograms(data.bots):
+        click.echo(line)
+    note = overload_note(data.bots)
+    if note is not None:
+        click.echo(note)
     if data.workers:
         click.echo("")
         for line in render(WORKER_COLUMNS, [worker_cells(w) for w in data.workers]):

@@ -178,9 +178,13 @@ class _View:
         elif isinstance(event, BotFailed) and event.failure.first:
             record, player = event.failure.record, event.failure.player
             seats = ", ".join(f"{i}: {name}" for i, name in enumerate(record.seats))
-            what = player.status + (f" ({shown(player.message)})" if player.message else "")
+            what = f"failed for the first time: {player.status}" + (
+                f" ({shown(player.message)})" if player.message else ""
+            )
+            if event.failure.overloaded:  # the message names the lag and the load, and what to do
+                what = f"timed out for the first time, not counted as a failure: {shown(player.message)}"
             self.say(
-                f"warning: bot {player.bot!r} failed for the first time: {what}; seed {record.seed}, "
+                f"warning: bot {player.bot!r} {what}; seed {record.seed}, "
                 f"seats {seats}; play it again with: {self.reproduce(record)}",
                 err=True,
             )

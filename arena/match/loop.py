@@ -20,13 +20,15 @@ from referee import DeactivationCause, FrameReport, Outcome
 from . import sandbox
 from .botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from .botspec import BotSpec
+from .latency import LimitUse, applied_limit
 from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, BreachKind
 from .refereetime import RefereeError, referee_time
 from .sandbox import SandboxMode
+from .schedlag import LagProbe, MachineLoad, SchedLagProbe, timeout_message
 from .shield import shielded
 
 NEAR_LIMIT = 0.8
-"""An answer slower than this fraction of its limit counts as near the limit."""
+"""An answer over this share of its limit counted as near it in earlier releases (``near_limit``)."""
 LIMIT_STATUS = "limit"
 """An execution's status when the bot went past its memory or process limit before answering."""
 
@@ -53,6 +55,11 @@ class Verdict(str, enum.Enum):
 class MatchOptions:
     time_scale: float = 1.0
     """Multiplies every time limit (slow machines, debuggers)."""
+    time_margin_ms: float = 0.0
+    """An answer this many ms past its (scaled) limit is still taken, and counted as past it."""
+    lag_probe: LagProbe | None = field(default=None, compare=False)
+    """Measures each answer window's scheduling lag (:mod:`arena.match.schedlag`); ``None``: the
+    real one, :class:`arena.match.schedlag.SchedLagProbe` (tests give their own)."""
     no_timeout: bool = False
     """Wait for answers forever."""
     memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB
@@ -73,7 +80,8 @@ class Execution:
     player: int
     input: tuple[str, ...]
     expected_lines: int
-    time_limit_ms: int
+    time_limit_ms: float
+    """The limit applied: the game's limit times the match's time scale (an ``int`` when whole)."""
     output: tuple[str, ...] | None
     """The ``expected_lines`` lines read, or ``None`` when they did not all come in time."""
     time_ms: float | None
@@ -112,8 +120,15 @@ class PlayerResult:
     message: str = ""
     exit: ExitInfo = ExitInfo(None, None)
     latencies_ms: list[float] = field(default_factory=list)
-    near_limit: int = 0
-    """Answers that used more than 80% of their time limit."""
+    fractions: list[float] = field(default_factory=list)
+    """Each answer's time over the limit applied to it (see :mod:`arena.match.latency`)."""
+    load: MachineLoad | None = None
+    """What was measured of the window where the bot did not answer in time, if it did not."""
+    overloaded: bool = False
+    """The bot's timeout came in an overloaded window (:mod:`arena.match.schedlag`): the
+    machine's fault as much as the bot's, counted apart from ordinary timeouts."""
+    watched: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
+    """A sandboxed bot's processes whose run-queue wait is measured (found at its first answer)."""
     refused: int = 0
     """Well-formed actions the referee refused as illegal (the game went on)."""
     stderr_tail: str = ""
@@ -126,6 +141,17 @@ class PlayerResult:
             "max": round(max(lat), 3) if lat else None,
         }
 
+    @property
+    def near_limit(self) -> int:
+        """Answers over 80% of their limit: the figure of earlier releases, kept in ``--json`` and
+        replays for their readers; :attr:`limit_use` replaces it."""
+        return sum(f > NEAR_LIMIT for f in self.fractions)
+
+    @property
+    def limit_use(self) -> LimitUse:
+        """How close its answers came to their limits."""
+        return LimitUse.of(self.fractions)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -137,6 +163,8 @@ class PlayerResult:
             "answers": len(self.latencies_ms),
             "latency_ms": self.latency_summary(),
             "near_limit": self.near_limit,
+            "limit_use": self.limit_use.summary(),
+            "overloaded": self.overloaded,
             "refused": self.refused,
             "stderr_bytes": self.stderr_bytes,
         }
@@ -160,6 +188,10 @@ class MatchResult:
     """Whether the bots ran in the sandbox."""
     metadata: dict[str, int | str] = field(default_factory=dict)
     """The referee's facts about how the game started (:meth:`referee.Referee.metadata`)."""
+    time_scale: float = 1.0
+    """The time scale the match was played at (every limit applied was the game's times this)."""
+    time_margin_ms: float = 0.0
+    """The time margin it was played with."""
 
     @property
     def scores(self) -> list[int] | None:
@@ -221,6 +253,7 @@ def play_match(
     result = MatchResult(
         game=ref.name, seed=seed, players=players, outcome=None, sandboxed=confined, metadata=ref.metadata()
     )
+    result.time_scale, result.time_margin_ms = options.time_scale, options.time_margin_ms
     if options.record:
         result.initial_snapshot = ref.snapshot()
     want_snapshots = options.record or on_frame is not None
@@ -320,7 +353,7 @@ def _execute_requests(
                     player=req.player,
                     input=req.lines,
                     expected_lines=req.expected_lines,
-                    time_limit_ms=req.time_limit_ms,
+                    time_limit_ms=applied_limit(req.time_limit_ms, options.time_scale),
                     output=answer,
                     time_ms=None if elapsed is None else round(elapsed, 3),
                     status=status,
@@ -339,7 +372,8 @@ def _execute(
 ) -> tuple[tuple[str, ...] | None, float | None, str]:
     """One execution: write the input, read the expected lines within the time limit. Returns
     (the answer or None, elapsed ms, status); counts the answer's latency for ``player``."""
-    limit_s = None if options.no_timeout else req.time_limit_ms * options.time_scale / 1000
+    applied_ms = req.time_limit_ms * options.time_scale
+    limit_s = None if options.no_timeout else (applied_ms + options.time_margin_ms) / 1000
     answer: tuple[str, ...] | None = None
     elapsed: float | None = None
     status = "sent"
@@ -351,19 +385,32 @@ def _execute(
         status = "input refused"
         eof_seen[req.player] = True
     elif req.expected_lines:  # a bot that closed its input is read too: it exited (eof), whenever it did
+        window = None if limit_s is None else (options.lag_probe or SchedLagProbe()).open(_watched(proc, player))
         answer, elapsed, got = _read_answer(proc, req.expected_lines, limit_s)
         status = got.value
+        if got is ReadStatus.TIMEOUT and window is not None and limit_s is not None and elapsed is not None:
+            player.load = window.close(late_ms=max(0.0, elapsed - limit_s * 1000))
+            player.overloaded = player.load.overloaded(applied_ms)
         if answer is not None and proc.limit_breach(thorough=False) is not None:
             # Past a limit before it answered (the watchdog looks only every few
             # milliseconds, a short game can end first): killed, the answer void.
             answer, status = None, LIMIT_STATUS
         if answer is not None and elapsed is not None:
             player.latencies_ms.append(elapsed)
-            if elapsed > NEAR_LIMIT * req.time_limit_ms * options.time_scale:
-                player.near_limit += 1
+            player.fractions.append(elapsed / applied_ms if applied_ms > 0 else 0.0)
         elif got is ReadStatus.EOF:
             eof_seen[req.player] = True
     return answer, elapsed, status
+
+
+def _watched(proc: BotProcess, player: PlayerResult) -> list[int]:
+    """The processes whose run-queue wait measures the bot's scheduling lag: the bot's own; in
+    the sandbox, the wrapper's tree as it stood at the bot's first answer (looked up once)."""
+    if not proc.wrapper:
+        return [proc.pid] if proc.pid is not None else []
+    if player.watched is None and player.latencies_ms:
+        player.watched = tuple(proc.tree())
+    return list(player.watched or ([] if proc.pid is None else [proc.pid]))
 
 
 def _take_report(
@@ -444,4 +491,4 @@ def _judge(
         player.message = f"no answer: the bot {how}" + (f" ({last})" if last else "")
     else:
         player.verdict = Verdict.TIMEOUT
-        player.message = "no answer within the time limit"
+        player.message = timeout_message(player.load, player.overloaded)

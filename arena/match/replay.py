@@ -2,13 +2,19 @@
 
 Layout (``format: cgarena-replay-v1``)::
 
-    {format, game, seed, params, bots: [{name, command}], result: {...as --json...},
+    {format, game, seed, params, time_scale, time_margin_ms,
+     bots: [{name, command}], result: {...as --json...},
      initial: <snapshot before the first turn>,
      frames: [{turn, phase, summary, errors, messages, deactivations,
                executions: [{player, input, expected_lines, time_limit_ms, output, time_ms,
                              status, stderr}],   # output: the expected lines joined by "\n"
                snapshot}],
      stderr_tail: [<last bytes of each bot's stderr>]}
+
+``time_limit_ms`` is the limit applied to the execution: the game's limit times ``time_scale``
+(the match's ``--time-scale``: ``time_limit_ms: 100`` at ``time_scale: 2`` for a 50 ms turn).
+Replays written before ``time_scale`` was stored hold the game's limit and no scale: read them
+with :func:`replay_time_scale`, which says 1 for them.
 
 Written atomically: a crash never leaves half a file.
 """
@@ -31,6 +37,7 @@ __all__ = [
     "ReplayPathError",
     "check_replay_path",
     "replay_document",
+    "replay_time_scale",
     "write_replay",
     "replay_text",
     "read_replay",
@@ -66,12 +73,25 @@ def replay_document(result: MatchResult, params: Mapping[str, str] | None = None
         "game": result.game,
         "seed": str(result.seed),
         "params": dict(params or {}),
+        "time_scale": _whole(result.time_scale),
+        "time_margin_ms": _whole(result.time_margin_ms),
         "bots": [{"name": p.name, "command": p.command} for p in result.players],
         "result": result.to_dict(),
         "initial": result.initial_snapshot,
         "frames": frames,
         "stderr_tail": [p.stderr_tail for p in result.players],
     }
+
+
+def _whole(value: float) -> float:
+    """``value``, as an ``int`` when it is whole (``time_scale: 2``, not ``2.0``)."""
+    return int(value) if float(value).is_integer() else value
+
+
+def replay_time_scale(document: Mapping[str, Any]) -> float:
+    """The time scale a replay was played at (1 for a replay written before it was stored)."""
+    scale = document.get("time_scale", 1)
+    return float(scale) if isinstance(scale, (int, float)) and scale > 0 else 1.0
 
 
 class ReplayPathError(ValueError):

@@ -33,6 +33,7 @@ from .shield import shielded
 
 __all__ = [
     "MAX_TIME_SCALE",
+    "MAX_TIME_MARGIN_MS",
     "MAX_MEMORY_MB",
     "DEFAULT_GAME",
     "RequestError",
@@ -45,6 +46,8 @@ __all__ = [
 
 MAX_TIME_SCALE = 1000.0
 """The largest time scale: a 50 ms turn becomes 50 s."""
+MAX_TIME_MARGIN_MS = 60_000.0
+"""The largest time margin (``--time-margin``): a minute."""
 MAX_MEMORY_MB = 1024 * 1024
 """The largest memory limit of a bot (1 TB)."""
 DEFAULT_GAME = "spring2021"
@@ -84,6 +87,8 @@ class MatchRequest:
     replay: Path | None = None
     record: bool = False
     """Record every frame's inputs, outputs and stderr even without a replay file."""
+    time_margin_ms: float = 0.0
+    """An answer this many ms past its limit is still taken (``--time-margin``)."""
     force: bool = False
     """Let the replay file replace an existing file that is not a replay (never a database or a
     bot's own file)."""
@@ -218,6 +223,7 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
         raise RequestError(str(exc)) from None
     options = MatchOptions(
         time_scale=request.time_scale,
+        time_margin_ms=request.time_margin_ms,
         no_timeout=request.no_timeout,
         memory_limit_mb=request.memory_limit_mb,
         params=request.params or None,

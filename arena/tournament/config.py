@@ -21,6 +21,7 @@ A config file looks like this (see ``configs/*.yaml`` for annotated examples)::
                                         # each once per seat, instead of seeds from `seed`
     workers: 2                          # at most twice the cores (force_workers: true for more)
     time_scale: 1.0
+    time_margin: 0                      # ms: an answer this late past its limit is taken, and counted
     memory_limit_mb: 768                # for each bot, all its processes together
     sandbox: auto                       # run bots in bubblewrap: auto, on (or fail), off
     lib: [../cglib]                     # folders first on every bot's PYTHONPATH (--lib)
@@ -113,6 +114,9 @@ class TournamentConfig:
     seed: int = 0
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     time_scale: float = 1.0
+    time_margin_ms: float = 0.0
+    """An answer this many ms past its limit is still taken (counted in the report). Not part of
+    the schedule: a resumed run may change it."""
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB
     params: Mapping[str, str] = field(default_factory=dict)
     league: int | None = None
@@ -188,6 +192,8 @@ class TournamentConfig:
         out["sandbox"] = self.sandbox
         if self.league is not None:
             out["league"] = self.league
+        if self.time_margin_ms:
+            out["time_margin"] = self.time_margin_ms
         return out
 
 
@@ -256,6 +262,7 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
         seed=setting("seed").value(data),
         workers=_workers(data),
         time_scale=setting("time_scale").value(data),
+        time_margin_ms=setting("time_margin").value(data),
         memory_limit_mb=setting("memory_limit_mb").value(data),
         params=params,
         league=league,

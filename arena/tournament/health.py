@@ -1,6 +1,7 @@
-"""How each bot and each Dask worker fared in a tournament's games: timeouts, crashes, invalid and
-refused answers, answers near the time limit, latency percentiles, so a weak bot can be told from
-a starved one, and a slow worker from a slow bot."""
+"""How each bot and each Dask worker fared in a tournament's games: timeouts (those in an overloaded
+window apart, see :mod:`arena.match.schedlag`), crashes, invalid and refused answers, how close
+the answers came to their limits (:mod:`arena.match.latency`), latency percentiles, so a weak bot
+can be told from a starved one, and a slow worker from a slow bot."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from ..match.latency import LimitUse
 from ..match.loop import Verdict
-from .records import GameRecord
+from .records import GameRecord, PlayerRecord
 
 __all__ = ["Latency", "BotHealth", "WorkerHealth", "bot_health", "worker_health", "SLOWER", "PACE_ANSWERS"]
 
@@ -21,6 +23,23 @@ PACE_ANSWERS = 20
 """A bot's latencies on a worker count for its pace from this many answers on."""
 
 _FAILED_CRASH = (Verdict.CRASH, Verdict.MEMORY)  # memory: a crash as CodinGame names it
+
+
+def _timeouts(players: Sequence[PlayerRecord]) -> tuple[int, int]:
+    """(ordinary timeouts, timeouts in an overloaded window) of these players."""
+    timed_out = [p for p in players if p.status == Verdict.TIMEOUT]
+    overloaded = sum(p.overloaded for p in timed_out)
+    return len(timed_out) - overloaded, overloaded
+
+
+def _limit_use(players: Sequence[PlayerRecord]) -> LimitUse | None:
+    """Their answers against their limits; ``None`` when a game was stored without it."""
+    uses = [p.limit_use for p in players]
+    return None if any(u is None for u in uses) else LimitUse.merge(u for u in uses if u is not None)
+
+
+def _limit_use_dict(use: LimitUse | None) -> dict[str, Any] | None:
+    return None if use is None else use.summary()
 
 
 @dataclass(frozen=True)
@@ -56,17 +75,24 @@ class BotHealth:
     draws: int
     losses: int
     timeouts: int
+    """Timeouts in windows that were not overloaded (the bot's own)."""
     crashes: int
     """Crashes, and deaths past the memory limit."""
     invalid: int
     refused: int | None
     """Illegal actions refused; ``None`` when some games were stored by a release that did not
     count them."""
-    near_limit: int
-    """Answers over 80% of the time limit."""
+    limit_use: LimitUse | None
+    """How close its answers came to their limits; ``None`` when some games were stored by a
+    release that did not keep it."""
     answers: int
     latency: Latency
     source_hash: str
+    overloaded_timeouts: int = 0
+    """Timeouts in an overloaded window: the machine's, never counted as failures."""
+    near_limit: int = 0
+    """Answers over 80% of their limit: earlier releases' figure, kept in the JSON for their
+    readers (:attr:`limit_use` replaces it)."""
     eliminated: int | None = None
     """N-player games only: games where the rules eliminated it."""
     mean_rank: float | None = None
@@ -80,10 +106,12 @@ class BotHealth:
             "draws": self.draws,
             "losses": self.losses,
             "timeouts": self.timeouts,
+            "overloaded_timeouts": self.overloaded_timeouts,
             "crashes": self.crashes,
             "invalid": self.invalid,
             "refused": self.refused,
             "near_limit": self.near_limit,
+            "limit_use": _limit_use_dict(self.limit_use),
         }
         if self.eliminated is not None:
             out["eliminated"] = self.eliminated
@@ -111,16 +139,19 @@ def bot_health(name: str, games: Sequence[GameRecord], source_hash: str, players
     latencies = [x for _, p in mine for x in p.latencies_ms]
     unknown_refused = any(p.refused is None for _, p in mine)
     many = players > 2
+    timeouts, overloaded = _timeouts([p for _, p in mine])
     return BotHealth(
         name=name,
         games=len(mine),
         wins=wins,
         draws=draws,
         losses=losses,
-        timeouts=sum(s == Verdict.TIMEOUT for s in statuses),
+        timeouts=timeouts,
+        overloaded_timeouts=overloaded,
         crashes=sum(s in _FAILED_CRASH for s in statuses),
         invalid=sum(s == Verdict.INVALID for s in statuses),
         refused=None if unknown_refused else sum(p.refused or 0 for _, p in mine),
+        limit_use=_limit_use([p for _, p in mine]),
         near_limit=sum(p.near_limit for _, p in mine),
         answers=len(latencies),
         latency=Latency.of(latencies),
@@ -137,8 +168,10 @@ class WorkerHealth:
     worker: str
     games: int
     timeouts: int
+    """Timeouts in windows that were not overloaded."""
     crashes: int
-    near_limit: int
+    limit_use: LimitUse | None
+    """How close its bots' answers came to their limits (``None``: games stored without it)."""
     answers: int
     latency: Latency
     """Median and p99 of every answer given there (no max)."""
@@ -147,14 +180,20 @@ class WorkerHealth:
     bot's median latency there over its median on all workers."""
     slow: bool
     """The pace is :data:`SLOWER` or more."""
+    overloaded_timeouts: int = 0
+    """Timeouts in an overloaded window there."""
+    near_limit: int = 0
+    """Answers over 80% of their limit (earlier releases' figure, kept in the JSON)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "worker": self.worker,
             "games": self.games,
             "timeouts": self.timeouts,
+            "overloaded_timeouts": self.overloaded_timeouts,
             "crashes": self.crashes,
             "near_limit": self.near_limit,
+            "limit_use": _limit_use_dict(self.limit_use),
             "answers": self.answers,
             "latency_ms": self.latency.to_dict(with_max=False),
             "pace": self.pace,
@@ -168,7 +207,8 @@ def _median(values: list[float]) -> float:
 
 def worker_health(games: Sequence[GameRecord]) -> list[WorkerHealth]:
     """Per Dask worker (games played on this machine are left out), in address order: the games
-    it played, its bots' timeouts, crashes and answers near the limit, their latency percentiles,
+    it played, its bots' timeouts, crashes and how close their answers came to their limits, their
+    latency percentiles,
     and its pace (see :class:`WorkerHealth`): a bot that searches to a fixed depth answers slower
     on a slower CPU; one that stops on the clock does not, but comes near the limit more often."""
     everywhere: dict[str, list[float]] = {}
@@ -189,12 +229,15 @@ def worker_health(games: Sequence[GameRecord]) -> list[WorkerHealth]:
             for bot, values in per.get(worker, {}).items()
             if len(values) >= PACE_ANSWERS and _median(everywhere[bot]) > 0
         ]
+        timeouts, overloaded = _timeouts(players)
         out.append(
             WorkerHealth(
                 worker=worker,
                 games=len(played[worker]),
-                timeouts=sum(p.status == Verdict.TIMEOUT for p in players),
+                timeouts=timeouts,
+                overloaded_timeouts=overloaded,
                 crashes=sum(p.status in _FAILED_CRASH for p in players),
+                limit_use=_limit_use(players),
                 near_limit=sum(p.near_limit for p in players),
                 answers=sum(len(p.latencies_ms) for p in players),
                 latency=Latency.of([x for values in per.get(worker, {}).values() for x in values], with_max=False),

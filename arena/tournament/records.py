@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..match.latency import LimitUse
+
 __all__ = [
     "TournamentStatus",
     "TournamentRow",
@@ -127,12 +129,19 @@ class PlayerRecord:
     message: str = ""
     latencies_ms: Sequence[float] = ()
     near_limit: int = 0
+    """Answers over 80% of their limit: stored for older releases; :attr:`limit_use` replaces it."""
     stderr: str = ""
     """A bounded tail of the bot's stderr (longer when it failed; empty for a bot that played
     normally in a game stored before every bot's tail was kept)."""
     refused: int | None = 0
     """Well-formed but illegal actions the referee refused (the game went on); ``None`` for a game
     stored by a release that did not count them."""
+    limit_use: LimitUse | None = None
+    """How close its answers came to their limits; ``None`` for a game stored by a release that
+    did not keep it."""
+    overloaded: bool = False
+    """Its timeout came in an overloaded window (never a failure of the bot's, see
+    :mod:`arena.match.schedlag`); ``False`` for games stored before it was told."""
 
 
 @dataclass(frozen=True)

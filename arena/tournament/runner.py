@@ -399,6 +399,7 @@ class Tournament:
             hidden.append(self.config.replays.folder)
         return MatchOptions(
             time_scale=self.config.time_scale,
+            time_margin_ms=self.config.time_margin_ms,
             memory_limit_mb=self.config.memory_limit_mb,
             params=self.config.game_params() or None,
             sandbox=SandboxMode.ON if self.sandboxed else SandboxMode.OFF,

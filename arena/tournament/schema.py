@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["SCHEMA_VERSION", "SCHEMA_V1", "MIGRATIONS"]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """1: cgarena 0.1.0. 2: ``bots.hash_scheme`` (how ``source_hash`` was computed). 3: players in
 ``game_players`` and comparison bots in ``comparison_bots`` instead of two fixed columns.
 4: ``game_players.refused`` (illegal actions refused; NULL, unknown, for games stored before).
@@ -18,7 +18,12 @@ SCHEMA_VERSION = 8
 8: ladders (``arena ladder``): ``games.meta`` (the referee's facts about the game's start, JSON;
 NULL: stored before), ``bots.state`` (``active``, ``retired``, ``removed``), ``bots.added`` (when
 the bot joined), ``bots.frozen`` (a ladder bot's frozen version, JSON), and ``picks`` (why each
-pair of a ladder's games was chosen)."""
+pair of a ladder's games was chosen).
+9: ``game_players.limit_use`` (how close the answers came to their limits: a histogram over
+fractions of the limit and the closest call, JSON, see :mod:`arena.match.latency`; NULL: stored
+before) and ``game_players.overloaded`` (1: the bot's timeout came in an overloaded window, see
+:mod:`arena.match.schedlag`; NULL: stored before, an ordinary timeout). ``near_limit`` (answers
+over 80% of the limit) is still written, for older releases reading the file."""
 
 _TO_3 = """
 CREATE TABLE games_v3 (
@@ -114,6 +119,7 @@ MIGRATIONS: dict[int, str] = {
     5: "ALTER TABLE games ADD COLUMN sandbox INTEGER;",
     6: "ALTER TABLE games ADD COLUMN worker TEXT;",
     7: _TO_8,
+    8: "ALTER TABLE game_players ADD COLUMN limit_use TEXT; ALTER TABLE game_players ADD COLUMN overloaded INTEGER;",
 }
 """``MIGRATIONS[k]`` turns a database of schema version ``k`` into one of version ``k + 1``. A new
 database is created at version 1 and migrated like an old one, so both end the same."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..match.limits import DEFAULT_MEMORY_LIMIT_MB
 from ..match.seeds import SeedError, parse_seed
-from ..match.session import MAX_MEMORY_MB, MAX_TIME_SCALE
+from ..match.session import MAX_MEMORY_MB, MAX_TIME_MARGIN_MS, MAX_TIME_SCALE
 
 __all__ = [
     "ConfigError",
@@ -165,6 +165,11 @@ def _positive_time_scale(value: float, key: str) -> None:
         raise ConfigError(f"time_scale: at most {MAX_TIME_SCALE:g}, got {value:g}")
 
 
+def _time_margin(value: float, key: str) -> None:
+    if not 0 <= value <= MAX_TIME_MARGIN_MS:
+        raise ConfigError(f"time_margin: between 0 and {MAX_TIME_MARGIN_MS:g} ms, got {value:g}")
+
+
 def _share(value: float, key: str) -> None:
     if not 0 <= value <= 1:
         raise ConfigError(f"max_failures: a share of games between 0 and 1, got {value}")
@@ -269,6 +274,13 @@ SETTINGS: tuple[Setting, ...] = (
         is_switch=True,
     ),
     Setting("time_scale", "Multiply every time limit.", read=number(_positive_time_scale), default=1.0),
+    Setting(
+        "time_margin",
+        "Take an answer up to MS ms past its limit (noisy machines); such answers are counted.",
+        read=number(_time_margin),
+        default=0.0,
+        metavar="MS",
+    ),
     Setting(
         "memory_limit_mb",
         "Memory limit of each bot, in MB.",

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..match.latency import LimitUse
 from .database import BUSY_TIMEOUT_S, Database, StoreError, explain, guarded
 from .records import (
     BotRow,
@@ -128,6 +129,8 @@ PLAYER_COLUMNS = (
     Column("near_limit", "near_limit"),
     Column("stderr", "stderr"),
     Column("refused", "refused"),
+    Column("limit_use", "limit_use", LimitUse.dumps, LimitUse.loads),
+    Column("overloaded", "overloaded", int, bool),
 )
 """The columns of ``game_players`` besides ``tournament_id`` and the game's key."""
 

@@ -110,6 +110,8 @@ def record_of(task: GameTask, result: MatchResult) -> GameRecord:
             message=p.message,
             latencies_ms=p.latencies_ms,
             near_limit=p.near_limit,
+            limit_use=p.limit_use,
+            overloaded=p.overloaded,
             stderr=_kept_stderr(p),
             refused=p.refused,
         )

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from arena.match.latency import LimitUse
 from arena.stats import ComparisonStats
 from arena.stats.leaderboard import LeaderboardEntry
 from arena.stats.sprt import SprtParams, SprtResult, SprtState
@@ -148,7 +149,7 @@ def bot(name: str, games: int, latency: Latency | None = None, **extra: Any) -> 
         "crashes": 0,
         "invalid": 0,
         "refused": 0,
-        "near_limit": 0,
+        "limit_use": LimitUse(),
     }
     values.update(extra)
     latency = latency or Latency(0.25, 14.04, 28.9)
@@ -283,7 +284,17 @@ def test_a_decided_sprt_with_games_after_it_says_which_games_count(capsys: pytes
     )
     assert lines[3] == ""
     assert lines[4] == "bots, over all 5 stored games:"
-    assert lines[5].split()[:8] == ["bot", "games", "timeouts", "crashes", "invalid", "refused", ">80%", "limit"]
+    assert lines[5].split()[:9] == [
+        "bot",
+        "games",
+        "timeouts",
+        "crashes",
+        "invalid",
+        "refused",
+        "overloaded",
+        ">95%",
+        "limit",
+    ]
     assert cells(lines[6])[:7] == ["greedy", "5", "0", "0", "0", "0", "0"]
     assert cells(lines[7])[:7] == ["random", "5", "0", "0", "0", "2", "0"]
     assert lines[9] == "leaderboard (openskill, counted games only):"
@@ -312,7 +323,10 @@ def test_counts_agree_when_every_game_counts(capsys: pytest.CaptureFixture[str])
 
 def test_bot_table_is_in_line_with_refused_and_undefined_latency(capsys: pytest.CaptureFixture[str]) -> None:
     silent = bot("a-bot-with-a-long-name-indeed", 0, latency=Latency(None, None, None))
-    lines = report(capsys, data([NO_GAMES], [bot("greedy", 123, timeouts=12, refused=7), silent], 0))
+    # 200 answers, 3 + 1 of them above 95% of their limit (one past it, within a margin): 2.0%
+    use = LimitUse((150, 30, 10, 6, 3, 1), 1.02)
+    greedy = bot("greedy", 123, timeouts=12, refused=7, overloaded_timeouts=4, limit_use=use)
+    lines = report(capsys, data([NO_GAMES], [greedy, silent], 0))
     header, rows = lines[4], lines[5:7]
     assert cells(header) == [
         "bot",
@@ -321,14 +335,19 @@ def test_bot_table_is_in_line_with_refused_and_undefined_latency(capsys: pytest.
         "crashes",
         "invalid",
         "refused",
-        ">80% limit",
+        "overloaded",
+        ">95% limit",
+        "closest",
         "latency ms median / p99 / max",
     ]
-    assert_in_line(header, rows, "<>>>>>><")
-    assert cells(rows[0]) == ["greedy", "123", "12", "0", "0", "7", "0", "0.2 / 14.0 / 28.9"]
-    assert cells(rows[1])[-1] == "n/a"
-    assert rows[0] == (
-        "greedy                           123        12        0        0        7           0  0.2 / 14.0 / 28.9"
+    assert_in_line(header, rows, "<>>>>>>>><")
+    assert cells(rows[0]) == ["greedy", "123", "12", "0", "0", "7", "4", "2.0% (1 past)", "102%", "0.2 / 14.0 / 28.9"]
+    assert cells(rows[1])[-3:] == ["n/a", "n/a", "n/a"]
+    assert lines[7] == "answers by share of their time limit:"
+    assert lines[8] == "  greedy  <=50% 150 | 50-80% 30 | 80-90% 10 | 90-95% 6 | 95-100% 3 | >100% 1"
+    assert lines[9] == (
+        "4 timeouts in an overloaded window (the machine, not the bot: not counted as failures): "
+        "run fewer workers or use --time-scale"
     )
 
 
@@ -356,9 +375,9 @@ def test_n_player_tables_are_in_line(capsys: pytest.CaptureFixture[str]) -> None
     assert lines[2] == "  bot  games  firsts  mean rank  mean score"
     assert lines[4] == "  b        1       0       2.50         3.2"
     assert lines[5] == "  c        0       0        n/a         n/a"
-    assert_in_line(lines[7], lines[8:11], "<>>>>>>>><")
-    assert cells(lines[7])[7:9] == ["elim.", "mean rank"]
-    assert cells(lines[10])[7:9] == ["0", "n/a"]
+    assert_in_line(lines[7], lines[8:11], "<>>>>>>>>>><")
+    assert cells(lines[7])[9:11] == ["elim.", "mean rank"]
+    assert cells(lines[10])[9:11] == ["0", "n/a"]
 
 
 def test_sweep_ranking_is_in_line_with_undefined_figures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -128,6 +128,9 @@ def test_an_answer_near_the_limit_is_ok_and_counted():
     assert faulty.verdict is Verdict.OK, faulty.message
     assert faulty.near_limit == 1
     assert result.players[1].near_limit == 0
+    # the closest call is a share of the limit applied (170 ms of 2 x 100 ms), not of the game's
+    use = faulty.limit_use
+    assert use.closest is not None and 0.85 <= use.closest <= 1.0
 
 
 @pytest.mark.parametrize(

@@ -28,9 +28,10 @@ from tests.helpers.paths import FIXTURES
 
 FIXTURE = FIXTURES / "replay_v1"
 VOLATILE = {"time_ms", "wall_s", "latency_ms", "command"}
-ADDED = {"refused", "sandbox"}
-"""Keys later releases added (each player's refused actions, whether the bots were sandboxed): not
-in 0.1.0's files, left out."""
+ADDED = {"refused", "sandbox", "limit_use", "overloaded", "time_scale", "time_margin_ms"}
+"""Keys later releases added (each player's refused actions, whether the bots were sandboxed, how
+close its answers came to their limits, whether its timeout came in an overloaded window; the
+match's time scale and margin): not in 0.1.0's files, left out."""
 MATCHES = {
     "spring2021": ["bots/spring_random.py --seed 1", "bots/spring_random.py --seed 2"],
     "fall2020": ["bots/fall_random.py --seed 1", "bots/fall_quitter.py"],

@@ -28,6 +28,7 @@ CASES: dict[str, tuple[list[str], dict[str, Any]]] = {
     "workers": (["--workers", "1"], {"workers": 1}),
     "force_workers": (["--force-workers", "--workers", "9"], {"force_workers": True, "workers": 9}),
     "time_scale": (["--time-scale", "2.5"], {"time_scale": 2.5}),
+    "time_margin": (["--time-margin", "15"], {"time_margin": 15}),
     "memory_limit_mb": (["--memory-limit", "512"], {"memory_limit_mb": 512}),
     "params": (
         ["--param", "MAX_ROUNDS=10", "--param", "STARTING_SUN=3"],
@@ -114,6 +115,7 @@ def test_a_flag_and_its_config_key_make_the_same_tournament(
     [
         (["--games", "0"], {"games": 0}, "games: must be at least 1, got 0"),
         (["--time-scale", "nan"], {"time_scale": ".nan"}, "time_scale: expected a finite number, got "),
+        (["--time-margin", "-3"], {"time_margin": -3}, "time_margin: between 0 and 60000 ms, got -3"),
         (["--elo0", "-2000"], {"sprt": {"elo0": -2000}}, "sprt: elo0 must be between -1000 and 1000 Elo"),
         (["--format", "swiss"], {"format": "swiss"}, "format 'swiss' is not one of: gauntlet, round-robin"),
         (["--sandbox", "maybe"], {"sandbox": "maybe"}, "sandbox: expected auto, on or off, got 'maybe'"),

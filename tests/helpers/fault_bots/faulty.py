@@ -28,6 +28,10 @@ def fault():
         sys.exit(3)
     if MODE == "hang":
         time.sleep(10_000)
+    if MODE == "busy":  # busy on the CPU for ten seconds (a search that does not watch the clock)
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            pass
     if MODE.startswith("sleep"):
         time.sleep(int(MODE[5:]) / 1000)
         out.write("WAIT\n")
