@@ -71,6 +71,7 @@ TOURNAMENT_DEFAULTS = {  # by hand, from the settings table and TournamentConfig
     "--seed": "0",
     "--workers": "the number of cores",
     "--time-scale": "1",
+    "--time-margin": "0",
     "--memory-limit": "768",
     "--elo0": "0",
     "--elo1": "5",
