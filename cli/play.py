@@ -333,6 +333,7 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
         ready.rules.name, ready.bots, ready.seed, swap=request.swap, time_scale=request.time_scale,
         memory_limit_mb=request.memory_limit_mb, no_timeout=request.no_timeout, params=request.params,
         sandboxed=result.sandboxed, data=request.data, libs=request.libs, env=request.env,
+        time_margin_ms=request.time_margin_ms,
     )  # fmt: skip
     out(f"replay this match with: {again}")
     if request.replay is not None and not played.replay_error:

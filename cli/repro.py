@@ -29,6 +29,7 @@ def play_command(
     no_timeout: bool = False,
     params: Mapping[str, str] | None = None,
     env: Mapping[str, str] | None = None,
+    time_margin_ms: float = 0.0,
     cwd: str | None = None,
     sandboxed: bool | None = None,
     data: Mapping[int, Sequence[str]] | None = None,
@@ -54,6 +55,8 @@ def play_command(
         words.append("--swap")
     if time_scale != 1.0:
         words += ["--time-scale", repr(time_scale)]
+    if time_margin_ms:
+        words += ["--time-margin", f"{time_margin_ms:g}"]
     if no_timeout:
         words.append("--no-timeout")
     if memory_limit_mb is not None and memory_limit_mb != DEFAULT_MEMORY_LIMIT_MB:
@@ -98,6 +101,7 @@ def game_command(
     memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
     params: Mapping[str, str] | None = None,
     sandbox: str = "auto",
+    time_margin_ms: float = 0.0,
 ) -> str:
     """The ``arena play`` command that plays a tournament game again: its bots in their seats, its
     seed, the tournament's limits and parameters, the bots' data files (``--data N=PATH``, N the
@@ -119,6 +123,7 @@ def game_command(
         memory_limit_mb=memory_limit_mb,
         params=params,
         env=env,
+        time_margin_ms=time_margin_ms,
         cwd=base,
         sandboxed=sandboxed,
         data=data,
@@ -158,6 +163,7 @@ def stored_game_command(settings: Mapping[str, Any], record: GameRecord) -> str:
             **({LEAGUE: str(settings["league"])} if "league" in settings else {}),
         },
         sandbox=str(settings.get("sandbox") or "auto"),
+        time_margin_ms=float(settings.get("time_margin") or 0.0),
     )
 
 

@@ -45,3 +45,21 @@ def test_a_bot_is_named_in_the_command_only_when_its_name_differs() -> None:
     assert bot_argument(BotEntry(name="old", bot="greedy")) == "old=greedy"
     assert bot_argument(BotEntry(name="greedy#2", bot="greedy")) == "greedy#2=greedy"
     assert bot_argument(BotEntry(name="beam", bot="beam", args=("--width", "5"))) == "beam=beam --width 5"
+
+
+def test_the_command_to_play_again_keeps_the_time_margin(tmp_path: Path) -> None:
+    """#34 point 1: a game played with --time-margin is played again with it."""
+    db = str(tmp_path / "r.sqlite")
+    ran = CliRunner().invoke(
+        main,
+        ["tournament", "spring2021", "greedy", "wait", "--games", "2", "--db", db, "--workers", "1"]
+        + ["--param", "MAX_ROUNDS=3", "--no-progress", "--time-margin", "15"],
+    )
+    assert ran.exit_code == 0, ran.output
+    shown = CliRunner().invoke(main, ["matches", "show", "1", "--db", db])
+    words = shlex.split(shown.output.split("play it again with: ", 1)[1].strip())
+    assert words[words.index("--time-margin") + 1] == "15"
+    played = CliRunner().invoke(main, ["play", "greedy", "wait", "--seed", "3", "--time-margin", "7.5"])
+    assert played.exit_code == 0, played.output
+    again = shlex.split(played.output.split("replay this match with: ", 1)[1].splitlines()[0])
+    assert again[again.index("--time-margin") + 1] == "7.5"
