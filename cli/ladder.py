@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,34 +24,53 @@ _DB = click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite r
 _LADDER = click.option("--ladder", "ladder_id", type=int, help="Ladder id (default: the latest ladder of --db).")
 
 
-def _settings_options(command: Any) -> Any:
-    """The settings fixed when a ladder is made (``init``), checked by ``run``."""
-    for option in reversed(
-        [
-            click.option(
-                "--league",
-                metavar="LEVEL|NAME",
-                help="The league whose rules are played (default: the top one; arena games lists them).",
-            ),
-            click.option(
-                "--param",
-                "params",
-                multiple=True,
-                callback=game_params,
-                metavar="NAME=VALUE",
-                help="Game parameter (repeatable).",
-            ),
-            click.option("--time-scale", metavar="X", help="Multiply every time limit."),
-            click.option("--memory-limit", "memory_limit_mb", metavar="MB", help="Memory limit of each bot, in MB."),
-            click.option(
-                "--sandbox",
-                type=click.Choice(["auto", "on", "off"]),
-                help="Run each bot in a bubblewrap sandbox: auto (where it works; the default), on, off.",
-            ),
-        ]
-    ):
-        command = option(command)
-    return command
+INIT_DEFAULTS = {"league": "the top one", "time_scale": "1", "memory_limit_mb": "768", "sandbox": "auto"}
+"""What ``init`` takes when an option is not given (shown in its help: the options have no click
+default, so that what was given can be told from what was not)."""
+
+
+def _settings_options(made: bool) -> Callable[[Any], Any]:
+    """The settings fixed when a ladder is made (``init``; ``made`` false), checked by ``run``
+    (``made``: an option not given is the ladder's own)."""
+
+    def helped(text: str, key: str) -> str:
+        default = "the ladder's own" if made else INIT_DEFAULTS[key]
+        return f"{text}  [default: {default}]"
+
+    def add(command: Any) -> Any:
+        for option in reversed(
+            [
+                click.option(
+                    "--league",
+                    metavar="LEVEL|NAME",
+                    help=helped("The league whose rules are played (arena games lists them).", "league"),
+                ),
+                click.option(
+                    "--param",
+                    "params",
+                    multiple=True,
+                    callback=game_params,
+                    metavar="NAME=VALUE",
+                    help="Game parameter (repeatable).",
+                ),
+                click.option("--time-scale", metavar="X", help=helped("Multiply every time limit.", "time_scale")),
+                click.option(
+                    "--memory-limit",
+                    "memory_limit_mb",
+                    metavar="MB",
+                    help=helped("Memory limit of each bot, in MB.", "memory_limit_mb"),
+                ),
+                click.option(
+                    "--sandbox",
+                    type=click.Choice(["auto", "on", "off"]),
+                    help=helped("Run each bot in a bubblewrap sandbox: auto (where it works), on, off.", "sandbox"),
+                ),
+            ]
+        ):
+            command = option(command)
+        return command
+
+    return add
 
 
 def _given(**values: Any) -> dict[str, Any]:
@@ -73,8 +93,11 @@ def ladder() -> None:
 
 @ladder.command()
 @click.argument("game")
-@_settings_options
-@click.option("--seed", help="Master seed: the k-th pair of games of any two bots is played on its k-th seed.")
+@_settings_options(made=False)
+@click.option(
+    "--seed",
+    help="Master seed: the k-th pair of games of any two bots is played on its k-th seed.  [default: 0]",
+)
 @_DB
 @click.option("--new", is_flag=True, help="Make another ladder even if the database holds one.")
 def init(game: str, db: str, new: bool, seed: str | None, **settings: Any) -> None:
@@ -155,7 +178,7 @@ def add(name: str, bot: str, data: tuple[str, ...], db: str, ladder_id: int | No
     help="Stop when every two active bots next to each other in the ranking are ordered with P >= 0.95 "
     "(never, for two bots of equal strength: give --games too).",
 )
-@_settings_options
+@_settings_options(made=True)
 @click.option(
     "--replays", type=click.Path(file_okay=False), metavar="DIR", help="Keep the replays chosen by --keep in DIR."
 )

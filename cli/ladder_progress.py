@@ -73,9 +73,13 @@ class LadderProgress:
             self.game(event)
         elif isinstance(event, BotFailed) and event.failure.first:
             record, player = event.failure.record, event.failure.player
-            what = player.status + (f" ({shown(player.message)})" if player.message else "")
+            what = f"failed for the first time: {player.status}" + (
+                f" ({shown(player.message)})" if player.message else ""
+            )
+            if event.failure.overloaded:  # the machine's: the message names the lag and the load
+                what = f"timed out for the first time, not counted as a failure: {shown(player.message)}"
             self.say(
-                f"warning: bot {player.bot!r} failed for the first time: {what}; game {record.id}, seed {record.seed} "
+                f"warning: bot {player.bot!r} {what}; game {record.id}, seed {record.seed} "
                 f"(details: arena matches show {record.id})"
             )
 

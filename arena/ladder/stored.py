@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import referee
+from referee.suggest import did_you_mean
 
 from ..tournament.provenance import referee_version
 from ..tournament.records import BotRow, BotState, ComparisonRow, TournamentRow
@@ -46,7 +47,8 @@ class Ladder:
         found = self.bot(name)
         if found is None:
             known = ", ".join(b.name for b in self.bots) or "none yet"
-            raise LadderError(f"ladder {self.id} has no bot {name!r} (bots: {known})")
+            hint = did_you_mean(name, [b.name for b in self.bots])
+            raise LadderError(f"ladder {self.id} has no bot {name!r} (bots: {known}){hint}")
         return found
 
     def in_state(self, *states: BotState) -> list[BotRow]:

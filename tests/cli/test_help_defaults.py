@@ -101,3 +101,25 @@ def test_tournament_help_shows_the_settings_defaults() -> None:
         assert shown == (s.option in TOURNAMENT_DEFAULTS), s.option
         assert s.default is None or s.is_switch or shown, s.option
     assert result.output.count("default") == len(TOURNAMENT_DEFAULTS) + 2  # + "default: the last/top league"
+
+
+LADDER_INIT_DEFAULTS = {  # by hand, from arena.ladder.settings.LadderSettings
+    "--league": "the top one",
+    "--time-scale": "1",
+    "--memory-limit": "768",
+    "--sandbox": "auto",
+    "--seed": "0",
+}
+
+
+def test_ladder_settings_show_what_init_takes_and_run_keeps() -> None:
+    """The ladder's settings have no click default (what was given must be told from what was
+    not): ``init`` shows what it takes, ``run`` that the ladder's own stand."""
+    for command, expected in (("init", LADDER_INIT_DEFAULTS), ("run", dict.fromkeys(LADDER_INIT_DEFAULTS))):
+        result = CliRunner().invoke(main, ["ladder", command, "--help"], terminal_width=200)
+        lines = {line.split()[0]: line for line in result.output.splitlines() if line.strip().startswith("--")}
+        for flag, default in expected.items():
+            if command == "run" and flag == "--seed":
+                continue  # fixed at init, not an option of run
+            shown = default if default is not None else "the ladder's own"
+            assert lines[flag].endswith(f"[default: {shown}]"), lines[flag]

@@ -75,3 +75,15 @@ def test_a_bot_s_first_failure_is_said_once_with_the_game_to_look_at() -> None:
         "warning: bot 'b2' failed for the first time: timeout (no answer); game 12, seed 7 "
         "(details: arena matches show 12)"
     ]
+
+
+def test_an_overloaded_timeout_is_said_to_be_the_machines() -> None:
+    """#34 point 1: a timeout in an overloaded window is not called a failure of the bot."""
+    stream = io.StringIO()
+    view = LadderProgress(True, stream)
+    failed = record(status="timeout", game_id=12)
+    view.on_event(BotFailed(Failure(failed, failed.players[1], first=True, overloaded=True)))
+    assert stream.getvalue().splitlines() == [
+        "warning: bot 'b2' timed out for the first time, not counted as a failure: no answer; game 12, seed 7 "
+        "(details: arena matches show 12)"
+    ]
