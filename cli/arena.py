@@ -12,7 +12,8 @@ import click
 import referee
 from arena.match import botspec
 
-from . import ladder, matches, new, play, results, tournament, view
+from . import ladder, matches, new, play, results, serve, tournament, view
+>>>>>>> 8cbff57 (arena serve (#35, in progress): dashboard app, pages, charts, paging and history)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
@@ -88,5 +89,6 @@ for command in (
     matches.list_tournaments,
     view.view,
     new.new,
+    serve.serve,
 ):
     main.add_command(command)

@@ -253,7 +253,7 @@ def load_standings(db: str | Path, tid: int | None = None) -> Standings:
         return standings(store, find_tournament(store, tid, ladders=False))
 
 
-def _sprt(settings: dict[str, Any]) -> SprtParams | None:
+def sprt_params(settings: dict[str, Any]) -> SprtParams | None:
     s = settings.get("sprt")
     if not s:
         return None
@@ -277,7 +277,7 @@ def standings(store: Store, row: TournamentRow) -> Standings:
     """The standings of the stored tournament ``row``."""
     settings = row.settings
     games = store.games(row.id)
-    trackers = [make_tracker(c.index, c.bots, _sprt(settings)) for c in store.comparisons(row.id)]
+    trackers = [make_tracker(c.index, c.bots, sprt_params(settings)) for c in store.comparisons(row.id)]
     for g in games:
         if g.comparison < len(trackers):
             trackers[g.comparison].add(g)

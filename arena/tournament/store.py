@@ -461,6 +461,11 @@ class Store:
         }
 
     @guarded
+    def select(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read-only query (for views that page through the games in SQL)."""
+        return [tuple(r) for r in self._db.execute(sql, list(args))]
+
+    @guarded
     def count_games(self, tid: int) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?", (tid,)).fetchone()[0])
 

@@ -1,0 +1,105 @@
+"""One page of a tournament's games, filtered in SQL: what a list of 100,000 games shows without
+reading them all. The filters mean what :class:`arena.tournament.browse.GameFilter` means (a
+bot, its result, a player's status), plus a seed and conditions on the referee's facts about the
+game (:mod:`arena.ladder.where`); the games come in id order, as ``arena matches list`` lists
+them. The database is opened read-only."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..ladder.where import Condition, matches
+from .browse import GameFilter, UnknownBot
+from .records import GameRecord, TournamentRow
+from .standings import find_tournament
+from .store import Store
+
+__all__ = ["GamePage", "game_page"]
+
+_SAME_GAME = "p.tournament_id = g.tournament_id AND p.comparison = g.comparison AND p.pair = g.pair AND p.leg = g.leg"
+_FIRSTS = (
+    "(SELECT COUNT(*) FROM game_players q WHERE q.tournament_id = p.tournament_id AND q.comparison = p.comparison"
+    " AND q.pair = p.pair AND q.leg = p.leg AND q.rank = 0)"
+)
+_RESULT = {"win": f"p.rank = 0 AND {_FIRSTS} = 1", "draw": f"p.rank = 0 AND {_FIRSTS} > 1", "loss": "p.rank > 0"}
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """The games of one page, the number of games the filter chose in all, and the tournament's
+    number of games."""
+
+    tournament: TournamentRow
+    games: tuple[GameRecord, ...]
+    matching: int
+    total: int
+    offset: int
+    limit: int
+
+
+def _facts(text: str | None) -> dict[str, int | str] | None:
+    """A game's stored ``meta`` column (JSON) as the referee's facts."""
+    value = json.loads(text) if text else None
+    return value if isinstance(value, dict) else None
+
+
+def _where(tid: int, which: GameFilter, seed: int | None) -> tuple[str, list[Any]]:
+    """The SQL condition on ``games g`` for the filter, and its arguments."""
+    clauses: list[str] = ["g.tournament_id = ?"]
+    args: list[Any] = [tid]
+    if seed is not None:
+        clauses.append("g.seed = ?")
+        args.append(seed)
+    bot = "" if which.bot is None else " AND p.bot = ?"
+    if which.bot is not None:
+        clauses.append(f"EXISTS (SELECT 1 FROM game_players p WHERE {_SAME_GAME}{bot})")
+        args.append(which.bot)
+    if which.status is not None:
+        clauses.append(f"EXISTS (SELECT 1 FROM game_players p WHERE {_SAME_GAME}{bot} AND p.status = ?)")
+        args += [which.bot, which.status] if which.bot is not None else [which.status]
+    if which.result is not None:
+        clauses.append(f"EXISTS (SELECT 1 FROM game_players p WHERE {_SAME_GAME}{bot} AND {_RESULT[which.result]})")
+        args.append(which.bot)
+    return " AND ".join(clauses), args
+
+
+def game_page(
+    db: str | Path,
+    tid: int | None = None,
+    which: GameFilter | None = None,
+    *,
+    seed: int | None = None,
+    facts: Sequence[Condition] = (),
+    offset: int = 0,
+    limit: int = 50,
+) -> GamePage:
+    """The games ``offset`` to ``offset + limit`` of tournament ``tid`` (default: the latest) of
+    ``db`` that ``which``, ``seed`` and the conditions ``facts`` on the referee's facts choose.
+    Raises :class:`UnknownBot` for a bot the tournament does not have, and
+    :class:`arena.tournament.store.StoreError` (one line) when the database cannot be read."""
+    which = which or GameFilter()
+    with Store(db, read_only=True) as store:
+        row = find_tournament(store, tid)
+        if which.bot is not None and which.bot not in {b.name for b in store.bots(row.id)}:
+            names = ", ".join(sorted(b.name for b in store.bots(row.id)))
+            raise UnknownBot(f"no bot {which.bot!r} in tournament {row.id} (bots: {names})")
+        where, args = _where(row.id, which, seed)
+        if facts:
+            rows = store.select(f"SELECT g.rowid, g.meta FROM games g WHERE {where} ORDER BY g.rowid", args)
+            ids = [r[0] for r in rows if matches(facts, _facts(r[1]))]
+            matching, chosen = len(ids), ids[offset : offset + limit]
+        else:
+            matching = int(store.select(f"SELECT COUNT(*) FROM games g WHERE {where}", args)[0][0])
+            page = f"SELECT g.rowid FROM games g WHERE {where} ORDER BY g.rowid LIMIT ? OFFSET ?"
+            chosen = [r[0] for r in store.select(page, [*args, limit, offset])]
+        games = []
+        for game_id in chosen:
+            found = store.game(game_id)
+            if found is not None:
+                games.append(found[1])
+        total = store.count_games(row.id)
+    return GamePage(row, tuple(games), matching, total, offset, limit)

@@ -1,0 +1,102 @@
+"""The dashboard's web application (Flask): one page per tournament, ladder and game, the games
+list, and a small JSON answer the pages poll to update themselves while a run goes on.
+
+The results database is only read: every request opens it read-only
+(:class:`arena.tournament.store.Store`), so a running tournament or ladder writes on undisturbed;
+a database of an older schema is read through a private in-memory copy, never migrated. Every
+text comes from the templates with Jinja's escaping on; a replay is served only from the path the
+database records for a game, found by the game's id (nothing in a URL reaches the file system).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, abort, jsonify, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from arena.ladder.errors import LadderError
+from arena.tournament.browse import STATUSES, UnknownBot, find_game, tournaments
+from arena.tournament.store import Store, StoreError
+
+from . import pages
+
+__all__ = ["create_app", "DashboardError"]
+
+
+class DashboardError(RuntimeError):
+    """The dashboard cannot serve this database (one line)."""
+
+
+def create_app(db: str | Path) -> Flask:
+    """The dashboard of the results database ``db`` (which must exist: it is never created)."""
+    path = Path(db)
+    try:
+        with Store(path, read_only=True):
+            pass
+    except StoreError as exc:
+        raise DashboardError(str(exc)) from None
+    app = Flask(__name__)
+    app.config["DB"] = path
+    app.jinja_env.globals.update(statuses=STATUSES)
+
+    @app.errorhandler(StoreError)
+    @app.errorhandler(LadderError)
+    def unreadable(exc: Exception) -> tuple[str, int]:
+        return render_template("error.html", message=str(exc)), 404
+
+    @app.after_request
+    def no_outside(response: Response) -> Response:
+        if response.mimetype == "text/html" and request.endpoint != "replay":
+            response.headers["Content-Security-Policy"] = (
+                "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'"
+            )
+        return response
+
+    @app.get("/")
+    def index() -> str:
+        rows = [pages.tournament_row(t, n, bots) for t, n, bots in tournaments(path)]
+        return render_template("index.html", rows=rows, db=str(path))
+
+    @app.get("/tournament/<int:tid>")
+    def tournament(tid: int) -> str | Response:
+        row = pages.find_row(path, tid)
+        if pages.is_ladder(row):
+            return redirect(url_for("ladder", lid=tid))
+        return render_template("tournament.html", **pages.tournament_page(path, tid))
+
+    @app.get("/ladder/<int:lid>")
+    def ladder(lid: int) -> str:
+        return render_template("ladder.html", **pages.ladder_page(path, lid))
+
+    @app.get("/games")
+    def games() -> str:
+        try:
+            context = pages.games_page(path, request.args)
+        except (UnknownBot, ValueError) as exc:
+            return render_template("error.html", message=str(exc))
+        return render_template("games.html", **context)
+
+    @app.get("/game/<int:gid>")
+    def game(gid: int) -> str:
+        return render_template("game.html", **pages.game_page(path, gid))
+
+    @app.get("/game/<int:gid>/replay")
+    def replay(gid: int) -> Response:
+        _, record = find_game(path, gid)
+        page = pages.replay_page(record)
+        if page is None:
+            abort(404)
+        return Response(page, mimetype="text/html")
+
+    @app.get("/api/version/<int:tid>")
+    def version(tid: int) -> Response:
+        return jsonify(pages.version(path, tid))
+
+    @app.get("/api/standings/<int:tid>")
+    def standings_json(tid: int) -> Response:
+        data: dict[str, Any] = pages.standings_json(path, tid)
+        return jsonify(data)
+
+    return app
