@@ -13,7 +13,6 @@ import referee
 from arena.match import botspec
 
 from . import ladder, matches, new, play, results, serve, tournament, view
->>>>>>> 8cbff57 (arena serve (#35, in progress): dashboard app, pages, charts, paging and history)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
