@@ -1,5 +1,6 @@
-"""Shared fixtures: the replays the viewer tests watch, a Dask cluster for the session, and the
-check that no test writes into the repository."""
+"""Shared fixtures: the replays the viewer tests watch, the headless browser of the viewer's and the
+dashboard's tests, a Dask cluster for the session, and the check that no test writes into the
+repository."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import Any
 import pytest
 
 from arena.match.replay import read_replay
+from tests.helpers.browser import CHROMEDRIVER, CHROMIUM, CHROMIUM_FLAGS, browser_problem
 from tests.helpers.dask_cluster import Cluster, running
+from tests.helpers.environment import missing
 from tests.helpers.paths import REPO_ROOT
 from tests.helpers.viewer_replays import MATCHES, play
 
@@ -27,6 +30,31 @@ def replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="session")
 def documents(replays: dict[str, Path]) -> dict[str, dict[str, Any]]:
     return {key: read_replay(path) for key, path in replays.items()}
+
+
+# -- a headless Chromium driven by Selenium, for the viewer's and the dashboard's pages ----------------
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    problem = browser_problem()
+    if problem:
+        missing(problem)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument("--window-size=1400,1000")
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver.set_script_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
 
 
 # -- a Dask cluster on the loopback interface, for the tournaments and ladders that play on one -------

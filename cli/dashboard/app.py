@@ -39,6 +39,7 @@ def create_app(db: str | Path) -> Flask:
         raise DashboardError(str(exc)) from None
     app = Flask(__name__)
     app.config["DB"] = path
+    app.url_map.merge_slashes = False  # "/static//etc/passwd" is a 404, not a redirect to one
     app.jinja_env.globals.update(statuses=STATUSES)
 
     @app.errorhandler(StoreError)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-__all__ = ["Series", "Band", "line_chart", "interval_bar", "heat_colour"]
+__all__ = ["Series", "Band", "line_chart", "interval_bar", "histogram", "heat_colour"]
 
 WIDTH, HEIGHT = 560, 220
 LEFT, RIGHT, TOP, BOTTOM = 52, 12, 12, 34
@@ -154,3 +154,22 @@ def heat_colour(score: float | None) -> str:
         return f"rgb(230,{int(120 + 135 * t)},{int(120 + 135 * t)})"
     t = (s - 0.5) / 0.5
     return f"rgb({int(255 - 135 * t)},{int(255 - 35 * t)},{int(255 - 135 * t)})"
+
+
+def histogram(labels: Sequence[str], counts: Sequence[int]) -> Markup:
+    """Small vertical bars, one per bin, each titled with its label and count."""
+    width, height, gap = 22, 36, 3
+    top = max(counts, default=0) or 1
+    out = [
+        f'<svg class="hist" viewBox="0 0 {len(counts) * width} {height + 12}" width="{len(counts) * width}" '
+        f'height="{height + 12}" xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for i, (label, n) in enumerate(zip(labels, counts)):
+        h = height * n / top
+        out.append(
+            f'<rect x="{i * width + gap / 2}" y="{_num(height - h)}" width="{width - gap}" height="{_num(h)}">'
+            f"<title>{html.escape(label)}: {n}</title></rect>"
+        )
+        out.append(f'<text x="{i * width + width / 2}" y="{height + 10}" text-anchor="middle">{i + 1}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))

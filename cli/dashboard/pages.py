@@ -15,6 +15,7 @@ from markupsafe import Markup
 from arena.ladder.history import rating_history
 from arena.ladder.session import bot_specs, show_ladder
 from arena.ladder.where import parse_condition
+from arena.match.latency import BIN_LABELS
 from arena.tournament import paging
 from arena.tournament.browse import GameFilter, find_game, result_of
 from arena.tournament.health import BotHealth
@@ -23,9 +24,9 @@ from arena.tournament.records import GameRecord, TournamentRow
 from arena.tournament.standings import PairStanding, TableStandings, find_tournament, load_standings
 from arena.tournament.store import Store
 
-from ..report import elo_cells, fmt, los_cell, percent, sprt_cell
+from ..report import bot_cells, bot_columns, elo_cells, fmt, los_cell, percent, sprt_cell
 from ..repro import ladder_game_command, stored_game_command
-from .charts import Band, Series, heat_colour, interval_bar, line_chart
+from .charts import Band, Series, heat_colour, histogram, interval_bar, line_chart
 
 __all__ = [
     "PAGE_SIZE",
@@ -96,18 +97,21 @@ def _comparison(c: PairStanding) -> dict[str, Any]:
     }
 
 
-def _health(b: BotHealth) -> dict[str, Any]:
-    lat = b.latency
-    return {
-        "name": b.name,
-        "games": b.games,
-        "wdl": f"{b.wins}-{b.draws}-{b.losses}",
-        "timeouts": b.timeouts,
-        "crashes": b.crashes,
-        "invalid": b.invalid,
-        "refused": "?" if b.refused is None else b.refused,
-        "latency": f"{fmt(lat.median, '.1f')} / {fmt(lat.p99, '.1f')} / {fmt(lat.max, '.1f')}",
-    }
+LINKED = {"timeouts": "timeout", "crashes": "crash", "invalid": "invalid"}
+"""Health columns whose counts open the games list filtered by that status."""
+
+
+def _health(bots: Sequence[BotHealth], players: int) -> dict[str, Any]:
+    """The bots' health table, with the columns and cells ``arena results`` prints, and each
+    bot's answers per share of the time limit as a bar chart."""
+    columns = [c.title for c in bot_columns(players)]
+    rows = []
+    for b in bots:
+        cells = [{"text": text, "status": LINKED.get(title)} for title, text in zip(columns, bot_cells(b, players))]
+        use = b.limit_use
+        chart = histogram(list(BIN_LABELS), list(use.histogram)) if use is not None and use.answers else Markup("")
+        rows.append({"name": b.name, "cells": cells, "histogram": chart})
+    return {"columns": columns, "rows": rows}
 
 
 def _charts(db: Path, tid: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -160,7 +164,7 @@ def tournament_page(db: Path, tid: int) -> dict[str, Any]:
         "updated": when(data.tournament.updated),
         "pairs": pairs,
         "tables": tables,
-        "bots": [_health(b) for b in data.bots],
+        "health": _health(data.bots, data.tournament.players),
         "charts": charts,
         "losses": losses,
         "sweep": _sweep(data),
