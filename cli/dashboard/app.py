@@ -10,6 +10,7 @@ database records for a game, found by the game's id (nothing in a URL reaches th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,16 +61,29 @@ def create_app(db: str | Path) -> Flask:
         rows = [pages.tournament_row(t, n, bots) for t, n, bots in tournaments(path)]
         return render_template("index.html", rows=rows, db=str(path))
 
+    cache: dict[tuple[str, int], tuple[tuple[Any, ...], str]] = {}
+
+    def cached(kind: str, tid: int, make: Callable[[], str]) -> str:
+        """A tournament's or ladder's page, made again only when its games or status changed
+        (pages poll while a run goes on: most polls find nothing new)."""
+        v = pages.version(path, tid)
+        key = (v["games"], v["status"], v["updated"])
+        hit = cache.get((kind, tid))
+        if hit is None or hit[0] != key:
+            hit = (key, make())
+            cache[kind, tid] = hit
+        return hit[1]
+
     @app.get("/tournament/<int:tid>")
     def tournament(tid: int) -> str | Response:
         row = pages.find_row(path, tid)
         if pages.is_ladder(row):
             return redirect(url_for("ladder", lid=tid))
-        return render_template("tournament.html", **pages.tournament_page(path, tid))
+        return cached("t", tid, lambda: render_template("tournament.html", **pages.tournament_page(path, tid)))
 
     @app.get("/ladder/<int:lid>")
     def ladder(lid: int) -> str:
-        return render_template("ladder.html", **pages.ladder_page(path, lid))
+        return cached("l", lid, lambda: render_template("ladder.html", **pages.ladder_page(path, lid)))
 
     @app.get("/games")
     def games() -> str:

@@ -221,3 +221,40 @@ def test_the_address_is_local_unless_asked_and_then_a_warning_says_so(db: Path, 
         proc.terminate()
         proc.wait(10)
     assert said in first, first
+
+
+def test_the_ladder_page_shows_the_ranking_of_ladder_show(tmp_path: Path) -> None:
+    db = str(tmp_path / "l.sqlite")
+    arena("ladder", "init", "spring2021", "--param", "MAX_ROUNDS=3", "--db", db)
+    for name in ("greedy", "random", "wait"):
+        arena("ladder", "add", name, name, "--db", db)
+    arena("ladder", "run", "--games", "12", "--workers", "1", "--no-progress", "--db", db)
+    data = json.loads(arena("ladder", "show", "--format", "json", "--db", db))
+    shown = page(Path(db), "/ladder/1")
+    assert client(Path(db)).get("/tournament/1").headers["Location"].endswith("/ladder/1")
+    rows = table(shown, "ranking")
+    assert [r[1] for r in rows] == [b["bot"] for b in data["ranking"]]
+    for cells, b in zip(rows, data["ranking"]):
+        assert cells[6] == str(b["games"])
+        if b["rating"] is not None:
+            assert cells[3] == f"{b['rating']:+.0f}"
+    cross = table(shown, "cross")
+    order = [b["bot"] for b in data["ranking"]]
+    for c in data["cross"]:
+        row = next(r for r in cross if r[0] == c["bot"])
+        assert row[1 + order.index(c["against"])] == f"{100 * c['score']:.1f}% ({c['games']})"
+    assert 'id="history"' in shown and shown.count('class="line"') == len(order)
+
+
+def test_a_sweep_draws_every_variant_with_its_interval(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite")
+    arena(
+        "tournament", "spring2021", "baseline=greedy", "greedy --complete-day {day}", "--sweep-bot", "greedy",
+        "--grid", "day=6,12,18", "--baseline", "baseline", "--games", "2", "--db", db, *SHORT,
+    )  # fmt: skip
+    results = json.loads(arena("results", "--db", db, "--format", "json"))
+    variants = results["sweep"]["ranking"]
+    assert len(variants) == 3
+    shown = page(Path(db), "/tournament/1")
+    sweep = shown.split('<figure id="sweep">')[1].split("</figure>")[0]
+    assert sweep.count('class="errorbar"') == sweep.count('class="dot"') == 3
