@@ -20,12 +20,17 @@ from .store import Store
 
 __all__ = ["GamePage", "game_page"]
 
-_SAME_GAME = "p.tournament_id = g.tournament_id AND p.comparison = g.comparison AND p.pair = g.pair AND p.leg = g.leg"
-_FIRSTS = (
-    "(SELECT COUNT(*) FROM game_players q WHERE q.tournament_id = p.tournament_id AND q.comparison = p.comparison"
-    " AND q.pair = p.pair AND q.leg = p.leg AND q.rank = 0)"
+_SHARED_FIRST = (
+    "SELECT q.comparison, q.pair, q.leg FROM game_players q WHERE q.tournament_id = ? AND q.rank = 0"
+    " GROUP BY q.comparison, q.pair, q.leg HAVING COUNT(*) > 1"
 )
-_RESULT = {"win": f"p.rank = 0 AND {_FIRSTS} = 1", "draw": f"p.rank = 0 AND {_FIRSTS} > 1", "loss": "p.rank > 0"}
+"""The games (keys) whose first place is shared: a draw for those ranked first."""
+_RESULT = {
+    "win": f"p.rank = 0 AND (p.comparison, p.pair, p.leg) NOT IN ({_SHARED_FIRST})",
+    "draw": f"p.rank = 0 AND (p.comparison, p.pair, p.leg) IN ({_SHARED_FIRST})",
+    "loss": "p.rank > 0",
+}
+_NEEDS_TID = {"win": 1, "draw": 1, "loss": 0}
 
 
 @dataclass(frozen=True)
@@ -48,22 +53,27 @@ def _facts(text: str | None) -> dict[str, int | str] | None:
 
 
 def _where(tid: int, which: GameFilter, seed: int | None) -> tuple[str, list[Any]]:
-    """The SQL condition on ``games g`` for the filter, and its arguments."""
+    """The SQL condition on ``games g`` for the filter, and its arguments. A condition on the
+    players is a set of game keys chosen from ``game_players`` once (not a subquery per game)."""
     clauses: list[str] = ["g.tournament_id = ?"]
     args: list[Any] = [tid]
     if seed is not None:
         clauses.append("g.seed = ?")
         args.append(seed)
-    bot = "" if which.bot is None else " AND p.bot = ?"
-    if which.bot is not None:
-        clauses.append(f"EXISTS (SELECT 1 FROM game_players p WHERE {_SAME_GAME}{bot})")
-        args.append(which.bot)
+    bot, bot_args = ("", []) if which.bot is None else (" AND p.bot = ?", [which.bot])
+    chosen: list[tuple[str, list[Any]]] = []
     if which.status is not None:
-        clauses.append(f"EXISTS (SELECT 1 FROM game_players p WHERE {_SAME_GAME}{bot} AND p.status = ?)")
-        args += [which.bot, which.status] if which.bot is not None else [which.status]
+        chosen.append((f"p.status = ?{bot}", [which.status, *bot_args]))
     if which.result is not None:
-        clauses.append(f"EXISTS (SELECT 1 FROM game_players p WHERE {_SAME_GAME}{bot} AND {_RESULT[which.result]})")
-        args.append(which.bot)
+        chosen.append((f"{_RESULT[which.result]}{bot}", [tid] * _NEEDS_TID[which.result] + bot_args))
+    if not chosen and which.bot is not None:
+        chosen.append(("p.bot = ?", bot_args))
+    for condition, values in chosen:
+        clauses.append(
+            "(g.comparison, g.pair, g.leg) IN (SELECT p.comparison, p.pair, p.leg FROM game_players p"
+            f" WHERE p.tournament_id = ? AND {condition})"
+        )
+        args += [tid, *values]
     return " AND ".join(clauses), args
 
 
