@@ -27,6 +27,7 @@ ORDER = (
     "bundle_speed",
     "fall2020_bots",
     "ladder_model",
+    "dashboard",
     "arena_overhead",
     "referees",
     "bot_start",

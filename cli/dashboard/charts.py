@@ -60,6 +60,7 @@ def line_chart(
     x_label: str = "games",
     y_label: str = "",
     points: Sequence[tuple[float, float, float, float]] = (),
+    empty: str = "no games yet",
 ) -> Markup:
     """A chart of ``series`` over a shared x axis with horizontal ``bands``; ``points`` are
     (x, y, low, high) drawn as dots with error bars (a sweep). An empty chart says so."""
@@ -69,7 +70,7 @@ def line_chart(
         ys += [v for v in (*(s.low or ()), *(s.high or ())) if v is not None]
     ys += [b.y for b in bands] + [v for p in points for v in p[1:]]
     if not xs:
-        return Markup('<p class="empty">no games yet</p>')
+        return Markup(f'<p class="empty">{html.escape(empty)}</p>')
     x0, x1 = min(xs), max(xs)
     y0, y1 = min(ys), max(ys)
     if x1 == x0:

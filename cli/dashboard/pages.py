@@ -127,7 +127,12 @@ def _charts(db: Path, tid: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         )
         chart: dict[str, Any] = {
             "title": f"{h.bots[0]} vs {h.bots[1]}",
-            "elo": line_chart([elo], [Band("0 Elo", 0.0)], y_label="Elo (95% interval)"),
+            "elo": line_chart(
+                [elo],
+                [Band("0 Elo", 0.0)],
+                y_label="Elo (95% interval)",
+                empty="no finite Elo yet: every counted game was won, or every one lost",
+            ),
         }
         if h.lower_bound is not None and h.upper_bound is not None:
             llr = Series("LLR", list(zip(xs, [p.llr for p in h.points])), colour="#8250df")
