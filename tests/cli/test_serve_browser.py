@@ -4,6 +4,7 @@ being reloaded."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -14,12 +15,14 @@ import pytest
 
 from arena.match.replay import read_replay
 from arena.tournament.browse import find_games
-from tests.helpers.dashboard import served, tournament_db
+from tests.helpers.dashboard import arena, served, tournament_db
 from tests.helpers.paths import REPO_ROOT
 from tests.helpers.storage import held_bot, playing, tournament_argv, wait_for
 from tests.helpers.viewer_page import check_spring, press
 
 pytest.importorskip("flask", reason="the dashboard needs Flask: pip install -e '.[test]'")
+
+EVIL = "<img src=x onerror=alert(1)>"
 
 
 def _ready(driver: Any) -> None:
@@ -75,3 +78,50 @@ def test_a_tournament_page_follows_a_running_tournament_without_a_reload(browser
             hold.unlink()
         proc.kill()
         proc.wait(30)
+
+
+def _cells(driver: Any, table: str) -> list[list[str]]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0] + ' tbody tr')]"
+        ".map((tr) => [...tr.children].map((td) => td.textContent.trim()))",
+        f"#{table}",
+    )
+
+
+def test_in_the_browser_the_figures_the_crash_filter_and_the_escaping_hold(browser: Any, tmp_path: Path) -> None:
+    """The acceptance's browser checks, on what Chromium shows: the tournament's figures are
+    ``arena results --format json``'s, the games list filtered (with its form) by crash is
+    ``arena matches list --status crash``, a bot named like markup is text, ``../`` gets 404."""
+    from selenium.webdriver.support.ui import Select
+
+    (tmp_path / "t").mkdir()
+    db = tournament_db(tmp_path / "t")
+    results = json.loads(arena("results", "--db", str(db), "--format", "json"))
+    crashed = json.loads(arena("matches", "list", "--db", str(db), "--status", "crash", "--format", "json"))
+    with served(db) as url:
+        browser.get(f"{url}/tournament/1")
+        rows = _cells(browser, "comparisons")
+        assert [r[2] for r in rows] == [f"{c['wins']}-{c['draws']}-{c['losses']}" for c in results["comparisons"]]
+        assert [r[8] for r in rows] == ["[" + ", ".join(map(str, c["penta"])) + "]" for c in results["comparisons"]]
+        browser.get(f"{url}/games?tournament=1")
+        Select(browser.find_element("name", "status")).select_by_visible_text("crash")
+        browser.find_element("css selector", "#filters button").click()
+        wait_for(lambda: "status=crash" in browser.current_url, "the filtered list")
+        assert [int(r[0]) for r in _cells(browser, "games")] == [g["id"] for g in crashed["games"]]
+        statuses = browser.execute_script(
+            "return Promise.all(['/static/../app.py', '/game/1/replay/../../../etc/passwd', '/%2e%2e/etc/passwd']"
+            ".map((u) => fetch(u).then((r) => r.status)))"
+        )
+        assert statuses == [404, 404, 404]
+    config = tmp_path / "evil.yaml"
+    config.write_text(
+        f"game: spring2021\ngames: 2\nparams: {{MAX_ROUNDS: 3}}\nbots:\n  - name: {json.dumps(EVIL)}\n"
+        "    bot: greedy\n  - random\n"
+    )
+    evil_db = tmp_path / "e.sqlite"
+    arena("tournament", str(config), "--db", str(evil_db), "--workers", "1", "--no-progress")
+    with served(evil_db) as url:
+        for page in ("/", "/tournament/1", "/games?tournament=1", "/game/1"):
+            browser.get(url + page)
+            assert browser.execute_script("return document.querySelectorAll('img').length") == 0, page
+            assert EVIL in browser.find_element("tag name", "main").text, page
