@@ -30,18 +30,9 @@ class DashboardError(RuntimeError):
     """The dashboard cannot serve this database (one line)."""
 
 
-def create_app(db: str | Path) -> Flask:
-    """The dashboard of the results database ``db`` (which must exist: it is never created)."""
-    path = Path(db)
-    try:
-        with Store(path, read_only=True):
-            pass
-    except StoreError as exc:
-        raise DashboardError(str(exc)) from None
-    app = Flask(__name__)
-    app.config["DB"] = path
-    app.url_map.merge_slashes = False  # "/static//etc/passwd" is a 404, not a redirect to one
-    app.jinja_env.globals.update(statuses=STATUSES)
+def _guard(app: Flask) -> None:
+    """One-line errors as pages, and a Content-Security-Policy on every page but the replay
+    viewer's (which carries its own)."""
 
     @app.errorhandler(StoreError)
     @app.errorhandler(LadderError)
@@ -55,6 +46,22 @@ def create_app(db: str | Path) -> Flask:
                 "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'"
             )
         return response
+
+
+def create_app(db: str | Path) -> Flask:
+    """The dashboard of the results database ``db`` (which must exist: it is never created)."""
+    path = Path(db)
+    try:
+        with Store(path, read_only=True):
+            pass
+    except StoreError as exc:
+        raise DashboardError(str(exc)) from None
+    app = Flask(__name__)
+    app.config["DB"] = path
+    app.url_map.merge_slashes = False  # "/static//etc/passwd" is a 404, not a redirect to one
+    app.jinja_env.globals.update(statuses=STATUSES)
+
+    _guard(app)
 
     @app.get("/")
     def index() -> str:
