@@ -64,6 +64,16 @@ def test_the_wheel_ships_the_javascript_prelude(wheel_names: set[str]) -> None:
     assert "arena/match/cg_prelude.js" in wheel_names
 
 
+def test_the_wheel_ships_the_dashboard_pages(wheel_names: set[str]) -> None:
+    """#35: ``arena serve`` works after ``pip install '.[serve]'``: its templates and its script
+    and style sheet are package data."""
+    folder = REPO / "cli" / "dashboard"
+    files = [*(folder / "templates").iterdir(), *(folder / "static").iterdir()]
+    assert len(files) >= 8  # six templates and error.html, the script, the style sheet
+    missing = [str(p) for p in files if p.relative_to(REPO).as_posix() not in wheel_names]
+    assert not missing, f"{missing} not in the wheel"
+
+
 def test_the_wheel_ships_the_starter_bots(wheel_names: set[str]) -> None:
     """#34 point 17: ``arena new`` works after ``pip install .``: every template is in the wheel."""
     templates = [p for p in (REPO / "arena" / "starter").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
