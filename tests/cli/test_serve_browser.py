@@ -51,6 +51,12 @@ def test_a_game_page_opens_its_replay_at_the_frame_of_the_replay(browser: Any, t
             browser.switch_to.default_content()
 
 
+def stored_shown(driver: Any) -> str:
+    """The games stored, as the page shows them now (read in one script: the page swaps its
+    content in while it is read)."""
+    return str(driver.execute_script("return document.getElementById('games-stored').textContent"))
+
+
 def test_a_tournament_page_follows_a_running_tournament_without_a_reload(browser: Any, tmp_path: Path) -> None:
     bot, hold = held_bot(tmp_path)
     hold.write_text("")
@@ -61,17 +67,17 @@ def test_a_tournament_page_follows_a_running_tournament_without_a_reload(browser
         wait_for(lambda: db.exists() and playing(db), "the tournament to start")
         with served(db) as url:
             browser.get(f"{url}/tournament/1")
-            assert browser.find_element("id", "games-stored").text == "0"
+            assert stored_shown(browser) == "0"
             browser.execute_script("window.notReloaded = true")
             hold.unlink()  # the held bot plays on: games are stored
 
             def grew() -> bool:
-                return int(browser.find_element("id", "games-stored").text) > 0
+                return int(stored_shown(browser)) > 0
 
             wait_for(grew, "the page to show the new games", timeout=60)
             assert browser.execute_script("return window.notReloaded === true")
             assert proc.wait(120) == 0
-            wait_for(lambda: browser.find_element("id", "games-stored").text == "6", "all six games", timeout=30)
+            wait_for(lambda: stored_shown(browser) == "6", "all six games", timeout=30)
             assert browser.execute_script("return window.notReloaded === true")
     finally:
         if hold.exists():

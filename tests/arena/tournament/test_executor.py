@@ -78,6 +78,7 @@ def test_a_tournament_stores_the_same_games_on_any_executor(tmp_path: Path, monk
         "seed": 11,
         "workers": 2,
         "max_failures": 1,  # the quitter fails every game on purpose
+        "time_scale": 10,  # Fall's 50 ms: a busy machine must not turn a bot's answer into a timeout
     }
     serial: list[SerialExecutor] = []
 
