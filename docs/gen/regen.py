@@ -51,6 +51,8 @@ SESSION_FOLDER = "~/contest"
 
 TIMING_LINE = re.compile(r" ms\b|closest|\d+\.\d+ / \d+\.\d+ / \d+\.\d+|[<>]=?\d+% | in \d+\.\d+s\b")
 """A line whose numbers depend on the machine's timing (latencies, closeness to the limit)."""
+VARYING = re.compile(r"\d{4}-\d\d-\d\d(?: \d\d:\d\d(?::\d\d)?)?|\b\d+\.\d+ s\b")
+"""A date or a duration in seconds, on any line."""
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 ENTRY_POINTS = {
     "arena": "from cli.arena import main; main(prog_name='arena')",
@@ -186,8 +188,9 @@ def generate(path: Path, folder: Path | None = None) -> Iterator[tuple[Block, st
 
 
 def comparable(text: str) -> str:
-    """``text`` with the numbers of its timing lines masked."""
-    return "\n".join(NUMBER.sub("N", line) if TIMING_LINE.search(line) else line for line in text.splitlines())
+    """``text`` with its dates and durations, and the numbers of its timing lines, masked."""
+    lines = [VARYING.sub("T", line) for line in text.splitlines()]
+    return "\n".join(NUMBER.sub("N", line) if TIMING_LINE.search(line) else line for line in lines)
 
 
 def drifted(paths: list[Path]) -> list[str]:
