@@ -147,6 +147,7 @@ SHIPPED_BUNDLES = (
     ("fall2020", "beam"),
     ("fall2020", "greedy"),
     ("fall2020", "bfs"),
+    ("puzzles", "mcts_exercise"),
 )
 
 
@@ -160,8 +161,9 @@ def bundle_sizes() -> str:
     rows = ["| bot | bundle (characters, of CodinGame's 100,000) | mode |", "|---|---|---|"]
     for game, name in SHIPPED_BUNDLES:
         entry = REPO_ROOT / "bots" / game / name
-        if not entry.exists():
-            entry = entry.with_name(f"{name}_bot.py")
+        for candidate in (entry.with_name(f"{name}_bot.py"), entry.with_name(f"{name}.py")):
+            if not entry.exists():
+                entry = candidate
         bundle = build(BuildOptions(entry))
         size = utf16_units(re.sub(r"^# source commit .*\n", "", bundle.text, flags=re.MULTILINE))
         rows.append(f"| {game} `{name}` | {size:,} | {bundle.mode} |")
