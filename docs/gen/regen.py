@@ -53,6 +53,9 @@ TIMING_LINE = re.compile(r" ms\b|closest|\d+\.\d+ / \d+\.\d+ / \d+\.\d+|[<>]=?\d
 """A line whose numbers depend on the machine's timing (latencies, closeness to the limit)."""
 VARYING = re.compile(r"\d{4}-\d\d-\d\d(?: \d\d:\d\d(?::\d\d)?)?|\b\d+\.\d+ s\b")
 """A date or a duration in seconds, on any line."""
+HISTOGRAM = re.compile(r"^\s+\S+(?:\s+[<>]?=?\d+(?:-\d+)?%\s+\d+)+\s*$|\(by share of the limit:[^)]*\)")
+"""A row of the histogram of answers by share of their limit, or its one-line form: how many
+answers fall in which bin is timing too, and a bin may appear or vanish."""
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 ENTRY_POINTS = {
     "arena": "from cli.arena import main; main(prog_name='arena')",
@@ -190,9 +193,12 @@ def generate(path: Path, folder: Path | None = None) -> Iterator[tuple[Block, st
 
 
 def comparable(text: str) -> str:
-    """``text`` with its dates and durations, and the numbers of its timing lines, masked."""
-    lines = [VARYING.sub("T", line) for line in text.splitlines()]
-    return "\n".join(NUMBER.sub("N", line) if TIMING_LINE.search(line) else line for line in lines)
+    """``text`` with its dates and durations, and the numbers of its timing lines, masked (and
+    their spacing, which follows the numbers' widths); histogram rows left out."""
+    lines = [VARYING.sub("T", HISTOGRAM.sub("", line)) for line in text.splitlines()]
+    return "\n".join(
+        " ".join(NUMBER.sub("N", line).split()) if TIMING_LINE.search(line) else line for line in lines if line
+    )
 
 
 def drifted(paths: list[Path]) -> list[str]:

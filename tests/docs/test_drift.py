@@ -68,3 +68,11 @@ def test_a_command_that_fails_stops_the_generation(tmp_path: Path):
     path.write_text("<!-- gen:run arena play nosuchgame greedy random -->\n<!-- /gen -->\n")
     with pytest.raises(regen.GenerationError, match="nosuchgame"):
         regen.drifted([path])
+
+
+def test_columns_that_follow_timing_and_the_histogram_rows_are_compared_loosely():
+    row = "greedy      4         0        0        0        0           0        0.0%       6%  0.7 / 43.9 / 64.7"
+    wider = "greedy      4         0        0        0        0           0        0.0%      11%  0.8 / 73.7 / 93.2"
+    assert regen.comparable(row) == regen.comparable(wider)
+    histogram = "answers by share of their time limit:\n  greedy  <=50% 158\n"
+    assert regen.comparable(histogram) == regen.comparable(histogram + "  random  <=50% 150  50-80% 8\n")
