@@ -79,3 +79,10 @@ def test_the_readme_is_short_and_links_into_the_site():
     assert len(links) >= 8
     for link in links:
         assert (REPO_ROOT / link).is_file(), link
+
+
+def test_ci_installs_the_docs_extra_and_builds_the_site_strictly_outside_the_repository():
+    ci = (REPO_ROOT / ".ci" / "run").read_text()
+    assert "pip install --quiet -e '.[test,docs]'" in ci
+    (build,) = [line for line in ci.splitlines() if "mkdocs build" in line]
+    assert "--strict" in build and '--site-dir "$scratch/site"' in build
