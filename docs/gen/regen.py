@@ -19,6 +19,8 @@ Kinds:
     The table of the tournament settings, from :data:`arena.tournament.settings.SETTINGS`.
 ``bundle-sizes``
     The size of each shipped bot's bundle, made by the bundler of this checkout.
+``schema``
+    The SQL of a new results database (made by the arena, migrations applied), table by table.
 
 ``python docs/gen/regen.py`` rewrites the blocks in place; ``python docs/gen/regen.py --check``
 rewrites nothing and exits with status 1, naming each block whose text differs from what the
@@ -173,7 +175,26 @@ def bundle_sizes() -> str:
     return "\n".join(rows) + "\n"
 
 
-FIXED: dict[str, Callable[[], str]] = {"config-keys": config_keys, "bundle-sizes": bundle_sizes}
+def schema() -> str:
+    """The tables and indexes of a results database the arena makes now, as SQL."""
+    import sqlite3
+
+    from arena.tournament.database import Database
+    from arena.tournament.schema import SCHEMA_VERSION
+
+    with tempfile.TemporaryDirectory(prefix="cgarena-docs-") as folder:
+        Database(Path(folder) / "arena.sqlite").close()
+        with sqlite3.connect(Path(folder) / "arena.sqlite") as conn:
+            rows = conn.execute(
+                "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'"
+                " ORDER BY type DESC, name"
+            ).fetchall()
+        conn.close()
+    statements = "\n\n".join(f"{sql};" for (sql,) in rows)
+    return f"Schema version {SCHEMA_VERSION}:\n\n```sql\n{statements}\n```\n"
+
+
+FIXED: dict[str, Callable[[], str]] = {"config-keys": config_keys, "bundle-sizes": bundle_sizes, "schema": schema}
 
 
 def generate(path: Path, folder: Path | None = None) -> Iterator[tuple[Block, str]]:

@@ -19,7 +19,13 @@ DOCUMENTS = [p for p in regen.documents() if p != WALKTHROUGH and regen.blocks(p
 
 def test_the_readme_and_the_reference_have_generated_blocks():
     names = {p.relative_to(REPO_ROOT).as_posix() for p in DOCUMENTS}
-    assert {"README.md", "docs/reference/config.md", "docs/reference/bots.md"} <= names
+    assert {
+        "README.md",
+        "docs/reference/config.md",
+        "docs/reference/bots.md",
+        "docs/reference/results-schema.md",
+        "docs/reference/replay-format.md",
+    } <= names
 
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.relative_to(REPO_ROOT).as_posix())
