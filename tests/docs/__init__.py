@@ -9,12 +9,18 @@ from types import ModuleType
 from tests.helpers.paths import REPO_ROOT
 
 
-def load_regen() -> ModuleType:
-    """docs/gen/regen.py, the generator of the docs' outputs (not a package of the project)."""
-    if "cgarena_docs_regen" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("cgarena_docs_regen", REPO_ROOT / "docs" / "gen" / "regen.py")
+def load_module(name: str) -> ModuleType:
+    """The generator docs/gen/NAME.py (docs/gen is not a package of the project)."""
+    key = f"cgarena_docs_{name}"
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, REPO_ROOT / "docs" / "gen" / f"{name}.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
-        sys.modules["cgarena_docs_regen"] = module
+        sys.modules[key] = module
         spec.loader.exec_module(module)
-    return sys.modules["cgarena_docs_regen"]
+    return sys.modules[key]
+
+
+def load_regen() -> ModuleType:
+    """docs/gen/regen.py, the generator of the docs' outputs."""
+    return load_module("regen")
