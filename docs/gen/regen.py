@@ -19,6 +19,8 @@ Kinds:
     The table of the tournament settings, from :data:`arena.tournament.settings.SETTINGS`.
 ``bundle-sizes``
     The size of each shipped bot's bundle, made by the bundler of this checkout.
+``modules``
+    Every package and module of the project with the first sentence of its docstring.
 ``schema``
     The SQL of a new results database (made by the arena, migrations applied), table by table.
 
@@ -194,7 +196,40 @@ def schema() -> str:
     return f"Schema version {SCHEMA_VERSION}:\n\n```sql\n{statements}\n```\n"
 
 
-FIXED: dict[str, Callable[[], str]] = {"config-keys": config_keys, "bundle-sizes": bundle_sizes, "schema": schema}
+PACKAGES = ("referee", "arena", "cli", "bundler", "bots")
+
+
+def first_sentence(path: Path) -> str:
+    """The first sentence of the docstring of the module at ``path`` (empty when it has none)."""
+    import ast
+
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    text = re.sub(r":\w+:`~?([^`]+)`", r"`\1`", " ".join(doc.split()))  # :class:`~a.B` -> `a.B`
+    end = re.search(r"[.:](?:\s|$)", text)
+    return (text[: end.start()] if end else text).replace("|", "\\|")
+
+
+def modules() -> str:
+    """A table of every package and module of the project, one heading per top-level package."""
+    parts = []
+    for package in PACKAGES:
+        rows = [f"### `{package}/`", "", "| module | what it holds |", "|---|---|"]
+        for path in sorted((REPO_ROOT / package).rglob("*.py")):
+            if any(part.startswith((".", "_")) and part != "__init__.py" for part in path.relative_to(REPO_ROOT).parts):
+                continue
+            shown = path.parent if path.name == "__init__.py" else path
+            name = shown.relative_to(REPO_ROOT).as_posix() + ("/" if path.name == "__init__.py" else "")
+            rows.append(f"| `{name}` | {first_sentence(path)} |")
+        parts.append("\n".join(rows) + "\n")
+    return "\n".join(parts)
+
+
+FIXED: dict[str, Callable[[], str]] = {
+    "config-keys": config_keys,
+    "bundle-sizes": bundle_sizes,
+    "schema": schema,
+    "modules": modules,
+}
 
 
 def generate(path: Path, folder: Path | None = None) -> Iterator[tuple[Block, str]]:

@@ -25,6 +25,7 @@ def test_the_readme_and_the_reference_have_generated_blocks():
         "docs/reference/bots.md",
         "docs/reference/results-schema.md",
         "docs/reference/replay-format.md",
+        "docs/reference/modules.md",
     } <= names
 
 
@@ -57,6 +58,18 @@ def test_rewriting_makes_the_check_pass_and_keeps_the_rest_of_the_page(tmp_path:
     assert text.startswith("# A page\n\n<!-- gen:run arena games -->\n```console\n$ arena games\n")
     assert "stale" not in text and text.endswith("```\n<!-- /gen -->\n")
     assert regen.drifted([path]) == []
+
+
+def test_the_module_map_names_every_module():
+    """Each .py file of the five packages has its row (a module added later shows up, or the check
+    fails); the first sentence of referee/javarandom.py's docstring is its description."""
+    text = (REPO_ROOT / "docs" / "reference" / "modules.md").read_text()
+    for package in ("referee", "arena", "cli", "bundler", "bots"):
+        for path in (REPO_ROOT / package).rglob("*.py"):
+            if path.name == "__init__.py" or path.name.startswith("_"):
+                continue
+            assert f"| `{path.relative_to(REPO_ROOT).as_posix()}` |" in text, path
+    assert "| `referee/javarandom.py` | Bit-exact ``java.util.Random`` and ``java.util.Collections.shuffle`` |" in text
 
 
 def test_timing_figures_are_compared_masked_and_everything_else_exactly():
