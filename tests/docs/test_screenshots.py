@@ -4,12 +4,12 @@ for what timing decides (the response times printed for the frame: a few hundred
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.arena.view.conftest import browser_problem
 from tests.docs import load_module
 from tests.helpers.environment import missing
 from tests.helpers.paths import REPO_ROOT
@@ -31,9 +31,11 @@ def changed(a: Path, b: Path) -> float:
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    problem = browser_problem()
-    if problem:
-        missing(problem)
+    absent = [str(p) for p in (shots.CHROMIUM, shots.CHROMEDRIVER) if not p.exists()]
+    if absent:
+        missing(f"no browser for the screenshots: {', '.join(absent)}: apt-get install -y chromium chromium-driver")
+    if importlib.util.find_spec("selenium") is None:
+        missing("selenium is not installed: python -m pip install -e '.[test]'")
     require_sandbox()
     out = tmp_path_factory.mktemp("shots")
     shots.make(out)
