@@ -95,3 +95,14 @@ def test_columns_that_follow_timing_and_the_histogram_rows_are_compared_loosely(
     assert regen.comparable(row) == regen.comparable(wider)
     histogram = "answers by share of their time limit:\n  greedy  <=50% 158\n"
     assert regen.comparable(histogram) == regen.comparable(histogram + "  random  <=50% 150  50-80% 8\n")
+
+
+def test_a_block_that_differs_once_is_generated_again_and_one_that_always_differs_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    path = page(tmp_path, "```console\nshown\n```\n")
+    answers = iter([["differs once"], []])
+    monkeypatch.setattr(regen, "differences", lambda _path: next(answers))
+    assert regen.drifted([path]) == []
+    monkeypatch.setattr(regen, "differences", lambda _path: ["always"])
+    assert regen.drifted([path]) == ["always"]

@@ -86,3 +86,12 @@ def test_ci_installs_the_docs_extra_and_builds_the_site_strictly_outside_the_rep
     assert "pip install --quiet -e '.[test,docs]'" in ci
     (build,) = [line for line in ci.splitlines() if "mkdocs build" in line]
     assert "--strict" in build and '--site-dir "$scratch/site"' in build
+
+
+def test_the_docs_extra_names_the_site_tools():
+    import tomllib
+
+    extras = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {re.split(r"[<>=!~\[ ]", d, maxsplit=1)[0] for d in extras["docs"]}
+    assert names == {"mkdocs", "mkdocs-material", "mkdocs-click", "mkdocstrings"}
+    assert any(d.startswith("mkdocstrings[python]") for d in extras["docs"])
