@@ -56,8 +56,8 @@ def list_bots(game: str | None) -> None:
 
 
 MEASURED = (
-    "strength from the README's Measured table (arena tournament GAME BOT1 BOT2 --games 200 --workers 1, "
-    "official time limits, 2026-11-23); speed per turn after the first"
+    "strength from the Measured table of docs/reference/bots.md (arena tournament GAME BOT1 BOT2 --games 200 "
+    "--workers 1, official time limits, 2026-11-23); speed per turn after the first"
 )
 """Where the strengths and speeds of ``bots/shipped.yaml`` come from."""
 

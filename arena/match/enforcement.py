@@ -47,5 +47,5 @@ def limits_note(limits: TreeLimits, force: str | None = None) -> str | None:
     return (
         "the memory and process limits are approximate here: without cgroups for the bots, a "
         f"watchdog sums their processes every {WATCH_INTERVAL_S * 1000:.0f} ms (what they use "
-        "between two looks or hold in the kernel escapes it; see 'Security' in the README)"
+        "between two looks or hold in the kernel escapes it; see docs/how-to/sandbox.md)"
     )

@@ -158,7 +158,7 @@ def decide(mode: SandboxMode | str) -> tuple[bool, str | None]:
             f"--sandbox on: cannot sandbox bots here: {found.reason}; or run them unsandboxed with --sandbox off"
         )
     return False, (
-        f"bots run without a sandbox: {found.reason} (--sandbox off hides this line; see 'Security' in the README)"
+        f"bots run without a sandbox: {found.reason} (--sandbox off hides this line; see docs/how-to/sandbox.md)"
     )
 
 

@@ -50,6 +50,11 @@ def expected_score(elo: float) -> float:
     """Expected score of a player ``elo`` points stronger: s = 1 / (1 + 10^(-elo/400)).
 
     ``+inf`` gives 1 and ``-inf`` gives 0.
+
+    >>> expected_score(0.0)
+    0.5
+    >>> round(expected_score(400.0), 4)  # 1 / (1 + 1/10)
+    0.9091
     """
     if math.isnan(elo):
         return math.nan
@@ -66,6 +71,11 @@ def elo_from_score(mu: float) -> float:
 
     ``mu = 1`` gives ``+inf``, ``mu = 0`` gives ``-inf``; ``mu`` outside [0, 1] (or NaN) raises
     ``ValueError``.
+
+    >>> round(elo_from_score(0.75), 1)  # 400 log10(3)
+    190.8
+    >>> elo_from_score(1.0)
+    inf
     """
     if not 0.0 <= mu <= 1.0:
         raise ValueError(f"a score rate lies in [0, 1], not {mu!r}")
@@ -116,7 +126,12 @@ def wilson_interval(mu: float, n: float, z: float = Z95) -> tuple[float, float]:
     ``|mu - p| <= z sqrt(p (1 - p) / n)``. It lies in [0, 1] and is never empty; its lower end is 0
     only when mu is 0, its upper end 1 only when mu is 1 (at mu = 1 the lower end is
     n / (n + z^2)). ``p (1 - p)`` is the largest variance of a sample in [0, 1] with mean p, so
-    the interval is conservative for draws and pair scores."""
+    the interval is conservative for draws and pair scores.
+
+    >>> low, high = wilson_interval(1.0, 10)  # 10 won games: 10 / (10 + 1.95996^2)
+    >>> round(low, 4), high
+    (0.7225, 1.0)
+    """
     z2 = z * z
     centre = (mu + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(mu * (1 - mu) / n + z2 / (4 * n * n))

@@ -66,7 +66,7 @@ QUIET_WORKER = {
 }
 """Dask settings for workers that play games: no sampling profiler (a thread waking every 10 ms
 in the worker, stealing time from the bots it times), fewer event-loop and memory checks.
-Remote workers get them from the environment (see the README)."""
+Remote workers get them from the environment (see docs/how-to/dask.md)."""
 CONNECT_TIMEOUT_S = 10.0
 """How long reaching the scheduler may take (a refused address is retried until then)."""
 CAPACITY_LOOK_S = 1.0

@@ -1,5 +1,6 @@
 """``arena bots`` helps choose an opponent (issue #34, point 8): each shipped bot with what it
-does, its measured strength (the README's table), its speed and its options."""
+does, its measured strength (the Measured table of docs/reference/bots.md, once the README's), its
+speed and its options."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ GAMES = ("spring2021", "fall2020")
 
 
 def readme_measured() -> dict[tuple[str, str, str], str]:
-    """The README's strength table: (game, bot, opponent) -> "W-D-L" of the bot."""
-    text = (REPO_ROOT / "README.md").read_text()
+    """The Measured table of docs/reference/bots.md: (game, bot, opponent) -> "W-D-L" of the bot."""
+    text = (REPO_ROOT / "docs" / "reference" / "bots.md").read_text()
     rows = re.findall(r"^\| (\w+) \| (\w+) vs (\w+) \| (\d+-\d+-\d+) \| ([\d.]+)% \|", text, re.MULTILINE)
-    assert len(rows) >= 6, "the README's Measured table moved"
+    assert len(rows) >= 6, "the Measured table of docs/reference/bots.md moved"
     return {(game, bot, opponent): wdl for game, bot, opponent, wdl, _ in rows}
 
 
@@ -33,11 +34,11 @@ def test_bots_prints_each_bot_with_description_strength_speed_and_options():
     beam = lines.index(next(line for line in lines if line.startswith("  beam ")))
     block = "\n".join(lines[beam : beam + 4])
     assert "beam search" in lines[beam]
-    assert "strength: beats greedy 100% (200-0-0)" in block  # the README: spring2021 | beam vs greedy | 200-0-0
-    assert "speed: about 80 ms a turn" in block  # the README's speed table: spring2021 beam (80 ms)
-    assert "--width N (120)" in block and "--horizon DAYS (6)" in block  # the README's options of beam
+    assert "strength: beats greedy 100% (200-0-0)" in block  # the Measured table: spring2021 | beam vs greedy | 200-0-0
+    assert "speed: about 80 ms a turn" in block  # the speed table: spring2021 beam (80 ms)
+    assert "--width N (120)" in block and "--horizon DAYS (6)" in block  # the options of beam (docs/reference/bots.md)
     assert "fall2020" not in text.split("\n", 1)[1]  # one game asked: one game shown
-    assert "README's Measured table" in lines[-1]
+    assert "Measured table of docs/reference/bots.md" in lines[-1]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -49,7 +50,7 @@ def test_every_shipped_bot_has_the_four_facts(game):
 
 
 def test_the_strengths_are_the_readmes_figures():
-    """Every "beats X P% (W-D-L)" / "loses to X P% (W-D-L)" agrees with the README's table, read
+    """Every "beats X P% (W-D-L)" / "loses to X P% (W-D-L)" agrees with the Measured table, read
     from either side of the match, and its percentage with its W-D-L."""
     table = readme_measured()
     checked = 0

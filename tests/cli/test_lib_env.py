@@ -23,7 +23,7 @@ from tests.helpers.spring_text_bots import spring_bot_text
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``cglib/cgutil.py`` and ``work/mybot2/`` (a package whose ``__main__`` imports ``cgutil``);
-    the current directory is ``work``, as in the README's ``bundle mybot2/ --lib ../cglib``."""
+    the current directory is ``work``, as in docs/how-to/bundling.md's ``bundle mybot/ --lib ../cglib``."""
     require_sandbox()
     (tmp_path / "cglib").mkdir()
     (tmp_path / "cglib" / "cgutil.py").write_text('ANSWER = "WAIT"\n')
