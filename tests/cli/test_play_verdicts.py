@@ -110,6 +110,7 @@ def test_a_timeout_is_called_a_timeout_on_the_turn_and_in_the_result():
     result = CliRunner().invoke(main, ["play", "spring2021", bot, "wait", "--seed", "1", "--sandbox", "off"])
     assert result.exit_code == 0, result.output
     turn = [line for line in result.output.splitlines() if "disqualified" in line]
-    assert len(turn) == 1 and "disqualified: timeout (no answer within the time limit (scheduling lag" in turn[0]
-    assert ": timeout (no answer within the time limit (scheduling lag" in result.output.split("result: ", 1)[1]
+    # a busy machine makes it a timeout "in an overloaded window": a timeout all the same
+    assert len(turn) == 1 and "disqualified: timeout (" in turn[0] and "scheduling lag" in turn[0], turn
+    assert ": timeout (" in result.output.split("result: ", 1)[1]
     assert "Timeout!" not in result.output and "last stderr lines" not in result.output
