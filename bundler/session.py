@@ -38,6 +38,8 @@ __all__ = [
     "POLL_SECONDS",
     "make",
     "watch",
+    "snapshot",
+    "watched_paths",
 ]
 
 POLL_SECONDS = 0.3
@@ -67,9 +69,12 @@ class Outputs:
     env: Mapping[str, str] = field(default_factory=dict)
     """``--env``: variables for the source bot and the bundle during ``--verify``."""
 
+    cg_local: bool = False
+    """``--cg-local``: the bundle goes to the CodinGame IDE (through the CG Local extension)."""
+
     @property
     def to_stdout(self) -> bool:
-        return self.output is None and not (self.check or self.copy or self.verify_game)
+        return self.output is None and not (self.check or self.copy or self.verify_game or self.cg_local)
 
 
 @dataclass(frozen=True)
@@ -166,7 +171,7 @@ def _verify(bundle: Bundle, options: BuildOptions, outputs: Outputs, game: str) 
 _State = dict[Path, tuple[int, int] | None]
 
 
-def _snapshot(paths: list[Path]) -> _State:
+def snapshot(paths: list[Path]) -> _State:
     """Each path's modification time and size (``None``: it is gone)."""
     state: _State = {}
     for p in paths:
@@ -176,6 +181,12 @@ def _snapshot(paths: list[Path]) -> _State:
         except OSError:
             state[p] = None
     return state
+
+
+def watched_paths(options: BuildOptions, inputs: list[Path]) -> list[Path]:
+    """The files a bundle was made from (and the entry), resolved, once each; :func:`watch` also
+    looks at the folders holding them."""
+    return list(dict.fromkeys(p.resolve() for p in [*inputs, Path(options.entry)]))
 
 
 def watch(options: BuildOptions, outputs: Outputs, poll_s: float = POLL_SECONDS) -> Iterator[Event]:
@@ -188,10 +199,9 @@ def watch(options: BuildOptions, outputs: Outputs, poll_s: float = POLL_SECONDS)
             yield from make(options, outputs, inputs)
         except BundleError as exc:
             yield Failed(exc)
-        files = list(dict.fromkeys(p.resolve() for p in [*inputs, Path(options.entry)]))
-        folders = list(dict.fromkeys(p.parent for p in files))
+        files = watched_paths(options, inputs)
         yield Watching(len(files))
-        state = _snapshot(files + folders)
-        while (now := _snapshot(list(state))) == state:
+        state = snapshot(files + list(dict.fromkeys(p.parent for p in files)))
+        while (now := snapshot(list(state))) == state:
             time.sleep(poll_s)
         yield Changed(tuple(p.name for p in state if now.get(p) != state[p]))
