@@ -53,6 +53,7 @@ __all__ = [
     "Disconnected",
     "Saved",
     "Pushed",
+    "Unchanged",
     "SaveFailed",
     "LinkEvent",
     "port_from_env",
@@ -154,7 +155,12 @@ class Pushed:
     play: bool
 
 
-LinkEvent = Listening | Connected | Refused | Blocked | Disconnected | Saved | SaveFailed | Pushed
+@dataclass(frozen=True)
+class Unchanged:
+    """A rebuild gave the bundle the IDE already has: it is not sent again."""
+
+
+LinkEvent = Listening | Connected | Refused | Blocked | Disconnected | Saved | SaveFailed | Pushed | Unchanged
 
 
 def port_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> int:
@@ -218,6 +224,8 @@ class CGLocalApp:
         self._current: ServerConnection | None = None
         self._ready: ServerConnection | None = None
         self._latest: str | None = None
+        self._sent: str | None = None
+        """What the ready connection's IDE was last sent."""
         self._servers: list[Server] = []
         self._threads: list[threading.Thread] = []
 
@@ -251,7 +259,10 @@ class CGLocalApp:
         with self._lock:
             self._latest = code
             if self._ready is not None:
-                self._push(self._ready, code)
+                if code == self._sent:
+                    self._events.put(Unchanged())
+                else:
+                    self._push(self._ready, code)
 
     def events(self, timeout: float) -> Iterator[LinkEvent]:
         """What happened: waits up to ``timeout`` seconds for the first event, then takes what
@@ -287,7 +298,7 @@ class CGLocalApp:
             pass
         finally:
             with self._lock:
-                self._current = self._ready = None
+                self._current = self._ready = self._sent = None
             self._events.put(Disconnected(ws.close_code))
 
     def _refuse(self, ws: ServerConnection) -> None:
@@ -332,6 +343,7 @@ class CGLocalApp:
             ws.send(message(Action.UPDATE_CODE, {"code": code, "play": self.play}))
         except ConnectionClosed:
             return  # the handler reports the disconnection; the bundle waits for the next one
+        self._sent = code
         self._events.put(Pushed(len(code), self.play))
 
     def _save(self, code: str, details: Any) -> Path:

@@ -15,7 +15,18 @@ from pathlib import Path
 from .build import BuildOptions
 from .cglocal import CGLocalApp, LinkEvent, Pushed
 from .errors import BundleError
-from .session import POLL_SECONDS, Built, Changed, Event, Outputs, Watching, make, snapshot, watched_paths
+from .session import (
+    POLL_SECONDS,
+    Built,
+    Changed,
+    Event,
+    Outputs,
+    Watching,
+    changed_names,
+    make,
+    snapshot,
+    watched_paths,
+)
 
 __all__ = ["NotSent", "PushEvent", "push_once", "push_watching"]
 
@@ -62,7 +73,9 @@ def push_watching(
     each bundle that passes every step is offered to the IDE, the others are :class:`NotSent`.
     Runs until interrupted."""
     yield from app.events(0)
+    files = watched_paths(options, [])
     while True:
+        before = snapshot(files)
         inputs: list[Path] = []
         try:
             app.offer((yield from _made(options, outputs, inputs)))
@@ -71,6 +84,8 @@ def push_watching(
         files = watched_paths(options, inputs)
         yield Watching(len(files))
         state = snapshot(files + list(dict.fromkeys(p.parent for p in files)))
-        while (now := snapshot(list(state))) == state:
+        names = changed_names(before, state)  # a file saved while the bundle was being made
+        while not names:
             yield from app.events(poll_s)
-        yield Changed(tuple(p.name for p in state if now.get(p) != state[p]))
+            names = changed_names(state, snapshot(list(state)))
+        yield Changed(names)

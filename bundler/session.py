@@ -40,6 +40,7 @@ __all__ = [
     "watch",
     "snapshot",
     "watched_paths",
+    "changed_names",
 ]
 
 POLL_SECONDS = 0.3
@@ -189,11 +190,18 @@ def watched_paths(options: BuildOptions, inputs: list[Path]) -> list[Path]:
     return list(dict.fromkeys(p.resolve() for p in [*inputs, Path(options.entry)]))
 
 
+def changed_names(before: _State, after: _State) -> tuple[str, ...]:
+    """The names of the paths seen in both states whose state differs."""
+    return tuple(p.name for p in after if p in before and after[p] != before[p])
+
+
 def watch(options: BuildOptions, outputs: Outputs, poll_s: float = POLL_SECONDS) -> Iterator[Event]:
     """:func:`make` now and again whenever a file it was made from (or a folder holding one: a
-    module added or removed) changes, until interrupted; a failed build is :class:`Failed`."""
-    state: _State = {}
+    module added or removed) changes, until interrupted; a failed build is :class:`Failed`. A
+    file saved while the bundle was being made is a change too (the bundle may hold its old text)."""
+    files = watched_paths(options, [])
     while True:
+        before = snapshot(files)
         inputs: list[Path] = []
         try:
             yield from make(options, outputs, inputs)
@@ -202,6 +210,8 @@ def watch(options: BuildOptions, outputs: Outputs, poll_s: float = POLL_SECONDS)
         files = watched_paths(options, inputs)
         yield Watching(len(files))
         state = snapshot(files + list(dict.fromkeys(p.parent for p in files)))
-        while (now := snapshot(list(state))) == state:
+        names = changed_names(before, state)  # files only: writing the output changes its folder
+        while not names:
             time.sleep(poll_s)
-        yield Changed(tuple(p.name for p in state if now.get(p) != state[p]))
+            names = changed_names(state, snapshot(list(state)))
+        yield Changed(names)

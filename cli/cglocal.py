@@ -21,6 +21,7 @@ from bundler.cglocal import (
     Refused,
     Saved,
     SaveFailed,
+    Unchanged,
 )
 from bundler.cglocal_session import NotSent, push_once, push_watching
 from bundler.session import Event, Outputs
@@ -72,6 +73,8 @@ def render_link(event: LinkEvent | NotSent) -> None:
     elif isinstance(event, Pushed):
         play = ", and asked it to play" if event.play else ""
         _say(f"sent the bundle to the IDE ({event.characters:,} characters){play}")
+    elif isinstance(event, Unchanged):
+        _say("the bundle is unchanged: not sent to the IDE again")
     else:
         _say(f"not sent to the IDE (it keeps the last good code): {shown(str(event.error))}")
 
