@@ -222,6 +222,8 @@ class CGLocalApp:
         self._events: queue.Queue[LinkEvent] = queue.Queue()
         self._lock = threading.Lock()
         self._current: ServerConnection | None = None
+        self._open: set[ServerConnection] = set()
+        """Every connection being handled (the one served and refused ones), closed by :meth:`stop`."""
         self._ready: ServerConnection | None = None
         self._latest: str | None = None
         self._sent: str | None = None
@@ -247,9 +249,13 @@ class CGLocalApp:
         self._events.put(Listening(self.port))
 
     def stop(self) -> None:
-        """Close the connection (code 1000) and stop listening; idempotent."""
+        """Close the connections (code 1000) and stop listening; idempotent."""
+        with self._lock:
+            connections = list(self._open)
+        for ws in connections:
+            ws.close(NORMAL_CLOSURE, "bundle stopped")
         for server in self._servers:
-            server.shutdown(code=NORMAL_CLOSURE, reason="bundle stopped")
+            server.shutdown()
         for thread in self._threads:
             thread.join(timeout=REFUSED_WAIT_S)
         self._servers, self._threads = [], []
@@ -286,12 +292,20 @@ class CGLocalApp:
 
     def _handle(self, ws: ServerConnection) -> None:
         with self._lock:
+            self._open.add(ws)
             busy = self._current is not None
             if not busy:
                 self._current = ws
-        if busy:
-            self._refuse(ws)
-            return
+        try:
+            if busy:
+                self._refuse(ws)
+            else:
+                self._serve(ws)
+        finally:
+            with self._lock:
+                self._open.discard(ws)
+
+    def _serve(self, ws: ServerConnection) -> None:
         try:
             self._converse(ws)
         except ConnectionClosed:

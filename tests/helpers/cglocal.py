@@ -102,8 +102,8 @@ class Extension:
         try:
             for text in self.ws:
                 msg = json.loads(text)
-                self.received.put(msg)
                 self._answer(msg["action"], msg["payload"])
+                self.received.put(msg)  # after its effect, so that the test sees both
         except ConnectionClosed:
             pass
         finally:
@@ -158,7 +158,8 @@ class BundleProcess:
     error read line by line as it comes."""
 
     def __init__(self, cwd: Path, port: int, *args: str):
-        env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), CGARENA_CG_LOCAL_PORT=str(port), PYTHONUNBUFFERED="1")
+        path = os.pathsep.join([str(REPO_ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
+        env = dict(os.environ, PYTHONPATH=path, CGARENA_CG_LOCAL_PORT=str(port), PYTHONUNBUFFERED="1")
         code = "import sys; from cli.bundle import main; sys.argv[0] = 'bundle'; main()"
         self.proc = subprocess.Popen(
             [sys.executable, "-c", code, *args],
