@@ -82,8 +82,8 @@ def push_watching(
         except BundleError as exc:
             yield NotSent(exc)
         files = watched_paths(options, inputs)
-        yield Watching(len(files))
         state = snapshot(files + list(dict.fromkeys(p.parent for p in files)))
+        yield Watching(len(files))
         names = changed_names(before, state)  # a file saved while the bundle was being made
         while not names:
             yield from app.events(poll_s)

@@ -208,8 +208,8 @@ def watch(options: BuildOptions, outputs: Outputs, poll_s: float = POLL_SECONDS)
         except BundleError as exc:
             yield Failed(exc)
         files = watched_paths(options, inputs)
-        yield Watching(len(files))
         state = snapshot(files + list(dict.fromkeys(p.parent for p in files)))
+        yield Watching(len(files))
         names = changed_names(before, state)  # files only: writing the output changes its folder
         while not names:
             time.sleep(poll_s)

@@ -208,3 +208,12 @@ def test_user_mistakes_are_one_line_errors(tmp_path):
     assert result.exit_code == 1
     assert f"bundle: error: port {port} on 127.0.0.1 is in use" in result.stderr
     assert "Built" not in result.stderr and result.stdout == ""
+
+
+def test_without_websockets_says_what_to_install(tmp_path, monkeypatch):
+    bot(tmp_path)
+    monkeypatch.setitem(sys.modules, "websockets", None)  # as if not installed
+    result = CliRunner().invoke(main, [str(tmp_path / "main.py"), "--cg-local"])
+    assert result.exit_code == 2
+    assert "--cg-local needs the websockets package: pip install 'cgarena[cglocal]'" in result.stderr
+    assert "Traceback" not in result.output and result.stdout == ""
