@@ -25,7 +25,7 @@ import queue
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -163,7 +163,7 @@ class Unchanged:
 LinkEvent = Listening | Connected | Refused | Blocked | Disconnected | Saved | SaveFailed | Pushed | Unchanged
 
 
-def port_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> int:
+def port_from_env(environ: Mapping[str, str] = os.environ) -> int:
     """The port to serve: :data:`PORT_VARIABLE` when set, else :data:`DEFAULT_PORT`."""
     text = environ.get(PORT_VARIABLE, "").strip()
     if not text:
@@ -241,7 +241,9 @@ class CGLocalApp:
     def start(self) -> None:
         """Listen (raises :class:`CGLocalError` when the port cannot be had)."""
         for sock in _listen(self.port):
-            server = serve(self._handle, sock=sock, process_request=self._check_origin, compression=None)
+            server = serve(
+                self._handle, sock=sock, process_request=self._check_origin, compression=None, close_timeout=2
+            )
             thread = threading.Thread(target=server.serve_forever, name="cg-local", daemon=True)
             thread.start()
             self._servers.append(server)

@@ -102,18 +102,19 @@ def _check_sandbox(mode: str) -> None:
         raise click.UsageError(str(exc)) from None
 
 
-def _link(cg_local: bool, play: bool, backup: Path) -> tuple[int, Path, bool] | None:
+def _link(cg_local: bool, play: bool, backup: Path | None) -> tuple[int, Path, bool] | None:
     """``--cg-local``'s port, backup folder and play flag (``None`` without it), or a usage error."""
     if not cg_local:
-        if play:
-            raise click.UsageError("--play is only used with --cg-local")
+        for given, name in ((play, "--play"), (backup is not None, "--ide-backup")):
+            if given:
+                raise click.UsageError(f"{name} is only used with --cg-local")
         return None
     if importlib.util.find_spec("websockets") is None:
         raise click.UsageError("--cg-local needs the websockets package: pip install 'cgarena[cglocal]'")
     from bundler.cglocal import CGLocalError, port_from_env
 
     try:
-        return port_from_env(os.environ), backup, play
+        return port_from_env(os.environ), backup or Path("cg-local-backups"), play
     except CGLocalError as exc:
         raise click.UsageError(str(exc)) from None
 
@@ -132,7 +133,8 @@ def _serve(options: BuildOptions, outputs: Outputs, watch_files: bool, link: tup
     "--output",
     type=click.Path(path_type=Path),
     default=None,
-    help="Write the bundle here (atomically). Default: standard output, unless --check, --copy or --verify is given.",
+    help="Write the bundle here (atomically). Default: standard output, unless --check, --copy, --verify "
+    "or --cg-local is given.",
 )
 @click.option(
     "--lib",
@@ -151,7 +153,9 @@ def _serve(options: BuildOptions, outputs: Outputs, watch_files: bool, link: tup
 @click.option("--strip-comments", is_flag=True, help="Remove comments.")
 @click.option("--strip-docstrings", is_flag=True, help="Remove docstrings.")
 @click.option("--check", is_flag=True, help="Print the size of each module and the total.")
-@click.option("--watch", "watch_files", is_flag=True, help="Rebuild whenever an input file changes (needs -o).")
+@click.option(
+    "--watch", "watch_files", is_flag=True, help="Rebuild whenever an input file changes (needs -o, or --cg-local)."
+)
 @click.option(
     "--verify",
     "verify_game",
@@ -205,7 +209,8 @@ def _serve(options: BuildOptions, outputs: Outputs, watch_files: bool, link: tup
 @click.option(
     "--ide-backup",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("cg-local-backups"),
+    default=None,
+    show_default="cg-local-backups",
     help="With --cg-local: the folder where the IDE's code is saved before the first push.",
 )
 def main(
@@ -228,7 +233,7 @@ def main(
     copy: bool,
     cg_local: bool,
     play: bool,
-    ide_backup: Path,
+    ide_backup: Path | None,
 ) -> None:
     """Turn the bot ENTRY (its main .py file, or its package directory) into the single file
     CodinGame accepts."""

@@ -197,6 +197,8 @@ def test_user_mistakes_are_one_line_errors(tmp_path):
     entry = str(tmp_path / "main.py")
     result = CliRunner().invoke(main, [entry, "--play"])
     assert result.exit_code == 2 and "--play is only used with --cg-local" in result.stderr
+    result = CliRunner().invoke(main, [entry, "--ide-backup", str(tmp_path / "b")])
+    assert result.exit_code == 2 and "--ide-backup is only used with --cg-local" in result.stderr
     result = CliRunner(env={"CGARENA_CG_LOCAL_PORT": "http"}).invoke(main, [entry, "--cg-local"])
     assert result.exit_code == 2 and "CGARENA_CG_LOCAL_PORT='http': not a port number" in result.stderr
     assert port_from_env({}) == 53135 and port_from_env({"CGARENA_CG_LOCAL_PORT": "4000"}) == 4000
@@ -217,3 +219,25 @@ def test_without_websockets_says_what_to_install(tmp_path, monkeypatch):
     assert result.exit_code == 2
     assert "--cg-local needs the websockets package: pip install 'cgarena[cglocal]'" in result.stderr
     assert "Traceback" not in result.output and result.stdout == ""
+
+
+def test_a_bundle_that_fails_verify_is_not_sent(tmp_path):
+    """An edit that makes the bundle answer differently from the source bot (it reads its own
+    file name) sends nothing; the IDE keeps the verified bundle."""
+    source = (REPO_ROOT / "bots" / "spring2021" / "random_bot.py").read_text()
+    assert "    seed = 0\n" in source
+    (tmp_path / "main.py").write_text(source)
+    port = free_port()
+    args = ("main.py", "--cg-local", "--watch", "--verify", "spring2021", "--games", "1", "--sandbox", "off")
+    process = BundleProcess(tmp_path, port, *args)
+    try:
+        ide = Extension(port, code=IDE_CODE)
+        ide.handshake()
+        good = ide.next()["payload"]["code"]
+        differs = "    seed = 0 if sys.argv[0].endswith('main.py') else 1\n"
+        (tmp_path / "main.py").write_text(source.replace("    seed = 0\n", differs))
+        line = process.wait_for("not sent to the IDE")
+        assert "the bundle differs from the source bot" in line
+        assert ide.nothing_within(0.5) and ide.code == good
+    finally:
+        assert process.interrupt() == 0
