@@ -15,7 +15,7 @@ from websockets.exceptions import InvalidStatus
 
 from bundler.cglocal import CGLocalError, _listen, port_from_env
 from cli.bundle import main
-from tests.helpers.cglocal import BundleProcess, Extension, free_port, open_socket
+from tests.helpers.cglocal import BundleProcess, Extension, free_port, ipv6_loopback, open_socket
 from tests.helpers.paths import REPO_ROOT
 
 HELPER_V1 = "def greet():\n    return 'hello'\n"
@@ -173,7 +173,7 @@ def test_listens_on_loopback_only_ipv4_and_ipv6():
     sockets = _listen(port)
     try:
         hosts = {s.getsockname()[0] for s in sockets}
-        assert "127.0.0.1" in hosts and hosts <= {"127.0.0.1", "::1"}
+        assert hosts == ({"127.0.0.1", "::1"} if ipv6_loopback() else {"127.0.0.1"})
         with pytest.raises(CGLocalError, match=f"port {port} on 127.0.0.1 is in use"):
             _listen(port)
     finally:
@@ -183,9 +183,7 @@ def test_listens_on_loopback_only_ipv4_and_ipv6():
 
 def test_ipv6_loopback_is_served(tmp_path, watching):
     _process, port = watching
-    try:
-        socket.create_connection(("::1", port), timeout=5).close()
-    except OSError:
+    if not ipv6_loopback():
         pytest.skip("no IPv6 loopback here")
     ws = open_socket(port, host="::1")
     assert ws.recv(timeout=10) == '{"action": "send-details", "payload": {}}'
@@ -241,3 +239,20 @@ def test_a_bundle_that_fails_verify_is_not_sent(tmp_path):
         assert ide.nothing_within(0.5) and ide.code == good
     finally:
         assert process.interrupt() == 0
+
+
+def test_when_the_ide_code_cannot_be_saved_nothing_is_sent(tmp_path):
+    bot(tmp_path)
+    (tmp_path / "taken").write_text("a file where the backup folder should be")
+    port = free_port()
+    process = BundleProcess(tmp_path, port, "main.py", "--cg-local", "--ide-backup", "taken/backups")
+    try:
+        ide = Extension(port, code=IDE_CODE)
+        assert ide.handshake() == HANDSHAKE
+        got = ide.next()
+        assert got["action"] == "error" and "could not save the IDE's code" in got["payload"]["message"]
+        assert ide.closed.wait(10) and ide.ws.close_code == 1000  # the extension closes on error
+        assert ide.code == IDE_CODE
+        assert "nothing was sent to the IDE" in process.wait_for("could not save the IDE's code")
+    finally:
+        process.interrupt()

@@ -44,12 +44,13 @@ def free_port() -> int:
             with socket.socket(socket.AF_INET6) as s6:
                 s6.bind(("::1", port))
         except OSError:
-            if socket.has_ipv6 and _ipv6_loopback():
+            if socket.has_ipv6 and ipv6_loopback():
                 continue
         return port
 
 
-def _ipv6_loopback() -> bool:
+def ipv6_loopback() -> bool:
+    """Whether ``::1`` can be listened on here."""
     try:
         with socket.socket(socket.AF_INET6) as s6:
             s6.bind(("::1", 0))
