@@ -77,12 +77,15 @@ def push_watching(
     while True:
         before = snapshot(files)
         inputs: list[Path] = []
+        text: str | None = None
         try:
-            app.offer((yield from _made(options, outputs, inputs)))
+            text = yield from _made(options, outputs, inputs)
         except BundleError as exc:
             yield NotSent(exc)
         files = watched_paths(options, inputs)
         state = snapshot(files + list(dict.fromkeys(p.parent for p in files)))
+        if text is not None:
+            app.offer(text)  # after the look at the files: an edit made on seeing it is a change
         yield Watching(len(files))
         names = changed_names(before, state)  # a file saved while the bundle was being made
         while not names:

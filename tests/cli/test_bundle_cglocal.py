@@ -24,9 +24,16 @@ IDE_CODE = "print('typed in the browser')\n"
 
 
 def bot(tmp_path: Path) -> Path:
-    (tmp_path / "main.py").write_text("from helper import greet\nprint(greet())\n")
-    (tmp_path / "helper.py").write_text(HELPER_V1)
+    edit(tmp_path / "main.py", "from helper import greet\nprint(greet())\n")
+    edit(tmp_path / "helper.py", HELPER_V1)
     return tmp_path
+
+
+def edit(path: Path, text: str) -> None:
+    """Save as an editor does, in one step (the watcher never sees a half-written file)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def bundle_output(cwd: Path) -> str:
@@ -77,7 +84,7 @@ def test_handshake_save_then_one_update_per_edit(tmp_path, watching):
     assert "(30 characters)" in process.wait_for("saved the IDE's code")
     process.wait_for("sent the bundle to the IDE")
 
-    (tmp_path / "helper.py").write_text(HELPER_V2)
+    edit(tmp_path / "helper.py", HELPER_V2)
     second = ide.next()
     assert second == update(bundle_output(tmp_path))
     assert "'changed'" in second["payload"]["code"]  # type: ignore[index]
@@ -92,15 +99,15 @@ def test_a_broken_or_oversized_bundle_is_not_sent(tmp_path, watching):
     ide = Extension(port, code=IDE_CODE)
     ide.handshake()
     good = ide.next()["payload"]["code"]
-    (tmp_path / "helper.py").write_text("def greet(:\n")
-    line = process.wait_for("not sent to the IDE")
-    assert "syntax error" in line and "helper.py" in line
-    (tmp_path / "helper.py").write_text(f"BIG = '{'x' * 100_001}'\n" + HELPER_V1)
-    line = process.wait_for("not sent to the IDE")
-    assert "over CodinGame's 100,000 limit" in line
+    edit(tmp_path / "helper.py", "def greet(:\n")
+    line = process.wait_for("syntax error")  # (twice, where the save races a rebuild)
+    assert line.startswith("bundle: not sent to the IDE (it keeps the last good code): ") and "helper.py" in line
+    edit(tmp_path / "helper.py", f"BIG = '{'x' * 100_001}'\n" + HELPER_V1)
+    line = process.wait_for("over CodinGame's 100,000 limit")
+    assert line.startswith("bundle: not sent to the IDE (it keeps the last good code): ")
     assert ide.nothing_within(0.5)
     assert ide.code == good  # the IDE keeps the last good code
-    (tmp_path / "helper.py").write_text(HELPER_V2)
+    edit(tmp_path / "helper.py", HELPER_V2)
     assert ide.next() == update(bundle_output(tmp_path))
     ide.close()
 
@@ -152,8 +159,8 @@ def test_without_watch_pushes_once_with_play_and_exits(tmp_path):
 
 
 def test_without_watch_a_bad_bundle_is_refused_before_any_push(tmp_path):
-    (tmp_path / "main.py").write_text("import helper\n")
-    (tmp_path / "helper.py").write_text("def greet(:\n")
+    edit(tmp_path / "main.py", "import helper\n")
+    edit(tmp_path / "helper.py", "def greet(:\n")
     process = BundleProcess(tmp_path, free_port(), "main.py", "--cg-local")
     assert process.finish() == 1
     err = process.stderr()
@@ -224,7 +231,7 @@ def test_a_bundle_that_fails_verify_is_not_sent(tmp_path):
     file name) sends nothing; the IDE keeps the verified bundle."""
     source = (REPO_ROOT / "bots" / "spring2021" / "random_bot.py").read_text()
     assert "    seed = 0\n" in source
-    (tmp_path / "main.py").write_text(source)
+    edit(tmp_path / "main.py", source)
     port = free_port()
     args = ("main.py", "--cg-local", "--watch", "--verify", "spring2021", "--games", "1", "--sandbox", "off")
     process = BundleProcess(tmp_path, port, *args)
@@ -233,7 +240,7 @@ def test_a_bundle_that_fails_verify_is_not_sent(tmp_path):
         ide.handshake()
         good = ide.next()["payload"]["code"]
         differs = "    seed = 0 if sys.argv[0].endswith('main.py') else 1\n"
-        (tmp_path / "main.py").write_text(source.replace("    seed = 0\n", differs))
+        edit(tmp_path / "main.py", source.replace("    seed = 0\n", differs))
         line = process.wait_for("not sent to the IDE")
         assert "the bundle differs from the source bot" in line
         assert ide.nothing_within(0.5) and ide.code == good
