@@ -151,7 +151,6 @@ class Extension:
         """Lose the connection without a close frame (a crashed browser, a lost network)."""
         self.ws.socket.shutdown(socket.SHUT_RDWR)
         self.ws.socket.close()
-        self.closed.wait(WAIT_S)
 
 
 class BundleProcess:
