@@ -57,6 +57,8 @@ __all__ = [
     "SaveFailed",
     "LinkEvent",
     "port_from_env",
+    "message",
+    "parse",
     "CGLocalApp",
 ]
 
