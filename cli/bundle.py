@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shlex
 import sys
@@ -109,9 +108,10 @@ def _link(cg_local: bool, play: bool, backup: Path | None) -> tuple[int, Path, b
             if given:
                 raise click.UsageError(f"{name} is only used with --cg-local")
         return None
-    if importlib.util.find_spec("websockets") is None:
-        raise click.UsageError("--cg-local needs the websockets package: pip install 'cgarena[cglocal]'")
-    from bundler.cglocal import CGLocalError, port_from_env
+    try:
+        from bundler.cglocal import CGLocalError, port_from_env
+    except ImportError:  # websockets missing, or too old for its threading API
+        raise click.UsageError("--cg-local needs the websockets package: pip install 'cgarena[cglocal]'") from None
 
     try:
         return port_from_env(os.environ), backup or Path("cg-local-backups"), play

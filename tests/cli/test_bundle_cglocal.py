@@ -219,7 +219,9 @@ def test_user_mistakes_are_one_line_errors(tmp_path):
 
 def test_without_websockets_says_what_to_install(tmp_path, monkeypatch):
     bot(tmp_path)
-    monkeypatch.setitem(sys.modules, "websockets", None)  # as if not installed
+    for name in [m for m in sys.modules if m == "websockets" or m.startswith("websockets.")]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed
+    monkeypatch.delitem(sys.modules, "bundler.cglocal")  # imported again, without it
     result = CliRunner().invoke(main, [str(tmp_path / "main.py"), "--cg-local"])
     assert result.exit_code == 2
     assert "--cg-local needs the websockets package: pip install 'cgarena[cglocal]'" in result.stderr
