@@ -9,7 +9,9 @@ What both modes share is here: :mod:`.graph` (the bot's local modules and their 
 :mod:`arena.match.pymodule`'s rule), :mod:`.scopes` (which names refer to a module's globals),
 :mod:`.textedit` and :mod:`.strip` (edits of the original text), :mod:`.size`, :mod:`.errors`,
 :mod:`.output`, :mod:`.build`, :mod:`.verify` and :mod:`.ship`. Modules mode is :mod:`.embed`;
-flat mode's passes are the subpackage :mod:`.flat`.
+flat mode's passes are the subpackage :mod:`.flat`. What ``bundle`` does with a bundle, step by
+step, is :mod:`.session`; sending it to the CodinGame IDE through the CG Local extension is
+:mod:`.cglocal` (the protocol, needs the optional ``websockets``) and :mod:`.cglocal_session`.
 """
 
 from __future__ import annotations

@@ -38,6 +38,9 @@ __all__ = [
     "POLL_SECONDS",
     "make",
     "watch",
+    "snapshot",
+    "watched_paths",
+    "changed_names",
 ]
 
 POLL_SECONDS = 0.3
@@ -67,9 +70,12 @@ class Outputs:
     env: Mapping[str, str] = field(default_factory=dict)
     """``--env``: variables for the source bot and the bundle during ``--verify``."""
 
+    cg_local: bool = False
+    """``--cg-local``: the bundle goes to the CodinGame IDE (through the CG Local extension)."""
+
     @property
     def to_stdout(self) -> bool:
-        return self.output is None and not (self.check or self.copy or self.verify_game)
+        return self.output is None and not (self.check or self.copy or self.verify_game or self.cg_local)
 
 
 @dataclass(frozen=True)
@@ -166,7 +172,7 @@ def _verify(bundle: Bundle, options: BuildOptions, outputs: Outputs, game: str) 
 _State = dict[Path, tuple[int, int] | None]
 
 
-def _snapshot(paths: list[Path]) -> _State:
+def snapshot(paths: list[Path]) -> _State:
     """Each path's modification time and size (``None``: it is gone)."""
     state: _State = {}
     for p in paths:
@@ -178,20 +184,34 @@ def _snapshot(paths: list[Path]) -> _State:
     return state
 
 
+def watched_paths(options: BuildOptions, inputs: list[Path]) -> list[Path]:
+    """The files a bundle was made from (and the entry), resolved, once each; :func:`watch` also
+    looks at the folders holding them."""
+    return list(dict.fromkeys(p.resolve() for p in [*inputs, Path(options.entry)]))
+
+
+def changed_names(before: _State, after: _State) -> tuple[str, ...]:
+    """The names of the paths seen in both states whose state differs."""
+    return tuple(p.name for p in after if p in before and after[p] != before[p])
+
+
 def watch(options: BuildOptions, outputs: Outputs, poll_s: float = POLL_SECONDS) -> Iterator[Event]:
     """:func:`make` now and again whenever a file it was made from (or a folder holding one: a
-    module added or removed) changes, until interrupted; a failed build is :class:`Failed`."""
-    state: _State = {}
+    module added or removed) changes, until interrupted; a failed build is :class:`Failed`. A
+    file saved while the bundle was being made is a change too (the bundle may hold its old text)."""
+    files = watched_paths(options, [])
     while True:
+        before = snapshot(files)
         inputs: list[Path] = []
         try:
             yield from make(options, outputs, inputs)
         except BundleError as exc:
             yield Failed(exc)
-        files = list(dict.fromkeys(p.resolve() for p in [*inputs, Path(options.entry)]))
-        folders = list(dict.fromkeys(p.parent for p in files))
+        files = watched_paths(options, inputs)
+        state = snapshot(files + list(dict.fromkeys(p.parent for p in files)))
         yield Watching(len(files))
-        state = _snapshot(files + folders)
-        while (now := _snapshot(list(state))) == state:
+        names = changed_names(before, state)  # files only: writing the output changes its folder
+        while not names:
             time.sleep(poll_s)
-        yield Changed(tuple(p.name for p in state if now.get(p) != state[p]))
+            names = changed_names(state, snapshot(list(state)))
+        yield Changed(names)

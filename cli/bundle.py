@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import traceback
@@ -100,6 +101,30 @@ def _check_sandbox(mode: str) -> None:
         raise click.UsageError(str(exc)) from None
 
 
+def _link(cg_local: bool, play: bool, backup: Path | None) -> tuple[int, Path, bool] | None:
+    """``--cg-local``'s port, backup folder and play flag (``None`` without it), or a usage error."""
+    if not cg_local:
+        for given, name in ((play, "--play"), (backup is not None, "--ide-backup")):
+            if given:
+                raise click.UsageError(f"{name} is only used with --cg-local")
+        return None
+    try:
+        from bundler.cglocal import CGLocalError, port_from_env
+    except ImportError:  # websockets missing, or too old for its threading API
+        raise click.UsageError("--cg-local needs the websockets package: pip install 'cgarena[cglocal]'") from None
+
+    try:
+        return port_from_env(os.environ), backup or Path("cg-local-backups"), play
+    except CGLocalError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _serve(options: BuildOptions, outputs: Outputs, watch_files: bool, link: tuple[int, Path, bool]) -> None:
+    from .cglocal import serve
+
+    serve(options, outputs, watch_files, link, lambda event: _render(event, outputs.check))
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
 @click.version_option(package_name="cgarena", prog_name="bundle")
 @click.argument("entry", type=click.Path(path_type=Path))
@@ -108,7 +133,8 @@ def _check_sandbox(mode: str) -> None:
     "--output",
     type=click.Path(path_type=Path),
     default=None,
-    help="Write the bundle here (atomically). Default: standard output, unless --check, --copy or --verify is given.",
+    help="Write the bundle here (atomically). Default: standard output, unless --check, --copy, --verify "
+    "or --cg-local is given.",
 )
 @click.option(
     "--lib",
@@ -127,7 +153,9 @@ def _check_sandbox(mode: str) -> None:
 @click.option("--strip-comments", is_flag=True, help="Remove comments.")
 @click.option("--strip-docstrings", is_flag=True, help="Remove docstrings.")
 @click.option("--check", is_flag=True, help="Print the size of each module and the total.")
-@click.option("--watch", "watch_files", is_flag=True, help="Rebuild whenever an input file changes (needs -o).")
+@click.option(
+    "--watch", "watch_files", is_flag=True, help="Rebuild whenever an input file changes (needs -o, or --cg-local)."
+)
 @click.option(
     "--verify",
     "verify_game",
@@ -171,6 +199,20 @@ def _check_sandbox(mode: str) -> None:
 )
 @env_option("the source bot and the bundle during --verify")
 @click.option("--copy", is_flag=True, help="Put the bundle on the clipboard.")
+@click.option(
+    "--cg-local",
+    is_flag=True,
+    help="Send the bundle to the CodinGame IDE through the CG Local browser extension (once, or after "
+    "every good rebuild with --watch); see docs/cg-local.md.",
+)
+@click.option("--play", is_flag=True, help="With --cg-local: ask the IDE to play each bundle sent.")
+@click.option(
+    "--ide-backup",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    show_default="cg-local-backups",
+    help="With --cg-local: the folder where the IDE's code is saved before the first push.",
+)
 def main(
     entry: Path,
     output: Path | None,
@@ -189,6 +231,9 @@ def main(
     sandbox_mode: str,
     env: dict[str, str],
     copy: bool,
+    cg_local: bool,
+    play: bool,
+    ide_backup: Path | None,
 ) -> None:
     """Turn the bot ENTRY (its main .py file, or its package directory) into the single file
     CodinGame accepts."""
@@ -200,19 +245,23 @@ def main(
     if args and not verify_game:
         raise click.UsageError("--bot-args is only used with --verify")
     outputs = Outputs(
-        output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale, args, sandbox_mode, env
+        output, check, copy, verify_game, _seeds(seeds, games), opponent, time_scale, args, sandbox_mode, env, cg_local
     )
     if verify_game:
         _check_sandbox(sandbox_mode)
-    if watch_files and output is None:
-        raise click.UsageError("--watch needs -o/--output")
+    if watch_files and output is None and not cg_local:
+        raise click.UsageError("--watch needs -o/--output (or --cg-local)")
     if copy and clipboard_tool() is None:
         raise click.UsageError(NO_CLIPBOARD)
+    link = _link(cg_local, play, ide_backup)
     try:
-        for event in watch(options, outputs) if watch_files else make(options, outputs):
-            _render(event, check)
+        if link is not None:
+            _serve(options, outputs, watch_files, link)
+        else:
+            for event in watch(options, outputs) if watch_files else make(options, outputs):
+                _render(event, check)
     except BundleError as exc:  # --verify quotes a failing bot's message (its stderr)
-        _say(f"error: {shown(str(exc))}")
+        _say(f"error: {shown(str(exc))}{'; nothing was sent to the IDE' if cg_local else ''}")
         sys.exit(1)
     except KeyboardInterrupt:
         _say("stopped" if watch_files else "interrupted")

@@ -1,0 +1,98 @@
+"""``bundle --cg-local``'s part of the command line: it serves the CG Local extension with
+:class:`bundler.cglocal.CGLocalApp` and says what happened (imported only with ``--cg-local``:
+it needs the optional ``websockets`` package)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from bundler.build import BuildOptions
+from bundler.cglocal import (
+    Blocked,
+    CGLocalApp,
+    Connected,
+    Disconnected,
+    LinkEvent,
+    Listening,
+    Pushed,
+    Refused,
+    Saved,
+    SaveFailed,
+    Unchanged,
+)
+from bundler.cglocal_session import NotSent, push_once, push_watching
+from bundler.session import Event, Outputs
+
+from .common import shown
+
+__all__ = ["serve"]
+
+
+def _say(message: str) -> None:
+    click.echo(f"bundle: {message}", err=True)
+
+
+def _connected(event: Connected) -> str:
+    title = shown(event.title) if event.title is not None else "a question it did not name"
+    question = f" (question {event.question_id})" if event.question_id is not None else ""
+    return (
+        f"connected to the CodinGame IDE: {title}{question}; CG Local does not say the IDE's "
+        "language: make sure it is Python 3"
+    )
+
+
+def _disconnected(event: Disconnected) -> str:
+    if event.clean:
+        return "the IDE closed the connection (tab closed or CG Local turned off); waiting for it again"
+    code = f"close code {event.code}" if event.code is not None else "no close code"
+    return f"the connection to the IDE dropped ({code}); waiting for it again"
+
+
+def render_link(event: LinkEvent | NotSent) -> None:
+    """What the link to the IDE did, in words."""
+    if isinstance(event, Listening):
+        _say(
+            f"waiting for the CG Local extension on ws://localhost:{event.port}/ "
+            "(open the CodinGame IDE and turn CG Local on; Ctrl-C to stop)"
+        )
+    elif isinstance(event, Connected):
+        _say(_connected(event))
+    elif isinstance(event, Refused):
+        _say(f"refused a second connection ({event.peer}): already connected to one IDE tab")
+    elif isinstance(event, Blocked):
+        _say(f"refused a connection from the web page {shown(event.origin)}: only the CG Local extension may connect")
+    elif isinstance(event, Disconnected):
+        _say(_disconnected(event))
+    elif isinstance(event, Saved):
+        _say(f"saved the IDE's code ({event.characters:,} characters) to {event.path}")
+    elif isinstance(event, SaveFailed):
+        _say(f"error: {event.reason}; nothing was sent to the IDE")
+    elif isinstance(event, Pushed):
+        play = ", and asked it to play" if event.play else ""
+        _say(f"sent the bundle to the IDE ({event.characters:,} characters){play}")
+    elif isinstance(event, Unchanged):
+        _say("the bundle is unchanged: not sent to the IDE again")
+    else:
+        _say(f"not sent to the IDE (it keeps the last good code): {shown(str(event.error))}")
+
+
+def serve(
+    options: BuildOptions,
+    outputs: Outputs,
+    watch_files: bool,
+    link: tuple[int, Path, bool],
+    render: Callable[[Event], None],
+) -> None:
+    """Serve the extension on ``link`` (port, folder for the IDE's saved code, play) and push
+    the bundle once, or after every good rebuild with ``watch_files``."""
+    port, backup, play = link
+    with CGLocalApp(port, backup, play) as app:
+        steps = push_watching(options, outputs, app) if watch_files else push_once(options, outputs, app)
+        for event in steps:
+            if isinstance(event, LinkEvent | NotSent):
+                render_link(event)
+            else:
+                render(event)
