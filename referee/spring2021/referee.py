@@ -51,25 +51,29 @@ _WAITING = [f"${p} is waiting" for p in range(2)]
 _TREE_LINE = [[[[f"{c} {s} {m} {d}" for d in (0, 1)] for m in (0, 1)] for s in range(4)] for c in range(200)]
 
 
-_Board = tuple[int, int, list[int], list[int], list[bool], list[int], list[int], list[bool]]
-"""A copy of what the input lines show: day, nutrients, sun, score, waiting, size, owner, dormant."""
+_Board = tuple[int, int, list[int], list[int], list[bool], list[int], list[int], list[bool], list[list[int]]]
+"""A copy of what the input lines show: day, nutrients, sun, score, waiting, size, owner, dormant,
+and a memo for the tree cells (filled by the first player whose lines are made)."""
 
 
 def _format_frame(player: int, board: _Board, offered: list[str]) -> list[str]:
     """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``)."""
-    day, nutrients, sun, score, waiting, size, owner, dormant = board
+    day, nutrients, sun, score, waiting, size, owner, dormant, memo = board
     other = 1 - player
+    if memo:  # the other player's lines were made: the tree cells are known
+        cells = memo[0]
+    else:
+        cells = [c for c, s in enumerate(size) if s != NO_TREE]
+        memo.append(cells)
     lines = [
         str(day),
         str(nutrients),
         f"{sun[player]} {score[player]}",
         f"{sun[other]} {score[other]} {1 if waiting[other] else 0}",
+        str(len(cells)),
     ]
-    tree_lines = [
-        _TREE_LINE[c][size[c]][owner[c] == player][dormant[c]] for c in range(len(size)) if size[c] != NO_TREE
-    ]
-    lines.append(str(len(tree_lines)))
-    lines += tree_lines
+    text = _TREE_LINE
+    lines += [text[c][size[c]][owner[c] == player][dormant[c]] for c in cells]
     lines.append(str(len(offered)))
     lines += offered
     return lines
@@ -204,7 +208,7 @@ class Spring2021Referee(EngineReferee):
             # One copy of the board for the input lines of both players (made only if read); the
             # sizes and owners the census was checked against are such a copy already.
             size, owner = self._census_of
-            board = (
+            board: _Board = (
                 state.day,
                 state.nutrients,
                 state.sun[:],
@@ -213,6 +217,7 @@ class Spring2021Referee(EngineReferee):
                 size,
                 owner,
                 state.dormant[:],
+                [],
             )
             for p in players:
                 self._send(p, self._frame_lines(p, known, board))
