@@ -120,6 +120,8 @@ class Census:
     free: int
     """The cells a seed could go to (no tree, not a hole), as a mask of ``1 << rank`` bits
     (:attr:`.board.Geometry.rank`)."""
+    cells: list[int]
+    """Every tree cell of every player, ascending (the trees of the input lines, in their order)."""
 
 
 def census(state: SpringState) -> Census:
@@ -127,6 +129,7 @@ def census(state: SpringState) -> Census:
     players = len(state.sun)
     trees: list[list[int]] = [[] for _ in range(players)]
     counts = [[0, 0, 0, 0] for _ in range(players)]
+    cells = []
     free = 0
     bit = state.board.geometry.rank_bit
     owner = state.owner
@@ -137,7 +140,8 @@ def census(state: SpringState) -> Census:
             o = owner[c]
             trees[o].append(c)
             counts[o][s] += 1
-    return Census(trees, counts, free & state.board.open_mask)
+            cells.append(c)
+    return Census(trees, counts, free & state.board.open_mask, cells)
 
 
 def possible_actions(
@@ -370,6 +374,7 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None], known:
             state.owner[target] = player
             state.dormant[target] = True
             insort(trees[player], target)
+            insort(known.cells, target)
             counts[player][SEED] += 1
             known.free &= ~bit[target]
         state.sun[:] = available
@@ -384,6 +389,7 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None], known:
         state.dormant[cell] = False
         result.completed.append((player, cell, points))
         trees[player].remove(cell)
+        known.cells.remove(cell)
         counts[player][TALL] -= 1
         known.free |= bit[cell]
     for _ in dying:

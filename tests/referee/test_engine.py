@@ -35,3 +35,11 @@ def test_a_deferred_request_is_the_request_of_its_lines() -> None:
     assert request != Request(1, ("a", "b", "c"), 1, 100)
     with pytest.raises(AttributeError):
         request.player = 0  # type: ignore[misc]
+
+
+def test_a_request_of_one_part_is_the_request_of_its_lines() -> None:
+    made = Request.deferred(0, (lambda: ["x", "y"],), 1, 50)
+    given = Request.deferred(0, (["x", "y"],), 1, 50)
+    assert made.lines == given.lines == ("x", "y")
+    assert made == given == Request(0, ["x", "y"], 1, 50)
+    assert Request.deferred(0, (), 0, 50).lines == ()

@@ -432,6 +432,7 @@ def test_census_and_seed_lists_match_the_cell_by_cell_rules_on_random_positions(
         known = rules.census(st)
         trees, counts, free = written_out_census(st)
         assert known.trees == trees and known.counts == counts
+        assert known.cells == [c for c in range(37) if st.size[c] != -1]
         assert {t for t in range(37) if known.free >> st.board.geometry.rank[t] & 1} == free
         for p in (0, 1):
             assert rules.possible_actions(st, p, known)[2] == written_out_seeds(st, p)
