@@ -169,11 +169,18 @@ def possible_actions(
     )
     target_list = (grows, grows, grows, completes)
     seed_mask, seed_text = state.board.geometry.seed_mask, state.board.geometry.seed_text
+    if not can_seed:  # the usual loop without the seed targets
+        for c in mine:
+            if not dormant[c]:
+                s = size[c]
+                if affordable[s]:
+                    target_list[s].append(_GROW_OR_COMPLETE_TEXT[s][c])
+        return completes, grows, seeds
     for c in mine:
         if dormant[c]:
             continue
         s = size[c]
-        if s > 0 and can_seed:
+        if s > 0:  # a tree, not a seed
             targets = seed_mask[c][s] & free
             if targets:
                 texts = seed_text[c]
