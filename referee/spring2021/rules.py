@@ -169,12 +169,13 @@ def possible_actions(
     )
     target_list = (grows, grows, grows, completes)
     seed_mask, seed_text = state.board.geometry.seed_mask, state.board.geometry.seed_text
+    texts_by_size = _GROW_OR_COMPLETE_TEXT  # a local: read once per tree
     if not can_seed:  # the usual loop without the seed targets
         for c in mine:
             if not dormant[c]:
                 s = size[c]
                 if affordable[s]:
-                    target_list[s].append(_GROW_OR_COMPLETE_TEXT[s][c])
+                    target_list[s].append(texts_by_size[s][c])
         return completes, grows, seeds
     for c in mine:
         if dormant[c]:
@@ -189,7 +190,7 @@ def possible_actions(
                     seeds.append(texts[low.bit_length() - 1])
                     targets ^= low
         if affordable[s]:
-            target_list[s].append(_GROW_OR_COMPLETE_TEXT[s][c])
+            target_list[s].append(texts_by_size[s][c])
     return completes, grows, seeds
 
 
