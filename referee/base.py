@@ -160,10 +160,16 @@ class Request:
         """The input lines delivered to the player at this execution."""
         lines = self._lines
         if lines is None:
-            made: list[str] = []
-            for part in self._parts:
-                made.extend(part() if callable(part) else part)
-            lines = self._lines = tuple(made)
+            parts = self._parts
+            if len(parts) == 1:  # the usual case: one turn's lines
+                part = parts[0]
+                lines = tuple(part() if callable(part) else part)
+            else:
+                made: list[str] = []
+                for part in parts:
+                    made.extend(part() if callable(part) else part)
+                lines = tuple(made)
+            self._lines = lines
             self._parts = ()
         return lines
 

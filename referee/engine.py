@@ -74,6 +74,8 @@ class EngineReferee(Referee):
         "_errors",
         "_new_deactivations",
         "_messages",
+        "_one_line",
+        "_has_phase",
     )
 
     hard_quota_ms: ClassVar[int] = GAME_DURATION_HARD_QUOTA_MS
@@ -105,6 +107,10 @@ class EngineReferee(Referee):
         self._errors: list[tuple[int, str]] = []
         self._new_deactivations: list[Deactivation] = []
         self._messages: list[tuple[int, str]] = []
+        # Hooks a game may leave as they are, looked up once (not per turn).
+        cls = type(self)
+        self._one_line = cls._expected_lines is EngineReferee._expected_lines  # one line per answer
+        self._has_phase = cls._phase is not EngineReferee._phase
 
     # -- Referee API ---------------------------------------------------------------------------
 
@@ -142,7 +148,7 @@ class EngineReferee(Referee):
             else:
                 answers[p] = _lines(p, answer, expected, self._turn)
         turn = self._turn
-        phase = self._phase()
+        phase = self._phase() if self._has_phase else None
         if self._abort_pending:
             self._finish(
                 EndReason.REFEREE_FAIL,
@@ -318,7 +324,7 @@ class EngineReferee(Referee):
             return (Request.deferred(0, parts, 0, limit),)
         requests = []
         expecting = []
-        one_line = type(self)._expected_lines is EngineReferee._expected_lines  # not overridden
+        one_line = self._one_line
         expected_lines = self._expected_lines
         deferred = Request.deferred
         for p in players:

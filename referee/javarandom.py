@@ -103,13 +103,15 @@ def java_shuffle(items: MutableSequence[T], rnd: JavaRandom) -> None:
         return
     reject_from = _REJECT_FROM
     state = rnd._state
+    # The generator's constants are written out (_MULTIPLIER, _ADDEND, _MASK): constants are
+    # loaded faster than globals, and this loop runs for every item of every shuffled list.
     for i in range(n, 1, -1):
-        state = (state * _MULTIPLIER + _ADDEND) & _MASK
+        state = (state * 0x5DEECE66D + 0xB) & 0xFFFFFFFFFFFF
         bits = state >> 17  # next(31)
         limit = reject_from[i]
         if limit:
             while bits >= limit:  # nextInt's rejection of the top partial block
-                state = (state * _MULTIPLIER + _ADDEND) & _MASK
+                state = (state * 0x5DEECE66D + 0xB) & 0xFFFFFFFFFFFF
                 bits = state >> 17
             j = bits % i
         else:  # nextInt's power-of-two path

@@ -146,6 +146,8 @@ class Geometry:
     """The cells of the outer ring, in index order."""
     ring_richness: tuple[int, ...] = field(repr=False)
     """Each cell's richness before holes are made (lush centre, ok middle, poor outer ring)."""
+    cell_text: tuple[tuple[str, ...], ...] = field(repr=False)
+    """``cell_text[cell][richness]``: the cell's line of the initial input, ``index richness n0..n5``."""
 
     @property
     def size(self) -> int:
@@ -196,6 +198,10 @@ def geometry(rings: int) -> Geometry:
         ring_of=tuple(ring_of),
         edge_cells=tuple(i for i, r in enumerate(ring_of) if r == rings),
         ring_richness=tuple(_ring_richness(r, rings) for r in ring_of),
+        cell_text=tuple(
+            tuple(f"{i} {r} " + " ".join(map(str, neighbors[i])) for r in range(RICHNESS_LUSH + 1))
+            for i in range(len(coords))
+        ),
     )
 
 
@@ -272,10 +278,13 @@ class Board:
 
     def global_info_lines(self) -> list[str]:
         """The initial input block: cell count, then ``index richness n0..n5`` per cell."""
-        lines = [str(self.size)]
-        for i in range(self.size):
-            lines.append(f"{i} {self.richness[i]} " + " ".join(map(str, self.neighbors[i])))
-        return lines
+        richness = self.richness
+        if richness and min(richness) >= RICHNESS_NULL and max(richness) <= RICHNESS_LUSH:  # the made texts
+            text = self.geometry.cell_text
+            return [str(self.size), *[text[i][r] for i, r in enumerate(richness)]]
+        return [str(self.size)] + [
+            f"{i} {richness[i]} " + " ".join(map(str, self.neighbors[i])) for i in range(self.size)
+        ]
 
 
 def _negate(c: Coord) -> Coord:

@@ -20,7 +20,7 @@ from ..javatext import JAVA_INT_MAX, JAVA_INT_MIN, java_value_of
 from . import rules
 from .board import Board, geometry
 from .leagues import LEAGUE_NAMES, LEAGUES, TOP_LEAGUE, League, room_without_holes, starting_cells
-from .state import NO_TREE, FrameType, SpringState
+from .state import FrameType, SpringState
 
 __all__ = ["Spring2021Referee", "PARAMETERS"]
 
@@ -47,29 +47,32 @@ _GATHERING, _ACTIONS, _SUN_MOVE = FrameType.GATHERING, FrameType.ACTIONS, FrameT
 _GROWING = [[f"${p} is growing a tree on cell {c}" for c in range(200)] for p in range(2)]
 _WAITING = [f"${p} is waiting" for p in range(2)]
 
-# Input lines for one tree: _TREE_LINE[cell][size][mine][dormant].
-_TREE_LINE = [[[[f"{c} {s} {m} {d}" for d in (0, 1)] for m in (0, 1)] for s in range(4)] for c in range(200)]
+# Input lines for one tree as each player sees it: _TREE_LINE[player][cell][size][owner][dormant]
+# (a tree's owner is 0 or 1; the line says 1 when the tree is the player's).
+_TREE_LINE = [
+    [[[[f"{c} {s} {1 if o == p else 0} {d}" for d in (0, 1)] for o in (0, 1)] for s in range(4)] for c in range(200)]
+    for p in range(2)
+]
 
 
-_Board = tuple[int, int, list[int], list[int], list[bool], list[int], list[int], list[bool]]
-"""A copy of what the input lines show: day, nutrients, sun, score, waiting, size, owner, dormant."""
+_Board = tuple[int, int, list[int], list[int], list[bool], list[int], list[int], list[bool], list[int]]
+"""A copy of what the input lines show: day, nutrients, sun, score, waiting, size, owner, dormant,
+and the cells with a tree, ascending."""
 
 
 def _format_frame(player: int, board: _Board, offered: list[str]) -> list[str]:
     """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``)."""
-    day, nutrients, sun, score, waiting, size, owner, dormant = board
+    day, nutrients, sun, score, waiting, size, owner, dormant, cells = board
     other = 1 - player
     lines = [
         str(day),
         str(nutrients),
         f"{sun[player]} {score[player]}",
         f"{sun[other]} {score[other]} {1 if waiting[other] else 0}",
+        str(len(cells)),
     ]
-    tree_lines = [
-        _TREE_LINE[c][size[c]][owner[c] == player][dormant[c]] for c in range(len(size)) if size[c] != NO_TREE
-    ]
-    lines.append(str(len(tree_lines)))
-    lines += tree_lines
+    text = _TREE_LINE[player]
+    lines += [text[c][size[c]][owner[c]][dormant[c]] for c in cells]
     lines.append(str(len(offered)))
     lines += offered
     return lines
@@ -202,9 +205,10 @@ class Spring2021Referee(EngineReferee):
         if players:
             known = self._frame_census()
             # One copy of the board for the input lines of both players (made only if read); the
-            # sizes and owners the census was checked against are such a copy already.
+            # sizes and owners the census was checked against are such a copy already, and the
+            # census lists the tree cells.
             size, owner = self._census_of
-            board = (
+            board: _Board = (
                 state.day,
                 state.nutrients,
                 state.sun[:],
@@ -213,6 +217,7 @@ class Spring2021Referee(EngineReferee):
                 size,
                 owner,
                 state.dormant[:],
+                known.cells[:],
             )
             for p in players:
                 self._send(p, self._frame_lines(p, known, board))

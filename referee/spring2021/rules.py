@@ -120,6 +120,8 @@ class Census:
     free: int
     """The cells a seed could go to (no tree, not a hole), as a mask of ``1 << rank`` bits
     (:attr:`.board.Geometry.rank`)."""
+    cells: list[int]
+    """Every tree cell of every player, ascending (the trees of the input lines, in their order)."""
 
 
 def census(state: SpringState) -> Census:
@@ -127,6 +129,7 @@ def census(state: SpringState) -> Census:
     players = len(state.sun)
     trees: list[list[int]] = [[] for _ in range(players)]
     counts = [[0, 0, 0, 0] for _ in range(players)]
+    cells = []
     free = 0
     bit = state.board.geometry.rank_bit
     owner = state.owner
@@ -137,7 +140,8 @@ def census(state: SpringState) -> Census:
             o = owner[c]
             trees[o].append(c)
             counts[o][s] += 1
-    return Census(trees, counts, free & state.board.open_mask)
+            cells.append(c)
+    return Census(trees, counts, free & state.board.open_mask, cells)
 
 
 def possible_actions(
@@ -165,11 +169,19 @@ def possible_actions(
     )
     target_list = (grows, grows, grows, completes)
     seed_mask, seed_text = state.board.geometry.seed_mask, state.board.geometry.seed_text
+    texts_by_size = _GROW_OR_COMPLETE_TEXT  # a local: read once per tree
+    if not can_seed:  # the usual loop without the seed targets
+        for c in mine:
+            if not dormant[c]:
+                s = size[c]
+                if affordable[s]:
+                    target_list[s].append(texts_by_size[s][c])
+        return completes, grows, seeds
     for c in mine:
         if dormant[c]:
             continue
         s = size[c]
-        if s > 0 and can_seed:
+        if s > 0:  # a tree, not a seed
             targets = seed_mask[c][s] & free
             if targets:
                 texts = seed_text[c]
@@ -178,7 +190,7 @@ def possible_actions(
                     seeds.append(texts[low.bit_length() - 1])
                     targets ^= low
         if affordable[s]:
-            target_list[s].append(_GROW_OR_COMPLETE_TEXT[s][c])
+            target_list[s].append(texts_by_size[s][c])
     return completes, grows, seeds
 
 
@@ -370,6 +382,7 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None], known:
             state.owner[target] = player
             state.dormant[target] = True
             insort(trees[player], target)
+            insort(known.cells, target)
             counts[player][SEED] += 1
             known.free &= ~bit[target]
         state.sun[:] = available
@@ -384,6 +397,7 @@ def resolve_actions(state: SpringState, actions: Sequence[Action | None], known:
         state.dormant[cell] = False
         result.completed.append((player, cell, points))
         trees[player].remove(cell)
+        known.cells.remove(cell)
         counts[player][TALL] -= 1
         known.free |= bit[cell]
     for _ in dying:

@@ -403,6 +403,25 @@ def written_out_seeds(st: SpringState, player: int) -> list[str]:
     return out
 
 
+def written_out_grows(st: SpringState, player: int) -> tuple[list[str], list[str]]:
+    """COMPLETE and GROW commands, checked cell by cell: growing to size s costs 1, 3 or 7 sun plus
+    one per own tree of size s already; completing costs 4."""
+    if st.waiting[player]:
+        return [], []
+    completes, grows = [], []
+    for c in range(37):
+        if st.owner[c] == player and st.size[c] != -1 and not st.dormant[c]:
+            size = st.size[c]
+            if size == 3:
+                if st.sun[player] >= 4:
+                    completes.append(f"COMPLETE {c}")
+            else:
+                same = sum(1 for t in range(37) if st.owner[t] == player and st.size[t] == size + 1)
+                if (1, 3, 7)[size] + same <= st.sun[player]:
+                    grows.append(f"GROW {c}")
+    return completes, grows
+
+
 def written_out_shadows(st: SpringState) -> list[int]:
     """For each cell, the size of the tallest tree 1..size cells before it against the sun."""
     out = []
@@ -432,9 +451,11 @@ def test_census_and_seed_lists_match_the_cell_by_cell_rules_on_random_positions(
         known = rules.census(st)
         trees, counts, free = written_out_census(st)
         assert known.trees == trees and known.counts == counts
+        assert known.cells == [c for c in range(37) if st.size[c] != -1]
         assert {t for t in range(37) if known.free >> st.board.geometry.rank[t] & 1} == free
         for p in (0, 1):
             assert rules.possible_actions(st, p, known)[2] == written_out_seeds(st, p)
+            assert rules.possible_actions(st, p, known)[:2] == written_out_grows(st, p)
             assert rules.possible_actions(st, p) == rules.possible_actions(st, p, known)
         st.sun_direction = rng.randrange(6)
         rules.compute_shadows(st, known)
