@@ -6,7 +6,9 @@ Chromium.
     python docs/gen/dashboard_screenshots.py [--out docs/dashboard]
 
 Needs the ``serve`` and ``test`` extras (Flask, Selenium) and Chromium with its driver
-(``apt-get install chromium chromium-driver``).
+(``apt-get install chromium chromium-driver``). ``tests/docs/test_dashboard_screenshots.py``
+makes them again and compares them with the committed ones, pixel by pixel: only what timing
+decides (latencies, times of day) may differ.
 """
 
 from __future__ import annotations
@@ -82,26 +84,35 @@ def shoot(browser: Any, url: str, out: Path, wait: float = 0.5) -> None:
     print(f"wrote {out}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "dashboard", help="folder of the PNG files")
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
+SHOTS = ("tournaments.png", "tournament.png", "sweep.png", "games.png", "game.png", "ladder.png")
+"""The pictures, in ``docs/dashboard/``."""
+
+
+def make(out: Path) -> None:
+    """Play the databases in a temporary folder and photograph every page of :data:`SHOTS` into
+    ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         db, ladder = databases(Path(tmp))
         browser = driver()
         try:
             with served(db) as url:
-                shoot(browser, f"{url}/", args.out / "tournaments.png")
-                shoot(browser, f"{url}/tournament/1", args.out / "tournament.png")
-                shoot(browser, f"{url}/tournament/2", args.out / "sweep.png")
-                shoot(browser, f"{url}/games?tournament=1&bot=greedy", args.out / "games.png")
+                shoot(browser, f"{url}/", out / "tournaments.png")
+                shoot(browser, f"{url}/tournament/1", out / "tournament.png")
+                shoot(browser, f"{url}/tournament/2", out / "sweep.png")
+                shoot(browser, f"{url}/games?tournament=1&bot=greedy", out / "games.png")
                 game = next(g for g in find_games(db, 1).games if all(p.status == "ok" for p in g.players))
-                shoot(browser, f"{url}/game/{game.id}", args.out / "game.png", wait=2.0)
+                shoot(browser, f"{url}/game/{game.id}", out / "game.png", wait=2.0)
             with served(ladder) as url:
-                shoot(browser, f"{url}/ladder/1", args.out / "ladder.png")
+                shoot(browser, f"{url}/ladder/1", out / "ladder.png")
         finally:
             browser.quit()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "dashboard", help="folder of the PNG files")
+    make(parser.parse_args().out)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from pathlib import Path
 from types import ModuleType
+
+import numpy as np
 
 from tests.helpers.paths import REPO_ROOT
 
@@ -24,3 +27,12 @@ def load_module(name: str) -> ModuleType:
 def load_regen() -> ModuleType:
     """docs/gen/regen.py, the generator of the docs' outputs."""
     return load_module("regen")
+
+
+def changed(a: Path, b: Path) -> float:
+    """The share of pixels of two pictures of one size that differ visibly."""
+    from matplotlib.image import imread
+
+    first, second = imread(a)[..., :3], imread(b)[..., :3]
+    assert first.shape == second.shape, (a.name, first.shape, second.shape)
+    return float((np.abs(first - second).max(axis=-1) > 0.02).mean())

@@ -7,10 +7,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from tests.docs import load_module
+from tests.docs import changed, load_module
 from tests.helpers.environment import missing
 from tests.helpers.paths import REPO_ROOT
 from tests.helpers.sandboxing import require_sandbox
@@ -18,15 +17,6 @@ from tests.helpers.sandboxing import require_sandbox
 shots = load_module("viewer_screenshots")
 MAX_CHANGED = 0.01
 """The share of pixels that may differ (timing text); a changed board or layout is far above."""
-
-
-def changed(a: Path, b: Path) -> float:
-    """The share of pixels of two pictures of one size that differ visibly."""
-    from matplotlib.image import imread
-
-    first, second = imread(a)[..., :3], imread(b)[..., :3]
-    assert first.shape == second.shape, (a.name, first.shape, second.shape)
-    return float((np.abs(first - second).max(axis=-1) > 0.02).mean())
 
 
 @pytest.fixture(scope="module")
