@@ -9,7 +9,7 @@ cast; an inventory that a Java ``int`` overflow left out of that range takes the
 from __future__ import annotations
 
 from .actions import REST, WAIT
-from .state import CAST_GUARDS, GUARDS, MAX_SPACE, FallState, PlayerSpell
+from .state import CAST_GUARDS, GUARDS, MAX_SPACE, FallState, PlayerSpell, PlayerState
 
 __all__ = ["legal_actions"]
 
@@ -25,6 +25,29 @@ def _k_max(spell: PlayerSpell, inv: list[int]) -> int:
     return max(k_max, 0)
 
 
+def _in_game(state: FallState, p: PlayerState, a: int, key: int) -> list[str]:
+    """:func:`legal_actions` for an inventory of at most ``MAX_SPACE`` ingredients (always, in a
+    game), ``a`` of tier 0, ``key`` its :func:`.fits.inventory_index` (written out): each card
+    looks the inventory up in its table of those that can pay for it (:mod:`.fits`)."""
+    out = []
+    for o in state.deliveries:
+        if key in o.fits:
+            out.append(o.brew_command)
+    spells = p.spells
+    if len(spells) != len(p.own_lines):
+        p.refresh_lines()
+    for s in spells:
+        if key in s.can:
+            out += s.cast_table[s.can[key]]
+    # Learning the spell at position i costs i tier-0 ingredients.
+    for spell in state.tome[: a + 1]:
+        out.append(spell.learn_command)
+    if p.exhausted:
+        out.append(REST)
+    out.append(WAIT)
+    return out
+
+
 def legal_actions(state: FallState, player: int) -> list[str]:
     """Every command the official referee would accept from ``player`` now: ``BREW id``,
     ``CAST id`` and ``CAST id k`` (k >= 2, repeatable spells), ``LEARN id``, ``REST`` when a spell
@@ -33,6 +56,8 @@ def legal_actions(state: FallState, player: int) -> list[str]:
     p = state.players[player]
     inv = p.inventory
     a, b, c, d = inv
+    if a + b + c + d <= MAX_SPACE and a >= 0 and b >= 0 and c >= 0 and d >= 0:
+        return _in_game(state, p, a, ((a * 11 + b) * 11 + c) * 11 + d)
     exhausted = False
     if 0 <= a < 16 and 0 <= b < 16 and 0 <= c < 16 and 0 <= d < 16:
         # The usual case. The inventory packs into 20 bits with a guard bit per tier (see

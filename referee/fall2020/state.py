@@ -14,6 +14,8 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .fits import MAX_SPACE, NO_CASTS, cast_counts
+
 __all__ = [
     "Delta",
     "MAX_SPACE",
@@ -36,8 +38,6 @@ __all__ = [
 Delta = tuple[int, int, int, int]
 """Ingredient change per tier (0 = blue ... 3 = yellow)."""
 
-MAX_SPACE = 10
-"""Inventory capacity (all tiers together)."""
 TOME_SIZE = 6
 """Tome spells on display at the start (the tome shrinks once its deck is empty)."""
 COUNTER_SIZE = 5
@@ -175,7 +175,7 @@ class Order:
     Cards compare by identity. ``delta`` (any sequence of 4 counts, stored as a tuple) must not
     change afterwards: the order's texts are derived from it once."""
 
-    __slots__ = ("id", "delta", "price", "brew_command", "need_bits", "_lines")
+    __slots__ = ("id", "delta", "price", "brew_command", "need_bits", "fits", "_lines")
 
     def __init__(self, id: int, delta: Sequence[int], price: int) -> None:
         self.id = id
@@ -189,6 +189,9 @@ class Order:
         self.brew_command, self.need_bits, self._lines = _ORDER_TEXTS.get((id, self.delta)) or _order_texts(
             id, self.delta
         )
+        a, b, c, d = self.delta
+        self.fits = cast_counts((min(a, 0), min(b, 0), min(c, 0), min(d, 0)), False)
+        """Lists the inventories (by :func:`.fits.inventory_index`) that can brew it."""
 
     @property
     def need(self) -> Delta:
@@ -258,6 +261,8 @@ class PlayerSpell:
         "cast_command",
         "cast_table",
         "lines",
+        "fits",
+        "can",
         "_castable",
         "_holder",
         "_slot",
@@ -284,7 +289,11 @@ class PlayerSpell:
         self.cast_table = _CAST_TABLES.get((id, repeatable)) or _cast_table(id, repeatable)
         self.lines = _SPELL_LINES.get((id, delta, repeatable)) or _spell_lines(id, delta, repeatable)
         self.cast_command: str = self.cast_table[1][0]
-        self._castable = bool(castable)
+        self.fits = cast_counts(delta, repeatable)
+        """Inventory (:func:`.fits.inventory_index`) -> the most casts at once, if any."""
+        self._castable = castable = bool(castable)
+        self.can = self.fits if castable else NO_CASTS
+        """:attr:`fits` while castable, else an empty table."""
         self._holder: PlayerState | None = None
         self._slot = -1
 
@@ -295,7 +304,9 @@ class PlayerSpell:
 
     @castable.setter
     def castable(self, value: bool) -> None:
+        was = self._castable
         value = self._castable = bool(value)
+        self.can = self.fits if value else NO_CASTS
         holder = self._holder
         if holder is not None:
             slot = self._slot
@@ -304,6 +315,7 @@ class PlayerSpell:
                 lines = self.lines
                 holder.own_lines[slot] = lines[value]
                 holder.foe_lines[slot] = lines[2 + value]
+                holder.exhausted += was - value
 
     def line(self, viewer: int) -> str:
         """The input line as player ``viewer`` sees it (CAST or OPPONENT_CAST)."""
@@ -336,6 +348,8 @@ class PlayerState:
     deliveries: int = 0
     own_lines: list[str] = field(default_factory=list, repr=False)
     foe_lines: list[str] = field(default_factory=list, repr=False)
+    exhausted: int = field(default=0, repr=False)
+    """How many of the spells are exhausted (kept in step with the lines)."""
 
     def __post_init__(self) -> None:
         self._attach_all()
@@ -343,6 +357,7 @@ class PlayerState:
     def _attach_all(self) -> None:
         self.own_lines = []
         self.foe_lines = []
+        self.exhausted = 0
         for spell in self.spells:
             self._attach(spell)
 
@@ -351,14 +366,12 @@ class PlayerState:
         spell._slot = len(self.own_lines)
         self.own_lines.append(spell.lines[spell._castable])
         self.foe_lines.append(spell.lines[2 + spell._castable])
+        self.exhausted += not spell._castable
 
     def add_spell(self, spell: PlayerSpell) -> None:
         """Append ``spell`` (spells are listed in learning order)."""
         self.spells.append(spell)
-        spell._holder = self
-        spell._slot = len(self.own_lines)
-        self.own_lines.append(spell.lines[spell._castable])
-        self.foe_lines.append(spell.lines[2 + spell._castable])
+        self._attach(spell)
 
     def refresh_lines(self) -> None:
         """Rebuild the cached lines (needed only after editing ``spells`` other than by
