@@ -10,7 +10,7 @@ and process, from the sets of the inventories holding at least ``n`` of a tier o
 
 from __future__ import annotations
 
-__all__ = ["MAX_SPACE", "NO_CASTS", "inventory_index", "cast_counts"]
+__all__ = ["MAX_SPACE", "NO_CASTS", "cast_key", "inventory_index", "cast_counts"]
 
 MAX_SPACE = 10
 """Inventory capacity (all tiers together)."""
@@ -18,10 +18,20 @@ MAX_SPACE = 10
 NO_CASTS: dict[int, int] = {}
 """The table of an exhausted spell: nothing can cast it (shared: never modify it)."""
 
-_COUNTS: dict[tuple[tuple[int, int, int, int], bool], dict[int, int]] = {}
+_CAST_GUARDS = 16 << 20 | 16 << 15 | 16 << 10 | 16 << 5 | 16
+_COUNTS: dict[tuple[tuple[int, ...], bool], dict[int, int]] = {}
 _AT_LEAST: list[list[frozenset[int]]] = []
 """``_AT_LEAST[i][n]``: the indexes of the inventories with at least ``n`` of tier ``i`` (tiers 0-3)
 or, for ``i`` = 4, at least ``n`` free places (``n`` from 0 to :data:`MAX_SPACE`)."""
+
+
+def cast_key(a: int, b: int, c: int, d: int) -> int:
+    """An inventory (each tier 0-15) packed against :attr:`.state.PlayerSpell.lane`: the four tiers and
+    the free space (0 if none, or if the inventory is over-full), 5 bits each, guards set. Minus
+    the lane of a spell it keeps all five guards iff the spell, if not exhausted, can be cast
+    once: every consumed tier holds enough and the free space takes its net gain."""
+    room = MAX_SPACE - (a + b + c + d)
+    return (a << 20 | b << 15 | c << 10 | d << 5 | (room if room > 0 else 0)) | _CAST_GUARDS
 
 
 def inventory_index(a: int, b: int, c: int, d: int) -> int:
@@ -50,7 +60,7 @@ def _at_least() -> list[list[frozenset[int]]]:
     return _AT_LEAST
 
 
-def cast_counts(delta: tuple[int, int, int, int], repeatable: bool = True) -> dict[int, int]:
+def cast_counts(delta: tuple[int, ...], repeatable: bool = True) -> dict[int, int]:
     """For every inventory ``(a, b, c, d)`` of at most :data:`MAX_SPACE` ingredients from which a
     spell of this net change can be cast once (each tier holds what the spell consumes, the free
     space takes its net gain if positive), ``inventory_index(a, b, c, d)`` -> the most times in a row it

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .fits import MAX_SPACE, NO_CASTS, cast_counts
+from .fits import MAX_SPACE, NO_CASTS, cast_counts, cast_key
 
 __all__ = [
     "Delta",
@@ -65,15 +65,6 @@ def pack(a: int, b: int, c: int, d: int) -> int:
 
 CAST_GUARDS = GUARDS << 5 | 16
 """The five guard bits of a packed inventory as :func:`cast_key` makes it."""
-
-
-def cast_key(a: int, b: int, c: int, d: int) -> int:
-    """An inventory (each tier 0-15) packed against :attr:`PlayerSpell.lane`: the four tiers and
-    the free space (0 if none, or if the inventory is over-full), 5 bits each, guards set. Minus
-    the lane of a spell it keeps all five guards iff the spell, if not exhausted, can be cast
-    once: every consumed tier holds enough and the free space takes its net gain."""
-    room = MAX_SPACE - (a + b + c + d)
-    return (a << 20 | b << 15 | c << 10 | d << 5 | (room if room > 0 else 0)) | CAST_GUARDS
 
 
 # Memos shared by all games (the same cards come back game after game).
@@ -173,7 +164,7 @@ class Order:
     """A potion order; ``delta`` is what brewing it does to the inventory (all <= 0).
 
     Cards compare by identity. ``delta`` (any sequence of 4 counts, stored as a tuple) must not
-    change afterwards: the order's texts are derived from it once."""
+    change afterwards: its texts and ``fits`` (the inventories that can brew it) come from it once."""
 
     __slots__ = ("id", "delta", "price", "brew_command", "need_bits", "fits", "_lines")
 
@@ -189,9 +180,7 @@ class Order:
         self.brew_command, self.need_bits, self._lines = _ORDER_TEXTS.get((id, self.delta)) or _order_texts(
             id, self.delta
         )
-        a, b, c, d = self.delta
-        self.fits = cast_counts((min(a, 0), min(b, 0), min(c, 0), min(d, 0)), False)
-        """Lists the inventories (by :func:`.fits.inventory_index`) that can brew it."""
+        self.fits = cast_counts(tuple(x if x < 0 else 0 for x in self.delta), False)
 
     @property
     def need(self) -> Delta:
@@ -290,10 +279,10 @@ class PlayerSpell:
         self.lines = _SPELL_LINES.get((id, delta, repeatable)) or _spell_lines(id, delta, repeatable)
         self.cast_command: str = self.cast_table[1][0]
         self.fits = cast_counts(delta, repeatable)
-        """Inventory (:func:`.fits.inventory_index`) -> the most casts at once, if any."""
+        """Inventory (:func:`.fits.inventory_index`) -> the most casts at once, if any; ``can``:
+        the same while castable, else an empty table."""
         self._castable = castable = bool(castable)
         self.can = self.fits if castable else NO_CASTS
-        """:attr:`fits` while castable, else an empty table."""
         self._holder: PlayerState | None = None
         self._slot = -1
 
@@ -373,9 +362,23 @@ class PlayerState:
         self.spells.append(spell)
         self._attach(spell)
 
+    def rest(self) -> None:
+        """Make every spell castable (REST): :attr:`PlayerSpell.castable`'s setter written out."""
+        own, foe = self.own_lines, self.foe_lines
+        for slot, spell in enumerate(self.spells):
+            if not spell._castable:
+                if spell._holder is self and spell._slot == slot:
+                    spell._castable = True
+                    spell.can = spell.fits
+                    lines = spell.lines
+                    own[slot] = lines[1]
+                    foe[slot] = lines[3]
+                    self.exhausted -= 1
+                else:
+                    spell.castable = True
+
     def refresh_lines(self) -> None:
-        """Rebuild the cached lines (needed only after editing ``spells`` other than by
-        :meth:`add_spell`)."""
+        """Rebuild the cached lines and count (after editing ``spells`` not by :meth:`add_spell`)."""
         self._attach_all()
 
     def spell_lines(self) -> tuple[list[str], list[str]]:

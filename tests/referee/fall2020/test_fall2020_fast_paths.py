@@ -304,3 +304,19 @@ def test_legal_actions_after_casts_and_rests_match_the_checks_written_out() -> N
             for spell in spells:
                 spell.castable = True
             assert "REST" not in legal_actions(state, player)
+
+
+def test_rest_makes_every_spell_castable_and_its_lines_and_count_follow() -> None:
+    """REST (:meth:`PlayerState.rest`, the setter written out): every spell castable, the cached
+    lines are the castable ones each spell shows (``... 1 rep``), nothing is counted exhausted."""
+    rng = random.Random(3)
+    for _ in range(200):
+        state = random_position(rng)
+        for player in (0, 1):
+            witch = state.players[player]
+            witch.rest()
+            assert all(s.castable for s in witch.spells) and witch.exhausted == 0
+            assert witch.own_lines == [s.line(player) for s in witch.spells]
+            assert witch.foe_lines == [s.line(1 - player) for s in witch.spells]
+            assert all(line.split()[-2] == "1" for line in witch.own_lines)
+            assert legal_actions(state, player) == reference_legal_actions(state, player)
