@@ -9,6 +9,7 @@ cast; an inventory that a Java ``int`` overflow left out of that range takes the
 from __future__ import annotations
 
 from .actions import REST, WAIT
+from .fits import BASES
 from .state import CAST_GUARDS, GUARDS, MAX_SPACE, FallState, PlayerSpell, PlayerState
 
 __all__ = ["legal_actions"]
@@ -28,17 +29,18 @@ def _k_max(spell: PlayerSpell, inv: list[int]) -> int:
 def _in_game(state: FallState, p: PlayerState, a: int, key: int) -> list[str]:
     """:func:`legal_actions` for an inventory of at most ``MAX_SPACE`` ingredients (always, in a
     game), ``a`` of tier 0, ``key`` its :func:`.fits.inventory_index` (written out): each card
-    looks the inventory up in its table of those that can pay for it (:mod:`.fits`)."""
+    looks the inventory up in its table of how many times it can be paid for (:mod:`.fits`)."""
     out = []
     for o in state.deliveries:
-        if key in o.fits:
+        if o.fits[key]:
             out.append(o.brew_command)
     spells = p.spells
     if len(spells) != len(p.own_lines):
         p.refresh_lines()
     for s in spells:
-        if key in s.can:
-            out += s.cast_table[s.can[key]]
+        k = s.can[key]
+        if k:
+            out += s.cast_table[k]
     # Learning the spell at position i costs i tier-0 ingredients.
     for spell in state.tome[: a + 1]:
         out.append(spell.learn_command)
@@ -57,7 +59,7 @@ def legal_actions(state: FallState, player: int) -> list[str]:
     inv = p.inventory
     a, b, c, d = inv
     if a + b + c + d <= MAX_SPACE and a >= 0 and b >= 0 and c >= 0 and d >= 0:
-        return _in_game(state, p, a, ((a * 11 + b) * 11 + c) * 11 + d)
+        return _in_game(state, p, a, BASES[a][b][c] + d)
     exhausted = False
     if 0 <= a < 16 and 0 <= b < 16 and 0 <= c < 16 and 0 <= d < 16:
         # The usual case. The inventory packs into 20 bits with a guard bit per tier (see

@@ -258,12 +258,13 @@ def test_cast_count_tables_match_the_checks_written_out() -> None:
     """:func:`fits.cast_counts`, for every recipe (official and odd) and every inventory of at
     most 10 ingredients: a repeatable spell's entry is the largest ``k`` (at most 10) for which
     every consumed tier holds ``k`` times its cost and the inventory has room for ``k`` times
-    the net gain (no entry if ``k`` is 0); a non-repeatable one's is 1 wherever it can be cast;
-    an order's table (its need, no room) lists the inventories covering the need."""
+    the net gain (0 if none); a non-repeatable one's is 1 wherever it can be cast; an order's
+    table (its need, no room) is 1 for the inventories covering the need, else 0."""
     inventories = [
         (a, b, c, d) for a in range(11) for b in range(11 - a) for c in range(11 - a - b) for d in range(11 - a - b - c)
     ]
-    assert len(inventories) == 1001
+    # The index numbers the 1001 inventories 0 to 1000, in this (lexicographic) order.
+    assert [fits.inventory_index(*inv) for inv in inventories] == list(range(1001))
     for delta in list(TOME_RECIPES) + list(STARTING_SPELLS) + ODD_RECIPES:
         for repeatable in (True, False):
             table = fits.cast_counts(delta, repeatable)
@@ -276,16 +277,11 @@ def test_cast_count_tables_match_the_checks_written_out() -> None:
                     if not (enough and room) or (n > 1 and not repeatable):
                         break
                     k = n
-                index = inv[0] * 1331 + inv[1] * 121 + inv[2] * 11 + inv[3]
-                assert table.get(index, 0) == k, (delta, repeatable, inv)
+                assert table[fits.inventory_index(*inv)] == k, (delta, repeatable, inv)
     for need, _ in list(ORDER_RECIPES) + [((16, 0, 0, 0), 1), ((0, 0, 0, 0), 1)]:
         table = fits.cast_counts((-need[0], -need[1], -need[2], -need[3]), False)
-        covered = {
-            inv[0] * 1331 + inv[1] * 121 + inv[2] * 11 + inv[3]
-            for inv in inventories
-            if all(x >= n for x, n in zip(inv, need))
-        }
-        assert set(table) == covered and set(table.values()) <= {1}, need
+        covered = [int(all(x >= n for x, n in zip(inv, need))) for inv in inventories]
+        assert [table[fits.inventory_index(*inv)] for inv in inventories] == covered, need
 
 
 def test_legal_actions_after_casts_and_rests_match_the_checks_written_out() -> None:
