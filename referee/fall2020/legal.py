@@ -1,9 +1,11 @@
 """The legal actions of Fall Challenge 2020: every command the official referee would accept from
 a player in a position (:func:`legal_actions`), found without trying them.
 
-In the usual case (every tier 0-15) the inventory is packed with guard bits (:func:`.state.pack`,
-:func:`.state.cast_key`) so that one subtraction tells whether an order can be brewed or a spell
-cast; an inventory that a Java ``int`` overflow left out of that range takes the plain checks.
+In a game (at most ``MAX_SPACE`` ingredients, none negative) each card looks the inventory up in
+its table (:mod:`.fits`): whether an order can be brewed, how many times a spell can be cast. A
+position built by hand with more (every tier 0-15) packs the inventory with guard bits
+(:func:`.state.pack`, :func:`.state.cast_key`) so that one subtraction tells the same; an
+inventory that a Java ``int`` overflow left out of that range takes the plain checks.
 """
 
 from __future__ import annotations
@@ -26,10 +28,18 @@ def _k_max(spell: PlayerSpell, inv: list[int]) -> int:
     return max(k_max, 0)
 
 
-def _in_game(state: FallState, p: PlayerState, a: int, key: int) -> list[str]:
-    """:func:`legal_actions` for an inventory of at most ``MAX_SPACE`` ingredients (always, in a
-    game), ``a`` of tier 0, ``key`` its :func:`.fits.inventory_index` (written out): each card
-    looks the inventory up in its table of how many times it can be paid for (:mod:`.fits`)."""
+def legal_actions(state: FallState, player: int) -> list[str]:
+    """Every command the official referee would accept from ``player`` now: ``BREW id``,
+    ``CAST id`` and ``CAST id k`` (k >= 2, repeatable spells), ``LEARN id``, ``REST`` when a spell
+    is exhausted, and ``WAIT``. (Repeat counts that only pass the checks by Java int overflow are
+    not listed.)"""
+    p = state.players[player]
+    a, b, c, d = p.inventory
+    if a + b + c + d > MAX_SPACE or a < 0 or b < 0 or c < 0 or d < 0:
+        return _outside_game(state, p)
+    # In a game: each card looks the inventory (its :func:`.fits.inventory_index`, written out) up
+    # in its table of how many times it can be paid for (:mod:`.fits`).
+    key = BASES[a][b][c] + d
     out = []
     for o in state.deliveries:
         if o.fits[key]:
@@ -50,16 +60,11 @@ def _in_game(state: FallState, p: PlayerState, a: int, key: int) -> list[str]:
     return out
 
 
-def legal_actions(state: FallState, player: int) -> list[str]:
-    """Every command the official referee would accept from ``player`` now: ``BREW id``,
-    ``CAST id`` and ``CAST id k`` (k >= 2, repeatable spells), ``LEARN id``, ``REST`` when a spell
-    is exhausted, and ``WAIT``. (Repeat counts that only pass the checks by Java int overflow are
-    not listed.)"""
-    p = state.players[player]
+def _outside_game(state: FallState, p: PlayerState) -> list[str]:
+    """:func:`legal_actions` for an inventory of more than ``MAX_SPACE`` ingredients, or with a
+    negative count (positions built by hand, or a Java int overflow)."""
     inv = p.inventory
     a, b, c, d = inv
-    if a + b + c + d <= MAX_SPACE and a >= 0 and b >= 0 and c >= 0 and d >= 0:
-        return _in_game(state, p, a, BASES[a][b][c] + d)
     exhausted = False
     if 0 <= a < 16 and 0 <= b < 16 and 0 <= c < 16 and 0 <= d < 16:
         # The usual case. The inventory packs into 20 bits with a guard bit per tier (see
