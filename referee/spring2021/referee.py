@@ -353,9 +353,11 @@ class Spring2021Referee(EngineReferee):
     def legal_actions(self, player: int) -> list[str]:
         """The actions offered to ``player`` this frame (official order), or, when the player is
         not executed this frame, the unshuffled list the rules would offer."""
-        self.requests()
-        if player in self._actions_offered:
-            return list(self._actions_offered[player])
+        if self._requests is None:  # (``requests()`` has nothing to do otherwise)
+            self.requests()
+        offered = self._actions_offered.get(player)
+        if offered is not None:
+            return list(offered)
         possible = self._possible
         completes, grows, seeds = possible(self.state, player)
         return ["WAIT", *completes, *grows, *seeds]
