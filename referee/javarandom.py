@@ -116,7 +116,8 @@ def java_shuffle(items: MutableSequence[T], rnd: JavaRandom) -> None:
             j = bits % i
         else:  # nextInt's power-of-two path
             j = (i * bits) >> 31
-        items[i - 1], items[j] = items[j], items[i - 1]
+        last = i - 1
+        items[last], items[j] = items[j], items[last]
     rnd._state = state
 
 

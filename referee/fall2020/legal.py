@@ -1,15 +1,18 @@
 """The legal actions of Fall Challenge 2020: every command the official referee would accept from
 a player in a position (:func:`legal_actions`), found without trying them.
 
-In the usual case (every tier 0-15) the inventory is packed with guard bits (:func:`.state.pack`,
-:func:`.state.cast_key`) so that one subtraction tells whether an order can be brewed or a spell
-cast; an inventory that a Java ``int`` overflow left out of that range takes the plain checks.
+In a game (at most ``MAX_SPACE`` ingredients, none negative) each card looks the inventory up in
+its table (:mod:`.fits`): whether an order can be brewed, how many times a spell can be cast. A
+position built by hand with more (every tier 0-15) packs the inventory with guard bits
+(:func:`.state.pack`, :func:`.state.cast_key`) so that one subtraction tells the same; an
+inventory that a Java ``int`` overflow left out of that range takes the plain checks.
 """
 
 from __future__ import annotations
 
 from .actions import REST, WAIT
-from .state import CAST_GUARDS, GUARDS, MAX_SPACE, FallState, PlayerSpell
+from .fits import BASES
+from .state import CAST_GUARDS, GUARDS, MAX_SPACE, FallState, PlayerSpell, PlayerState
 
 __all__ = ["legal_actions"]
 
@@ -31,6 +34,35 @@ def legal_actions(state: FallState, player: int) -> list[str]:
     is exhausted, and ``WAIT``. (Repeat counts that only pass the checks by Java int overflow are
     not listed.)"""
     p = state.players[player]
+    a, b, c, d = p.inventory
+    if a + b + c + d > MAX_SPACE or a < 0 or b < 0 or c < 0 or d < 0:
+        return _outside_game(state, p)
+    # In a game: each card looks the inventory (its :func:`.fits.inventory_index`, written out) up
+    # in its table of how many times it can be paid for (:mod:`.fits`).
+    key = BASES[a][b][c] + d
+    out = []
+    for o in state.deliveries:
+        if o.fits[key]:
+            out.append(o.brew_command)
+    spells = p.spells
+    if len(spells) != len(p.own_lines):
+        p.refresh_lines()
+    for s in spells:
+        k = s.can[key]
+        if k:
+            out += s.cast_table[k]
+    # Learning the spell at position i costs i tier-0 ingredients.
+    for spell in state.tome[: a + 1]:
+        out.append(spell.learn_command)
+    if p.exhausted:
+        out.append(REST)
+    out.append(WAIT)
+    return out
+
+
+def _outside_game(state: FallState, p: PlayerState) -> list[str]:
+    """:func:`legal_actions` for an inventory of more than ``MAX_SPACE`` ingredients, or with a
+    negative count (positions built by hand, or a Java int overflow)."""
     inv = p.inventory
     a, b, c, d = inv
     exhausted = False

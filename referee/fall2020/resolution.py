@@ -207,9 +207,7 @@ def rest(state: FallState, player: int, log: TurnLog) -> None:
             break
     else:
         raise RuleViolation("All spells are already castable")
-    for s in spells:
-        if not s._castable:
-            s.castable = True
+    state.players[player].rest()
     log.summary.append(f"${player} rested")
 
 

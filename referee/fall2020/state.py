@@ -14,6 +14,8 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .fits import MAX_SPACE, NO_CASTS, cast_counts, cast_key
+
 __all__ = [
     "Delta",
     "MAX_SPACE",
@@ -36,8 +38,6 @@ __all__ = [
 Delta = tuple[int, int, int, int]
 """Ingredient change per tier (0 = blue ... 3 = yellow)."""
 
-MAX_SPACE = 10
-"""Inventory capacity (all tiers together)."""
 TOME_SIZE = 6
 """Tome spells on display at the start (the tome shrinks once its deck is empty)."""
 COUNTER_SIZE = 5
@@ -65,15 +65,6 @@ def pack(a: int, b: int, c: int, d: int) -> int:
 
 CAST_GUARDS = GUARDS << 5 | 16
 """The five guard bits of a packed inventory as :func:`cast_key` makes it."""
-
-
-def cast_key(a: int, b: int, c: int, d: int) -> int:
-    """An inventory (each tier 0-15) packed against :attr:`PlayerSpell.lane`: the four tiers and
-    the free space (0 if none, or if the inventory is over-full), 5 bits each, guards set. Minus
-    the lane of a spell it keeps all five guards iff the spell, if not exhausted, can be cast
-    once: every consumed tier holds enough and the free space takes its net gain."""
-    room = MAX_SPACE - (a + b + c + d)
-    return (a << 20 | b << 15 | c << 10 | d << 5 | (room if room > 0 else 0)) | CAST_GUARDS
 
 
 # Memos shared by all games (the same cards come back game after game).
@@ -173,9 +164,9 @@ class Order:
     """A potion order; ``delta`` is what brewing it does to the inventory (all <= 0).
 
     Cards compare by identity. ``delta`` (any sequence of 4 counts, stored as a tuple) must not
-    change afterwards: the order's texts are derived from it once."""
+    change afterwards: its texts and ``fits`` (the inventories that can brew it) come from it once."""
 
-    __slots__ = ("id", "delta", "price", "brew_command", "need_bits", "_lines")
+    __slots__ = ("id", "delta", "price", "brew_command", "need_bits", "fits", "_lines")
 
     def __init__(self, id: int, delta: Sequence[int], price: int) -> None:
         self.id = id
@@ -189,6 +180,7 @@ class Order:
         self.brew_command, self.need_bits, self._lines = _ORDER_TEXTS.get((id, self.delta)) or _order_texts(
             id, self.delta
         )
+        self.fits = cast_counts(tuple(x if x < 0 else 0 for x in self.delta), False)
 
     @property
     def need(self) -> Delta:
@@ -258,6 +250,8 @@ class PlayerSpell:
         "cast_command",
         "cast_table",
         "lines",
+        "fits",
+        "can",
         "_castable",
         "_holder",
         "_slot",
@@ -284,7 +278,11 @@ class PlayerSpell:
         self.cast_table = _CAST_TABLES.get((id, repeatable)) or _cast_table(id, repeatable)
         self.lines = _SPELL_LINES.get((id, delta, repeatable)) or _spell_lines(id, delta, repeatable)
         self.cast_command: str = self.cast_table[1][0]
-        self._castable = bool(castable)
+        self.fits = cast_counts(delta, repeatable)
+        """Inventory (:func:`.fits.inventory_index`) -> the most casts at once, if any; ``can``:
+        the same while castable, else an empty table."""
+        self._castable = castable = bool(castable)
+        self.can = self.fits if castable else NO_CASTS
         self._holder: PlayerState | None = None
         self._slot = -1
 
@@ -295,7 +293,9 @@ class PlayerSpell:
 
     @castable.setter
     def castable(self, value: bool) -> None:
+        was = self._castable
         value = self._castable = bool(value)
+        self.can = self.fits if value else NO_CASTS
         holder = self._holder
         if holder is not None:
             slot = self._slot
@@ -304,6 +304,7 @@ class PlayerSpell:
                 lines = self.lines
                 holder.own_lines[slot] = lines[value]
                 holder.foe_lines[slot] = lines[2 + value]
+                holder.exhausted += was - value
 
     def line(self, viewer: int) -> str:
         """The input line as player ``viewer`` sees it (CAST or OPPONENT_CAST)."""
@@ -336,6 +337,8 @@ class PlayerState:
     deliveries: int = 0
     own_lines: list[str] = field(default_factory=list, repr=False)
     foe_lines: list[str] = field(default_factory=list, repr=False)
+    exhausted: int = field(default=0, repr=False)
+    """How many of the spells are exhausted (kept in step with the lines)."""
 
     def __post_init__(self) -> None:
         self._attach_all()
@@ -343,6 +346,7 @@ class PlayerState:
     def _attach_all(self) -> None:
         self.own_lines = []
         self.foe_lines = []
+        self.exhausted = 0
         for spell in self.spells:
             self._attach(spell)
 
@@ -351,18 +355,30 @@ class PlayerState:
         spell._slot = len(self.own_lines)
         self.own_lines.append(spell.lines[spell._castable])
         self.foe_lines.append(spell.lines[2 + spell._castable])
+        self.exhausted += not spell._castable
 
     def add_spell(self, spell: PlayerSpell) -> None:
         """Append ``spell`` (spells are listed in learning order)."""
         self.spells.append(spell)
-        spell._holder = self
-        spell._slot = len(self.own_lines)
-        self.own_lines.append(spell.lines[spell._castable])
-        self.foe_lines.append(spell.lines[2 + spell._castable])
+        self._attach(spell)
+
+    def rest(self) -> None:
+        """Make every spell castable (REST): :attr:`PlayerSpell.castable`'s setter written out."""
+        own, foe = self.own_lines, self.foe_lines
+        for slot, spell in enumerate(self.spells):
+            if not spell._castable:
+                if spell._holder is self and spell._slot == slot:
+                    spell._castable = True
+                    spell.can = spell.fits
+                    lines = spell.lines
+                    own[slot] = lines[1]
+                    foe[slot] = lines[3]
+                    self.exhausted -= 1
+                else:
+                    spell.castable = True
 
     def refresh_lines(self) -> None:
-        """Rebuild the cached lines (needed only after editing ``spells`` other than by
-        :meth:`add_spell`)."""
+        """Rebuild the cached lines and count (after editing ``spells`` not by :meth:`add_spell`)."""
         self._attach_all()
 
     def spell_lines(self) -> tuple[list[str], list[str]]:

@@ -139,6 +139,9 @@ class Geometry:
     """``seed_mask[cell][size]``: ``seed_range[cell][size]`` as a mask of rank bits."""
     seed_text: tuple[tuple[str, ...], ...] = field(repr=False)
     """``seed_text[cell][r]``: the command ``SEED cell t`` for the cell ``t`` of rank ``r``."""
+    seed_lists: tuple[dict[int, tuple[str, ...]], ...] = field(repr=False)
+    """``seed_lists[cell]``: a memo, mask of target ranks -> their ``seed_text``, lowest rank first
+    (filled and bounded by :func:`.rules.possible_actions`)."""
     hashmap_order: tuple[int, ...] = field(repr=False)
     """Cell indices in the iteration order of the generator's HashMap (hole picks)."""
     ring_of: tuple[int, ...] = field(repr=False)
@@ -194,6 +197,7 @@ def geometry(rings: int) -> Geometry:
         rank_bit=tuple(1 << r for r in rank),
         seed_mask=tuple(tuple(sum(1 << rank[t] for t in in_size) for in_size in in_cell) for in_cell in seed_range),
         seed_text=tuple(tuple(f"SEED {c} {t}" for t in by_rank) for c in range(len(coords))),
+        seed_lists=tuple({} for _ in coords),
         hashmap_order=tuple(index_of[c] for c in java_hashmap_order(coords)),
         ring_of=tuple(ring_of),
         edge_cells=tuple(i for i, r in enumerate(ring_of) if r == rings),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from ..base import LEAGUE, EndReason, ParameterError
@@ -47,22 +48,27 @@ _GATHERING, _ACTIONS, _SUN_MOVE = FrameType.GATHERING, FrameType.ACTIONS, FrameT
 _GROWING = [[f"${p} is growing a tree on cell {c}" for c in range(200)] for p in range(2)]
 _WAITING = [f"${p} is waiting" for p in range(2)]
 
-# Input lines for one tree as each player sees it: _TREE_LINE[player][cell][size][owner][dormant]
-# (a tree's owner is 0 or 1; the line says 1 when the tree is the player's).
-_TREE_LINE = [
-    [[[[f"{c} {s} {1 if o == p else 0} {d}" for d in (0, 1)] for o in (0, 1)] for s in range(4)] for c in range(200)]
-    for p in range(2)
+# Input lines for one tree as players 0 and 1 see it: _TREE_LINES[cell][size][owner][dormant]
+# (a tree's owner is 0 or 1; a player's line says 1 when the tree is theirs); _PICK[player] takes
+# the player's line of the pair.
+_TREE_LINES = [
+    [[[(f"{c} {s} {1 - o} {d}", f"{c} {s} {o} {d}") for d in (0, 1)] for o in (0, 1)] for s in range(4)]
+    for c in range(200)
 ]
+_PICK = (itemgetter(0), itemgetter(1))
 
 
-_Board = tuple[int, int, list[int], list[int], list[bool], list[int], list[int], list[bool], list[int]]
+_Board = tuple[
+    int, int, list[int], list[int], list[bool], list[int], list[int], list[bool], list[int], list[list[tuple[str, str]]]
+]
 """A copy of what the input lines show: day, nutrients, sun, score, waiting, size, owner, dormant,
-and the cells with a tree, ascending."""
+and the cells with a tree, ascending; then an empty list where the first player to read the lines
+leaves the trees' lines for both players (pairs, by tree)."""
 
 
 def _format_frame(player: int, board: _Board, offered: list[str]) -> list[str]:
     """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``)."""
-    day, nutrients, sun, score, waiting, size, owner, dormant, cells = board
+    day, nutrients, sun, score, waiting, size, owner, dormant, cells, trees = board
     other = 1 - player
     lines = [
         str(day),
@@ -71,8 +77,10 @@ def _format_frame(player: int, board: _Board, offered: list[str]) -> list[str]:
         f"{sun[other]} {score[other]} {1 if waiting[other] else 0}",
         str(len(cells)),
     ]
-    text = _TREE_LINE[player]
-    lines += [text[c][size[c]][owner[c]][dormant[c]] for c in cells]
+    if not trees:  # the first player to read: both players' lines, the second picks its own
+        text = _TREE_LINES
+        trees.append([text[c][size[c]][owner[c]][dormant[c]] for c in cells])
+    lines += map(_PICK[player], trees[0])
     lines.append(str(len(offered)))
     lines += offered
     return lines
@@ -218,6 +226,7 @@ class Spring2021Referee(EngineReferee):
                 owner,
                 state.dormant[:],
                 known.cells[:],
+                [],
             )
             for p in players:
                 self._send(p, self._frame_lines(p, known, board))
@@ -344,9 +353,11 @@ class Spring2021Referee(EngineReferee):
     def legal_actions(self, player: int) -> list[str]:
         """The actions offered to ``player`` this frame (official order), or, when the player is
         not executed this frame, the unshuffled list the rules would offer."""
-        self.requests()
-        if player in self._actions_offered:
-            return list(self._actions_offered[player])
+        if self._requests is None:  # (``requests()`` has nothing to do otherwise)
+            self.requests()
+        offered = self._actions_offered.get(player)
+        if offered is not None:
+            return list(offered)
         possible = self._possible
         completes, grows, seeds = possible(self.state, player)
         return ["WAIT", *completes, *grows, *seeds]

@@ -144,6 +144,25 @@ def census(state: SpringState) -> Census:
     return Census(trees, counts, free & state.board.open_mask, cells)
 
 
+_SEED_LISTS_KEPT = 4096
+"""At most this many target masks are remembered per cell (then the memo starts again)."""
+
+
+def _seed_list(memo: dict[int, tuple[str, ...]], texts: tuple[str, ...], targets: int) -> tuple[str, ...]:
+    """The SEED commands of one cell for a mask of target ranks, lowest rank first (the official
+    order), remembered in ``memo``."""
+    listed = []
+    left = targets
+    while left:
+        low = left & -left
+        listed.append(texts[low.bit_length() - 1])
+        left ^= low
+    if len(memo) >= _SEED_LISTS_KEPT:
+        memo.clear()
+    found = memo[targets] = tuple(listed)
+    return found
+
+
 def possible_actions(
     state: SpringState, player: int, known: Census | None = None
 ) -> tuple[list[str], list[str], list[str]]:
@@ -168,7 +187,8 @@ def possible_actions(
         sun >= LIFECYCLE_END_COST,
     )
     target_list = (grows, grows, grows, completes)
-    seed_mask, seed_text = state.board.geometry.seed_mask, state.board.geometry.seed_text
+    geometry = state.board.geometry
+    seed_mask, seed_text, seed_lists = geometry.seed_mask, geometry.seed_text, geometry.seed_lists
     texts_by_size = _GROW_OR_COMPLETE_TEXT  # a local: read once per tree
     if not can_seed:  # the usual loop without the seed targets
         for c in mine:
@@ -184,11 +204,10 @@ def possible_actions(
         if s > 0:  # a tree, not a seed
             targets = seed_mask[c][s] & free
             if targets:
-                texts = seed_text[c]
-                while targets:  # lowest rank first: the official order
-                    low = targets & -targets
-                    seeds.append(texts[low.bit_length() - 1])
-                    targets ^= low
+                listed = seed_lists[c].get(targets)
+                if listed is None:
+                    listed = _seed_list(seed_lists[c], seed_text[c], targets)
+                seeds += listed
         if affordable[s]:
             target_list[s].append(texts_by_size[s][c])
     return completes, grows, seeds

@@ -19,7 +19,7 @@ import pytest
 
 import referee
 from referee.base import InvalidCommand, Request
-from referee.fall2020 import inputs
+from referee.fall2020 import fits, inputs
 from referee.fall2020.actions import parse, parse_answer
 from referee.fall2020.deck import ORDER_RECIPES, TOME_RECIPES
 from referee.fall2020.legal import legal_actions
@@ -252,3 +252,67 @@ def test_parse_answer_agrees_with_parse(line: str) -> None:
             assert (str(got.value), got.value.got, got.value.expected) == (str(exc), exc.got, exc.expected)
         else:
             assert parse_answer((line,)) == expected
+
+
+def test_cast_count_tables_match_the_checks_written_out() -> None:
+    """:func:`fits.cast_counts`, for every recipe (official and odd) and every inventory of at
+    most 10 ingredients: a repeatable spell's entry is the largest ``k`` (at most 10) for which
+    every consumed tier holds ``k`` times its cost and the inventory has room for ``k`` times
+    the net gain (0 if none); a non-repeatable one's is 1 wherever it can be cast; an order's
+    table (its need, no room) is 1 for the inventories covering the need, else 0."""
+    inventories = [
+        (a, b, c, d) for a in range(11) for b in range(11 - a) for c in range(11 - a - b) for d in range(11 - a - b - c)
+    ]
+    # The index numbers the 1001 inventories 0 to 1000, in this (lexicographic) order.
+    assert [fits.inventory_index(*inv) for inv in inventories] == list(range(1001))
+    for delta in list(TOME_RECIPES) + list(STARTING_SPELLS) + ODD_RECIPES:
+        for repeatable in (True, False):
+            table = fits.cast_counts(delta, repeatable)
+            for inv in inventories:
+                k = 0
+                while k < 10:
+                    n = k + 1
+                    enough = all(inv[t] + delta[t] * n >= 0 for t in range(4))
+                    room = sum(delta) <= 0 or sum(inv) + sum(delta) * n <= 10
+                    if not (enough and room) or (n > 1 and not repeatable):
+                        break
+                    k = n
+                assert table[fits.inventory_index(*inv)] == k, (delta, repeatable, inv)
+    for need, _ in list(ORDER_RECIPES) + [((16, 0, 0, 0), 1), ((0, 0, 0, 0), 1)]:
+        table = fits.cast_counts((-need[0], -need[1], -need[2], -need[3]), False)
+        covered = [int(all(x >= n for x, n in zip(inv, need))) for inv in inventories]
+        assert [table[fits.inventory_index(*inv)] for inv in inventories] == covered, need
+
+
+def test_legal_actions_after_casts_and_rests_match_the_checks_written_out() -> None:
+    """Exhausting spells one by one and resting (the castable setter keeps each player's count
+    of exhausted spells and each spell's table in step) never changes the legal actions from the
+    written-out checks: REST is offered iff a spell is exhausted."""
+    rng = random.Random(38)
+    for _ in range(300):
+        state = random_position(rng)
+        for player in (0, 1):
+            spells = state.players[player].spells
+            for _ in range(6):
+                spell = rng.choice(spells)
+                spell.castable = not spell.castable if rng.random() < 0.5 else rng.random() < 0.5
+                assert legal_actions(state, player) == reference_legal_actions(state, player)
+            for spell in spells:
+                spell.castable = True
+            assert "REST" not in legal_actions(state, player)
+
+
+def test_rest_makes_every_spell_castable_and_its_lines_and_count_follow() -> None:
+    """REST (:meth:`PlayerState.rest`, the setter written out): every spell castable, the cached
+    lines are the castable ones each spell shows (``... 1 rep``), nothing is counted exhausted."""
+    rng = random.Random(3)
+    for _ in range(200):
+        state = random_position(rng)
+        for player in (0, 1):
+            witch = state.players[player]
+            witch.rest()
+            assert all(s.castable for s in witch.spells) and witch.exhausted == 0
+            assert witch.own_lines == [s.line(player) for s in witch.spells]
+            assert witch.foe_lines == [s.line(1 - player) for s in witch.spells]
+            assert all(line.split()[-2] == "1" for line in witch.own_lines)
+            assert legal_actions(state, player) == reference_legal_actions(state, player)
