@@ -8,12 +8,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..stats.sprt import SprtParams
 from .browse import result_of
-from .records import GameRecord
-from .standings import find_tournament, sprt_params
+from .records import GameRecord, TournamentRow
+from .standings import sprt_params
 from .store import Store
 from .tracker import ComparisonTracker, make_tracker
 
@@ -118,17 +117,16 @@ class TournamentHistory:
     losses: dict[str, list[SeedLosses]]
 
 
-def tournament_history(db: str | Path, tid: int, points: int = 60) -> TournamentHistory:
-    """The history of tournament ``tid`` of ``db`` (opened read-only)."""
-    with Store(db, read_only=True) as store:
-        row = find_tournament(store, tid)
-        games = sorted(store.games(row.id), key=lambda g: g.id or 0)
-        comparisons = store.comparisons(row.id)
-        names = [b.name for b in store.bots(row.id)]
+def tournament_history(
+    store: Store, row: TournamentRow, games: Sequence[GameRecord], points: int = 60
+) -> TournamentHistory:
+    """The history of the stored tournament ``row`` over ``games`` (its games, as the caller read
+    them from ``store`` for its standings too)."""
+    ordered = sorted(games, key=lambda g: g.id or 0)
     sprt = sprt_params(row.settings)
     histories = tuple(
-        comparison_history(c.index, (c.bots[0], c.bots[1]), games, sprt, points)
-        for c in comparisons
+        comparison_history(c.index, (c.bots[0], c.bots[1]), ordered, sprt, points)
+        for c in store.comparisons(row.id)
         if len(c.bots) == 2
     )
-    return TournamentHistory(histories, {name: losing_seeds(name, games) for name in names})
+    return TournamentHistory(histories, {b.name: losing_seeds(b.name, ordered) for b in store.bots(row.id)})

@@ -273,10 +273,11 @@ def _comparison(t: ComparisonTracker | TableTracker) -> PairStanding | TableStan
     return PairStanding(t.index, t.stats(), decision, t.decided_at, stored)
 
 
-def standings(store: Store, row: TournamentRow) -> Standings:
-    """The standings of the stored tournament ``row``."""
+def standings(store: Store, row: TournamentRow, games: list[GameRecord] | None = None) -> Standings:
+    """The standings of the stored tournament ``row`` (over ``games``, its games when the caller
+    has read them already)."""
     settings = row.settings
-    games = store.games(row.id)
+    games = store.games(row.id) if games is None else games
     trackers = [make_tracker(c.index, c.bots, sprt_params(settings)) for c in store.comparisons(row.id)]
     for g in games:
         if g.comparison < len(trackers):

@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from arena.ladder import settings as ladder_settings
 from arena.ladder.history import rating_history
 from arena.ladder.session import bot_specs, show_ladder
 from arena.ladder.where import parse_condition
@@ -19,9 +20,9 @@ from arena.match.latency import BIN_LABELS
 from arena.tournament import paging
 from arena.tournament.browse import GameFilter, find_game, result_of
 from arena.tournament.health import BotHealth
-from arena.tournament.history import tournament_history
+from arena.tournament.history import TournamentHistory, tournament_history
 from arena.tournament.records import GameRecord, TournamentRow
-from arena.tournament.standings import PairStanding, TableStandings, find_tournament, load_standings
+from arena.tournament.standings import PairStanding, TableStandings, find_tournament, load_standings, standings
 from arena.tournament.store import Store
 
 from ..report import bot_cells, bot_columns, elo_cells, fmt, los_cell, percent, sprt_cell
@@ -57,7 +58,8 @@ def find_row(db: Path, tid: int) -> TournamentRow:
 
 
 def is_ladder(row: TournamentRow) -> bool:
-    return row.settings.get("kind") == "ladder"
+    """Whether ``row`` is a ladder's (:func:`arena.ladder.settings.is_ladder`)."""
+    return ladder_settings.is_ladder(row.settings)
 
 
 def tournament_row(row: TournamentRow, stored: int, bots: Sequence[str]) -> dict[str, Any]:
@@ -114,8 +116,7 @@ def _health(bots: Sequence[BotHealth], players: int) -> dict[str, Any]:
     return {"columns": columns, "rows": rows}
 
 
-def _charts(db: Path, tid: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    history = tournament_history(db, tid)
+def _charts(history: TournamentHistory) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     charts = []
     for h in history.comparisons:
         xs = [float(p.games) for p in h.points]
@@ -160,10 +161,14 @@ def _sweep(data: Any) -> Markup | None:
 def tournament_page(db: Path, tid: int) -> dict[str, Any]:
     """A tournament: its comparisons (or N-player tables), the bots' health, the charts of its
     figures over the games, the maps each bot loses most, a sweep's plot."""
-    data = load_standings(db, tid)
+    with Store(db, read_only=True) as store:  # the games read once, for the standings and the charts
+        row = find_tournament(store, tid, ladders=False)
+        games = store.games(row.id)
+        data = standings(store, row, games)
+        history = tournament_history(store, row, games)
     pairs = [_comparison(c) for c in data.comparisons if isinstance(c, PairStanding)]
     tables = [c for c in data.comparisons if isinstance(c, TableStandings)]
-    charts, losses = _charts(db, tid)
+    charts, losses = _charts(history)
     return {
         "t": data.tournament,
         "updated": when(data.tournament.updated),

@@ -16,17 +16,9 @@ from click.testing import CliRunner
 from arena.match.replay import read_replay
 from cli.arena import main
 from tests.helpers.escapes import SHOWN, assert_shown_escaped, escaping_bot
+from tests.helpers.storage import crashing_bot
 
 SHORT = ["--param", "MAX_ROUNDS=3", "--workers", "1", "--no-progress"]
-
-
-def crashing_bot(folder: Path) -> Path:
-    path = folder / "crasher.py"
-    path.write_text(
-        "import sys\nsys.stdin.readline()  # it starts (a bot that cannot is refused before the games)\n"
-        "print('about to fail', file=sys.stderr)\nsys.exit('boom: no strategy')\n"
-    )
-    return path
 
 
 def run(*args: str) -> str:

@@ -20,12 +20,10 @@ from arena.ladder.where import parse_condition
 from arena.tournament.browse import GameFilter, find_games
 from arena.tournament.paging import game_page
 from cli.arena import main
-from tests.helpers.dashboard import SHORT, arena, headers, row_ids, table, tournament_db
+from tests.helpers.dashboard import EVIL, SHORT, arena, evil_tournament, headers, row_ids, table, tournament_db
 from tests.helpers.paths import REPO_ROOT
 
 pytest.importorskip("flask", reason="the dashboard needs Flask: pip install -e '.[test]'")
-
-EVIL = "<img src=x onerror=alert(1)>"
 
 
 @pytest.fixture(scope="module")
@@ -132,13 +130,7 @@ def test_a_game_page_gives_the_command_of_matches_show_and_its_replay(db: Path) 
 
 
 def test_a_bot_named_like_markup_is_shown_as_text(tmp_path: Path) -> None:
-    config = tmp_path / "evil.yaml"
-    config.write_text(
-        "game: spring2021\ngames: 2\nparams: {MAX_ROUNDS: 3}\n"
-        f"bots:\n  - name: {json.dumps(EVIL)}\n    bot: greedy\n  - random\n"
-    )
-    db = tmp_path / "e.sqlite"
-    arena("tournament", str(config), "--db", str(db), *SHORT[2:])
+    db = evil_tournament(tmp_path)
     for url in ("/", "/tournament/1", "/games?tournament=1", "/game/1", f"/games?tournament=1&bot={EVIL}"):
         shown = page(db, url)
         assert "<img" not in shown, url

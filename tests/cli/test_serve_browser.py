@@ -15,14 +15,12 @@ import pytest
 
 from arena.match.replay import read_replay
 from arena.tournament.browse import find_games
-from tests.helpers.dashboard import arena, served, tournament_db
+from tests.helpers.dashboard import EVIL, arena, evil_tournament, served, tournament_db
 from tests.helpers.paths import REPO_ROOT
 from tests.helpers.storage import held_bot, playing, tournament_argv, wait_for
 from tests.helpers.viewer_page import check_spring, press
 
 pytest.importorskip("flask", reason="the dashboard needs Flask: pip install -e '.[test]'")
-
-EVIL = "<img src=x onerror=alert(1)>"
 
 
 def _ready(driver: Any) -> None:
@@ -119,13 +117,7 @@ def test_in_the_browser_the_figures_the_crash_filter_and_the_escaping_hold(brows
             ".map((u) => fetch(u).then((r) => r.status)))"
         )
         assert statuses == [404, 404, 404]
-    config = tmp_path / "evil.yaml"
-    config.write_text(
-        f"game: spring2021\ngames: 2\nparams: {{MAX_ROUNDS: 3}}\nbots:\n  - name: {json.dumps(EVIL)}\n"
-        "    bot: greedy\n  - random\n"
-    )
-    evil_db = tmp_path / "e.sqlite"
-    arena("tournament", str(config), "--db", str(evil_db), "--workers", "1", "--no-progress")
+    evil_db = evil_tournament(tmp_path)
     with served(evil_db) as url:
         for page in ("/", "/tournament/1", "/games?tournament=1", "/game/1"):
             browser.get(url + page)

@@ -4,6 +4,7 @@ tables out of its pages."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from cli.arena import main
+from tests.helpers.storage import crashing_bot
 
 SHORT = ["--param", "MAX_ROUNDS=3", "--workers", "1", "--no-progress"]
 
@@ -25,12 +27,21 @@ def arena(*args: str) -> str:
     return result.output
 
 
-def crashing_bot(folder: Path) -> Path:
-    path = folder / "crasher.py"
-    path.write_text(
-        "import sys\nsys.stdin.readline()\nprint('about to fail', file=sys.stderr)\nsys.exit('boom: no strategy')\n"
+EVIL = "<img src=x onerror=alert(1)>"
+"""A bot name that is markup: every page must show it as text."""
+
+
+def evil_tournament(folder: Path) -> Path:
+    """A two-game tournament (from a config: names are free there) of a bot named :data:`EVIL`
+    against random; its database."""
+    config = folder / "evil.yaml"
+    config.write_text(
+        "game: spring2021\ngames: 2\nparams: {MAX_ROUNDS: 3}\n"
+        f"bots:\n  - name: {json.dumps(EVIL)}\n    bot: greedy\n  - random\n"
     )
-    return path
+    db = folder / "e.sqlite"
+    arena("tournament", str(config), "--db", str(db), "--workers", "1", "--no-progress")
+    return db
 
 
 def tournament_db(folder: Path) -> Path:

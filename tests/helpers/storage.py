@@ -57,6 +57,17 @@ def one_line_stderr(proc: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
+def crashing_bot(folder: Path) -> Path:
+    """``folder/crasher.py``: a bot that reads its first line, writes ``about to fail`` on stderr
+    and exits with ``boom: no strategy`` (it starts, so a tournament plays its games)."""
+    path = folder / "crasher.py"
+    path.write_text(
+        "import sys\nsys.stdin.readline()  # it starts (a bot that cannot is refused before the games)\n"
+        "print('about to fail', file=sys.stderr)\nsys.exit('boom: no strategy')\n"
+    )
+    return path
+
+
 def held_bot(folder: Path) -> tuple[Path, Path]:
     """A bot that WAITs every turn; while the file ``hold`` exists it waits before it reads
     anything, which keeps its game, and the run, in progress (bots may run in a read-only
