@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import enum
 import os
+import select
 import selectors
 import shutil
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from . import plumbing, proctree, pystart, sandbox
@@ -151,7 +152,9 @@ class BotProcess:
         self._stdin_closed = False
         self._last_write = time.monotonic()
         self._killed = False
-        self._selector: selectors.BaseSelector | None = None
+        self._poller: select.epoll | None = None
+        self._stdin_fd = self._stdout_fd = -1
+        self._poll: Callable[[float], list[tuple[int, int]]] = lambda timeout: []
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -199,10 +202,12 @@ class BotProcess:
         assert self._proc.stdout and self._proc.stdin and self._proc.stderr
         self._watch = threading.Thread(target=self._watch_limits, name=f"limits-{self.name}", daemon=True)
         self._watch.start()
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._proc.stdout.fileno(), selectors.EVENT_READ)
-        os.set_blocking(self._proc.stdout.fileno(), False)
-        os.set_blocking(self._proc.stdin.fileno(), False)
+        self._stdin_fd, self._stdout_fd = self._proc.stdin.fileno(), self._proc.stdout.fileno()
+        self._poller = select.epoll(1)
+        self._poller.register(self._stdout_fd, select.EPOLLIN)
+        self._poll = self._poller.poll
+        os.set_blocking(self._stdout_fd, False)
+        os.set_blocking(self._stdin_fd, False)
         self._stderr.start(self._proc.stderr.fileno(), f"stderr-{self.name}")
         return self
 
@@ -226,21 +231,23 @@ class BotProcess:
         proc, limiter = self._proc, self._limiter
         if proc is None or limiter is None:
             return None
-        pid = proc.pid
-
-        def tree() -> list[int]:
-            if not thorough:
-                found = proctree.descendants([pid])
-                if found is not None:
-                    return found
-            return plumbing.tree_of(pid, self._mark)
-
-        breach = limiter.check(pid, tree)
+        breach = limiter.check(proc.pid, self._tree if thorough else self._quick_tree)
         if breach is not None:
             self.breach = self.breach or breach
             limiter.kill_all()
             plumbing.signal_all(proc.pid, plumbing.tree_of(proc.pid, self._mark), signal.SIGKILL)
         return breach
+
+    def _tree(self) -> list[int]:
+        """The bot's descendants and the processes it left behind (see :func:`plumbing.tree_of`)."""
+        assert self._proc is not None
+        return plumbing.tree_of(self._proc.pid, self._mark)
+
+    def _quick_tree(self) -> list[int]:
+        """The bot's descendants, without looking for the processes they left to the arena."""
+        assert self._proc is not None
+        found = proctree.descendants([self._proc.pid])
+        return found if found is not None else self._tree()
 
     def limit_breach(self, thorough: bool = True) -> Breach | None:
         """The limit the bot went past, if any, looking once more now (the watchdog looks every
@@ -302,8 +309,23 @@ class BotProcess:
             return True
         if self._stdin_closed:
             return False
-        data = memoryview(("\n".join(lines) + "\n").encode("utf-8"))
-        fd = self._proc.stdin.fileno()
+        text = ("\n".join(lines) + "\n").encode("utf-8")
+        fd = self._stdin_fd
+        try:  # the usual case: the pipe takes the whole input at once
+            written = os.write(fd, text)
+        except BlockingIOError:
+            written = 0
+        except OSError:
+            self._stdin_closed = True
+            return False
+        if written == len(text):
+            self._last_write = time.monotonic()
+            return True
+        return self._send_rest(memoryview(text)[written:], deadline)
+
+    def _send_rest(self, data: memoryview, deadline: float | None) -> bool:
+        """Write what is left of an input that the pipe did not take at once (it was full)."""
+        fd = self._stdin_fd
         sel: selectors.BaseSelector | None = None  # only made when the pipe is full
         try:
             while data:
@@ -333,36 +355,81 @@ class BotProcess:
     def read_line(self, timeout_s: float | None) -> ReadResult:
         """The next answer line, waiting at most ``timeout_s`` seconds (None = forever) counted
         from the end of the last :meth:`send`. A line already buffered is returned at once."""
+        lines, elapsed_ms, status = self.read_lines(1, timeout_s)
+        return ReadResult(status, None if lines is None else lines[0], elapsed_ms)
+
+    def read_lines(self, count: int, timeout_s: float | None) -> tuple[tuple[str, ...] | None, float, ReadStatus]:
+        """The next ``count`` answer lines, all within one deadline, ``timeout_s`` seconds (None =
+        forever) from the end of the last :meth:`send` (the engine's rule: the limit covers every
+        expected line): (the lines, or ``None`` when they did not all come; the ms from the end of
+        the write to the arrival of the last line read, or to the give-up; the status). Lines
+        already buffered are taken at once. This runs after every input of every game: it makes
+        no object but the lines."""
         assert self._proc is not None and self._proc.stdout is not None
         start = self._last_write
         deadline = None if timeout_s is None else start + timeout_s
-        line = self._splitter.pop()
-        if line is not None:
-            return ReadResult(ReadStatus.LINE, line, (time.monotonic() - start) * 1000)
+        pop = self._splitter.pop
+        got: list[str] = []
+        while True:
+            line = pop()
+            while line is not None:
+                got.append(line)
+                if len(got) == count:
+                    return tuple(got), (time.monotonic() - start) * 1000, ReadStatus.LINE
+                line = pop()
+            arrived, status = self._wait_output(deadline)
+            if status is ReadStatus.EOF:
+                return None, (arrived - start) * 1000, status
+            if status is ReadStatus.TIMEOUT:
+                return self._last_chance(got, count, start, arrived)
+            elapsed = (arrived - start) * 1000
+            line = pop()
+            while line is not None:
+                got.append(line)
+                if len(got) == count:
+                    return tuple(got), elapsed, ReadStatus.LINE
+                line = pop()
+
+    def _last_chance(
+        self, got: list[str], count: int, start: float, now: float
+    ) -> tuple[tuple[str, ...] | None, float, ReadStatus]:
+        """At the deadline: the lines that arrived exactly then, if they complete the answer."""
+        fd = self._stdout_fd
+        while True:
+            line = self._splitter.pop()
+            if line is None:
+                if self._stdout_eof:
+                    return None, (now - start) * 1000, ReadStatus.TIMEOUT
+                before = self._splitter.pending
+                self._read_available(fd)
+                if self._splitter.pending == before:
+                    return None, (now - start) * 1000, ReadStatus.TIMEOUT
+                continue
+            got.append(line)
+            if len(got) == count:
+                return tuple(got), (time.monotonic() - start) * 1000, ReadStatus.LINE
+
+    def _wait_output(self, deadline: float | None) -> tuple[float, ReadStatus]:
+        """Wait until a complete line is buffered (``LINE``), the output ends (``EOF``) or
+        ``deadline`` passes (``TIMEOUT``, after reading what came until then): (when, status)."""
+        assert self._proc is not None and self._proc.stdout is not None
         if self._stdout_eof:
-            return ReadResult(ReadStatus.EOF, None, (time.monotonic() - start) * 1000)
-        fd = self._proc.stdout.fileno()
-        sel = self._selector
-        assert sel is not None
+            return time.monotonic(), ReadStatus.EOF
+        fd = self._stdout_fd
+        poll = self._poll
+        splitter = self._splitter
         while True:
             now = time.monotonic()
             if deadline is not None and now >= deadline:
-                # Last chance: data that arrived exactly at the deadline.
-                self._read_available(fd)
-                line = self._splitter.pop()
-                if line is not None:
-                    return ReadResult(ReadStatus.LINE, line, (time.monotonic() - start) * 1000)
-                return ReadResult(ReadStatus.TIMEOUT, None, (now - start) * 1000)
-            events = sel.select(None if deadline is None else deadline - now)
-            if not events:
+                return now, ReadStatus.TIMEOUT  # then the last chance: data that came at the deadline
+            if not poll(-1 if deadline is None else deadline - now):
                 continue
             arrived = time.monotonic()
             self._read_available(fd)
-            line = self._splitter.pop()
-            if line is not None:
-                return ReadResult(ReadStatus.LINE, line, (arrived - start) * 1000)
+            if splitter.pending:
+                return arrived, ReadStatus.LINE
             if self._stdout_eof:
-                return ReadResult(ReadStatus.EOF, None, (arrived - start) * 1000)
+                return arrived, ReadStatus.EOF
 
     def _read_available(self, fd: int) -> None:
         while True:
@@ -467,8 +534,9 @@ class BotProcess:
                         stream.close()
                 except OSError:
                     pass
-            if self._selector is not None:
-                self._selector.close()
+            self._stdin_fd = self._stdout_fd = -1  # closed: their numbers may be another file's now
+            if self._poller is not None:
+                self._poller.close()
             self._stderr.join(1)
             if proc.stderr:
                 try:

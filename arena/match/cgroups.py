@@ -31,7 +31,7 @@ import os
 import re
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from . import owners
@@ -99,13 +99,32 @@ class _Cgroups:
         self._base: dict[tuple[str, bytes], int] = {}
         """Event counts when this bot got the cgroup (a cgroup is reused, see :func:`_recycle`)."""
         self._owner = os.getpid()
+        self._files: tuple[str, ...] | None = None
+        self._quiet: tuple[bytes, ...] | None = None
+        """The event files' texts at a look that found no breach (see :meth:`check`)."""
 
-    def _count(self, path: str, key: bytes) -> int:
-        """How many ``key`` events an event file (see :meth:`_events`) counts since this bot got
-        the cgroup."""
-        return _count(self._events(path), key) - self._base.get((path, key), 0)
+    def _count(self, path: str, key: bytes, texts: Mapping[str, bytes]) -> int:
+        """How many ``key`` events an event file counts since this bot got the cgroup, from its
+        text as read (``texts``)."""
+        return _count(texts[path], key) - self._base.get((path, key), 0)
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
+        """Whether the kernel refused or killed for a limit since the bot got the cgroup. The
+        event files are read after every answer: when they read as at the last look, which found
+        nothing (the usual case), nothing is parsed."""
+        files = self._files
+        if files is None:
+            files = self._files = tuple(dict.fromkeys(path for path, _ in self._events_watched()))
+        events = self._events
+        texts = tuple([events(path) for path in files])
+        if texts == self._quiet:
+            return None
+        breach = self._check_events(dict(zip(files, texts)))
+        self._quiet = texts if breach is None else None  # another thread's look may race: harmless
+        return breach
+
+    def _check_events(self, texts: Mapping[str, bytes]) -> Breach | None:
+        """The breach the event files' ``texts`` tell of, if any."""
         raise NotImplementedError
 
     def _events_watched(self) -> tuple[tuple[str, bytes], ...]:
@@ -115,6 +134,7 @@ class _Cgroups:
     def _rebase(self) -> None:
         """Count events from now on (for the next bot of a reused cgroup)."""
         self._base = {(path, key): _count(self._events(path), key) for path, key in self._events_watched()}
+        self._quiet = None
 
     def _events(self, path: str) -> bytes:
         """The text of an event file (``memory.events``, ``memory.oom_control``, ``pids.events``;
@@ -210,12 +230,12 @@ class _CgroupV1(_Cgroups):
             watched.append((self._pids_events, b"max"))
         return tuple(watched)
 
-    def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
-        if self._oom_control is not None and self._count(self._oom_control, b"oom_kill") > 0:
+    def _check_events(self, texts: Mapping[str, bytes]) -> Breach | None:
+        if self._oom_control is not None and self._count(self._oom_control, b"oom_kill", texts) > 0:
             assert self.memory is not None
             peak = _read_int(self.memory / "memory.max_usage_in_bytes")
             return Breach(BreachKind.MEMORY, self._memory_detail(peak))
-        if self._pids_events is not None and self._count(self._pids_events, b"max") > 0:
+        if self._pids_events is not None and self._count(self._pids_events, b"max", texts) > 0:
             return Breach(BreachKind.TASKS, self._tasks_detail())
         return None
 
@@ -232,11 +252,12 @@ class _CgroupV2(_Cgroups):
     def _events_watched(self) -> tuple[tuple[str, bytes], ...]:
         return ((self._memory_events, b"oom_kill"), (self._memory_events, b"oom"), (self._pids_events, b"max"))
 
-    def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
-        if self._count(self._memory_events, b"oom_kill") > 0 or self._count(self._memory_events, b"oom") > 0:
+    def _check_events(self, texts: Mapping[str, bytes]) -> Breach | None:
+        events = self._memory_events
+        if self._count(events, b"oom_kill", texts) > 0 or self._count(events, b"oom", texts) > 0:
             # The peak is this bot's: an earlier bot of a reused cgroup stayed under the limit.
             return Breach(BreachKind.MEMORY, self._memory_detail(_read_int(self.directory / "memory.peak")))
-        if self._count(self._pids_events, b"max") > 0:
+        if self._count(self._pids_events, b"max", texts) > 0:
             return Breach(BreachKind.TASKS, self._tasks_detail())
         return None
 

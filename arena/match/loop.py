@@ -22,7 +22,7 @@ from .botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from .botspec import BotSpec
 from .latency import LimitUse, applied_limit
 from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, BreachKind
-from .refereetime import RefereeError, referee_time
+from .refereetime import RefereeError, TurnClock, referee_time
 from .sandbox import SandboxMode
 from .schedlag import LagProbe, MachineLoad, SchedLagProbe, timeout_message
 from .shield import shielded
@@ -128,7 +128,8 @@ class PlayerResult:
     """The bot's timeout came in an overloaded window (:mod:`arena.match.schedlag`): the
     machine's fault as much as the bot's, counted apart from ordinary timeouts."""
     watched: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
-    """A sandboxed bot's processes whose run-queue wait is measured (found at its first answer)."""
+    """The bot's processes whose run-queue wait is measured: its own process, or in the sandbox the
+    wrapper's tree (found at its first answer)."""
     refused: int = 0
     """Well-formed actions the referee refused as illegal (the game went on)."""
     stderr_tail: str = ""
@@ -256,27 +257,13 @@ def play_match(
     result.time_scale, result.time_margin_ms = options.time_scale, options.time_margin_ms
     if options.record:
         result.initial_snapshot = ref.snapshot()
-    want_snapshots = options.record or on_frame is not None
     started = time.monotonic()
     eof_seen = [False] * len(bots)
+    clock = TurnClock(ref.name, options.time_scale, not options.no_timeout)
     try:
         _start_bots(bots, options, files, players, procs)
-        while not ref.is_over:
-            if should_stop is not None and should_stop():
-                raise KeyboardInterrupt  # handled below: the bots are killed, the result interrupted
-            with referee_time(ref.name, f"play turn {result.turns + 1}", options.time_scale, not options.no_timeout):
-                executions, outputs = _execute_requests(ref, procs, players, eof_seen, options)
-                report = ref.apply(outputs)
-                snapshot = ref.snapshot() if want_snapshots else None
-            result.turns = report.turn
-            _take_report(report, procs, players, eof_seen)
-            judged = tuple(Judgement(d.player, players[d.player].verdict, players[d.player].message)
-                           for d in report.deactivations)  # fmt: skip
-            frame = Frame(report.turn, tuple(executions), report, snapshot, judged)
-            if options.record:
-                result.frames.append(frame)
-            if on_frame is not None:
-                on_frame(frame)
+        with clock:
+            _play_turns(ref, procs, players, eof_seen, options, result, clock, on_frame, should_stop)
         result.outcome = ref.outcome()
     except KeyboardInterrupt:
         result.interrupted = True
@@ -288,6 +275,61 @@ def play_match(
         except KeyboardInterrupt:  # Ctrl-C during the clean-up of an ended game: its result is kept
             result.interrupted = True
     return result
+
+
+def _play_turns(
+    ref: referee.Referee,
+    procs: Sequence[BotProcess | None],
+    players: list[PlayerResult],
+    eof_seen: list[bool],
+    options: MatchOptions,
+    result: MatchResult,
+    clock: TurnClock,
+    on_frame: Callable[[Frame], None] | None,
+    should_stop: Callable[[], bool] | None,
+) -> None:
+    """Play the turns until the game's end, each bounded by ``clock``."""
+    want_snapshots = options.record or on_frame is not None
+    probe = options.lag_probe or SchedLagProbe()
+    try:
+        _turns(ref, procs, players, eof_seen, options, result, clock, on_frame, should_stop, probe, want_snapshots)
+    finally:
+        if isinstance(probe, SchedLagProbe):
+            probe.close()
+
+
+def _turns(
+    ref: referee.Referee,
+    procs: Sequence[BotProcess | None],
+    players: list[PlayerResult],
+    eof_seen: list[bool],
+    options: MatchOptions,
+    result: MatchResult,
+    clock: TurnClock,
+    on_frame: Callable[[Frame], None] | None,
+    should_stop: Callable[[], bool] | None,
+    probe: LagProbe,
+    want_snapshots: bool,
+) -> None:
+    while not ref.is_over:
+        if should_stop is not None and should_stop():
+            raise KeyboardInterrupt  # handled by play_match: the bots are killed, the result interrupted
+        clock.turn = result.turns + 1
+        executions, outputs = _execute_requests(ref, procs, players, eof_seen, options, probe)
+        report = ref.apply(outputs)
+        snapshot = ref.snapshot() if want_snapshots else None
+        clock.turn = None
+        result.turns = report.turn
+        _take_report(report, procs, players, eof_seen)
+        if not (options.record or on_frame is not None):
+            continue
+        judged = tuple(Judgement(d.player, players[d.player].verdict, players[d.player].message)
+                       for d in report.deactivations)  # fmt: skip
+        frame = Frame(report.turn, tuple(executions), report, snapshot, judged)
+        if options.record:
+            result.frames.append(frame)
+        if on_frame is not None:
+            on_frame(frame)
 
 
 def _start_bots(
@@ -337,6 +379,7 @@ def _execute_requests(
     players: list[PlayerResult],
     eof_seen: list[bool],
     options: MatchOptions,
+    probe: LagProbe,
 ) -> tuple[list[Execution], dict[int, tuple[str, ...] | None]]:
     """Run the executions of one frame, in the engine's order: the executions (when recording)
     and the answers to give the referee, by player."""
@@ -344,7 +387,7 @@ def _execute_requests(
     outputs: dict[int, tuple[str, ...] | None] = {}
     for req in ref.requests():
         proc = procs[req.player]
-        answer, elapsed, status = _execute(req, proc, players[req.player], eof_seen, options)
+        answer, elapsed, status = _execute(req, proc, players[req.player], eof_seen, options, probe)
         if req.expected_lines:
             outputs[req.player] = answer
         if options.record:
@@ -369,6 +412,7 @@ def _execute(
     player: PlayerResult,
     eof_seen: list[bool],
     options: MatchOptions,
+    probe: LagProbe,
 ) -> tuple[tuple[str, ...] | None, float | None, str]:
     """One execution: write the input, read the expected lines within the time limit. Returns
     (the answer or None, elapsed ms, status); counts the answer's latency for ``player``."""
@@ -385,7 +429,7 @@ def _execute(
         status = "input refused"
         eof_seen[req.player] = True
     elif req.expected_lines:  # a bot that closed its input is read too: it exited (eof), whenever it did
-        window = None if limit_s is None else (options.lag_probe or SchedLagProbe()).open(_watched(proc, player))
+        window = None if limit_s is None else probe.open(_watched(proc, player))
         answer, elapsed, got = _read_answer(proc, req.expected_lines, limit_s)
         status = got.value
         if got is ReadStatus.TIMEOUT and window is not None and limit_s is not None and elapsed is not None:
@@ -403,14 +447,20 @@ def _execute(
     return answer, elapsed, status
 
 
-def _watched(proc: BotProcess, player: PlayerResult) -> list[int]:
+def _watched(proc: BotProcess, player: PlayerResult) -> tuple[int, ...]:
     """The processes whose run-queue wait measures the bot's scheduling lag: the bot's own; in
     the sandbox, the wrapper's tree as it stood at the bot's first answer (looked up once)."""
+    watched = player.watched
+    if watched is not None:
+        return watched
+    pid = proc.pid
     if not proc.wrapper:
-        return [proc.pid] if proc.pid is not None else []
-    if player.watched is None and player.latencies_ms:
+        player.watched = watched = () if pid is None else (pid,)
+        return watched
+    if player.latencies_ms:
         player.watched = tuple(proc.tree())
-    return list(player.watched or ([] if proc.pid is None else [proc.pid]))
+        return player.watched
+    return () if pid is None else (pid,)
 
 
 def _take_report(
@@ -446,16 +496,7 @@ def _read_answer(
 ) -> tuple[tuple[str, ...] | None, float | None, ReadStatus]:
     """Read ``count`` lines, all within the one deadline of this execution (the engine's rule:
     the time limit covers every expected line). Returns (lines or None, elapsed ms, status)."""
-    lines: list[str] = []
-    elapsed = None
-    for _ in range(count):
-        read = proc.read_line(limit_s)  # the deadline counts from the end of the last write
-        elapsed = read.elapsed_ms
-        if read.status is not ReadStatus.LINE:
-            return None, elapsed, read.status
-        assert read.line is not None
-        lines.append(read.line)
-    return tuple(lines), elapsed, ReadStatus.LINE
+    return proc.read_lines(count, limit_s)  # the deadline counts from the end of the last write
 
 
 def _judge(
