@@ -13,6 +13,8 @@ Other packages add games through the entry-point group ``cgarena.games`` (see
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -90,18 +92,52 @@ class PluginError(UnknownGame):
 
 
 def _plugins() -> dict[str, EntryPoint]:
-    """The installed game plugins by game name (shipped games keep their name)."""
+    """The installed game plugins by game name (shipped games keep their name).
+
+    Reading every installed distribution's entry points costs about a millisecond, and a
+    tournament of a plugin's game looks its game up for every match: the answer is kept for as
+    long as the path and its folders stay as they were (installing or removing a distribution
+    adds or removes a folder in one of them, which changes its time of change and its count of
+    links)."""
+    key = _path_state()
+    if _plugins_seen is not None and _plugins_seen[0] == key:
+        return dict(_plugins_seen[1])
     from importlib.metadata import entry_points  # slow to import: only when plugins are looked for
 
     found: dict[str, EntryPoint] = {}
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        key = ep.name.strip().lower()
-        if key not in _GAMES and key not in _ALIASES:
-            found.setdefault(key, ep)
-    return found
+        name = ep.name.strip().lower()
+        if name not in _GAMES and name not in _ALIASES:
+            found.setdefault(name, ep)
+    globals()["_plugins_seen"] = (key, found)
+    _loaded.clear()
+    return dict(found)
+
+
+_plugins_seen: tuple[tuple[object, ...], dict[str, EntryPoint]] | None = None
+"""The state of the path at the last look for plugins, and what it found."""
+_loaded: dict[tuple[str, str], type[Referee]] = {}
+"""The plugins' referee classes loaded since that look, by entry point (name, value)."""
+
+
+def _path_state() -> tuple[object, ...]:
+    """What tells a change of the installed distributions: the path, and for each of its folders
+    its time of change, its count of links and its size."""
+    state: list[object] = []
+    for entry in sys.path:
+        try:
+            st = os.stat(entry or ".")
+        except (OSError, TypeError, ValueError):
+            state.append((entry, None))
+            continue
+        state.append((entry, st.st_mtime_ns, st.st_nlink, st.st_size, st.st_ino))
+    return tuple(state)
 
 
 def _load(ep: EntryPoint) -> type[Referee]:
+    known = _loaded.get((ep.name, ep.value))
+    if known is not None:
+        return known
     where = f"game plugin {ep.name!r} ({ep.value}"
     where += f", from {ep.dist.name})" if ep.dist is not None else ")"
     try:
@@ -117,6 +153,7 @@ def _load(ep: EntryPoint) -> type[Referee]:
         )
     if not 2 <= cls.player_count <= 8:
         raise PluginError(f"{where}: player_count must be 2 to 8, not {cls.player_count}")
+    _loaded[ep.name, ep.value] = cls
     return cls
 
 

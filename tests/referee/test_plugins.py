@@ -108,6 +108,27 @@ def test_a_broken_plugin_is_named_in_a_clear_error(
     assert referee.get("spring2021").name == "spring2021"  # the others still work
 
 
+def test_a_plugin_installed_or_removed_in_a_folder_already_searched_is_seen_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The look-up is kept between calls (a tournament looks the game up for every match), yet
+    a distribution added to, or removed from, a folder of the path since is seen at the next."""
+    import shutil
+
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(PLUGIN_SOURCE))
+    monkeypatch.syspath_prepend(str(site))
+    assert "fields" not in referee.names()
+    write_distribution(site, "[cgarena.games]\nfields = cgarena_fields.referee:FieldsReferee\n")
+    assert "fields" in referee.names()
+    assert referee.get("fields").player_count == 3
+    shutil.rmtree(next(site.glob("*.dist-info")))
+    assert "fields" not in referee.names()
+    with pytest.raises(referee.UnknownGame):
+        referee.get("fields")
+
+
 # -- the match loop --------------------------------------------------------------------------------
 
 
