@@ -16,6 +16,7 @@ def _cgarena_boot(
     module: bool,
     target: str,
     path0: str,
+    front: tuple[str, ...],
     dirs: tuple[str, ...],
     hooks: tuple[tuple[str, str, str], ...],
     claims: tuple[str, ...] | None,
@@ -23,7 +24,8 @@ def _cgarena_boot(
     custom: tuple[str, ...],
 ) -> None:
     """``target``: the script (absolute) or the module; ``path0``: the script's folder
-    (``sys.path[0]``); ``dirs``: what ``site`` appends to ``sys.path``; ``hooks``: the ``.pth``
+    (``sys.path[0]``); ``front``: what the ``.pth`` import lines put before the interpreter's
+    own entries; ``dirs``: what ``site`` appends to ``sys.path``; ``hooks``: the ``.pth``
     import lines (site dir, file, line); ``claims``: the top-level modules their finders may
     provide (``None``: any); ``env``: the variables ``dirs`` depend on, with their value
     (``None``: unset); ``custom``: ``sitecustomize``/``usercustomize`` when they exist."""
@@ -49,7 +51,7 @@ def _cgarena_boot(
         posix.execv(exe, [exe, "-u", *argv])  # not the environment the layout is for: start normally
 
     path = sys.path
-    site_path(path, dirs)
+    site_path(path, front, dirs)
     if hooks:
         pth_hooks(hooks, claims)
     site_builtins(custom)
@@ -74,9 +76,10 @@ def _cgarena_boot(
         raise SystemExit(1) from None
 
 
-def _cgarena_site_path(path: list[str], dirs: tuple[str, ...]) -> None:
+def _cgarena_site_path(path: list[str], front: tuple[str, ...], dirs: tuple[str, ...]) -> None:
     """``sys.path`` (``path``) as ``site`` leaves it, but for the script's folder: without the
-    ``""`` of ``-c``, absolute, without duplicates, then ``dirs`` (those that exist) appended."""
+    ``""`` of ``-c``, absolute, without duplicates, ``front`` (those that exist) put before
+    it, then ``dirs`` (those that exist) appended."""
     import posix
     import sys
 
@@ -89,13 +92,19 @@ def _cgarena_site_path(path: list[str], dirs: tuple[str, ...]) -> None:
         import os  # site's removeduppaths: absolute, without duplicates
 
         path[:] = list(dict.fromkeys(os.path.abspath(p) for p in path))
+
+    def exists(d: str) -> bool:
+        try:
+            posix.stat(d)
+        except OSError:
+            return False
+        return True
+
+    ahead = [d for d in dict.fromkeys(front) if d not in path and exists(d)]
     for d in dirs:
-        if d not in path:
-            try:
-                posix.stat(d)
-            except OSError:
-                continue
+        if d not in path and d not in ahead and exists(d):
             path.append(d)
+    path[:0] = ahead
 
 
 def _cgarena_pth_hooks(hooks: tuple[tuple[str, str, str], ...], claims: tuple[str, ...] | None) -> None:
