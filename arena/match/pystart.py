@@ -116,7 +116,8 @@ for index, finder in enumerate(sys.meta_path):
     if not names:
         unknown = True
         if index < last and why is None:
-            why = f"a .pth import line puts a finder of an unknown kind ({kind.__module__}.{kind.__qualname__}) ahead of the path's"
+            what = f"{kind.__module__}.{kind.__qualname__}"
+            why = f"a .pth import line puts a finder of an unknown kind ({what}) ahead of the path's"
     claims |= tops
     if index < last:
         ahead |= tops
@@ -193,15 +194,16 @@ def enabled() -> bool:
     return os.environ.get(ENV_SWITCH, "1").strip().lower() not in ("0", "off", "no", "false")
 
 
-def site_layout(variables: tuple[tuple[str, str | None], ...] = ()) -> SiteLayout | None:
+def site_layout(variables: tuple[tuple[str, str | None], ...] = (), cwd: str | None = None) -> SiteLayout | None:
     """The layout of a normal start with these values of the variables ``site`` reads (the
-    others from our environment); ``None`` when it cannot be known (:func:`probe_site` says why)."""
-    found = probe_site(variables)
+    others from our environment), from ``cwd`` (``None``: ours; it matters only to a relative
+    ``PYTHONPATH`` entry); ``None`` when it cannot be known (:func:`probe_site` says why)."""
+    found = probe_site(variables, cwd)
     return found if isinstance(found, SiteLayout) else None
 
 
 @functools.lru_cache(maxsize=16)
-def probe_site(variables: tuple[tuple[str, str | None], ...] = ()) -> SiteLayout | str:
+def probe_site(variables: tuple[tuple[str, str | None], ...] = (), cwd: str | None = None) -> SiteLayout | str:
     """:func:`site_layout`, found by one probe process, or why it cannot be known (the probe
     failed; the import lines of ``.pth`` files reorder ``sys.path``, or put a finder of an
     unknown kind before the path's)."""
@@ -213,6 +215,7 @@ def probe_site(variables: tuple[tuple[str, str | None], ...] = ()) -> SiteLayout
         done = subprocess.run(
             [sys.executable, "-S", "-c", _PROBE],
             env=env,
+            cwd=cwd,
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=_PROBE_TIMEOUT_S,
@@ -302,7 +305,9 @@ def _plan(words: tuple[str, ...], cwd: str, variables: tuple[tuple[str, str | No
             return StartPlan(words, Reason.NO_SUCH_FILE, words[2])
         module, target, path0 = False, os.path.abspath(script), os.path.dirname(os.path.realpath(script))
         entries, names = [Path(target)], set()
-    layout = probe_site(variables)
+    pythonpath = dict(variables).get("PYTHONPATH") or ""
+    relative = any(not entry.startswith("/") for entry in pythonpath.split(os.pathsep)) if pythonpath else False
+    layout = probe_site(variables, cwd if relative else None)  # "." or "": the bot's folder, not ours
     if isinstance(layout, str):
         return StartPlan(words, Reason.SITE_UNKNOWN, layout)
     search = [*layout.front, *layout.base, *layout.dirs]
