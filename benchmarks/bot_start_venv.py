@@ -6,8 +6,8 @@ fast start took.
 
 A fresh virtual environment (``venv``, sharing this interpreter's site-packages) gets ``N``
 packages (50 by default) and ``N`` ``.pth`` files whose ``import`` line installs a finder on
-``sys.meta_path``, as editable installs do, and one ``.pth`` file of each kind released packages and tools ship
-(:data:`KINDS`: coverage's ``a1_coverage.pth``, setuptools' ``distutils-precedence.pth``,
+``sys.meta_path``, as editable installs do, and one ``.pth`` file of each kind released
+packages and tools ship (:data:`KINDS`: coverage's ``a1_coverage.pth``, setuptools' ``distutils-precedence.pth``,
 virtualenv's ``_virtualenv.pth``, a namespace package's ``-nspkg.pth``, a helper appending a
 folder as cmeel's does, old setuptools' ``easy-install.pth``). For each kind alone in a crowded
 venv, prints the start path the arena plans and why. In the venv holding them all, a trivial
