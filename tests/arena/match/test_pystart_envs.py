@@ -15,8 +15,6 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from arena.match import pystart
 from tests.helpers.paths import REPO_ROOT
 
@@ -79,7 +77,10 @@ NSPKG = (
 )
 
 # A finder of an unknown kind put before the path's: what it may take over cannot be told.
-UNKNOWN_AHEAD = "import sys\nclass Mystery:\n    def find_spec(self, *a):\n        return None\nsys.meta_path.insert(0, Mystery())\n"
+UNKNOWN_AHEAD = (
+    "import sys\nclass Mystery:\n    def find_spec(self, *a):\n        return None\n"
+    "sys.meta_path.insert(0, Mystery())\n"
+)
 
 
 def _site_packages(python: Path) -> Path:
@@ -110,8 +111,10 @@ def run_both(
     env: dict[str, str] | None = None,
     wrapper: list[str] | None = None,
     cwd: Path | None = None,
+    arena_cwd: Path | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """(the plan and line through the arena, what the bot printed so, what it prints plain)."""
+    """(the plan and line through the arena, what the bot printed so, what it prints plain); the
+    arena runs from ``arena_cwd`` (the bot's folder's parent), the bot from its folder (``cwd``)."""
     argv = [str(python), "-u", str(bot)]
     where = str(cwd or bot.parent)
     given = env if env is not None else {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -119,7 +122,7 @@ def run_both(
     driven = subprocess.run(
         [str(python), "-c", DRIVER, json.dumps(argv), where, json.dumps(wrapper or [])],
         env=env,
-        cwd=where,
+        cwd=arena_cwd or bot.parent.parent,
         capture_output=True,
         text=True,
         timeout=120,
@@ -236,21 +239,28 @@ def test_the_user_site_under_a_wrapper_keeps_the_fast_start(tmp_path: Path) -> N
 
 
 def test_a_pythonpath_target_folder_and_a_relative_entry_give_the_same_path(tmp_path: Path) -> None:
-    """``pip install --target DIR`` then ``PYTHONPATH=DIR``: the ``.pth`` files there are not
-    processed, by either start; a relative entry is the bot's folder, not the arena's."""
-    python, _ = make_venv(tmp_path / "venv")
+    """``pip install --target DIR`` then ``PYTHONPATH=DIR:.``, the arena run from a project that a
+    path ``.pth`` file lists (an editable install): the ``.pth`` files of DIR are not processed,
+    by either start, and ``.`` is the bot's folder, not the arena's, which stays on its path."""
+    python, site = make_venv(tmp_path / "venv")
     target = tmp_path / "target"
     target.mkdir()
     (target / "targetmod.py").write_text("VALUE = 'target'\n")
     (target / "marker.pth").write_text("import sys; sys.pth_ran = True\n")
-    bot = write_bot(tmp_path / "bot", "import targetmod", "[targetmod.VALUE, hasattr(sys, 'pth_ran')]")
-    (tmp_path / "bot" / "localmod.py").write_text("")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "projmod.py").write_text("VALUE = 'project'\n")
+    (site / "project.pth").write_text(f"{project}\n")
+    shown = "[targetmod.VALUE, projmod.VALUE, hasattr(sys, 'pth_ran')]"
+    bot = write_bot(tmp_path / "bot", "import targetmod, projmod", shown)
     env = {**os.environ, "PYTHONPATH": f"{target}{os.pathsep}."}
-    result, fast, plain = run_both(python, bot, env=env)
-    assert result["reason"] == "FAST"
-    assert plain["shown"] == ["target", False] and str(bot.parent) in plain["path"][1:]
-    assert (fast.pop("no_site"), plain.pop("no_site")) == (1, 0)
-    assert fast == plain
+    result, fast, plain = run_both(python, bot, env=env, arena_cwd=project)
+    assert plain["shown"] == ["target", "project", False] and plain["path"][:3] == [
+        str(bot.parent),
+        str(target),
+        str(bot.parent),
+    ]
+    assert_fast_and_same(result, fast, plain)
 
 
 def test_hooks_run_as_often_as_at_a_normal_start(tmp_path: Path) -> None:
