@@ -75,8 +75,12 @@ _MODULE_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 # normal start), the customize modules recorded instead of imported; then it looks at which
 # finders these lines installed and which top-level modules these may provide. Prints one JSON
 # object; "why" says, when not null, why the layout of a normal start cannot be told.
+_PROBE_MARK = "cgarena-site-probe"
+"""Starts the probe's line of output (an import line may print too)."""
+
 _PROBE = r"""
 import json, os, site, sys
+_MARK = "@MARK@"
 from importlib.machinery import PathFinder
 hooks, custom, space = [], [], {}
 def record(line, *rest):
@@ -123,9 +127,11 @@ for index, finder in enumerate(sys.meta_path):
         ahead |= tops
 if last < 0 and why is None:
     why = "a .pth import line removes the path's finder"
-print(json.dumps({"why": why, "base": base, "front": front, "dirs": dirs, "hooks": hooks,
+print(_MARK, json.dumps({"why": why, "base": base, "front": front, "dirs": dirs, "hooks": hooks,
                   "user_site": bool(site.ENABLE_USER_SITE), "custom": custom,
                   "claims": None if unknown else sorted(claims), "ahead": sorted(ahead)}))
+sys.stdout.flush()
+os._exit(0)  # no exit handlers of what the import lines started
 """
 
 
@@ -213,7 +219,7 @@ def probe_site(variables: tuple[tuple[str, str | None], ...] = (), cwd: str | No
     env.update({k: v for k, v in os.environ.items() if k in _SITE_VARIABLES and k not in given})
     try:
         done = subprocess.run(
-            [sys.executable, "-S", "-c", _PROBE],
+            [sys.executable, "-S", "-c", _PROBE.replace("@MARK@", _PROBE_MARK)],
             env=env,
             cwd=cwd,
             stdin=subprocess.DEVNULL,
@@ -226,7 +232,8 @@ def probe_site(variables: tuple[tuple[str, str | None], ...] = (), cwd: str | No
     except (OSError, subprocess.SubprocessError) as exc:
         return f"the probe of site could not run: {exc}"
     try:
-        found = json.loads(done.stdout.decode("utf-8").strip().splitlines()[-1])
+        lines = done.stdout.decode("utf-8").splitlines()
+        found = json.loads([x for x in lines if x.startswith(_PROBE_MARK + " ")][-1][len(_PROBE_MARK) :])
         if done.returncode != 0 or not isinstance(found, dict):
             raise ValueError
     except (ValueError, IndexError, UnicodeDecodeError):

@@ -166,11 +166,11 @@ def run_both_plan(python: Path, bot: Path) -> dict[str, Any]:
     code = (
         "import json, sys\nfrom arena.match import pystart\n"
         "plan = pystart.start_plan([sys.executable, '-u', sys.argv[1]], None, dict(__import__('os').environ))\n"
-        "print(json.dumps({'reason': plan.reason.name, 'detail': plan.detail, 'text': plan.describe()}))\n"
+        "print('PLAN', json.dumps({'reason': plan.reason.name, 'detail': plan.detail, 'text': plan.describe()}))\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in (pystart.ENV_SWITCH, "PYTHONPATH")}
     out = subprocess.run([str(python), "-c", code, str(bot)], env=env, capture_output=True, text=True, check=True)
-    found: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    found: dict[str, Any] = json.loads(next(x for x in out.stdout.splitlines() if x.startswith("PLAN "))[5:])
     return found
 
 
@@ -283,3 +283,12 @@ def test_hooks_run_as_often_as_at_a_normal_start(tmp_path: Path) -> None:
     result, fast, plain = run_both(python, bot)
     assert fast["shown"] == plain["shown"]
     assert_fast_and_same(result, fast, plain)
+
+
+def test_a_hook_that_prints_and_leaves_an_exit_handler_keeps_the_fast_start(tmp_path: Path) -> None:
+    """The probe's own line of output is found among what the import lines print."""
+    python, site = make_venv(tmp_path / "venv")
+    (site / "chatty.py").write_text("import atexit\nprint('hello')\natexit.register(print, 'bye')\n")
+    (site / "chatty.pth").write_text("import chatty\n")
+    plan = run_both_plan(python, write_bot(tmp_path / "bot"))
+    assert (plan["reason"], plan["detail"]) == ("FAST", "")
