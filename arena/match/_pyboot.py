@@ -18,7 +18,7 @@ def _cgarena_boot(
     path0: str,
     front: tuple[str, ...],
     dirs: tuple[str, ...],
-    hooks: tuple[tuple[str, str, str], ...],
+    hooks: tuple[tuple[str, str], ...],
     claims: tuple[str, ...] | None,
     env: tuple[tuple[bytes, bytes | None], ...],
     custom: tuple[str, ...],
@@ -26,9 +26,10 @@ def _cgarena_boot(
     """``target``: the script (absolute) or the module; ``path0``: the script's folder
     (``sys.path[0]``); ``front``: what the ``.pth`` import lines put before the interpreter's
     own entries; ``dirs``: what ``site`` appends to ``sys.path``; ``hooks``: the ``.pth``
-    import lines (site dir, file, line); ``claims``: the top-level modules their finders may
-    provide (``None``: any); ``env``: the variables ``dirs`` depend on, with their value
-    (``None``: unset); ``custom``: ``sitecustomize``/``usercustomize`` when they exist."""
+    files with import lines, in the order ``site`` reads them (site dir, file name);
+    ``claims``: the top-level modules their finders may provide (``None``: any); ``env``: the
+    variables ``dirs`` depend on, with their value (``None``: unset); ``custom``:
+    ``sitecustomize``/``usercustomize`` when they exist."""
     import posix
     import sys
 
@@ -107,8 +108,10 @@ def _cgarena_site_path(path: list[str], front: tuple[str, ...], dirs: tuple[str,
     path[:0] = ahead
 
 
-def _cgarena_pth_hooks(hooks: tuple[tuple[str, str, str], ...], claims: tuple[str, ...] | None) -> None:
-    """Put the finder that runs the ``.pth`` import lines ``hooks`` last on ``sys.meta_path``."""
+def _cgarena_pth_hooks(hooks: tuple[tuple[str, str], ...], claims: tuple[str, ...] | None) -> None:
+    """Put the finder that runs the import lines of the ``.pth`` files ``hooks`` last on
+    ``sys.meta_path``. The files are read then, not passed in: their lines may be long (namespace
+    packages' lines), and a command's argument has a size limit."""
     import sys
 
     meta: list[object] = sys.meta_path  # type: ignore[assignment]
@@ -123,17 +126,27 @@ def _cgarena_pth_hooks(hooks: tuple[tuple[str, str, str], ...], claims: tuple[st
                 return None
             meta.remove(PthHooks)
             names: dict[str, object] = {}
-            failed = None
-            for sitedir, pth, line in hooks:  # "sitedir": read by some lines (*-nspkg.pth)
-                if pth == failed:
+            for sitedir, pth in hooks:  # "sitedir": read by some lines (*-nspkg.pth)
+                try:
+                    with open(f"{sitedir}/{pth}", "rb") as file:
+                        data = file.read()
+                except OSError:
                     continue
                 try:
-                    exec(line, names)
-                except Exception as exc:
-                    failed = pth
-                    sys.stderr.write(
-                        f"Error processing {sitedir}/{pth}: {type(exc).__name__}: {exc}\nRemainder of file ignored\n"
-                    )
+                    text = data.decode("utf-8-sig")
+                except UnicodeDecodeError:
+                    import locale
+
+                    text = data.decode(locale.getencoding(), "replace")
+                for line in text.splitlines():
+                    if not line.startswith(("import ", "import\t")):
+                        continue
+                    try:
+                        exec(line, names)
+                    except Exception as exc:
+                        error = f"{type(exc).__name__}: {exc}"
+                        sys.stderr.write(f"Error processing {sitedir}/{pth}: {error}\nRemainder of file ignored\n")
+                        break
             for finder in list(sys.meta_path):
                 find = getattr(finder, "find_spec", None)
                 spec = find(name, where, target) if find is not None else None

@@ -82,11 +82,16 @@ _PROBE = r"""
 import json, os, site, sys
 _MARK = "@MARK@"
 from importlib.machinery import PathFinder
-hooks, custom, space = [], [], {}
+hooks, files, custom, space = [], [], [], {}
 def record(line, *rest):
     caller = sys._getframe(1).f_locals
     sitedir = caller["sitedir"]  # read by some lines (*-nspkg.pth) as the caller's local
     hooks.append([sitedir, caller["name"], line])
+    n = caller.get("n", 0)  # the line's number: a file read again (a venv's site-packages) starts over
+    if files and files[-1][:2] == [sitedir, caller["name"]] and files[-1][2] < n:
+        files[-1][2] = n
+    else:
+        files.append([sitedir, caller["name"], n])
     exec(line, space)  # an error is site's to report, as at a normal start
 site.exec = record
 site.execsitecustomize = lambda: custom.append("sitecustomize")
@@ -128,7 +133,7 @@ for index, finder in enumerate(sys.meta_path):
 if last < 0 and why is None:
     why = "a .pth import line removes the path's finder"
 print(_MARK, json.dumps({"why": why, "base": base, "front": front, "dirs": dirs, "hooks": hooks,
-                  "user_site": bool(site.ENABLE_USER_SITE), "custom": custom,
+                  "files": [f[:2] for f in files], "user_site": bool(site.ENABLE_USER_SITE), "custom": custom,
                   "claims": None if unknown else sorted(claims), "ahead": sorted(ahead)}))
 sys.stdout.flush()
 os._exit(0)  # no exit handlers of what the import lines started
@@ -158,6 +163,9 @@ class SiteLayout:
     """Those of them whose finder comes before the path's: the import lines change what they are."""
     front: tuple[str, ...] = ()
     """The folders the import lines put before ``base`` (``easy-install.pth`` moves eggs there)."""
+    files: tuple[tuple[str, str], ...] = ()
+    """The ``.pth`` files of ``hooks`` as ``site`` reads them: (site dir, file name), a file once
+    each time it is read (``site`` reads a venv's site-packages twice)."""
 
 
 class Reason(enum.Enum):
@@ -250,6 +258,7 @@ def probe_site(variables: tuple[tuple[str, str | None], ...] = (), cwd: str | No
         claims=None if found["claims"] is None else tuple(found["claims"]),
         ahead=tuple(found["ahead"]),
         front=tuple(found["front"]),
+        files=tuple((str(d), str(f)) for d, f in found["files"]),
     )
 
 
@@ -325,7 +334,7 @@ def _plan(words: tuple[str, ...], cwd: str, variables: tuple[tuple[str, str | No
     env = tuple((os.fsencode(k), None if v is None else os.fsencode(v)) for k, v in checked)
     call = (
         f"\n_cgarena_boot({sys.executable!r}, {module!r}, {target!r}, {path0!r}, {layout.front!r}, "
-        f"{layout.dirs!r}, {layout.hooks!r}, {layout.claims!r}, {env!r}, {layout.custom!r})\n"
+        f"{layout.dirs!r}, {layout.files!r}, {layout.claims!r}, {env!r}, {layout.custom!r})\n"
     )
     code = compile(_boot_text() + call, BOOT_NAME, "exec", dont_inherit=True)
     return StartPlan((sys.executable, "-u", "-S", "-c", _STUB, marshal.dumps(code).hex(), *words[2:]), Reason.FAST)

@@ -292,3 +292,17 @@ def test_a_hook_that_prints_and_leaves_an_exit_handler_keeps_the_fast_start(tmp_
     (site / "chatty.pth").write_text("import chatty\n")
     plan = run_both_plan(python, write_bot(tmp_path / "bot"))
     assert (plan["reason"], plan["detail"]) == ("FAST", "")
+
+
+def test_many_long_import_lines_keep_the_command_short(tmp_path: Path) -> None:
+    """150 namespace packages' lines (about 100 kB, read twice in a venv) made a command argument
+    over the kernel's limit for one (128 kB): the bootstrap now reads the files itself."""
+    python, site = make_venv(tmp_path / "venv")
+    for i in range(150):
+        (site / f"nsdemo{i}" / "part").mkdir(parents=True)
+        (site / f"nsdemo{i}" / "part" / "__init__.py").write_text(f"VALUE = {i}\n")
+        (site / f"nsdemo{i}_part-1.0-nspkg.pth").write_text(NSPKG.replace("nsdemo", f"nsdemo{i}"))
+    bot = write_bot(tmp_path / "bot", "import nsdemo149.part", "nsdemo149.part.VALUE")
+    result, fast, plain = run_both(python, bot)
+    assert plain["shown"] == 149
+    assert_fast_and_same(result, fast, plain)
