@@ -8,8 +8,9 @@ game starts two bots, so :func:`launch_argv` rewrites those two forms when the p
 (a bot's ``argv`` stays as shown and stored) into ``python -u -S -c STUB CODE FILE ...`` (or
 ``... CODE -m MODULE ...``), where ``CODE`` is the bootstrap (:mod:`arena.match._pyboot`) compiled
 by the arena: it does what ``site`` would do, with the same ``sys.path`` in the same order (the
-directories ``site`` adds, known from a probe run once per arena process: ``site`` with its
-``exec`` of import lines replaced by a recorder), ``exit``, ``quit`` and ``help``, ``sitecustomize``
+directories ``site`` adds, known from a probe run once per arena process and environment:
+``site`` with its ``exec`` of import lines replaced by a recorder that runs them there, so that
+the folders they add, appended or put first, are known too), ``exit``, ``quit`` and ``help``, ``sitecustomize``
 where there is one, then runs the bot with the same ``sys.argv``, ``sys.path[0]``, ``__file__``,
 ``__name__``, ``__spec__`` and tracebacks as the normal start.
 
@@ -23,8 +24,13 @@ import, after which these finders find it. What a bot can see of the difference:
 ``copyright``, ``credits`` and ``license`` are not defined; a ``-m`` bot's traceback lacks the two
 lines of ``<frozen runpy>`` frames.
 
+The finders the import lines install are known by kind (setuptools' editable finders, its
+``distutils`` shim, virtualenv's ``distutils`` patch): one of an unknown kind put before the
+path's may change any import, so that environment starts every bot the normal way.
+
 Anything else runs unchanged: other interpreters, other options, a file that is not a ``.py``
 file. ``CGARENA_PYTHON_FAST_START=0`` in the arena's environment turns the rewrite off.
+:func:`start_plan` tells which start a bot gets and why (:class:`Reason`).
 """
 
 from __future__ import annotations
