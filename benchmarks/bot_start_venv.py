@@ -98,9 +98,10 @@ UNKNOWN_AHEAD = {
 }
 
 PROBE = """
-import json, os, sys
-sys.path.insert(0, {root!r})
-from arena.match import pystart
+import importlib.util, json, os, sys
+spec = importlib.util.spec_from_file_location("pystart", {pystart!r})  # stdlib only: any interpreter
+pystart = sys.modules["pystart"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(pystart)
 plan = pystart.start_plan([sys.executable, "-u", {bot!r}], {cwd!r}, dict(os.environ))
 print(json.dumps([list(plan.argv), plan.describe()]))
 """
@@ -132,7 +133,7 @@ def crowded_venv(folder: Path, packages: int, kinds: dict[str, str] | None = Non
 
 def plan_in(python: Path, bot: Path, folder: Path) -> tuple[list[str], str]:
     """The command the arena run by ``python`` starts ``bot`` with, and the path taken and why."""
-    probe = PROBE.format(root=str(ROOT), bot=str(bot), cwd=str(folder))
+    probe = PROBE.format(pystart=str(ROOT / "arena" / "match" / "pystart.py"), bot=str(bot), cwd=str(folder))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     out = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, env=env, check=True)
     argv, why = json.loads(out.stdout.strip().splitlines()[-1])
