@@ -6,7 +6,9 @@ Each start runs a process to its end: the interpreter alone (``python -S -c pass
 isolated, no site-packages; ``python -c pass``: with the venv's ``site``), then a trivial bot
 (``import sys``) as a script and as a package module (``-m``), started as the arena started it
 before (``python -u FILE``: plain) and as it starts it now (fast), and the same for a bot that
-imports numpy. Wall time and CPU time (user + system of the child, ``RUSAGE_CHILDREN``) per start.
+imports numpy; "fast" is the command the arena runs, with the start path it took and why
+(:func:`arena.match.pystart.start_plan`). Wall time and CPU time (user + system of the child,
+``RUSAGE_CHILDREN``) per start.
 The cases alternate within each round, so load on the machine hits them alike. Prints medians,
 each fast start against its plain start, and against the bare start (goal: at most 5 ms more).
 """
@@ -14,6 +16,7 @@ each fast start against its plain start, and against the bare start (goal: at mo
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import subprocess
@@ -43,7 +46,8 @@ def one(argv: list[str], cwd: str) -> tuple[float, float]:
     return wall, cpu
 
 
-def cases(folder: Path, numpy: bool) -> dict[str, tuple[list[str], str]]:
+def cases(folder: Path, numpy: bool) -> tuple[dict[str, tuple[list[str], str]], dict[str, str]]:
+    """The commands timed, and for each bot the start path the arena takes and why."""
     exe = sys.executable
     (folder / "bot.py").write_text("import sys\n")
     package = folder / "pkg"
@@ -61,13 +65,13 @@ def cases(folder: Path, numpy: bool) -> dict[str, tuple[list[str], str]]:
     bots = {"script": [exe, "-u", str(folder / "bot.py")], "-m": [exe, "-u", "-m", "pkg"]}
     if numpy:
         bots["numpy"] = [exe, "-u", str(folder / "numpy_bot.py")]
+    paths: dict[str, str] = {}
     for name, argv in bots.items():
-        fast = pystart.launch_argv(argv, here, None)
-        if fast == argv:
-            raise SystemExit(f"{name}: no fast start for {argv} (is {pystart.ENV_SWITCH} set to 0?)")
+        plan = pystart.start_plan(argv, here, os.environ)
+        paths[name] = plan.describe()
         found[f"{name} plain"] = (argv, here)
-        found[f"{name} fast"] = (fast, here)
-    return found
+        found[f"{name} fast"] = (list(plan.argv), here)
+    return found, paths
 
 
 def main() -> None:
@@ -77,7 +81,7 @@ def main() -> None:
     args = parser.parse_args()
     starts = 20 if args.quick else args.starts
     with tempfile.TemporaryDirectory(prefix="bot-start-") as tmp:
-        table = cases(Path(tmp), numpy=not args.quick)
+        table, paths = cases(Path(tmp), numpy=not args.quick)
         walls: dict[str, list[float]] = {name: [] for name in table}
         cpus: dict[str, list[float]] = {name: [] for name in table}
         for argv, cwd in table.values():  # warm the page cache and the fast start's plans
@@ -90,6 +94,8 @@ def main() -> None:
     wall = {name: statistics.median(v) for name, v in walls.items()}
     cpu = {name: statistics.median(v) for name, v in cpus.items()}
     print(f"{sys.executable}, {starts} starts of each case, medians")
+    for name, path in paths.items():
+        print(f"  {name} bot: {path}")
     print(f"{'case':24} {'wall ms':>8} {'cpu ms':>8}")
     for name in table:
         print(f"{name:24} {wall[name]:8.1f} {cpu[name]:8.1f}")

@@ -16,7 +16,8 @@ With fast bots (default: the shipped greedy and random Spring bots), measures:
    that bound (issue #18 asks >= 90% with workers = cores);
 4. a Python bot's start-up (CPU through the arena's process layer): a trivial bot started as
    the arena starts it and the normal way, against the same interpreter's bare start (``python
-   -S -c pass``; issue #18 asks at most 5 ms more), and the tournament's bots.
+   -S -c pass``; issue #18 asks at most 5 ms more), and the tournament's bots; with the start
+   path each took and why (:func:`arena.match.pystart.start_plan`).
 
 Prints medians over ``--runs`` runs, and the cores this machine has.
 """
@@ -89,22 +90,27 @@ def tournament(config_map: dict[str, Any], workers: int) -> tuple[float, float, 
             return (wall, machine_cpu() - m0, cpu_all() - c0, cpu(resource.RUSAGE_SELF) - s0, result.played)
 
 
-def bot_starts(config_map: dict[str, Any], count: int) -> dict[str, float]:
+def bot_starts(config_map: dict[str, Any], count: int) -> tuple[dict[str, float], list[str]]:
     """Median CPU ms of a start through the arena's process layer (the bot reads its empty
     input and exits): the bare interpreter (``python -S -c pass``), a trivial bot file started as
     the arena starts Python bots and with the fast start switched off (the normal start), and
-    the tournament's own bots (their own imports included)."""
+    the tournament's own bots (their own imports included); and for each bot, the start path the
+    arena planned and why (:func:`arena.match.pystart.start_plan`), the trivial bot's as it saw
+    it too (``sys.flags.no_site``: the bootstrap may still start it the normal way)."""
     from arena.match import pystart
     from arena.match.botprocess import BotProcess
 
     cfg = config_from_mapping({**config_map, "workers": 1})
     specs = [bot_spec(b, cfg.game) for b in cfg.bots]
+    seen: list[str | None] = []
 
-    def one(argv: list[str], cwd: str | None) -> float:
+    def one(argv: list[str], cwd: str | None, watch: bool = False) -> float:
         c0 = cpu(resource.RUSAGE_CHILDREN)
         proc = BotProcess(argv, cwd=cwd, memory_limit_mb=None, task_limit=None).start()
         assert proc._proc is not None and proc._proc.stdin is not None
         proc._proc.stdin.close()
+        if watch:  # the trivial bot's first line: its sys.flags.no_site
+            seen.append(proc.read_line(10).line)
         proc.wait_exit(10)
         proc.kill_tree()
         return (cpu(resource.RUSAGE_CHILDREN) - c0) * 1000
@@ -112,7 +118,7 @@ def bot_starts(config_map: dict[str, Any], count: int) -> dict[str, float]:
     def plain(argv: list[str], cwd: str | None) -> float:
         os.environ[pystart.ENV_SWITCH] = "0"
         try:
-            return one(argv, cwd)
+            return one(argv, cwd, watch=True)
         finally:
             del os.environ[pystart.ENV_SWITCH]
 
@@ -120,14 +126,18 @@ def bot_starts(config_map: dict[str, Any], count: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         trivial = os.path.join(tmp, "bot.py")
         with open(trivial, "w") as f:
-            f.write("import sys\nfor line in sys.stdin:\n    pass\n")
+            f.write("import sys\nprint(sys.flags.no_site, flush=True)\nfor line in sys.stdin:\n    pass\n")
+        paths = [f"trivial bot: {pystart.start_plan([sys.executable, '-u', trivial], None, os.environ).describe()}"]
+        paths += [f"{spec.name}: {pystart.start_plan(spec.argv, spec.cwd, os.environ).describe()}" for spec in specs]
         for _ in range(count):  # the cases alternate, so the machine's load hits them alike
             rows["bare"].append(one([sys.executable, "-S", "-c", "pass"], None))
-            rows["fast"].append(one([sys.executable, "-u", trivial], None))
+            rows["fast"].append(one([sys.executable, "-u", trivial], None, watch=True))
             rows["plain"].append(plain([sys.executable, "-u", trivial], None))
             for spec in specs:
                 rows["bots"].append(one(list(spec.argv), spec.cwd))
-    return {k: statistics.median(v) for k, v in rows.items()}
+    fast_seen = seen[0::2]
+    paths.append(f"trivial bot as it saw its starts: {fast_seen.count('1')} of {len(fast_seen)} fast (no site)")
+    return {k: statistics.median(v) for k, v in rows.items()}, paths
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(workers) > 1:
         top = workers[-1]
         print(f"  scaling {top}/1 workers: {med[f'rate{top}'] / med['rate1']:.2f}x")
-    starts = bot_starts(config_map, 5 if args.quick else 20)
+    starts, paths = bot_starts(config_map, 5 if args.quick else 20)
     print(
         f"  Python bot start (CPU, medians): bare interpreter (python -S -c pass) "
         f"{starts['bare']:.1f} ms; a trivial bot {starts['fast']:.1f} ms as the arena starts it "
@@ -186,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         f"({starts['plain'] - starts['bare']:+.1f} ms); {', '.join(args.bots)} with their own "
         f"imports: {starts['bots']:.1f} ms"
     )
+    for path in paths:
+        print(f"    start path of the {path}")
     return 0
 
 

@@ -16,17 +16,20 @@ def _cgarena_boot(
     module: bool,
     target: str,
     path0: str,
+    front: tuple[str, ...],
     dirs: tuple[str, ...],
-    hooks: tuple[tuple[str, str, str], ...],
+    hooks: tuple[tuple[str, str], ...],
     claims: tuple[str, ...] | None,
     env: tuple[tuple[bytes, bytes | None], ...],
     custom: tuple[str, ...],
 ) -> None:
     """``target``: the script (absolute) or the module; ``path0``: the script's folder
-    (``sys.path[0]``); ``dirs``: what ``site`` appends to ``sys.path``; ``hooks``: the ``.pth``
-    import lines (site dir, file, line); ``claims``: the top-level modules their finders may
-    provide (``None``: any); ``env``: the variables ``dirs`` depend on, with their value
-    (``None``: unset); ``custom``: ``sitecustomize``/``usercustomize`` when they exist."""
+    (``sys.path[0]``); ``front``: what the ``.pth`` import lines put before the interpreter's
+    own entries; ``dirs``: what ``site`` appends to ``sys.path``; ``hooks``: the ``.pth``
+    files with import lines, in the order ``site`` reads them (site dir, file name);
+    ``claims``: the top-level modules their finders may provide (``None``: any); ``env``: the
+    variables ``dirs`` depend on, with their value (``None``: unset); ``custom``:
+    ``sitecustomize``/``usercustomize`` when they exist."""
     import posix
     import sys
 
@@ -49,7 +52,7 @@ def _cgarena_boot(
         posix.execv(exe, [exe, "-u", *argv])  # not the environment the layout is for: start normally
 
     path = sys.path
-    site_path(path, dirs)
+    site_path(path, front, dirs)
     if hooks:
         pth_hooks(hooks, claims)
     site_builtins(custom)
@@ -74,9 +77,10 @@ def _cgarena_boot(
         raise SystemExit(1) from None
 
 
-def _cgarena_site_path(path: list[str], dirs: tuple[str, ...]) -> None:
+def _cgarena_site_path(path: list[str], front: tuple[str, ...], dirs: tuple[str, ...]) -> None:
     """``sys.path`` (``path``) as ``site`` leaves it, but for the script's folder: without the
-    ``""`` of ``-c``, absolute, without duplicates, then ``dirs`` (those that exist) appended."""
+    ``""`` of ``-c``, absolute, without duplicates, ``front`` (those that exist) put before
+    it, then ``dirs`` (those that exist) appended."""
     import posix
     import sys
 
@@ -89,17 +93,25 @@ def _cgarena_site_path(path: list[str], dirs: tuple[str, ...]) -> None:
         import os  # site's removeduppaths: absolute, without duplicates
 
         path[:] = list(dict.fromkeys(os.path.abspath(p) for p in path))
+
+    def exists(d: str) -> bool:
+        try:
+            posix.stat(d)
+        except OSError:
+            return False
+        return True
+
+    ahead = [d for d in dict.fromkeys(front) if d not in path and exists(d)]
     for d in dirs:
-        if d not in path:
-            try:
-                posix.stat(d)
-            except OSError:
-                continue
+        if d not in path and d not in ahead and exists(d):
             path.append(d)
+    path[:0] = ahead
 
 
-def _cgarena_pth_hooks(hooks: tuple[tuple[str, str, str], ...], claims: tuple[str, ...] | None) -> None:
-    """Put the finder that runs the ``.pth`` import lines ``hooks`` last on ``sys.meta_path``."""
+def _cgarena_pth_hooks(hooks: tuple[tuple[str, str], ...], claims: tuple[str, ...] | None) -> None:
+    """Put the finder that runs the import lines of the ``.pth`` files ``hooks`` last on
+    ``sys.meta_path``. The files are read then, not passed in: their lines may be long (namespace
+    packages' lines), and a command's argument has a size limit."""
     import sys
 
     meta: list[object] = sys.meta_path  # type: ignore[assignment]
@@ -114,17 +126,27 @@ def _cgarena_pth_hooks(hooks: tuple[tuple[str, str, str], ...], claims: tuple[st
                 return None
             meta.remove(PthHooks)
             names: dict[str, object] = {}
-            failed = None
-            for sitedir, pth, line in hooks:  # "sitedir": read by some lines (*-nspkg.pth)
-                if pth == failed:
+            for sitedir, pth in hooks:  # "sitedir": read by some lines (*-nspkg.pth)
+                try:
+                    with open(f"{sitedir}/{pth}", "rb") as file:
+                        data = file.read()
+                except OSError:
                     continue
                 try:
-                    exec(line, names)
-                except Exception as exc:
-                    failed = pth
-                    sys.stderr.write(
-                        f"Error processing {sitedir}/{pth}: {type(exc).__name__}: {exc}\nRemainder of file ignored\n"
-                    )
+                    text = data.decode("utf-8-sig")
+                except UnicodeDecodeError:
+                    import locale
+
+                    text = data.decode(locale.getencoding(), "replace")
+                for line in text.splitlines():
+                    if not line.startswith(("import ", "import\t")):
+                        continue
+                    try:
+                        exec(line, names)
+                    except Exception as exc:
+                        error = f"{type(exc).__name__}: {exc}"
+                        sys.stderr.write(f"Error processing {sitedir}/{pth}: {error}\nRemainder of file ignored\n")
+                        break
             for finder in list(sys.meta_path):
                 find = getattr(finder, "find_spec", None)
                 spec = find(name, where, target) if find is not None else None

@@ -325,3 +325,29 @@ def test_a_module_python_cannot_run_gets_the_message_python_gives(
     assert (line, plain.stdout) == ("1", "0\n")
     assert process.poll().returncode == plain.returncode == 1
     assert process.stderr_tail() == plain.stderr and "cannot be directly executed" in plain.stderr
+
+
+def test_the_plan_says_which_start_and_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fast_on(monkeypatch)
+    (tmp_path / "bot.py").write_text("import sys\n")
+    (tmp_path / "lost.py").write_text("import no_such_module_anywhere\n")
+    (tmp_path / "broken.py").write_text("x = (\n")
+    exe, here = sys.executable, str(tmp_path)
+    cases = {
+        (exe, "-u", "bot.py"): (pystart.Reason.FAST, ""),
+        ("python3", "-u", "bot.py"): (pystart.Reason.NOT_PYTHON_FORM, ""),
+        (exe, "-u", "-O", "bot.py"): (pystart.Reason.NOT_PYTHON_FORM, ""),
+        (exe, "-u", "missing.py"): (pystart.Reason.NO_SUCH_FILE, "missing.py"),
+        (exe, "-u", "lost.py"): (pystart.Reason.IMPORT_NOT_FOUND, "no_such_module_anywhere"),
+        (exe, "-u", "broken.py"): (pystart.Reason.UNREADABLE, str(tmp_path / "broken.py")),
+    }
+    for argv, (reason, detail) in cases.items():
+        plan = pystart.start_plan(argv, here, os.environ)
+        assert (plan.reason, plan.detail) == (reason, detail), argv
+        assert plan.fast == (reason is pystart.Reason.FAST)
+        assert (list(plan.argv) == list(argv)) != plan.fast
+    lost = pystart.start_plan((exe, "-u", "lost.py"), here, os.environ).describe()
+    assert lost.startswith("normal start (") and "no_such_module_anywhere" in lost
+    assert pystart.start_plan((exe, "-u", "bot.py"), here, os.environ).describe() == "fast start"
+    monkeypatch.setenv(pystart.ENV_SWITCH, "off")
+    assert pystart.start_plan((exe, "-u", "bot.py"), here, os.environ).reason is pystart.Reason.SWITCHED_OFF
