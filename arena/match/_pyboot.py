@@ -34,10 +34,12 @@ def _cgarena_boot(
     import sys
 
     site_path, pth_hooks, site_builtins = _cgarena_site_path, _cgarena_pth_hooks, _cgarena_site_builtins
+    _admit = _cgarena_admit
     run_module, run_script = _cgarena_run_module, _cgarena_run_script
     main = sys.modules["__main__"].__dict__
     for name in (
         "_cgarena_boot",
+        "_cgarena_admit",
         "_cgarena_site_path",
         "_cgarena_pth_hooks",
         "_cgarena_site_builtins",
@@ -48,6 +50,9 @@ def _cgarena_boot(
     main["__doc__"] = None
     argv = sys.argv
     del argv[0]  # "-c"
+    admission = argv.pop(0)
+    if admission:
+        _admit(admission)
     if any(posix.environ.get(name) != value for name, value in env):
         posix.execv(exe, [exe, "-u", *argv])  # not the environment the layout is for: start normally
 
@@ -75,6 +80,37 @@ def _cgarena_boot(
             tb = tb.tb_next
         sys.excepthook(type(exc), exc.with_traceback(tb), tb)
         raise SystemExit(1) from None
+
+
+def _cgarena_admit(admission: str) -> None:
+    """What the arena's launcher would do before the bot runs (see
+    ``arena.match.plumbing.admission_text``), given one per line: the parent's PID, the
+    address-space limit in KiB, each cgroup's ``cgroup.procs`` file. Exit unless the parent is
+    still that one (when given), limit the address space (when given; ``resource`` is imported
+    only then), join each cgroup (writing ``0``). A step that fails ends the process with the
+    launcher's code, 125, and says why on stderr."""
+    import posix
+    import sys
+
+    parent, kb, *procs = admission.split("\n")
+    if parent and posix.getppid() != int(parent):
+        posix._exit(125)
+    try:
+        if kb:
+            import resource
+
+            limit = int(kb) * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        for where in filter(None, procs):
+            fd = posix.open(where, posix.O_WRONLY)
+            try:
+                posix.write(fd, b"0")
+            finally:
+                posix.close(fd)
+    except (OSError, ValueError) as exc:
+        sys.stderr.write(f"arena-launch: the bot could not be put under its limits: {exc}\n")
+        sys.stderr.flush()
+        posix._exit(125)
 
 
 def _cgarena_site_path(path: list[str], front: tuple[str, ...], dirs: tuple[str, ...]) -> None:

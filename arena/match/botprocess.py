@@ -20,47 +20,29 @@ POSIX only (Linux for the limits, the parent-death signal and the descendant sea
 
 from __future__ import annotations
 
-import enum
 import os
-import select
-import selectors
 import shutil
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from . import plumbing, proctree, pystart, sandbox
 from .enforcement import tree_limiter
 from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, WATCH_INTERVAL_S, Breach, TreeLimiter, TreeLimits
 from .lines import DEFAULT_MAX_LINE_BYTES, LineSplitter
+from .pipes import BotPipes, ReadResult, ReadStatus
 from .stderrtail import DEFAULT_STDERR_TAIL_BYTES, DEFAULT_TURN_STDERR_BYTES, StderrTail
 
 __all__ = ["BotProcess", "BotStartError", "ReadStatus", "ReadResult", "ExitInfo", "resolve_program"]
 
 KILL_GRACE_S = 0.2
-_READ_CHUNK = 1 << 16
 
 
 class BotStartError(Exception):
     """The bot could not be started (missing file, not executable, ...)."""
-
-
-class ReadStatus(str, enum.Enum):
-    LINE = "line"
-    TIMEOUT = "timeout"
-    EOF = "eof"
-    """The bot closed its output (usually: it exited or crashed)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ReadResult:
-    status: ReadStatus
-    line: str | None
-    elapsed_ms: float
-    """From the end of the last write to the arrival of the line (or the give-up)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,13 +130,8 @@ class BotProcess:
         self._splitter = LineSplitter(max_line_bytes)
         self._stderr = StderrTail(stderr_tail_bytes, turn_stderr_bytes)
         self._proc: subprocess.Popen[bytes] | None = None
-        self._stdout_eof = False
-        self._stdin_closed = False
-        self._last_write = time.monotonic()
         self._killed = False
-        self._poller: select.epoll | None = None
-        self._stdin_fd = self._stdout_fd = -1
-        self._poll: Callable[[float], list[tuple[int, int]]] = lambda timeout: []
+        self._pipes: BotPipes | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -173,8 +150,16 @@ class BotProcess:
         argv = pystart.launch_argv(self.argv, self.cwd, self._bot_env())
         admission = limiter.admission()
         self._mark = admission.address_space_kb * 1024 if admission.address_space_kb else None
+        admitted = (
+            None
+            if self.wrapper
+            else pystart.admitting(argv, plumbing.admission_text(admission.cgroup_procs, admission.address_space_kb))
+        )
         command, setup = plumbing.launch_command(
-            [*self.wrapper, *argv], admission.cgroup_procs, admission.address_space_kb
+            [*self.wrapper, *(admitted or argv)],
+            admission.cgroup_procs,
+            admission.address_space_kb,
+            admitted=admitted is not None,
         )
         try:
             self._proc = subprocess.Popen(
@@ -202,12 +187,10 @@ class BotProcess:
         assert self._proc.stdout and self._proc.stdin and self._proc.stderr
         self._watch = threading.Thread(target=self._watch_limits, name=f"limits-{self.name}", daemon=True)
         self._watch.start()
-        self._stdin_fd, self._stdout_fd = self._proc.stdin.fileno(), self._proc.stdout.fileno()
-        self._poller = select.epoll(1)
-        self._poller.register(self._stdout_fd, select.EPOLLIN)
-        self._poll = self._poller.poll
-        os.set_blocking(self._stdout_fd, False)
-        os.set_blocking(self._stdin_fd, False)
+        stdin_fd, stdout_fd = self._proc.stdin.fileno(), self._proc.stdout.fileno()
+        os.set_blocking(stdout_fd, False)
+        os.set_blocking(stdin_fd, False)
+        self._pipes = BotPipes(stdin_fd, stdout_fd, self._splitter)
         self._stderr.start(self._proc.stderr.fileno(), f"stderr-{self.name}")
         return self
 
@@ -298,57 +281,13 @@ class BotProcess:
     def input_closed(self) -> bool:
         """Whether the bot closed its input (a write found the pipe broken: it exited, most
         likely)."""
-        return self._stdin_closed
+        return self._pipes is not None and self._pipes.stdin_closed
 
     def send(self, lines: Sequence[str], deadline: float | None = None) -> bool:
         """Write ``lines`` (each followed by ``\\n``). Returns False if the bot cannot take them
         (closed its input, or did not read them before ``deadline``)."""
-        assert self._proc is not None and self._proc.stdin is not None
-        if not lines:
-            self._last_write = time.monotonic()
-            return True
-        if self._stdin_closed:
-            return False
-        text = ("\n".join(lines) + "\n").encode("utf-8")
-        fd = self._stdin_fd
-        try:  # the usual case: the pipe takes the whole input at once
-            written = os.write(fd, text)
-        except BlockingIOError:
-            written = 0
-        except OSError:
-            self._stdin_closed = True
-            return False
-        if written == len(text):
-            self._last_write = time.monotonic()
-            return True
-        return self._send_rest(memoryview(text)[written:], deadline)
-
-    def _send_rest(self, data: memoryview, deadline: float | None) -> bool:
-        """Write what is left of an input that the pipe did not take at once (it was full)."""
-        fd = self._stdin_fd
-        sel: selectors.BaseSelector | None = None  # only made when the pipe is full
-        try:
-            while data:
-                try:
-                    written = os.write(fd, data)
-                    data = data[written:]
-                    continue
-                except BlockingIOError:
-                    pass
-                except (BrokenPipeError, OSError):
-                    self._stdin_closed = True
-                    return False
-                if sel is None:
-                    sel = selectors.DefaultSelector()
-                    sel.register(fd, selectors.EVENT_WRITE)
-                timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-                if not sel.select(timeout) and deadline is not None:
-                    return False
-        finally:
-            if sel is not None:
-                sel.close()
-        self._last_write = time.monotonic()
-        return True
+        assert self._pipes is not None, "the bot is not started"
+        return self._pipes.send(lines, deadline)
 
     # -- output ----------------------------------------------------------------------------------
 
@@ -359,100 +298,16 @@ class BotProcess:
         return ReadResult(status, None if lines is None else lines[0], elapsed_ms)
 
     def read_lines(self, count: int, timeout_s: float | None) -> tuple[tuple[str, ...] | None, float, ReadStatus]:
-        """The next ``count`` answer lines, all within one deadline, ``timeout_s`` seconds (None =
-        forever) from the end of the last :meth:`send` (the engine's rule: the limit covers every
-        expected line): (the lines, or ``None`` when they did not all come; the ms from the end of
-        the write to the arrival of the last line read, or to the give-up; the status). Lines
-        already buffered are taken at once. This runs after every input of every game: it makes
-        no object but the lines."""
-        assert self._proc is not None and self._proc.stdout is not None
-        start = self._last_write
-        deadline = None if timeout_s is None else start + timeout_s
-        pop = self._splitter.pop
-        got: list[str] = []
-        while True:
-            line = pop()
-            while line is not None:
-                got.append(line)
-                if len(got) == count:
-                    return tuple(got), (time.monotonic() - start) * 1000, ReadStatus.LINE
-                line = pop()
-            arrived, status = self._wait_output(deadline)
-            if status is ReadStatus.EOF:
-                return None, (arrived - start) * 1000, status
-            if status is ReadStatus.TIMEOUT:
-                return self._last_chance(got, count, start, arrived)
-            elapsed = (arrived - start) * 1000
-            line = pop()
-            while line is not None:
-                got.append(line)
-                if len(got) == count:
-                    return tuple(got), elapsed, ReadStatus.LINE
-                line = pop()
-
-    def _last_chance(
-        self, got: list[str], count: int, start: float, now: float
-    ) -> tuple[tuple[str, ...] | None, float, ReadStatus]:
-        """At the deadline: the lines that arrived exactly then, if they complete the answer."""
-        fd = self._stdout_fd
-        while True:
-            line = self._splitter.pop()
-            if line is None:
-                if self._stdout_eof:
-                    return None, (now - start) * 1000, ReadStatus.TIMEOUT
-                before = self._splitter.pending
-                self._read_available(fd)
-                if self._splitter.pending == before:
-                    return None, (now - start) * 1000, ReadStatus.TIMEOUT
-                continue
-            got.append(line)
-            if len(got) == count:
-                return tuple(got), (time.monotonic() - start) * 1000, ReadStatus.LINE
-
-    def _wait_output(self, deadline: float | None) -> tuple[float, ReadStatus]:
-        """Wait until a complete line is buffered (``LINE``), the output ends (``EOF``) or
-        ``deadline`` passes (``TIMEOUT``, after reading what came until then): (when, status)."""
-        assert self._proc is not None and self._proc.stdout is not None
-        if self._stdout_eof:
-            return time.monotonic(), ReadStatus.EOF
-        fd = self._stdout_fd
-        poll = self._poll
-        splitter = self._splitter
-        while True:
-            now = time.monotonic()
-            if deadline is not None and now >= deadline:
-                return now, ReadStatus.TIMEOUT  # then the last chance: data that came at the deadline
-            if not poll(-1 if deadline is None else deadline - now):
-                continue
-            arrived = time.monotonic()
-            self._read_available(fd)
-            if splitter.pending:
-                return arrived, ReadStatus.LINE
-            if self._stdout_eof:
-                return arrived, ReadStatus.EOF
-
-    def _read_available(self, fd: int) -> None:
-        while True:
-            try:
-                chunk = os.read(fd, _READ_CHUNK)
-            except BlockingIOError:
-                return
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self._stdout_eof = True
-                self._splitter.feed_eof()
-                return
-            self._splitter.feed(chunk)
-            if self._splitter.pending:
-                return
+        """The next ``count`` answer lines within one deadline (:meth:`BotPipes.read_lines`)."""
+        assert self._pipes is not None, "the bot is not started"
+        return self._pipes.read_lines(count, timeout_s)
 
     def output_closed(self) -> bool:
         """Whether no process of the bot holds its output open any more, the wrapper and the
         sandbox's init aside: a sandboxed bot that closed its stdout but keeps running (they still
         hold the pipe, so no end of file comes). Looks through the tree's ``/proc/PID/fd``."""
         proc = self._proc
-        if proc is None or proc.stdout is None or self._stdout_eof:
+        if proc is None or proc.stdout is None or self._pipes is None or self._pipes.stdout_eof:
             return True
         try:
             pipe = f"pipe:[{os.fstat(proc.stdout.fileno()).st_ino}]"
@@ -534,9 +389,8 @@ class BotProcess:
                         stream.close()
                 except OSError:
                     pass
-            self._stdin_fd = self._stdout_fd = -1  # closed: their numbers may be another file's now
-            if self._poller is not None:
-                self._poller.close()
+            if self._pipes is not None:
+                self._pipes.close()  # closed: their numbers may be another file's now
             self._stderr.join(1)
             if proc.stderr:
                 try:

@@ -96,7 +96,8 @@ class TreeLimiter(Protocol):
 @dataclass(frozen=True)
 class Admission:
     """What the bot's own process does before it runs anything of the bot's (see
-    :meth:`arena.match.botprocess.BotProcess.start`, which does it with a few lines of ``/bin/sh``)."""
+    :meth:`arena.match.botprocess.BotProcess.start`, which does it with a few lines of ``/bin/sh``,
+    or a Python bot's fast start with its bootstrap)."""
 
     cgroup_procs: tuple[str, ...] = ()
     """``cgroup.procs`` files to join (writing ``0`` moves the writer)."""

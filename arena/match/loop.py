@@ -260,14 +260,17 @@ def play_match(
     started = time.monotonic()
     eof_seen = [False] * len(bots)
     clock = TurnClock(ref.name, options.time_scale, not options.no_timeout)
+    probe = options.lag_probe or SchedLagProbe()
     try:
         _start_bots(bots, options, files, players, procs)
         with clock:
-            _play_turns(ref, procs, players, eof_seen, options, result, clock, on_frame, should_stop)
+            _play_turns(ref, procs, players, eof_seen, options, result, clock, on_frame, should_stop, probe)
         result.outcome = ref.outcome()
     except KeyboardInterrupt:
         result.interrupted = True
     finally:
+        if isinstance(probe, SchedLagProbe):
+            probe.close()
         try:
             with shielded(redeliver=not result.interrupted):
                 _stop_bots(procs, players)
@@ -287,30 +290,10 @@ def _play_turns(
     clock: TurnClock,
     on_frame: Callable[[Frame], None] | None,
     should_stop: Callable[[], bool] | None,
+    probe: LagProbe,
 ) -> None:
     """Play the turns until the game's end, each bounded by ``clock``."""
     want_snapshots = options.record or on_frame is not None
-    probe = options.lag_probe or SchedLagProbe()
-    try:
-        _turns(ref, procs, players, eof_seen, options, result, clock, on_frame, should_stop, probe, want_snapshots)
-    finally:
-        if isinstance(probe, SchedLagProbe):
-            probe.close()
-
-
-def _turns(
-    ref: referee.Referee,
-    procs: Sequence[BotProcess | None],
-    players: list[PlayerResult],
-    eof_seen: list[bool],
-    options: MatchOptions,
-    result: MatchResult,
-    clock: TurnClock,
-    on_frame: Callable[[Frame], None] | None,
-    should_stop: Callable[[], bool] | None,
-    probe: LagProbe,
-    want_snapshots: bool,
-) -> None:
     while not ref.is_over:
         if should_stop is not None and should_stop():
             raise KeyboardInterrupt  # handled by play_match: the bots are killed, the result interrupted
@@ -321,7 +304,7 @@ def _turns(
         clock.turn = None
         result.turns = report.turn
         _take_report(report, procs, players, eof_seen)
-        if not (options.record or on_frame is not None):
+        if not want_snapshots:  # nobody looks at the frames
             continue
         judged = tuple(Judgement(d.player, players[d.player].verdict, players[d.player].message)
                        for d in report.deactivations)  # fmt: skip
@@ -346,14 +329,9 @@ def _start_bots(
         env: dict[str, str] | None = spec.full_env()
         wrapper: list[str] = []
         if files:
+            others, mb = files[:i] + files[i + 1 :], options.memory_limit_mb
             wrapper = sandbox.confine(
-                spec.argv,
-                spec.cwd,
-                spec.env,
-                own=files[i],
-                others=files[:i] + files[i + 1 :],
-                hide=options.hide,
-                tmp_mb=options.memory_limit_mb,
+                spec.argv, spec.cwd, spec.env, own=files[i], others=others, hide=options.hide, tmp_mb=mb
             )
             env = None  # bwrap clears it and sets the bot's own
         process = BotProcess(
@@ -430,7 +408,7 @@ def _execute(
         eof_seen[req.player] = True
     elif req.expected_lines:  # a bot that closed its input is read too: it exited (eof), whenever it did
         window = None if limit_s is None else probe.open(_watched(proc, player))
-        answer, elapsed, got = _read_answer(proc, req.expected_lines, limit_s)
+        answer, elapsed, got = proc.read_lines(req.expected_lines, limit_s)  # one deadline for all the lines
         status = got.value
         if got is ReadStatus.TIMEOUT and window is not None and limit_s is not None and elapsed is not None:
             player.load = window.close(late_ms=max(0.0, elapsed - limit_s * 1000))
@@ -450,17 +428,9 @@ def _execute(
 def _watched(proc: BotProcess, player: PlayerResult) -> tuple[int, ...]:
     """The processes whose run-queue wait measures the bot's scheduling lag: the bot's own; in
     the sandbox, the wrapper's tree as it stood at the bot's first answer (looked up once)."""
-    watched = player.watched
-    if watched is not None:
-        return watched
-    pid = proc.pid
-    if not proc.wrapper:
-        player.watched = watched = () if pid is None else (pid,)
-        return watched
-    if player.latencies_ms:
-        player.watched = tuple(proc.tree())
-        return player.watched
-    return () if pid is None else (pid,)
+    if player.watched is None and (not proc.wrapper or player.latencies_ms):
+        player.watched = tuple(proc.tree()) if proc.wrapper else (() if proc.pid is None else (proc.pid,))
+    return player.watched if player.watched is not None else (() if proc.pid is None else (proc.pid,))
 
 
 def _take_report(
@@ -489,14 +459,6 @@ def _stop_bots(procs: Sequence[BotProcess | None], players: list[PlayerResult]) 
                 players[i].exit = exit_info
             players[i].stderr_tail = proc.stderr_tail()
             players[i].stderr_bytes = proc.stderr_bytes
-
-
-def _read_answer(
-    proc: BotProcess, count: int, limit_s: float | None
-) -> tuple[tuple[str, ...] | None, float | None, ReadStatus]:
-    """Read ``count`` lines, all within the one deadline of this execution (the engine's rule:
-    the time limit covers every expected line). Returns (lines or None, elapsed ms, status)."""
-    return proc.read_lines(count, limit_s)  # the deadline counts from the end of the last write
 
 
 def _judge(

@@ -35,6 +35,7 @@ from . import proctree
 
 __all__ = [
     "LAUNCHER_FAILED",
+    "admission_text",
     "become_subreaper",
     "die_with_parent",
     "launch_command",
@@ -134,8 +135,22 @@ def _launcher(cgroup_procs: Sequence[str], address_space_kb: int | None, parent:
     return ["/bin/sh", "-c", _LAUNCHER, "arena-launch", *words, "--"] if words else []
 
 
+def admission_text(cgroup_procs: Sequence[str] = (), address_space_kb: int | None = None) -> str:
+    """The admission of :func:`launch_command`'s shell for a process that does it itself (a
+    Python bot's fast start, :func:`arena.match.pystart.admitting`), one item per line: this
+    process's PID where ``setpriv`` sets the parent-death signal (else empty: the child checks
+    its parent before ``exec``), the address-space limit in KiB (or empty), then the
+    ``cgroup.procs`` files to join. A shell and its ``exec`` cost about a millisecond a bot."""
+    parent = str(os.getpid()) if _setpriv() is not None else ""
+    return "\n".join([parent, str(address_space_kb) if address_space_kb else "", *cgroup_procs])
+
+
 def launch_command(
-    command: Sequence[str], cgroup_procs: Sequence[str] = (), address_space_kb: int | None = None
+    command: Sequence[str],
+    cgroup_procs: Sequence[str] = (),
+    address_space_kb: int | None = None,
+    *,
+    admitted: bool = False,
 ) -> tuple[list[str], Callable[[], None] | None]:
     """What runs ``command`` as a child that dies with the thread that starts it, after joining
     the cgroups whose ``cgroup.procs`` files are given and limiting its address space (KiB), and
@@ -146,9 +161,11 @@ def launch_command(
     replaces itself with the next (``exec``), and no Python runs in the child, so
     :mod:`subprocess` starts it with ``vfork`` (a ``fork`` of a big arena process costs tens of
     milliseconds). Without ``setpriv`` the parent-death signal is set from Python in the child
-    (:func:`die_with_parent`), which costs a ``fork``."""
+    (:func:`die_with_parent`), which costs a ``fork``. ``admitted``: the command does the
+    shell's work itself (see :func:`admission_text`): no shell."""
     setpriv, parent = _setpriv(), os.getpid()
-    launched = [*_launcher(cgroup_procs, address_space_kb, parent if setpriv else None), *command]
+    launcher = [] if admitted else _launcher(cgroup_procs, address_space_kb, parent if setpriv else None)
+    launched = [*launcher, *command]
     if setpriv is not None:
         return [setpriv, "--pdeathsig", "KILL", "--", *launched], None
     return launched, functools.partial(die_with_parent, parent)

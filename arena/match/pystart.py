@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
+    "admitting",
     "ENV_SWITCH",
     "Reason",
     "SiteLayout",
@@ -274,6 +275,19 @@ BOOT_NAME = "<cgarena-boot>"
 _STUB = "exec(__import__('marshal').loads(bytes.fromhex(__import__('sys').argv.pop(1))))"
 """The ``-c`` command: the bootstrap comes compiled (compiling its text would cost 3 ms a start),
 as the next argument, which it removes from ``sys.argv``."""
+_ADMISSION_AT = 6
+"""Where the fast start's command has the admission the bootstrap does before anything else
+(empty: none; see :func:`admitting`), which it removes from ``sys.argv`` too."""
+
+
+def admitting(argv: Sequence[str], admission: str) -> list[str] | None:
+    """The fast start's command ``argv`` with the bootstrap doing ``admission`` itself before the
+    bot runs (:func:`arena.match.plumbing.admission_text`: the parent's check, the address-space
+    limit, the cgroups to join), so that no shell runs before the bot to do it; ``None`` when
+    ``argv`` is not the fast start's command."""
+    if len(argv) <= _ADMISSION_AT or argv[0] != sys.executable or argv[3:5] != ["-c", _STUB] or argv[_ADMISSION_AT]:
+        return None
+    return [*argv[:_ADMISSION_AT], admission, *argv[_ADMISSION_AT + 1 :]]
 
 
 @functools.cache
@@ -343,7 +357,8 @@ def _plan(words: tuple[str, ...], cwd: str, variables: tuple[tuple[str, str | No
         f"{layout.dirs!r}, {layout.files!r}, {layout.claims!r}, {env!r}, {layout.custom!r})\n"
     )
     code = compile(_boot_text() + call, BOOT_NAME, "exec", dont_inherit=True)
-    return StartPlan((sys.executable, "-u", "-S", "-c", _STUB, marshal.dumps(code).hex(), *words[2:]), Reason.FAST)
+    boot = (sys.executable, "-u", "-S", "-c", _STUB, marshal.dumps(code).hex(), "")
+    return StartPlan((*boot, *words[2:]), Reason.FAST)
 
 
 # -- what a bot imports ---------------------------------------------------------------------------
