@@ -39,6 +39,9 @@ from .stderrtail import DEFAULT_STDERR_TAIL_BYTES, DEFAULT_TURN_STDERR_BYTES, St
 __all__ = ["BotProcess", "BotStartError", "ReadStatus", "ReadResult", "ExitInfo", "resolve_program"]
 
 KILL_GRACE_S = 0.2
+QUICK_LOOK_S = 0.001
+"""After an answer the limits are looked at again unless they were less than this long ago (a
+bot answering in microseconds, a thousand turns a second, would spend the arena's time on it)."""
 
 
 class BotStartError(Exception):
@@ -132,6 +135,8 @@ class BotProcess:
         self._proc: subprocess.Popen[bytes] | None = None
         self._killed = False
         self._pipes: BotPipes | None = None
+        self._looked_at = 0.0
+        """When the limits were last looked at (``time.monotonic``)."""
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -141,7 +146,9 @@ class BotProcess:
         The command actually run is ``setpriv --pdeathsig KILL -- /bin/sh -c LAUNCHER ... --
         [wrapper] argv`` (:func:`arena.match.plumbing.launch_command`: no Python runs in the
         child, which :mod:`subprocess` then starts with ``vfork``). A Python bot run by this
-        interpreter starts without ``site``'s import hooks (:func:`arena.match.pystart.launch_argv`).
+        interpreter starts without ``site``'s import hooks (:func:`arena.match.pystart.launch_argv`),
+        and outside the sandbox its bootstrap does the launcher's work instead of a shell
+        (:func:`arena.match.pystart.admitting`).
         """
         resolve_program(self.argv[0], self.cwd, self.env)
         plumbing.become_subreaper()
@@ -214,6 +221,7 @@ class BotProcess:
         proc, limiter = self._proc, self._limiter
         if proc is None or limiter is None:
             return None
+        self._looked_at = time.monotonic()
         breach = limiter.check(proc.pid, self._tree if thorough else self._quick_tree)
         if breach is not None:
             self.breach = self.breach or breach
@@ -237,8 +245,14 @@ class BotProcess:
         few milliseconds, and the kernel may have killed it for its memory a moment before); a
         breach found now kills the bot as the watchdog would. Not ``thorough`` (after each
         answer, where it must be cheap): without cgroups, the processes the bot's descendants
-        left re-parented to the arena are not counted (the watchdog's regular look counts them)."""
-        if self.breach is None and not self._killed:
+        left re-parented to the arena are not counted (the watchdog's regular look counts them),
+        and there is no new look when the last one, the watchdog's or this, is less than
+        :data:`QUICK_LOOK_S` old (only bots that answer in less than that see the difference)."""
+        if (
+            self.breach is None
+            and not self._killed
+            and (thorough or time.monotonic() - self._looked_at >= QUICK_LOOK_S)
+        ):
             self._look_at_limits(thorough)
         return self.breach
 

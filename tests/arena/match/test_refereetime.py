@@ -92,3 +92,26 @@ def test_without_time_limits_the_referee_is_not_timed(monkeypatch) -> None:
     assert calls == []
     play_match("spring2021", 1, [wait_bot(marker()), wait_bot(marker())], MatchOptions())
     assert calls  # and it is, with limits
+
+
+def test_the_budget_is_per_turn_not_per_match(monkeypatch) -> None:
+    """One timer bounds every turn of a match: turns that each stay under the budget never end
+    the match, however much CPU they spend together; a turn alone over it does (the turn
+    counts from its start, not from the timer's last signal)."""
+    monkeypatch.setattr(refereetime, "REFEREE_BUDGET_S", 0.2)
+    original = Spring2021Referee._begin_turn
+
+    def busy(seconds: float) -> None:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+
+    def begin_turn(self: Spring2021Referee) -> list[int]:
+        busy(0.12 if self.turn <= 6 else 0.0)  # six turns of 0.12 s: 0.72 s, each under 0.2 s
+        if self.turn == 7:
+            busy(0.5)
+        return original(self)
+
+    monkeypatch.setattr(Spring2021Referee, "_begin_turn", begin_turn)
+    with pytest.raises(RefereeError, match=r"took more than 0.2 s of CPU time to play turn 7\b"):
+        play_match("spring2021", 1, [wait_bot(marker()), wait_bot(marker())], MatchOptions())
