@@ -40,6 +40,13 @@ class LineSplitter:
 
     def feed(self, data: bytes) -> None:
         """Add output bytes; complete lines become available to :meth:`pop`."""
+        whole = data[-1:] == b"\n" and not self._current and not self._after_cr and len(data) <= self._max
+        if whole and b"\r" not in data:  # the usual answer: whole lines ending with \n, none too long
+            if data.count(b"\n") == 1:
+                self._lines.append(data[:-1].decode("utf-8", errors="replace"))
+            else:
+                self._lines.extend(line.decode("utf-8", errors="replace") for line in data[:-1].split(b"\n"))
+            return
         start = 0
         n = len(data)
         if self._after_cr and n and data[0] == 0x0A:

@@ -45,3 +45,44 @@ def test_long_lines_keep_a_bounded_prefix():
     assert splitter.pop() == "WAIT xxx"
     assert splitter.pop() == "GROW 1"
     assert splitter.dropped_bytes == 1005 - 8 + 10_000
+
+
+def reference_lines(data: bytes, cap: int) -> tuple[list[str], int]:
+    """A second, plain implementation of the rules: the whole stream split at once on \\r\\n, \\r
+    and \\n, each line cut to ``cap`` bytes (the dropped bytes counted), a last line without its
+    end left out."""
+    lines, dropped, start, i = [], 0, 0, 0
+    while i < len(data):
+        if data[i] in b"\r\n":
+            line = data[start:i]
+            dropped += max(0, len(line) - cap)
+            lines.append(line[:cap].decode("utf-8", errors="replace"))
+            i += 2 if data[i : i + 2] == b"\r\n" else 1
+            start = i
+        else:
+            i += 1
+    return lines, dropped + max(0, len(data[start:]) - cap)
+
+
+def test_any_cutting_of_a_stream_gives_the_lines_of_the_whole_stream() -> None:
+    """Streams of answers (whole lines, \\r, \\r\\n, long lines, bad UTF-8) cut into reads at
+    random places, the reads that are whole lines included, against the stream split at once."""
+    import random
+
+    rng = random.Random(38)
+    pieces = [b"WAIT", b"GROW 12", b"", b"\xc3\xa9", b"\xff", b"x" * 40, b"SEED 1 2 msg"]
+    for _ in range(500):
+        cap = rng.choice([8, 16, 64, 1 << 20])
+        data = b"".join(
+            rng.choice(pieces) + rng.choice([b"\n", b"\n", b"\r", b"\r\n"]) for _ in range(rng.randint(1, 8))
+        )
+        cuts = sorted(rng.sample(range(1, len(data)), min(len(data) - 1, rng.randint(0, 4)))) if len(data) > 1 else []
+        splitter = LineSplitter(max_line_bytes=cap)
+        for a, b in zip([0, *cuts], [*cuts, len(data)]):
+            splitter.feed(data[a:b])
+        got = []
+        while (line := splitter.pop()) is not None:
+            got.append(line)
+        expected, dropped = reference_lines(data, cap)
+        assert got == expected, (data, cuts, cap)
+        assert splitter.dropped_bytes == dropped, (data, cuts, cap)
