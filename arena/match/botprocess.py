@@ -7,8 +7,9 @@ tail of stderr (per bot and per turn, :mod:`arena.match.stderrtail`), and on
 period) and reaps it, even when the bot spawned children, started new sessions or ignores SIGTERM.
 
 The bot's whole tree is held to its limits (:mod:`arena.match.limits`: memory and tasks, in a
-cgroup where the machine allows it, else under a watchdog thread); past one, it is killed at once
-and :attr:`BotProcess.breach` says which. The bot gets ``SIGKILL`` when the thread that started
+cgroup where the machine allows it, else under a watchdog), looked at by the process's one limits
+thread (:mod:`arena.match.limitwatch`) and after each answer; past one, it is killed at once and
+:attr:`BotProcess.breach` says which. The bot gets ``SIGKILL`` when the thread that started
 it ends (``PR_SET_PDEATHSIG``, set by util-linux's ``setpriv`` before the bot runs, or by the
 sandbox's ``--die-with-parent``), so a killed arena does not leave it running. No Python code runs
 between fork and exec, so a start costs a ``vfork``, not a copy of the arena's memory. The Linux
@@ -24,14 +25,13 @@ import os
 import shutil
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from . import plumbing, proctree, pystart, sandbox
+from . import limitwatch, plumbing, proctree, pystart, sandbox
 from .enforcement import tree_limiter
-from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, WATCH_INTERVAL_S, Breach, TreeLimiter, TreeLimits
+from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, Breach, TreeLimiter, TreeLimits
 from .lines import DEFAULT_MAX_LINE_BYTES, LineSplitter
 from .pipes import BotPipes, ReadResult, ReadStatus
 from .stderrtail import DEFAULT_STDERR_TAIL_BYTES, DEFAULT_TURN_STDERR_BYTES, StderrTail
@@ -117,8 +117,6 @@ class BotProcess:
         self.limits = TreeLimits(memory_limit_mb, task_limit)
         self._limiter_choice = limiter
         self._limiter: TreeLimiter | None = None
-        self._watch: threading.Thread | None = None
-        self._watch_stop = threading.Event()
         self.wrapper = list(wrapper)
         """The command prefix that runs ``argv`` (the sandbox's, see
         :func:`arena.match.sandbox.confine`): it keeps the bot's pipes open, and dies with its parent."""
@@ -192,8 +190,7 @@ class BotProcess:
             limiter.close()
             raise BotStartError(f"{command[0]}: {getattr(exc, 'strerror', None) or exc}") from None
         assert self._proc.stdout and self._proc.stdin and self._proc.stderr
-        self._watch = threading.Thread(target=self._watch_limits, name=f"limits-{self.name}", daemon=True)
-        self._watch.start()
+        limitwatch.watch(self, self._watch_look)
         stdin_fd, stdout_fd = self._proc.stdin.fileno(), self._proc.stdout.fileno()
         os.set_blocking(stdout_fd, False)
         os.set_blocking(stdin_fd, False)
@@ -208,13 +205,10 @@ class BotProcess:
             return self.env if self.env is not None else os.environ
         return sandbox.environment_of(self.wrapper)
 
-    def _watch_limits(self) -> None:
-        """Check the limits every few milliseconds until :meth:`kill_tree`; kill on a breach."""
-        proc, limiter = self._proc, self._limiter
-        assert proc is not None and limiter is not None
-        while not self._watch_stop.wait(WATCH_INTERVAL_S):
-            if self._look_at_limits() is not None:
-                return
+    def _watch_look(self) -> bool:
+        """The regular look at the limits (:mod:`arena.match.limitwatch`): whether it found a
+        breach (the bot is then killed, and no longer looked at)."""
+        return self._look_at_limits() is not None
 
     def _look_at_limits(self, thorough: bool = True) -> Breach | None:
         """Check the limits now; on a breach, record it and kill every process of the bot."""
@@ -371,9 +365,7 @@ class BotProcess:
             return ExitInfo(None, None)
         if not self._killed:
             self._killed = True
-            self._watch_stop.set()
-            if self._watch is not None:
-                self._watch.join()
+            limitwatch.unwatch(self)
             targets = plumbing.tree_of(proc.pid, self._mark)
             plumbing.signal_all(proc.pid, targets, signal.SIGTERM)
             end = time.monotonic() + grace_s

@@ -1,6 +1,6 @@
 """Holding a bot's limits without cgroups: a watchdog that walks the bot's process tree every
-:data:`arena.match.limits.WATCH_INTERVAL_S` (the bot's limits thread asks it, see
-:class:`arena.match.botprocess.BotProcess`) and sums the memory of its processes: resident sizes,
+:data:`arena.match.limits.WATCH_INTERVAL_S` (the process's limits thread asks it, see
+:mod:`arena.match.limitwatch`) and sums the memory of its processes: resident sizes,
 then, past the limit, proportional sizes, so that pages forked children share with their parent
 count once; to which it adds what the bot holds outside its processes' memory where the caller
 says how much (a sandbox's files in its in-memory ``/tmp`` and ``/dev/shm``). ``RLIMIT_AS`` on
