@@ -100,8 +100,8 @@ def _plugins() -> dict[str, EntryPoint]:
     adds or removes a folder in one of them, which changes its time of change and its count of
     links)."""
     key = _path_state()
-    if _plugins_seen is not None and _plugins_seen[0] == key:
-        return dict(_plugins_seen[1])
+    if _plugins_seen and _plugins_seen[0][0] == key:
+        return dict(_plugins_seen[0][1])
     from importlib.metadata import entry_points  # slow to import: only when plugins are looked for
 
     found: dict[str, EntryPoint] = {}
@@ -109,12 +109,12 @@ def _plugins() -> dict[str, EntryPoint]:
         name = ep.name.strip().lower()
         if name not in _GAMES and name not in _ALIASES:
             found.setdefault(name, ep)
-    globals()["_plugins_seen"] = (key, found)
+    _plugins_seen[:] = [(key, found)]
     _loaded.clear()
     return dict(found)
 
 
-_plugins_seen: tuple[tuple[object, ...], dict[str, EntryPoint]] | None = None
+_plugins_seen: list[tuple[tuple[object, ...], dict[str, EntryPoint]]] = []
 """The state of the path at the last look for plugins, and what it found."""
 _loaded: dict[tuple[str, str], type[Referee]] = {}
 """The plugins' referee classes loaded since that look, by entry point (name, value)."""
