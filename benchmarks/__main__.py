@@ -29,6 +29,7 @@ ORDER = (
     "ladder_model",
     "dashboard",
     "arena_overhead",
+    "arena_costs",
     "referees",
     "bot_start",
     "spring2021_bots",

@@ -398,6 +398,7 @@ class BotProcess:
             if self._pipes is not None:
                 self._pipes.close()  # closed: their numbers may be another file's now
             self._stderr.join(1)
+            self._stderr.stop()
             if proc.stderr:
                 try:
                     proc.stderr.close()
