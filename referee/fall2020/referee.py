@@ -14,7 +14,6 @@ no other game parameter than the seed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 from ..base import LEAGUE, DeactivationCause, EndReason, ParameterError
@@ -96,17 +95,20 @@ class Fall2020Referee(EngineReferee):
 
     def _begin_turn(self) -> list[int]:
         active = self.active
-        if active[0] and active[1]:
-            players = [0, 1]
-        elif active[0] or active[1]:
-            players = [0] if active[0] else [1]
-        else:
+        if not (active[0] or active[1]):
             return []
         # The lines are made only if read: the view captures the table as it is now.
-        lines = inputs.InputView(self.state).lines
-        for p in players:
-            self._send(p, partial(lines, p))
-        return players
+        view = inputs.InputView(self.state)
+        pending = self._pending  # self._send, written out
+        if active[0] and active[1]:
+            pending[0].append(view.first)
+            pending[1].append(view.second)
+            return [0, 1]
+        if active[0]:
+            pending[0].append(view.first)
+            return [0]
+        pending[1].append(view.second)
+        return [1]
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state

@@ -59,31 +59,46 @@ _PICK = (itemgetter(0), itemgetter(1))
 
 
 _Board = tuple[
-    int, int, list[int], list[int], list[bool], list[int], list[int], list[bool], list[int], list[list[tuple[str, str]]]
+    int,
+    int,
+    list[int],
+    list[int],
+    list[bool],
+    list[int],
+    list[int],
+    list[bool],
+    list[int],
+    list[tuple[tuple[str, str, str], list[tuple[str, str]]]],
 ]
 """A copy of what the input lines show: day, nutrients, sun, score, waiting, size, owner, dormant,
 and the cells with a tree, ascending; then an empty list where the first player to read the lines
-leaves the trees' lines for both players (pairs, by tree)."""
+leaves what both players' lines share: the day, nutrients and tree count lines, and the trees'
+lines for both players (pairs, by tree)."""
 
 
-def _format_frame(player: int, board: _Board, offered: list[str]) -> list[str]:
-    """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``)."""
-    day, nutrients, sun, score, waiting, size, owner, dormant, cells, trees = board
+def _format_frame(player: int, board: _Board, offered: list[str]) -> tuple[str, ...]:
+    """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``), as a tuple."""
+    day, nutrients, sun, score, waiting, size, owner, dormant, cells, made = board
+    if not made:  # the first player to read: what both players' lines share
+        text = _TREE_LINES
+        made.append(
+            (
+                (str(day), str(nutrients), str(len(cells))),
+                [text[c][size[c]][owner[c]][dormant[c]] for c in cells],
+            )
+        )
+    (day_line, nutrients_line, count_line), pairs = made[0]
     other = 1 - player
-    lines = [
-        str(day),
-        str(nutrients),
+    return (
+        day_line,
+        nutrients_line,
         f"{sun[player]} {score[player]}",
         f"{sun[other]} {score[other]} {1 if waiting[other] else 0}",
-        str(len(cells)),
-    ]
-    if not trees:  # the first player to read: both players' lines, the second picks its own
-        text = _TREE_LINES
-        trees.append([text[c][size[c]][owner[c]][dormant[c]] for c in cells])
-    lines += map(_PICK[player], trees[0])
-    lines.append(str(len(offered)))
-    lines += offered
-    return lines
+        count_line,
+        *map(_PICK[player], pairs),
+        str(len(offered)),
+        *offered,
+    )
 
 
 def _parse_params(params: Mapping[str, Any] | None, league: League) -> dict[str, int]:
@@ -319,7 +334,7 @@ class Spring2021Referee(EngineReferee):
 
     # -- input -----------------------------------------------------------------------------------
 
-    def _frame_lines(self, player: int, known: rules.Census, board: _Board) -> Callable[[], list[str]]:
+    def _frame_lines(self, player: int, known: rules.Census, board: _Board) -> Callable[[], tuple[str, ...]]:
         """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions. The
         actions are listed and shuffled now (the shuffles draw from the game's random); the lines
         are formatted from ``board``, a copy of the state, only if they are read."""

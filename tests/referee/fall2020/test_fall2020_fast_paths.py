@@ -195,7 +195,7 @@ def test_deferred_lines_are_the_lines_at_capture_time() -> None:
             captured.append((view, expected, requests))
         for view, expected, requests in captured:
             # Made only now, long after the state changed.
-            assert [view.lines(p) for p in (0, 1)] == expected
+            assert [list(view.lines(p)) for p in (0, 1)] == expected
             assert [list(r.lines) for r in requests] == [expected[r.player] for r in requests]
 
 
