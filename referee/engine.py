@@ -326,7 +326,6 @@ class EngineReferee(Referee):
         expecting = []
         one_line = self._one_line
         expected_lines = self._expected_lines
-        deferred = Request.deferred
         for p in players:
             self._total_turn_time += turn_ms
             if self._total_turn_time > self.hard_quota_ms:
@@ -334,7 +333,14 @@ class EngineReferee(Referee):
                 self._abort_pending = True
                 break
             expected = 1 if one_line else expected_lines(p)
-            requests.append(deferred(p, pending[p], expected, turn_ms if executed[p] else first_ms))
+            # Request.deferred(p, pending[p], expected, limit), written out (no call a request).
+            request: Request = _new(Request)
+            request._player = p
+            request._expected_lines = expected
+            request._time_limit_ms = turn_ms if executed[p] else first_ms
+            request._lines = None
+            request._parts = pending[p]
+            requests.append(request)
             pending[p] = []  # delivered
             if expected > 0:
                 expecting.append((p, expected))
