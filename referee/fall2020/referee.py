@@ -19,13 +19,29 @@ from typing import Any
 from ..base import LEAGUE, DeactivationCause, EndReason, ParameterError
 from ..engine import EngineReferee
 from . import deck, inputs, legal, resolution
-from .actions import parser
+from .actions import Action, parser
 from .leagues import LEAGUE_NAMES, LEAGUE_RULES, LEAGUES, League
 from .state import FallState
 
 __all__ = ["Fall2020Referee", "MAX_TURNS"]
 
 MAX_TURNS = 100
+
+_KNOWN_ACTIONS: dict[int, dict[str, Action]] = {}
+"""By league level: answer lines that parsed to an action without a message (actions are
+immutable, and the same lines come back game after game; bounded)."""
+
+
+def _remember(
+    known: dict[str, Action], outputs: Mapping[int, tuple[str, ...] | None], actions: list[Action | None]
+) -> None:
+    """Add the answers that parsed to an action without a message to ``known``."""
+    if len(known) >= 4096:
+        known.clear()
+    for p, lines in outputs.items():
+        action = actions[p]
+        if lines is not None and action is not None and action.message is None:
+            known[lines[0]] = action
 
 
 class Fall2020Referee(EngineReferee):
@@ -57,6 +73,7 @@ class Fall2020Referee(EngineReferee):
         self.state: FallState = deck.new_game(self._seed, self.rules)
         self._start = self._start_facts()
         self._parse_answer = parser(self.rules)
+        self._known = _KNOWN_ACTIONS.setdefault(self.league, {})
         self._goal = self.rules.delivery_goal
 
     @classmethod
@@ -112,7 +129,18 @@ class Fall2020Referee(EngineReferee):
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
-        log = resolution.resolve_turn(state, self._parse_answers(outputs, self._parse_answer))
+        # Lines seen before that parse to an action without a message need nothing of
+        # _parse_answers (no disqualification, no message to report): looked up here directly.
+        known = self._known
+        actions: list[Action | None] = [None, None]
+        for p, lines in outputs.items():
+            action = known.get(lines[0]) if lines is not None else None
+            if action is None:
+                actions = self._parse_answers(outputs, self._parse_answer)
+                _remember(known, outputs, actions)
+                break
+            actions[p] = action
+        log = resolution.resolve_turn(state, actions)
         self._summary += log.summary
         if log.errors:
             for player, message in log.errors:

@@ -380,3 +380,24 @@ def test_views_read_in_any_order_give_the_lines_at_capture_time() -> None:
     assert len(captured) > 40
     for view, expected in reversed(captured):
         assert [list(view.lines(p)) for p in (1, 0)] == [expected[1], expected[0]]
+
+
+def test_answers_known_from_earlier_games_keep_each_level_rules_and_messages() -> None:
+    # The referee looks lines that parsed before (to an action without a message) up directly:
+    # a line valid at one level must still disqualify at a level without that command, and a
+    # message must be reported every time it is sent.
+    full = Fall2020Referee(8)
+    learn = next(a for a in full.legal_actions(0) if a.startswith("LEARN"))
+    full.apply({0: learn, 1: "REST"})  # both parse at the top level (REST is refused, not invalid)
+    full.apply({0: learn, 1: "WAIT"})
+    assert full.active == [True, True]
+    wood1 = Fall2020Referee(8, {"league": "2"})  # no tome: LEARN is invalid input
+    wood1.apply({0: "WAIT", 1: learn})
+    assert wood1.active == [True, False]
+    outcome = wood1.outcome()
+    assert outcome is not None and [d.player for d in outcome.deactivations] == [1]
+    assert outcome.deactivations[0].reason.endswith(f"Expected BREW <id> | CAST <id> | REST | WAIT but got '{learn}'")
+    talker = Fall2020Referee(9)
+    for _ in range(3):
+        report = talker.apply({0: "WAIT hello", 1: "WAIT"})
+        assert report.messages == ((0, "hello"),)

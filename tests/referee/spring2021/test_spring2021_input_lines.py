@@ -7,6 +7,7 @@ import random
 
 import referee
 from referee.spring2021.board import Board, geometry
+from referee.spring2021.referee import Spring2021Referee
 
 
 def written_out_board_lines(board: Board) -> list[str]:
@@ -17,7 +18,7 @@ def written_out_board_lines(board: Board) -> list[str]:
     return out
 
 
-def test_board_lines_with_and_without_holes_and_odd_richness():
+def test_board_lines_with_and_without_holes_and_odd_richness() -> None:
     plain = Board.standard(3)
     lines = plain.global_info_lines()
     assert lines[:2] == ["37", "0 3 1 2 3 4 5 6"]  # the centre: lush, six neighbours
@@ -45,7 +46,7 @@ def written_out_trees(ref, player: int) -> list[str]:
     ]
 
 
-def test_tree_lines_are_the_same_whichever_player_reads_first():
+def test_tree_lines_are_the_same_whichever_player_reads_first() -> None:
     for seed in (3, 11):
         first_zero = referee.create("spring2021", seed)
         first_one = referee.create("spring2021", seed)
@@ -72,10 +73,11 @@ def test_tree_lines_are_the_same_whichever_player_reads_first():
         assert frames > 20
 
 
-def test_day_nutrients_and_counts_made_once_a_frame_are_each_players_own():
+def test_day_nutrients_and_counts_made_once_a_frame_are_each_players_own() -> None:
     # The day, nutrients and tree count lines are made once per frame for both players (by the
     # first to read), the sun, score and action lines per player: all against the state.
     ref = referee.create("spring2021", 23)
+    assert isinstance(ref, Spring2021Referee)
     rng = random.Random(4)
     frames = 0
     while not ref.is_over:
