@@ -36,6 +36,9 @@ __all__ = ["EngineReferee", "GAME_DURATION_HARD_QUOTA_MS", "DEFAULT_MAX_TURNS"]
 
 GAME_DURATION_HARD_QUOTA_MS = 30_000
 DEFAULT_MAX_TURNS = 200
+_KNOWN_LINES = 4096
+"""At most this many answer lines are remembered by a table of :meth:`EngineReferee._parse_known`
+(then it starts again)."""
 
 A = TypeVar("A")
 
@@ -261,6 +264,33 @@ class EngineReferee(Referee):
         are turned back into ``<``/``>``, as the referees do). Returns each player's action
         (``None`` when it has none); an action's ``message`` attribute, if any, is reported."""
         return self._handle_commands(outputs, parse, False)
+
+    def _parse_known(
+        self,
+        outputs: dict[int, tuple[str, ...] | None],
+        parse: Callable[[Any], A],
+        first_line: bool,
+        known: dict[str, A],
+    ) -> list[A | None]:
+        """:meth:`_parse_outputs` (``first_line``) or :meth:`_parse_answers` for answers of one
+        line, with ``known``: lines that parsed before to an action without a ``message``, which
+        need nothing more (no disqualification, no message to report) and are looked up directly.
+        The actions of other lines are added to it (bounded); ``parse`` must give the same action
+        for the same line every time."""
+        actions: list[A | None] = [None] * self.player_count
+        for p, lines in outputs.items():
+            action = known.get(lines[0]) if lines is not None else None
+            if action is None:
+                actions = self._handle_commands(outputs, parse, first_line)
+                if len(known) >= _KNOWN_LINES:
+                    known.clear()
+                for q, answer in outputs.items():
+                    action = actions[q]
+                    if answer is not None and action is not None and getattr(action, "message", None) is None:
+                        known[answer[0]] = action
+                return actions
+            actions[p] = action
+        return actions
 
     def _handle_commands(
         self, outputs: dict[int, tuple[str, ...] | None], parse: Callable[[Any], A], first_line: bool

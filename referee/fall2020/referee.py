@@ -28,20 +28,9 @@ __all__ = ["Fall2020Referee", "MAX_TURNS"]
 MAX_TURNS = 100
 
 _KNOWN_ACTIONS: dict[int, dict[str, Action]] = {}
-"""By league level: answer lines that parsed to an action without a message (actions are
-immutable, and the same lines come back game after game; bounded)."""
-
-
-def _remember(
-    known: dict[str, Action], outputs: Mapping[int, tuple[str, ...] | None], actions: list[Action | None]
-) -> None:
-    """Add the answers that parsed to an action without a message to ``known``."""
-    if len(known) >= 4096:
-        known.clear()
-    for p, lines in outputs.items():
-        action = actions[p]
-        if lines is not None and action is not None and action.message is None:
-            known[lines[0]] = action
+"""By league level: answer lines that parsed to an action without a message (see
+``EngineReferee._parse_known``; actions are immutable and the same lines come back game after
+game)."""
 
 
 class Fall2020Referee(EngineReferee):
@@ -129,17 +118,7 @@ class Fall2020Referee(EngineReferee):
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
-        # Lines seen before that parse to an action without a message need nothing of
-        # _parse_answers (no disqualification, no message to report): looked up here directly.
-        known = self._known
-        actions: list[Action | None] = [None, None]
-        for p, lines in outputs.items():
-            action = known.get(lines[0]) if lines is not None else None
-            if action is None:
-                actions = self._parse_answers(outputs, self._parse_answer)
-                _remember(known, outputs, actions)
-                break
-            actions[p] = action
+        actions = self._parse_known(outputs, self._parse_answer, False, self._known)
         log = resolution.resolve_turn(state, actions)
         self._summary += log.summary
         if log.errors:

@@ -19,6 +19,7 @@ from ..engine import EngineReferee
 from ..javarandom import JavaRandom, java_shuffle
 from ..javatext import JAVA_INT_MAX, JAVA_INT_MIN, java_value_of
 from . import rules
+from .actions import Action
 from .board import Board, geometry
 from .leagues import LEAGUE_NAMES, LEAGUES, TOP_LEAGUE, League, room_without_holes, starting_cells
 from .state import FrameType, SpringState
@@ -40,6 +41,11 @@ STARTING_NUTRIENTS = 20
 MAP_RINGS = range(2, 7)
 """The ring counts played here: with fewer the official referee never finishes placing the
 starting trees; more are not supported."""
+
+_KNOWN_ACTIONS: dict[Callable[[str], Action], dict[str, Action]] = {}
+"""By parser (one per league's set of commands): answer lines that parsed to an action without a
+message (see ``EngineReferee._parse_known``; actions are immutable and the same lines come back
+game after game)."""
 
 # The frame types as plain globals: attribute look-ups on an Enum class are slow in Python 3.11.
 _GATHERING, _ACTIONS, _SUN_MOVE = FrameType.GATHERING, FrameType.ACTIONS, FrameType.SUN_MOVE
@@ -164,6 +170,7 @@ class Spring2021Referee(EngineReferee):
         self.league_play = league
         self.params = _parse_params(params, league)
         self._parse = league.parse
+        self._known = _KNOWN_ACTIONS.setdefault(self._parse, {})
         self._possible = (
             rules.possible_actions
             if league.grow and league.seed
@@ -258,7 +265,7 @@ class Spring2021Referee(EngineReferee):
                     self._say(f"${p} has collected {g} sun points")
             self._next_frame = _ACTIONS
         elif frame is _ACTIONS:
-            actions = self._parse_outputs(outputs, self._parse)
+            actions = self._parse_known(outputs, self._parse, True, self._known)
             self._say(self._round_line())
             known = self._frame_census()
             result = rules.resolve_actions(state, actions, known)  # brings the census up to date
