@@ -100,7 +100,8 @@ class EngineReferee(Referee):
         self._turn = 1
         self._total_turn_time = 0
         self._requests: tuple[Request, ...] | None = None
-        self._expecting: list[tuple[int, int]] = []  # (player, lines) of this turn, ascending
+        # (player, lines) of this turn, ascending (never changed in place: may be shared).
+        self._expecting: Sequence[tuple[int, int]] = ()
         self._abort_pending = False
         self._game_end_reason: EndReason | None = None
         self._outcome: Outcome | None = None
@@ -346,13 +347,30 @@ class EngineReferee(Referee):
         pending, executed = self._pending, self._executed
         turn_ms, first_ms = self.turn_time_ms, self.first_turn_time_ms
         if not players:  # nobody plays: player 0 is "executed" to deliver its input, if any
-            self._expecting = []
+            self._expecting = ()
             limit = turn_ms if executed[0] else first_ms
             if not pending[0]:
                 return _idle_requests(limit)
             parts, pending[0] = pending[0], []
             return (Request.deferred(0, parts, 0, limit),)
         requests = []
+        total = self._total_turn_time + turn_ms * len(players)
+        if self._one_line and total <= self.hard_quota_ms:
+            # The usual turn: every player answers one line, within the quota.
+            self._total_turn_time = total
+            for p in players:
+                # Request.deferred(p, pending[p], 1, limit), written out (no call a request).
+                request: Request = _new(Request)
+                request._player = p
+                request._expected_lines = 1
+                request._time_limit_ms = turn_ms if executed[p] else first_ms
+                request._lines = None
+                request._parts = pending[p]
+                requests.append(request)
+                pending[p] = []  # delivered
+            key = tuple(players)
+            self._expecting = _ONE_LINE_EXPECTING.get(key) or _one_line_expecting(key)
+            return tuple(requests)
         expecting = []
         one_line = self._one_line
         expected_lines = self._expected_lines
@@ -363,14 +381,7 @@ class EngineReferee(Referee):
                 self._abort_pending = True
                 break
             expected = 1 if one_line else expected_lines(p)
-            # Request.deferred(p, pending[p], expected, limit), written out (no call a request).
-            request: Request = _new(Request)
-            request._player = p
-            request._expected_lines = expected
-            request._time_limit_ms = turn_ms if executed[p] else first_ms
-            request._lines = None
-            request._parts = pending[p]
-            requests.append(request)
+            requests.append(Request.deferred(p, pending[p], expected, turn_ms if executed[p] else first_ms))
             pending[p] = []  # delivered
             if expected > 0:
                 expecting.append((p, expected))
@@ -389,6 +400,16 @@ class EngineReferee(Referee):
             texts=self._end_texts(),
             message=message,
         )
+
+
+_ONE_LINE_EXPECTING: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+"""The ``(player, 1)`` of a turn whose players all answer one line, by the players executed (in
+execution order)."""
+
+
+def _one_line_expecting(players: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    expecting = _ONE_LINE_EXPECTING[players] = tuple(sorted((p, 1) for p in players))
+    return expecting
 
 
 @cache
