@@ -36,6 +36,9 @@ __all__ = ["EngineReferee", "GAME_DURATION_HARD_QUOTA_MS", "DEFAULT_MAX_TURNS"]
 
 GAME_DURATION_HARD_QUOTA_MS = 30_000
 DEFAULT_MAX_TURNS = 200
+_KNOWN_LINES = 4096
+"""At most this many answer lines are remembered by a table of :meth:`EngineReferee._parse_known`
+(then it starts again)."""
 
 A = TypeVar("A")
 
@@ -97,7 +100,8 @@ class EngineReferee(Referee):
         self._turn = 1
         self._total_turn_time = 0
         self._requests: tuple[Request, ...] | None = None
-        self._expecting: list[tuple[int, int]] = []  # (player, lines) of this turn, ascending
+        # (player, lines) of this turn, ascending (never changed in place: may be shared).
+        self._expecting: Sequence[tuple[int, int]] = ()
         self._abort_pending = False
         self._game_end_reason: EndReason | None = None
         self._outcome: Outcome | None = None
@@ -262,6 +266,33 @@ class EngineReferee(Referee):
         (``None`` when it has none); an action's ``message`` attribute, if any, is reported."""
         return self._handle_commands(outputs, parse, False)
 
+    def _parse_known(
+        self,
+        outputs: dict[int, tuple[str, ...] | None],
+        parse: Callable[[Any], A],
+        first_line: bool,
+        known: dict[str, A],
+    ) -> list[A | None]:
+        """:meth:`_parse_outputs` (``first_line``) or :meth:`_parse_answers` for answers of one
+        line, with ``known``: lines that parsed before to an action without a ``message``, which
+        need nothing more (no disqualification, no message to report) and are looked up directly.
+        The actions of other lines are added to it (bounded); ``parse`` must give the same action
+        for the same line every time."""
+        actions: list[A | None] = [None] * self.player_count
+        for p, lines in outputs.items():
+            action = known.get(lines[0]) if lines is not None else None
+            if action is None:
+                actions = self._handle_commands(outputs, parse, first_line)
+                if len(known) >= _KNOWN_LINES:
+                    known.clear()
+                for q, answer in outputs.items():
+                    action = actions[q]
+                    if answer is not None and action is not None and getattr(action, "message", None) is None:
+                        known[answer[0]] = action
+                return actions
+            actions[p] = action
+        return actions
+
     def _handle_commands(
         self, outputs: dict[int, tuple[str, ...] | None], parse: Callable[[Any], A], first_line: bool
     ) -> list[A | None]:
@@ -316,17 +347,33 @@ class EngineReferee(Referee):
         pending, executed = self._pending, self._executed
         turn_ms, first_ms = self.turn_time_ms, self.first_turn_time_ms
         if not players:  # nobody plays: player 0 is "executed" to deliver its input, if any
-            self._expecting = []
+            self._expecting = ()
             limit = turn_ms if executed[0] else first_ms
             if not pending[0]:
                 return _idle_requests(limit)
             parts, pending[0] = pending[0], []
             return (Request.deferred(0, parts, 0, limit),)
         requests = []
+        total = self._total_turn_time + turn_ms * len(players)
+        if self._one_line and total <= self.hard_quota_ms:
+            # The usual turn: every player answers one line, within the quota.
+            self._total_turn_time = total
+            for p in players:
+                # Request.deferred(p, pending[p], 1, limit), written out (no call a request).
+                request: Request = _new(Request)
+                request._player = p
+                request._expected_lines = 1
+                request._time_limit_ms = turn_ms if executed[p] else first_ms
+                request._lines = None
+                request._parts = pending[p]
+                requests.append(request)
+                pending[p] = []  # delivered
+            key = tuple(players)
+            self._expecting = _ONE_LINE_EXPECTING.get(key) or _one_line_expecting(key)
+            return tuple(requests)
         expecting = []
         one_line = self._one_line
         expected_lines = self._expected_lines
-        deferred = Request.deferred
         for p in players:
             self._total_turn_time += turn_ms
             if self._total_turn_time > self.hard_quota_ms:
@@ -334,7 +381,7 @@ class EngineReferee(Referee):
                 self._abort_pending = True
                 break
             expected = 1 if one_line else expected_lines(p)
-            requests.append(deferred(p, pending[p], expected, turn_ms if executed[p] else first_ms))
+            requests.append(Request.deferred(p, pending[p], expected, turn_ms if executed[p] else first_ms))
             pending[p] = []  # delivered
             if expected > 0:
                 expecting.append((p, expected))
@@ -353,6 +400,16 @@ class EngineReferee(Referee):
             texts=self._end_texts(),
             message=message,
         )
+
+
+_ONE_LINE_EXPECTING: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+"""The ``(player, 1)`` of a turn whose players all answer one line, by the players executed (in
+execution order)."""
+
+
+def _one_line_expecting(players: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    expecting = _ONE_LINE_EXPECTING[players] = tuple(sorted((p, 1) for p in players))
+    return expecting
 
 
 @cache

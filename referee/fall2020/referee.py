@@ -14,19 +14,23 @@ no other game parameter than the seed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 from ..base import LEAGUE, DeactivationCause, EndReason, ParameterError
 from ..engine import EngineReferee
 from . import deck, inputs, legal, resolution
-from .actions import parser
+from .actions import Action, parser
 from .leagues import LEAGUE_NAMES, LEAGUE_RULES, LEAGUES, League
 from .state import FallState
 
 __all__ = ["Fall2020Referee", "MAX_TURNS"]
 
 MAX_TURNS = 100
+
+_KNOWN_ACTIONS: dict[int, dict[str, Action]] = {}
+"""By league level: answer lines that parsed to an action without a message (see
+``EngineReferee._parse_known``; actions are immutable and the same lines come back game after
+game)."""
 
 
 class Fall2020Referee(EngineReferee):
@@ -58,6 +62,7 @@ class Fall2020Referee(EngineReferee):
         self.state: FallState = deck.new_game(self._seed, self.rules)
         self._start = self._start_facts()
         self._parse_answer = parser(self.rules)
+        self._known = _KNOWN_ACTIONS.setdefault(self.league, {})
         self._goal = self.rules.delivery_goal
 
     @classmethod
@@ -96,21 +101,25 @@ class Fall2020Referee(EngineReferee):
 
     def _begin_turn(self) -> list[int]:
         active = self.active
-        if active[0] and active[1]:
-            players = [0, 1]
-        elif active[0] or active[1]:
-            players = [0] if active[0] else [1]
-        else:
+        if not (active[0] or active[1]):
             return []
         # The lines are made only if read: the view captures the table as it is now.
-        lines = inputs.InputView(self.state).lines
-        for p in players:
-            self._send(p, partial(lines, p))
-        return players
+        view = inputs.InputView(self.state)
+        pending = self._pending  # self._send, written out
+        if active[0] and active[1]:
+            pending[0].append(view.first)
+            pending[1].append(view.second)
+            return [0, 1]
+        if active[0]:
+            pending[0].append(view.first)
+            return [0]
+        pending[1].append(view.second)
+        return [1]
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
-        log = resolution.resolve_turn(state, self._parse_answers(outputs, self._parse_answer))
+        actions = self._parse_known(outputs, self._parse_answer, False, self._known)
+        log = resolution.resolve_turn(state, actions)
         self._summary += log.summary
         if log.errors:
             for player, message in log.errors:

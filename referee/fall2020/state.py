@@ -69,7 +69,7 @@ CAST_GUARDS = GUARDS << 5 | 16
 
 # Memos shared by all games (the same cards come back game after game).
 _TOME_TEXTS: dict[tuple[int, Delta], tuple[bool, str, _LineMemo]] = {}
-_ORDER_TEXTS: dict[tuple[int, Delta], tuple[str, int, _LineMemo]] = {}
+_ORDER_TEXTS: dict[tuple[int, Delta], tuple[str, int, _LineMemo, list[int]]] = {}
 _CAST_TABLES: dict[tuple[int, bool], tuple[tuple[str, ...], ...]] = {}
 _RECIPES: dict[Delta, tuple[int, tuple[tuple[int, int], ...], int]] = {}
 """Net change, ``(tier, amount)`` costs and the lane of a castable spell, by recipe."""
@@ -177,10 +177,9 @@ class Order:
         """The need as :func:`pack` packs it, each tier clamped to 0-16 (16: more than an
         inventory of 0-15 can hold), for :func:`.legal.legal_actions`."""
         self._lines: _LineMemo
-        self.brew_command, self.need_bits, self._lines = _ORDER_TEXTS.get((id, self.delta)) or _order_texts(
+        self.brew_command, self.need_bits, self._lines, self.fits = _ORDER_TEXTS.get((id, self.delta)) or _order_texts(
             id, self.delta
         )
-        self.fits = cast_counts(tuple(x if x < 0 else 0 for x in self.delta), False)
 
     @property
     def need(self) -> Delta:
@@ -222,12 +221,13 @@ def _tome_texts(id: int, delta: Delta) -> tuple[bool, str, _LineMemo]:
     return texts
 
 
-def _order_texts(id: int, delta: Delta) -> tuple[str, int, _LineMemo]:
+def _order_texts(id: int, delta: Delta) -> tuple[str, int, _LineMemo, list[int]]:
     a, b, c, d = (min(max(-x, 0), 16) for x in delta)
     texts = _ORDER_TEXTS[id, delta] = (
         f"BREW {id}",
         pack(a, b, c, d),
         _LineMemo(f"{id} BREW {_delta_text(delta)} ", " 0 0"),
+        cast_counts(tuple(x if x < 0 else 0 for x in delta), False),
     )
     return texts
 

@@ -19,6 +19,7 @@ from ..engine import EngineReferee
 from ..javarandom import JavaRandom, java_shuffle
 from ..javatext import JAVA_INT_MAX, JAVA_INT_MIN, java_value_of
 from . import rules
+from .actions import Action
 from .board import Board, geometry
 from .leagues import LEAGUE_NAMES, LEAGUES, TOP_LEAGUE, League, room_without_holes, starting_cells
 from .state import FrameType, SpringState
@@ -41,6 +42,11 @@ MAP_RINGS = range(2, 7)
 """The ring counts played here: with fewer the official referee never finishes placing the
 starting trees; more are not supported."""
 
+_KNOWN_ACTIONS: dict[Callable[[str], Action], dict[str, Action]] = {}
+"""By parser (one per league's set of commands): answer lines that parsed to an action without a
+message (see ``EngineReferee._parse_known``; actions are immutable and the same lines come back
+game after game)."""
+
 # The frame types as plain globals: attribute look-ups on an Enum class are slow in Python 3.11.
 _GATHERING, _ACTIONS, _SUN_MOVE = FrameType.GATHERING, FrameType.ACTIONS, FrameType.SUN_MOVE
 
@@ -59,31 +65,46 @@ _PICK = (itemgetter(0), itemgetter(1))
 
 
 _Board = tuple[
-    int, int, list[int], list[int], list[bool], list[int], list[int], list[bool], list[int], list[list[tuple[str, str]]]
+    int,
+    int,
+    list[int],
+    list[int],
+    list[bool],
+    list[int],
+    list[int],
+    list[bool],
+    list[int],
+    list[tuple[tuple[str, str, str], list[tuple[str, str]]]],
 ]
 """A copy of what the input lines show: day, nutrients, sun, score, waiting, size, owner, dormant,
 and the cells with a tree, ascending; then an empty list where the first player to read the lines
-leaves the trees' lines for both players (pairs, by tree)."""
+leaves what both players' lines share: the day, nutrients and tree count lines, and the trees'
+lines for both players (pairs, by tree)."""
 
 
-def _format_frame(player: int, board: _Board, offered: list[str]) -> list[str]:
-    """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``)."""
-    day, nutrients, sun, score, waiting, size, owner, dormant, cells, trees = board
+def _format_frame(player: int, board: _Board, offered: list[str]) -> tuple[str, ...]:
+    """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``), as a tuple."""
+    day, nutrients, sun, score, waiting, size, owner, dormant, cells, made = board
+    if not made:  # the first player to read: what both players' lines share
+        text = _TREE_LINES
+        made.append(
+            (
+                (str(day), str(nutrients), str(len(cells))),
+                [text[c][size[c]][owner[c]][dormant[c]] for c in cells],
+            )
+        )
+    (day_line, nutrients_line, count_line), pairs = made[0]
     other = 1 - player
-    lines = [
-        str(day),
-        str(nutrients),
+    return (
+        day_line,
+        nutrients_line,
         f"{sun[player]} {score[player]}",
         f"{sun[other]} {score[other]} {1 if waiting[other] else 0}",
-        str(len(cells)),
-    ]
-    if not trees:  # the first player to read: both players' lines, the second picks its own
-        text = _TREE_LINES
-        trees.append([text[c][size[c]][owner[c]][dormant[c]] for c in cells])
-    lines += map(_PICK[player], trees[0])
-    lines.append(str(len(offered)))
-    lines += offered
-    return lines
+        count_line,
+        *map(_PICK[player], pairs),
+        str(len(offered)),
+        *offered,
+    )
 
 
 def _parse_params(params: Mapping[str, Any] | None, league: League) -> dict[str, int]:
@@ -149,6 +170,7 @@ class Spring2021Referee(EngineReferee):
         self.league_play = league
         self.params = _parse_params(params, league)
         self._parse = league.parse
+        self._known = _KNOWN_ACTIONS.setdefault(self._parse, {})
         self._possible = (
             rules.possible_actions
             if league.grow and league.seed
@@ -243,7 +265,7 @@ class Spring2021Referee(EngineReferee):
                     self._say(f"${p} has collected {g} sun points")
             self._next_frame = _ACTIONS
         elif frame is _ACTIONS:
-            actions = self._parse_outputs(outputs, self._parse)
+            actions = self._parse_known(outputs, self._parse, True, self._known)
             self._say(self._round_line())
             known = self._frame_census()
             result = rules.resolve_actions(state, actions, known)  # brings the census up to date
@@ -319,7 +341,7 @@ class Spring2021Referee(EngineReferee):
 
     # -- input -----------------------------------------------------------------------------------
 
-    def _frame_lines(self, player: int, known: rules.Census, board: _Board) -> Callable[[], list[str]]:
+    def _frame_lines(self, player: int, known: rules.Census, board: _Board) -> Callable[[], tuple[str, ...]]:
         """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions. The
         actions are listed and shuffled now (the shuffles draw from the game's random); the lines
         are formatted from ``board``, a copy of the state, only if they are read."""

@@ -195,7 +195,7 @@ def test_deferred_lines_are_the_lines_at_capture_time() -> None:
             captured.append((view, expected, requests))
         for view, expected, requests in captured:
             # Made only now, long after the state changed.
-            assert [view.lines(p) for p in (0, 1)] == expected
+            assert [list(view.lines(p)) for p in (0, 1)] == expected
             assert [list(r.lines) for r in requests] == [expected[r.player] for r in requests]
 
 
@@ -316,3 +316,88 @@ def test_rest_makes_every_spell_castable_and_its_lines_and_count_follow() -> Non
             assert witch.foe_lines == [s.line(1 - player) for s in witch.spells]
             assert all(line.split()[-2] == "1" for line in witch.own_lines)
             assert legal_actions(state, player) == reference_legal_actions(state, player)
+
+
+def written_out_view_lines(
+    score: tuple[int, int], inventory: tuple[tuple[int, ...], tuple[int, ...]]
+) -> list[list[str]]:
+    """Both players' lines of a table of one order (id 42, need 2 2 0 0, price 6, first place:
+    bonus +3, four left), no tome and the starting spells, castable (official format)."""
+    spells = [
+        [f"{78 + 4 * p + i} {{}} {d[0]} {d[1]} {d[2]} {d[3]} 0 -1 -1 1 0" for i, d in enumerate(STARTING_SPELLS)]
+        for p in (0, 1)
+    ]
+    out = []
+    for p in (0, 1):
+        q = 1 - p
+        out.append(
+            [
+                "9",
+                "42 BREW -2 -2 0 0 9 3 4 0 0",
+                *(line.format("CAST") for line in spells[p]),
+                *(line.format("OPPONENT_CAST") for line in spells[q]),
+                " ".join(str(x) for x in (*inventory[p], score[p])),
+                " ".join(str(x) for x in (*inventory[q], score[q])),
+            ]
+        )
+    return out
+
+
+@pytest.mark.parametrize(
+    ("score", "inventory"),
+    [
+        ((-1, 0), ((0, 0, 0, 0), (15, 15, 0, 1))),  # a disqualified witch; tiers past 10
+        ((255, 256), ((3, 0, 0, 0), (3, 0, 0, 0))),  # the last small number and the first past it
+        ((1000, -7), ((1, 2, 3, 4), (10, 0, 0, 0))),
+    ],
+)
+def test_view_lines_for_odd_scores_and_inventories(
+    score: tuple[int, int], inventory: tuple[tuple[int, ...], tuple[int, ...]]
+) -> None:
+    # Both players' lines are made at once from one capture (the witch lines from a memo of
+    # inventories and a table of small numbers), as tuples, the same whichever is read first.
+    state = FallState.build(deliveries=[(42, (2, 2, 0, 0), 6)], inventories=inventory, scores=score)
+    expected = written_out_view_lines(score, inventory)
+    first, second = inputs.InputView(state), inputs.InputView(state)
+    assert list(first.lines(0)) == expected[0] and list(first.lines(1)) == expected[1]
+    assert list(second.second()) == expected[1] and list(second.first()) == expected[0]
+    assert isinstance(first.lines(0), tuple)
+    assert inputs.input_lines(state, 0) == expected[0] and inputs.input_lines(state, 1) == expected[1]
+
+
+def test_views_read_in_any_order_give_the_lines_at_capture_time() -> None:
+    # The order and tome lines of the last table formatted are reused when the next view shows
+    # the same table: views read backwards, or two games' views interleaved, must not mix tables.
+    games = [Fall2020Referee(seed) for seed in (5, 6)]
+    rngs = [random.Random(seed) for seed in (5, 6)]
+    captured: list[tuple[inputs.InputView, list[list[str]]]] = []
+    while not any(ref.is_over for ref in games):
+        for ref, rng in zip(games, rngs):
+            state = ref.state
+            captured.append((inputs.InputView(state), [inputs.input_lines(state, p) for p in (0, 1)]))
+            requests = ref.requests()
+            ref.apply({r.player: rng.choice(ref.legal_actions(r.player)) for r in requests})
+    assert len(captured) > 40
+    for view, expected in reversed(captured):
+        assert [list(view.lines(p)) for p in (1, 0)] == [expected[1], expected[0]]
+
+
+def test_answers_known_from_earlier_games_keep_each_level_rules_and_messages() -> None:
+    # The referee looks lines that parsed before (to an action without a message) up directly:
+    # a line valid at one level must still disqualify at a level without that command, and a
+    # message must be reported every time it is sent.
+    full = Fall2020Referee(8)
+    learn = next(a for a in full.legal_actions(0) if a.startswith("LEARN"))
+    full.apply({0: learn, 1: "REST"})  # both parse at the top level (REST is refused, not invalid)
+    full.apply({0: learn, 1: "WAIT"})
+    assert full.active == [True, True]
+    wood1 = Fall2020Referee(8, {"league": "2"})  # no tome: LEARN is invalid input
+    wood1.apply({0: "WAIT", 1: learn})
+    assert wood1.active == [True, False]
+    outcome = wood1.outcome()
+    assert outcome is not None and [d.player for d in outcome.deactivations] == [1]
+    assert outcome.deactivations[0].reason.endswith(f"Expected BREW <id> | CAST <id> | REST | WAIT but got '{learn}'")
+    talker = Fall2020Referee(9)
+    for _ in range(3):
+        report = talker.apply({0: "WAIT hello", 1: "WAIT"})
+        assert report.messages == ((0, "hello"),)

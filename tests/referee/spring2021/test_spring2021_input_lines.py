@@ -7,6 +7,7 @@ import random
 
 import referee
 from referee.spring2021.board import Board, geometry
+from referee.spring2021.referee import Spring2021Referee
 
 
 def written_out_board_lines(board: Board) -> list[str]:
@@ -17,7 +18,7 @@ def written_out_board_lines(board: Board) -> list[str]:
     return out
 
 
-def test_board_lines_with_and_without_holes_and_odd_richness():
+def test_board_lines_with_and_without_holes_and_odd_richness() -> None:
     plain = Board.standard(3)
     lines = plain.global_info_lines()
     assert lines[:2] == ["37", "0 3 1 2 3 4 5 6"]  # the centre: lush, six neighbours
@@ -45,7 +46,7 @@ def written_out_trees(ref, player: int) -> list[str]:
     ]
 
 
-def test_tree_lines_are_the_same_whichever_player_reads_first():
+def test_tree_lines_are_the_same_whichever_player_reads_first() -> None:
     for seed in (3, 11):
         first_zero = referee.create("spring2021", seed)
         first_one = referee.create("spring2021", seed)
@@ -70,3 +71,37 @@ def test_tree_lines_are_the_same_whichever_player_reads_first():
             first_one.apply(outputs)
         assert first_one.outcome() == first_zero.outcome()
         assert frames > 20
+
+
+def test_day_nutrients_and_counts_made_once_a_frame_are_each_players_own() -> None:
+    # The day, nutrients and tree count lines are made once per frame for both players (by the
+    # first to read), the sun, score and action lines per player: all against the state.
+    ref = referee.create("spring2021", 23)
+    assert isinstance(ref, Spring2021Referee)
+    rng = random.Random(4)
+    frames = 0
+    while not ref.is_over:
+        requests = ref.requests()
+        acting = [r.player for r in requests if r.expected_lines]
+        if len(acting) == 2:
+            frames += 1
+            state = ref.state
+            trees = sum(1 for s in state.size if s >= 0)
+            for p in (1, 0):  # player 1 reads first
+                lines = ref.input_lines(p)
+                assert isinstance(next(r for r in requests if r.player == p).lines, tuple)
+                start = 38 if lines[0] == "37" else 0
+                other = 1 - p
+                waiting = 1 if state.waiting[other] else 0
+                assert lines[start : start + 5] == [
+                    str(state.day),
+                    str(state.nutrients),
+                    f"{state.sun[p]} {state.score[p]}",
+                    f"{state.sun[other]} {state.score[other]} {waiting}",
+                    str(trees),
+                ]
+                offered = lines[start + 5 + trees :]
+                assert offered[0] == str(len(offered) - 1) and offered[1] == "WAIT"
+                assert sorted(offered[1:]) == sorted(ref.legal_actions(p))
+        ref.apply({p: rng.choice(ref.legal_actions(p)) for p in acting})
+    assert frames > 20

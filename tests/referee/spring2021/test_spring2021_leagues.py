@@ -176,6 +176,27 @@ def test_an_action_the_level_lacks_disqualifies_with_its_wording(level: int, lin
     assert outcome.texts == ("", f"{sun // 3} points and {trees_each} trees")
 
 
+def test_a_line_known_from_a_higher_level_still_disqualifies_and_messages_repeat() -> None:
+    # The referee looks lines that parsed before (to an action without a message) up directly,
+    # in a table per level's parser: SEED parsed in a full game must not pass at level 2, and a
+    # message is reported each time it is sent.
+    full = new(4, 3)
+    full.apply({})
+    answer_all(full, {0: "SEED 8 6", 1: "SEED 8 6"})  # parses (and is refused by the rules)
+    assert full.active == [True, True]
+    wood = new(4, 2)
+    wood.apply({})
+    report = answer_all(wood, {0: "WAIT", 1: "SEED 8 6"})
+    assert [(d.player, d.cause) for d in report.deactivations] == [(1, DeactivationCause.INVALID_INPUT)]
+    talker = new(4, 3)
+    said = []
+    while talker.turn < 12:  # days of a gathering, an actions and a sun move frame
+        acting = talker.players_to_act()
+        report = talker.apply({p: "WAIT hi" if p == 0 else "WAIT" for p in acting})
+        said.append(report.messages)
+    assert said == [(), ((0, "hi"),), ()] * 3 + [(), ((0, "hi"),)]
+
+
 @pytest.mark.parametrize("level", LEVEL_IDS)
 def test_only_the_level_s_actions_are_offered_and_all_are_legal(level: int) -> None:
     allowed = {1: {"WAIT", "COMPLETE"}, 2: {"WAIT", "GROW", "COMPLETE"}, 3: {"WAIT", "GROW", "COMPLETE", "SEED"}}
