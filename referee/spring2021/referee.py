@@ -16,12 +16,13 @@ from typing import Any, ClassVar
 
 from ..base import LEAGUE, EndReason, ParameterError
 from ..engine import EngineReferee
-from ..javarandom import JavaRandom, java_shuffle
+from ..javarandom import JavaRandom
 from ..javatext import JAVA_INT_MAX, JAVA_INT_MIN, java_value_of
 from . import rules
 from .actions import Action
 from .board import Board, geometry
 from .leagues import LEAGUE_NAMES, LEAGUES, TOP_LEAGUE, League, room_without_holes, starting_cells
+from .shuffle import shuffle_each
 from .state import FrameType, SpringState
 
 __all__ = ["Spring2021Referee", "PARAMETERS"]
@@ -347,14 +348,7 @@ class Spring2021Referee(EngineReferee):
         are formatted from ``board``, a copy of the state, only if they are read."""
         possible = self._possible  # a look-up, then a call: a method call would not be specialised
         completes, grows, seeds = possible(self.state, player, known)
-        random = self._random
-        # A list of fewer than two actions draws nothing.
-        if len(completes) > 1:
-            java_shuffle(completes, random)
-        if len(grows) > 1:
-            java_shuffle(grows, random)
-        if len(seeds) > 1:
-            java_shuffle(seeds, random)
+        shuffle_each((completes, grows, seeds), self._random)
         offered = ["WAIT", *completes, *grows, *seeds]
         self._actions_offered[player] = offered
         return partial(_format_frame, player, board, offered)
