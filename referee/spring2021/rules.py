@@ -91,15 +91,18 @@ def gather(state: SpringState, known: Census | None = None) -> list[int]:
     :func:`census`, when already made."""
     state.waiting = [False] * len(state.waiting)
     state.dormant = [False] * len(state.dormant)
-    given = [0] * len(state.sun)
+    given = []
     size, shadows = state.size, state.shadows
-    for p, mine in enumerate((known if known is not None else census(state)).trees):
+    for mine in (known if known is not None else census(state)).trees:
+        g = 0
         for c in mine:
             s = size[c]
-            if s > 0 and shadows[c] < s:
-                given[p] += s
+            if s > shadows[c] and s > 0:  # (a seed's shadow is never negative: the test rarely runs)
+                g += s
+        given.append(g)
+    sun = state.sun
     for p, g in enumerate(given):
-        state.sun[p] += g
+        sun[p] += g
     return given
 
 
