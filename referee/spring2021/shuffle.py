@@ -23,15 +23,19 @@ _INT_SIGN = 1 << 31
 _MAX_TABLED = 256
 """Lists longer than this are shuffled by :func:`java_shuffle` itself (no table is kept)."""
 
-_Steps = tuple[tuple[int, int, int], ...]
+_Steps = tuple[tuple[int, int, int, int], ...]
 
 
-def _step(bound: int) -> tuple[int, int, int]:
-    """``(bound, bound - 1, reject)``: ``reject`` is the smallest ``next(31)`` that
-    ``nextInt(bound)`` rejects (the top partial block of multiples of ``bound``), or 0 when
-    ``bound`` is a power of two (``nextInt`` then takes the high bits and never rejects)."""
-    reject = 0 if bound & (bound - 1) == 0 else _INT_SIGN // bound * bound
-    return bound, bound - 1, reject
+def _step(bound: int) -> tuple[int, int, int, int]:
+    """``(bound, bound - 1, reject, shift)`` for one draw of ``nextInt(bound)``, read from the
+    generator's 48-bit state (whose top 31 bits are ``next(31)``). A power of two takes the high
+    bits of ``next(31)``: the top ``log2(bound)`` bits of the state, ``state >> shift``, never
+    rejected. Any other bound takes ``next(31) % bound`` and rejects the top partial block of
+    multiples of ``bound``: ``next(31) >= limit``, that is ``state >= limit << 17`` (``reject``);
+    ``shift`` is 0 for them."""
+    if bound & (bound - 1) == 0:
+        return bound, bound - 1, 0, 48 - (bound.bit_length() - 1)
+    return bound, bound - 1, (_INT_SIGN // bound * bound) << 17, 0
 
 
 _ALL_STEPS: _Steps = tuple(_step(bound) for bound in range(_MAX_TABLED, 1, -1))
@@ -53,15 +57,13 @@ def shuffle_each(lists: tuple[MutableSequence[T], ...], rnd: JavaRandom) -> None
             state = rnd._state
             continue
         # The generator's constants written out (see java_shuffle): constants load fastest.
-        for bound, last, reject in steps_of[n]:
+        for bound, last, reject, shift in steps_of[n]:
             state = (state * 0x5DEECE66D + 0xB) & 0xFFFFFFFFFFFF
-            bits = state >> 17  # next(31)
-            if reject:
-                while bits >= reject:  # nextInt's rejection of the top partial block
+            if shift:  # nextInt's power-of-two path: (bound * next(31)) >> 31
+                j = state >> shift
+            else:
+                while state >= reject:  # nextInt's rejection of the top partial block
                     state = (state * 0x5DEECE66D + 0xB) & 0xFFFFFFFFFFFF
-                    bits = state >> 17
-                j = bits % bound
-            else:  # nextInt's power-of-two path
-                j = (bound * bits) >> 31
+                j = (state >> 17) % bound
             items[last], items[j] = items[j], items[last]
     rnd._state = state
