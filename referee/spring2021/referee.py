@@ -191,7 +191,8 @@ class Spring2021Referee(EngineReferee):
         self.scores = state.score  # the engine's scores are the game's scores
         self._place_starting_trees()
         self._census: rules.Census | None = None  # the trees as last counted or kept up to date
-        self._census_of: tuple[list[int], list[int]] = ([], [])  # sizes and owners it counted
+        self._census_size: list[int] = []  # the sizes it counted
+        self._census_owner: list[int] = []  # and the owners
         if league.shadows:
             rules.compute_shadows(state, self._frame_census())
         self.frame = _GATHERING  # type of the frame being played
@@ -238,7 +239,7 @@ class Spring2021Referee(EngineReferee):
             # One copy of the board for the input lines of both players (made only if read); the
             # sizes and owners the census was checked against are such a copy already, and the
             # census lists the tree cells.
-            size, owner = self._census_of
+            size, owner = self._census_size, self._census_owner
             board: _Board = (
                 state.day,
                 state.nutrients,
@@ -251,23 +252,25 @@ class Spring2021Referee(EngineReferee):
                 known.cells[:],
                 [],
             )
+            pending = self._pending
             for p in players:
-                self._send(p, self._frame_lines(p, known, board))
+                pending[p].append(self._frame_lines(p, known, board))  # self._send, written out
         return players
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
         frame = self.frame
+        say = self._summary.append  # self._say, without a call of a Python method per line
         if frame is _GATHERING:
-            self._say(self._round_line())
+            say(self._round_line())
             given = rules.gather(state, self._frame_census())
             for p, g in enumerate(given):
                 if g > 0:
-                    self._say(f"${p} has collected {g} sun points")
+                    say(f"${p} has collected {g} sun points")
             self._next_frame = _ACTIONS
         elif frame is _ACTIONS:
             actions = self._parse_known(outputs, self._parse, True, self._known)
-            self._say(self._round_line())
+            say(self._round_line())
             known = self._frame_census()
             result = rules.resolve_actions(state, actions, known)  # brings the census up to date
             self._keep_census(known)
@@ -275,10 +278,10 @@ class Spring2021Referee(EngineReferee):
             if all(state.waiting):
                 self._next_frame = _SUN_MOVE
         else:
-            self._say(f"Round {state.day} ends")
+            say(f"Round {state.day} ends")
             if state.day + 1 < self._config_rounds:
-                self._say(f"The sun is now pointing towards direction {(state.day + 1) % 6}")
-                self._say(f"Round {state.day + 1} starts")
+                say(f"The sun is now pointing towards direction {(state.day + 1) % 6}")
+                say(f"Round {state.day + 1} starts")
             rules.sun_move(state, self._frame_census(), self.league_play.shadows)
             self._next_frame = _GATHERING
 
@@ -293,7 +296,7 @@ class Spring2021Referee(EngineReferee):
         public), in which case it is made anew."""
         state = self.state
         known = self._census
-        if known is None or state.size != self._census_of[0] or state.owner != self._census_of[1]:
+        if known is None or state.size != self._census_size or state.owner != self._census_owner:
             known = rules.census(state)
             self._keep_census(known)
         return known
@@ -301,7 +304,8 @@ class Spring2021Referee(EngineReferee):
     def _keep_census(self, known: rules.Census) -> None:
         # The copies are compared with the state and given to input lines, never changed.
         self._census = known
-        self._census_of = (self.state.size[:], self.state.owner[:])
+        self._census_size = self.state.size[:]
+        self._census_owner = self.state.owner[:]
 
     def _round_line(self) -> str:
         """``Round day/last``, made once a day (the summary of every frame starts with it)."""
@@ -311,7 +315,7 @@ class Spring2021Referee(EngineReferee):
         return self._round[1]
 
     def _report_actions(self, result: rules.ActionsResult) -> None:
-        say = self._say
+        say = self._summary.append  # self._say, without a call of a Python method per line
         for event in result.events:
             # Tested on ``event[0]`` itself, so that the type checker narrows ``event``.
             p = event[1]
