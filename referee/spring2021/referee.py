@@ -235,7 +235,9 @@ class Spring2021Referee(EngineReferee):
                 players.append(p)
         self._actions_offered = {}
         if players:
-            known = self._frame_census()
+            known = self._census  # self._frame_census(), written out
+            if known is None or state.size != self._census_size or state.owner != self._census_owner:
+                known = self._frame_census()
             # One copy of the board for the input lines of both players (made only if read); the
             # sizes and owners the census was checked against are such a copy already, and the
             # census lists the tree cells.
@@ -270,10 +272,16 @@ class Spring2021Referee(EngineReferee):
             self._next_frame = _ACTIONS
         elif frame is _ACTIONS:
             actions = self._parse_known(outputs, self._parse, True, self._known)
-            say(self._round_line())
-            known = self._frame_census()
+            round_line = self._round
+            say(round_line[1] if round_line[0] == state.day else self._round_line())
+            # self._frame_census() and self._keep_census(), written out (one call less each).
+            known = self._census
+            if known is None or state.size != self._census_size or state.owner != self._census_owner:
+                known = rules.census(state)
             result = rules.resolve_actions(state, actions, known)  # brings the census up to date
-            self._keep_census(known)
+            self._census = known
+            self._census_size = state.size[:]
+            self._census_owner = state.owner[:]
             self._report_actions(result)
             if all(state.waiting):
                 self._next_frame = _SUN_MOVE
