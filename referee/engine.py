@@ -79,6 +79,7 @@ class EngineReferee(Referee):
         "_messages",
         "_one_line",
         "_has_phase",
+        "is_over",
     )
 
     hard_quota_ms: ClassVar[int] = GAME_DURATION_HARD_QUOTA_MS
@@ -105,6 +106,9 @@ class EngineReferee(Referee):
         self._abort_pending = False
         self._game_end_reason: EndReason | None = None
         self._outcome: Outcome | None = None
+        self.is_over: bool = False
+        """Whether the game is over: a plain attribute (set with the outcome), not a property, so
+        that the loop of an in-process playout reads it without a call of a Python method."""
         self._deactivations: list[Deactivation] = []
         # Per-turn report buffers.
         self._summary: list[str] = []
@@ -177,14 +181,14 @@ class EngineReferee(Referee):
             self._new_deactivations,
             self._messages,
         )
-        report = _frame_report(
-            turn,
-            tuple(summary),
-            tuple(errors) if errors else (),
-            tuple(deactivations) if deactivations else (),
-            tuple(messages) if messages else (),
-            phase,
-        )
+        # _frame_report(...), written out (one call less a turn).
+        report: FrameReport = _new(FrameReport)
+        _set_turn(report, turn)
+        _set_summary(report, tuple(summary))
+        _set_errors(report, tuple(errors) if errors else ())
+        _set_deactivations(report, tuple(deactivations) if deactivations else ())
+        _set_messages(report, tuple(messages) if messages else ())
+        _set_phase(report, phase)
         summary.clear()
         if errors:
             errors.clear()
@@ -200,10 +204,6 @@ class EngineReferee(Referee):
 
     def outcome(self) -> Outcome | None:
         return self._outcome
-
-    @property
-    def is_over(self) -> bool:
-        return self._outcome is not None
 
     def snapshot(self) -> dict[str, Any]:
         snap = {
@@ -400,6 +400,7 @@ class EngineReferee(Referee):
             texts=self._end_texts(),
             message=message,
         )
+        self.is_over = True
 
 
 _ONE_LINE_EXPECTING: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
