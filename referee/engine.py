@@ -80,6 +80,7 @@ class EngineReferee(Referee):
         "_one_line",
         "_has_phase",
         "is_over",
+        "_frame_phase",
     )
 
     hard_quota_ms: ClassVar[int] = GAME_DURATION_HARD_QUOTA_MS
@@ -119,6 +120,9 @@ class EngineReferee(Referee):
         cls = type(self)
         self._one_line = cls._expected_lines is EngineReferee._expected_lines  # one line per answer
         self._has_phase = cls._phase is not EngineReferee._phase
+        self._frame_phase: str | None = None
+        """The phase reported for the turn when the game has no :meth:`_phase` hook: a game may
+        set it in :meth:`_begin_turn` instead (no call a turn)."""
 
     # -- Referee API ---------------------------------------------------------------------------
 
@@ -156,7 +160,7 @@ class EngineReferee(Referee):
             else:
                 answers[p] = _lines(p, answer, expected, self._turn)
         turn = self._turn
-        phase = self._phase() if self._has_phase else None
+        phase = self._phase() if self._has_phase else self._frame_phase
         if self._abort_pending:
             self._finish(
                 EndReason.REFEREE_FAIL,
@@ -239,6 +243,7 @@ class EngineReferee(Referee):
         return {}
 
     def _phase(self) -> str | None:
+        """The phase of the turn being resolved, for its report (default: ``_frame_phase``)."""
         return None
 
     # -- services for subclasses -----------------------------------------------------------------

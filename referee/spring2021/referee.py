@@ -224,8 +224,9 @@ class Spring2021Referee(EngineReferee):
     # -- engine hooks ----------------------------------------------------------------------------
 
     def _begin_turn(self) -> list[int]:
-        self.frame = self._next_frame
-        if self.frame is not _ACTIONS:
+        self.frame = frame = self._next_frame
+        self._frame_phase = frame._value_  # the report's phase (``.value`` is a Python-level property)
+        if frame is not _ACTIONS:
             return []
         state = self.state
         active, waiting = self.active, state.waiting
@@ -348,9 +349,6 @@ class Spring2021Referee(EngineReferee):
         return tuple(
             f"{self.scores[p] - b} points and {b} trees" if b > 0 else "" for p, b in enumerate(self._tree_bonus)
         )
-
-    def _phase(self) -> str | None:
-        return self.frame._value_  # ``.value`` is a Python-level property: one call a frame
 
     # -- input -----------------------------------------------------------------------------------
 
