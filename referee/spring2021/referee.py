@@ -84,7 +84,7 @@ lines for both players (pairs, by tree)."""
 
 
 def _format_frame(player: int, board: _Board, offered: list[str]) -> tuple[str, ...]:
-    """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``), as a tuple."""
+    """The input lines of one ACTIONS frame for ``player`` (see ``Spring2021Referee._begin_turn``), as a tuple."""
     day, nutrients, sun, score, waiting, size, owner, dormant, cells, made = board
     if not made:  # the first player to read: what both players' lines share
         text = _TREE_LINES
@@ -234,7 +234,7 @@ class Spring2021Referee(EngineReferee):
         for p in range(self.player_count):
             if active[p] and not waiting[p]:
                 players.append(p)
-        self._actions_offered = {}
+        self._actions_offered = offers = {}
         if players:
             known = self._census  # self._frame_census(), written out
             if known is None or state.size != self._census_size or state.owner != self._census_owner:
@@ -255,9 +255,16 @@ class Spring2021Referee(EngineReferee):
                 known.cells[:],
                 [],
             )
-            pending = self._pending
+            # Game.getCurrentFrameInfoFor, for each player: state lines then the shuffled possible
+            # actions. The actions are listed and shuffled now (the shuffles draw from the game's
+            # random); the lines are formatted from ``board`` only if they are read. (Written out
+            # here, as self._send is: one call less per player.)
+            pending, possible, random = self._pending, self._possible, self._random
             for p in players:
-                pending[p].append(self._frame_lines(p, known, board))  # self._send, written out
+                completes, grows, seeds = possible(state, p, known)
+                shuffle_each((completes, grows, seeds), random)
+                offered = offers[p] = ["WAIT", *completes, *grows, *seeds]
+                pending[p].append(partial(_format_frame, p, board, offered))
         return players
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
@@ -351,17 +358,6 @@ class Spring2021Referee(EngineReferee):
         )
 
     # -- input -----------------------------------------------------------------------------------
-
-    def _frame_lines(self, player: int, known: rules.Census, board: _Board) -> Callable[[], tuple[str, ...]]:
-        """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions. The
-        actions are listed and shuffled now (the shuffles draw from the game's random); the lines
-        are formatted from ``board``, a copy of the state, only if they are read."""
-        possible = self._possible  # a look-up, then a call: a method call would not be specialised
-        completes, grows, seeds = possible(self.state, player, known)
-        shuffle_each((completes, grows, seeds), self._random)
-        offered = ["WAIT", *completes, *grows, *seeds]
-        self._actions_offered[player] = offered
-        return partial(_format_frame, player, board, offered)
 
     # -- extras ----------------------------------------------------------------------------------
 
