@@ -84,16 +84,16 @@ lines for both players (pairs, by tree)."""
 
 
 def _format_frame(player: int, board: _Board, offered: list[str]) -> tuple[str, ...]:
-    """The input lines of one ACTIONS frame for ``player`` (see ``Spring2021Referee._begin_turn``), as a tuple."""
+    """The input lines of one ACTIONS frame for ``player`` (see ``Spring2021Referee._begin_turn``)."""
     day, nutrients, sun, score, waiting, size, owner, dormant, cells, made = board
     if not made:  # the first player to read: what both players' lines share
-        text = _TREE_LINES
-        made.append(
-            (
-                (str(day), str(nutrients), str(len(cells))),
-                [text[c][size[c]][owner[c]][dormant[c]] for c in cells],
-            )
-        )
+        # One pass over the trees; the tables are handed to the comprehension as its own local
+        # names (through the one-item tuple it starts from): names of the function around it
+        # would be read through cells, more slowly.
+        pairs = [
+            t[c][s[c]][o[c]][d[c]] for t, s, o, d, trees in ((_TREE_LINES, size, owner, dormant, cells),) for c in trees
+        ]
+        made.append(((str(day), str(nutrients), str(len(cells))), pairs))
     (day_line, nutrients_line, count_line), pairs = made[0]
     other = 1 - player
     return (
