@@ -75,12 +75,13 @@ _Board = tuple[
     list[int],
     list[bool],
     list[int],
-    list[tuple[tuple[str, str, str], list[tuple[str, str]]]],
+    list[tuple[tuple[str, str, str], list[tuple[str, str]], tuple[str, str]]],
 ]
 """A copy of what the input lines show: day, nutrients, sun, score, waiting, size, owner, dormant,
 and the cells with a tree, ascending; then an empty list where the first player to read the lines
-leaves what both players' lines share: the day, nutrients and tree count lines, and the trees'
-lines for both players (pairs, by tree)."""
+leaves what both players' lines share: the day, nutrients and tree count lines, the trees' lines
+for both players (pairs, by tree), and each player's ``sun score`` (its own line, and the start of
+its opponent's)."""
 
 
 def _format_frame(player: int, board: _Board, offered: list[str]) -> tuple[str, ...]:
@@ -93,14 +94,15 @@ def _format_frame(player: int, board: _Board, offered: list[str]) -> tuple[str, 
         pairs = [
             t[c][s[c]][o[c]][d[c]] for t, s, o, d, trees in ((_TREE_LINES, size, owner, dormant, cells),) for c in trees
         ]
-        made.append(((str(day), str(nutrients), str(len(cells))), pairs))
-    (day_line, nutrients_line, count_line), pairs = made[0]
+        suns = (f"{sun[0]} {score[0]}", f"{sun[1]} {score[1]}")
+        made.append(((str(day), str(nutrients), str(len(cells))), pairs, suns))
+    (day_line, nutrients_line, count_line), pairs, suns = made[0]
     other = 1 - player
     return (
         day_line,
         nutrients_line,
-        f"{sun[player]} {score[player]}",
-        f"{sun[other]} {score[other]} {1 if waiting[other] else 0}",
+        suns[player],
+        suns[other] + (" 1" if waiting[other] else " 0"),
         count_line,
         *map(_PICK[player], pairs),
         str(len(offered)),
