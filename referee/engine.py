@@ -54,7 +54,9 @@ class EngineReferee(Referee):
       with one line per unit returns the player's unit count);
     * :meth:`_resolve` - parse the outputs and update the game, using :meth:`_deactivate`,
       :meth:`_end_game`, :meth:`_error`, :meth:`_say`;
-    * :meth:`_on_end` - final scoring (not called when the engine aborts the game).
+    * :meth:`_on_end` - final scoring (not called when the engine aborts the game);
+    * the phase of a turn's report, if the game has phases: :meth:`_phase`, or, without a call a
+      turn, ``_frame_phase`` set in :meth:`_begin_turn`.
     """
 
     # The engine's own attributes are slots: fast to read, and they leave the instance dictionary
