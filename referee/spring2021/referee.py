@@ -233,9 +233,10 @@ class Spring2021Referee(EngineReferee):
         state = self.state
         active, waiting = self.active, state.waiting
         players = []
-        for p in range(self.player_count):
-            if active[p] and not waiting[p]:
-                players.append(p)
+        if active[0] and not waiting[0]:  # the two players, written out (player_count is 2)
+            players.append(0)
+        if active[1] and not waiting[1]:
+            players.append(1)
         self._actions_offered = offers = {}
         if players:
             known = self._census  # self._frame_census(), written out
