@@ -83,6 +83,10 @@ class EngineReferee(Referee):
         "_has_phase",
         "is_over",
         "_frame_phase",
+        "_players",
+        "_turn_ms",
+        "_first_turn_ms",
+        "_quota_ms",
     )
 
     hard_quota_ms: ClassVar[int] = GAME_DURATION_HARD_QUOTA_MS
@@ -97,6 +101,13 @@ class EngineReferee(Referee):
         except ValueError as exc:
             raise ParameterError(str(exc)) from None
         n = self.player_count
+        # The class facts read every turn, kept on the instance: a class attribute read through an
+        # instance is a slow look-up in Python 3.11 (an instance's own attribute is not). A game
+        # may still set ``max_turns`` on the instance (e.g. from a parameter) after this.
+        self._players = n
+        self._turn_ms, self._first_turn_ms = self.turn_time_ms, self.first_turn_time_ms
+        self._quota_ms = self.hard_quota_ms
+        self.max_turns = self.max_turns
         self.scores = [0] * n
         self.active = [True] * n
         self._pending: list[list[InputPart]] = [[] for _ in range(n)]
@@ -285,7 +296,7 @@ class EngineReferee(Referee):
         need nothing more (no disqualification, no message to report) and are looked up directly.
         The actions of other lines are added to it (bounded); ``parse`` must give the same action
         for the same line every time."""
-        actions: list[A | None] = [None] * self.player_count
+        actions: list[A | None] = [None] * self._players
         for p, lines in outputs.items():
             action = known.get(lines[0]) if lines is not None else None
             if action is None:
@@ -303,7 +314,7 @@ class EngineReferee(Referee):
     def _handle_commands(
         self, outputs: dict[int, tuple[str, ...] | None], parse: Callable[[Any], A], first_line: bool
     ) -> list[A | None]:
-        actions: list[A | None] = [None] * self.player_count
+        actions: list[A | None] = [None] * self._players
         for p, lines in outputs.items():  # ascending: apply orders them
             if lines is None:
                 self._deactivate(p, DeactivationCause.TIMEOUT, "Timeout!")
@@ -352,7 +363,7 @@ class EngineReferee(Referee):
     def _build_requests(self) -> tuple[Request, ...]:
         players = self._begin_turn()
         pending, executed = self._pending, self._executed
-        turn_ms, first_ms = self.turn_time_ms, self.first_turn_time_ms
+        turn_ms, first_ms = self._turn_ms, self._first_turn_ms
         if not players:  # nobody plays: player 0 is "executed" to deliver its input, if any
             self._expecting = ()
             limit = turn_ms if executed[0] else first_ms
@@ -362,7 +373,7 @@ class EngineReferee(Referee):
             return (Request.deferred(0, parts, 0, limit),)
         requests = []
         total = self._total_turn_time + turn_ms * len(players)
-        if self._one_line and total <= self.hard_quota_ms:
+        if self._one_line and total <= self._quota_ms:
             # The usual turn: every player answers one line, within the quota.
             self._total_turn_time = total
             for p in players:
@@ -383,7 +394,7 @@ class EngineReferee(Referee):
         expected_lines = self._expected_lines
         for p in players:
             self._total_turn_time += turn_ms
-            if self._total_turn_time > self.hard_quota_ms:
+            if self._total_turn_time > self._quota_ms:
                 # The engine throws while executing this player: the game is aborted.
                 self._abort_pending = True
                 break
