@@ -54,7 +54,9 @@ class EngineReferee(Referee):
       with one line per unit returns the player's unit count);
     * :meth:`_resolve` - parse the outputs and update the game, using :meth:`_deactivate`,
       :meth:`_end_game`, :meth:`_error`, :meth:`_say`;
-    * :meth:`_on_end` - final scoring (not called when the engine aborts the game).
+    * :meth:`_on_end` - final scoring (not called when the engine aborts the game);
+    * the phase of a turn's report, if the game has phases: :meth:`_phase`, or, without a call a
+      turn, ``_frame_phase`` set in :meth:`_begin_turn`.
     """
 
     # The engine's own attributes are slots: fast to read, and they leave the instance dictionary
@@ -79,6 +81,12 @@ class EngineReferee(Referee):
         "_messages",
         "_one_line",
         "_has_phase",
+        "is_over",
+        "_frame_phase",
+        "_players",
+        "_turn_ms",
+        "_first_turn_ms",
+        "_quota_ms",
     )
 
     hard_quota_ms: ClassVar[int] = GAME_DURATION_HARD_QUOTA_MS
@@ -93,6 +101,13 @@ class EngineReferee(Referee):
         except ValueError as exc:
             raise ParameterError(str(exc)) from None
         n = self.player_count
+        # The class facts read every turn, kept on the instance: a class attribute read through an
+        # instance is a slow look-up in Python 3.11 (an instance's own attribute is not). A game
+        # may still set ``max_turns`` on the instance (e.g. from a parameter) after this.
+        self._players = n
+        self._turn_ms, self._first_turn_ms = self.turn_time_ms, self.first_turn_time_ms
+        self._quota_ms = self.hard_quota_ms
+        self.max_turns = self.max_turns
         self.scores = [0] * n
         self.active = [True] * n
         self._pending: list[list[InputPart]] = [[] for _ in range(n)]
@@ -105,6 +120,9 @@ class EngineReferee(Referee):
         self._abort_pending = False
         self._game_end_reason: EndReason | None = None
         self._outcome: Outcome | None = None
+        self.is_over: bool = False
+        """Whether the game is over: a plain attribute (set with the outcome), not a property, so
+        that the loop of an in-process playout reads it without a call of a Python method."""
         self._deactivations: list[Deactivation] = []
         # Per-turn report buffers.
         self._summary: list[str] = []
@@ -115,6 +133,9 @@ class EngineReferee(Referee):
         cls = type(self)
         self._one_line = cls._expected_lines is EngineReferee._expected_lines  # one line per answer
         self._has_phase = cls._phase is not EngineReferee._phase
+        self._frame_phase: str | None = None
+        """The phase reported for the turn when the game has no :meth:`_phase` hook: a game may
+        set it in :meth:`_begin_turn` instead (no call a turn)."""
 
     # -- Referee API ---------------------------------------------------------------------------
 
@@ -152,7 +173,7 @@ class EngineReferee(Referee):
             else:
                 answers[p] = _lines(p, answer, expected, self._turn)
         turn = self._turn
-        phase = self._phase() if self._has_phase else None
+        phase = self._phase() if self._has_phase else self._frame_phase
         if self._abort_pending:
             self._finish(
                 EndReason.REFEREE_FAIL,
@@ -177,14 +198,14 @@ class EngineReferee(Referee):
             self._new_deactivations,
             self._messages,
         )
-        report = _frame_report(
-            turn,
-            tuple(summary),
-            tuple(errors) if errors else (),
-            tuple(deactivations) if deactivations else (),
-            tuple(messages) if messages else (),
-            phase,
-        )
+        # _frame_report(...), written out (one call less a turn).
+        report: FrameReport = _new(FrameReport)
+        _set_turn(report, turn)
+        _set_summary(report, tuple(summary))
+        _set_errors(report, tuple(errors) if errors else ())
+        _set_deactivations(report, tuple(deactivations) if deactivations else ())
+        _set_messages(report, tuple(messages) if messages else ())
+        _set_phase(report, phase)
         summary.clear()
         if errors:
             errors.clear()
@@ -200,10 +221,6 @@ class EngineReferee(Referee):
 
     def outcome(self) -> Outcome | None:
         return self._outcome
-
-    @property
-    def is_over(self) -> bool:
-        return self._outcome is not None
 
     def snapshot(self) -> dict[str, Any]:
         snap = {
@@ -239,6 +256,7 @@ class EngineReferee(Referee):
         return {}
 
     def _phase(self) -> str | None:
+        """The phase of the turn being resolved, for its report (default: ``_frame_phase``)."""
         return None
 
     # -- services for subclasses -----------------------------------------------------------------
@@ -278,7 +296,7 @@ class EngineReferee(Referee):
         need nothing more (no disqualification, no message to report) and are looked up directly.
         The actions of other lines are added to it (bounded); ``parse`` must give the same action
         for the same line every time."""
-        actions: list[A | None] = [None] * self.player_count
+        actions: list[A | None] = [None] * self._players
         for p, lines in outputs.items():
             action = known.get(lines[0]) if lines is not None else None
             if action is None:
@@ -296,7 +314,7 @@ class EngineReferee(Referee):
     def _handle_commands(
         self, outputs: dict[int, tuple[str, ...] | None], parse: Callable[[Any], A], first_line: bool
     ) -> list[A | None]:
-        actions: list[A | None] = [None] * self.player_count
+        actions: list[A | None] = [None] * self._players
         for p, lines in outputs.items():  # ascending: apply orders them
             if lines is None:
                 self._deactivate(p, DeactivationCause.TIMEOUT, "Timeout!")
@@ -345,7 +363,7 @@ class EngineReferee(Referee):
     def _build_requests(self) -> tuple[Request, ...]:
         players = self._begin_turn()
         pending, executed = self._pending, self._executed
-        turn_ms, first_ms = self.turn_time_ms, self.first_turn_time_ms
+        turn_ms, first_ms = self._turn_ms, self._first_turn_ms
         if not players:  # nobody plays: player 0 is "executed" to deliver its input, if any
             self._expecting = ()
             limit = turn_ms if executed[0] else first_ms
@@ -355,7 +373,7 @@ class EngineReferee(Referee):
             return (Request.deferred(0, parts, 0, limit),)
         requests = []
         total = self._total_turn_time + turn_ms * len(players)
-        if self._one_line and total <= self.hard_quota_ms:
+        if self._one_line and total <= self._quota_ms:
             # The usual turn: every player answers one line, within the quota.
             self._total_turn_time = total
             for p in players:
@@ -376,7 +394,7 @@ class EngineReferee(Referee):
         expected_lines = self._expected_lines
         for p in players:
             self._total_turn_time += turn_ms
-            if self._total_turn_time > self.hard_quota_ms:
+            if self._total_turn_time > self._quota_ms:
                 # The engine throws while executing this player: the game is aborted.
                 self._abort_pending = True
                 break
@@ -400,6 +418,7 @@ class EngineReferee(Referee):
             texts=self._end_texts(),
             message=message,
         )
+        self.is_over = True
 
 
 _ONE_LINE_EXPECTING: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}

@@ -16,12 +16,13 @@ from typing import Any, ClassVar
 
 from ..base import LEAGUE, EndReason, ParameterError
 from ..engine import EngineReferee
-from ..javarandom import JavaRandom, java_shuffle
+from ..javarandom import JavaRandom
 from ..javatext import JAVA_INT_MAX, JAVA_INT_MIN, java_value_of
 from . import rules
 from .actions import Action
 from .board import Board, geometry
 from .leagues import LEAGUE_NAMES, LEAGUES, TOP_LEAGUE, League, room_without_holes, starting_cells
+from .shuffle import shuffle_each
 from .state import FrameType, SpringState
 
 __all__ = ["Spring2021Referee", "PARAMETERS"]
@@ -74,32 +75,34 @@ _Board = tuple[
     list[int],
     list[bool],
     list[int],
-    list[tuple[tuple[str, str, str], list[tuple[str, str]]]],
+    list[tuple[tuple[str, str, str], list[tuple[str, str]], tuple[str, str]]],
 ]
 """A copy of what the input lines show: day, nutrients, sun, score, waiting, size, owner, dormant,
 and the cells with a tree, ascending; then an empty list where the first player to read the lines
-leaves what both players' lines share: the day, nutrients and tree count lines, and the trees'
-lines for both players (pairs, by tree)."""
+leaves what both players' lines share: the day, nutrients and tree count lines, the trees' lines
+for both players (pairs, by tree), and each player's ``sun score`` (its own line, and the start of
+its opponent's)."""
 
 
 def _format_frame(player: int, board: _Board, offered: list[str]) -> tuple[str, ...]:
-    """The input lines of one ACTIONS frame for ``player`` (see ``_frame_lines``), as a tuple."""
+    """The input lines of one ACTIONS frame for ``player`` (see ``Spring2021Referee._begin_turn``)."""
     day, nutrients, sun, score, waiting, size, owner, dormant, cells, made = board
     if not made:  # the first player to read: what both players' lines share
-        text = _TREE_LINES
-        made.append(
-            (
-                (str(day), str(nutrients), str(len(cells))),
-                [text[c][size[c]][owner[c]][dormant[c]] for c in cells],
-            )
-        )
-    (day_line, nutrients_line, count_line), pairs = made[0]
+        # One pass over the trees; the tables are handed to the comprehension as its own local
+        # names (through the one-item tuple it starts from): names of the function around it
+        # would be read through cells, more slowly.
+        pairs = [
+            t[c][s[c]][o[c]][d[c]] for t, s, o, d, trees in ((_TREE_LINES, size, owner, dormant, cells),) for c in trees
+        ]
+        suns = (f"{sun[0]} {score[0]}", f"{sun[1]} {score[1]}")
+        made.append(((str(day), str(nutrients), str(len(cells))), pairs, suns))
+    (day_line, nutrients_line, count_line), pairs, suns = made[0]
     other = 1 - player
     return (
         day_line,
         nutrients_line,
-        f"{sun[player]} {score[player]}",
-        f"{sun[other]} {score[other]} {1 if waiting[other] else 0}",
+        suns[player],
+        suns[other] + (" 1" if waiting[other] else " 0"),
         count_line,
         *map(_PICK[player], pairs),
         str(len(offered)),
@@ -190,7 +193,8 @@ class Spring2021Referee(EngineReferee):
         self.scores = state.score  # the engine's scores are the game's scores
         self._place_starting_trees()
         self._census: rules.Census | None = None  # the trees as last counted or kept up to date
-        self._census_of: tuple[list[int], list[int]] = ([], [])  # sizes and owners it counted
+        self._census_size: list[int] = []  # the sizes it counted
+        self._census_owner: list[int] = []  # and the owners
         if league.shadows:
             rules.compute_shadows(state, self._frame_census())
         self.frame = _GATHERING  # type of the frame being played
@@ -222,22 +226,26 @@ class Spring2021Referee(EngineReferee):
     # -- engine hooks ----------------------------------------------------------------------------
 
     def _begin_turn(self) -> list[int]:
-        self.frame = self._next_frame
-        if self.frame is not _ACTIONS:
+        self.frame = frame = self._next_frame
+        self._frame_phase = frame._value_  # the report's phase (``.value`` is a Python-level property)
+        if frame is not _ACTIONS:
             return []
         state = self.state
         active, waiting = self.active, state.waiting
         players = []
-        for p in range(self.player_count):
-            if active[p] and not waiting[p]:
-                players.append(p)
-        self._actions_offered = {}
+        if active[0] and not waiting[0]:  # the two players, written out (player_count is 2)
+            players.append(0)
+        if active[1] and not waiting[1]:
+            players.append(1)
+        self._actions_offered = offers = {}
         if players:
-            known = self._frame_census()
+            known = self._census  # self._frame_census(), written out
+            if known is None or state.size != self._census_size or state.owner != self._census_owner:
+                known = self._frame_census()
             # One copy of the board for the input lines of both players (made only if read); the
             # sizes and owners the census was checked against are such a copy already, and the
             # census lists the tree cells.
-            size, owner = self._census_of
+            size, owner = self._census_size, self._census_owner
             board: _Board = (
                 state.day,
                 state.nutrients,
@@ -250,34 +258,49 @@ class Spring2021Referee(EngineReferee):
                 known.cells[:],
                 [],
             )
+            # Game.getCurrentFrameInfoFor, for each player: state lines then the shuffled possible
+            # actions. The actions are listed and shuffled now (the shuffles draw from the game's
+            # random); the lines are formatted from ``board`` only if they are read. (Written out
+            # here, as self._send is: one call less per player.)
+            pending, possible, random = self._pending, self._possible, self._random
             for p in players:
-                self._send(p, self._frame_lines(p, known, board))
+                completes, grows, seeds = possible(state, p, known)
+                shuffle_each((completes, grows, seeds), random)
+                offered = offers[p] = ["WAIT", *completes, *grows, *seeds]
+                pending[p].append(partial(_format_frame, p, board, offered))
         return players
 
     def _resolve(self, outputs: dict[int, tuple[str, ...] | None]) -> None:
         state = self.state
         frame = self.frame
+        say = self._summary.append  # self._say, without a call of a Python method per line
         if frame is _GATHERING:
-            self._say(self._round_line())
+            say(self._round_line())
             given = rules.gather(state, self._frame_census())
             for p, g in enumerate(given):
                 if g > 0:
-                    self._say(f"${p} has collected {g} sun points")
+                    say(f"${p} has collected {g} sun points")
             self._next_frame = _ACTIONS
         elif frame is _ACTIONS:
             actions = self._parse_known(outputs, self._parse, True, self._known)
-            self._say(self._round_line())
-            known = self._frame_census()
+            round_line = self._round
+            say(round_line[1] if round_line[0] == state.day else self._round_line())
+            # self._frame_census() and self._keep_census(), written out (one call less each).
+            known = self._census
+            if known is None or state.size != self._census_size or state.owner != self._census_owner:
+                known = rules.census(state)
             result = rules.resolve_actions(state, actions, known)  # brings the census up to date
-            self._keep_census(known)
+            self._census = known
+            self._census_size = state.size[:]
+            self._census_owner = state.owner[:]
             self._report_actions(result)
             if all(state.waiting):
                 self._next_frame = _SUN_MOVE
         else:
-            self._say(f"Round {state.day} ends")
+            say(f"Round {state.day} ends")
             if state.day + 1 < self._config_rounds:
-                self._say(f"The sun is now pointing towards direction {(state.day + 1) % 6}")
-                self._say(f"Round {state.day + 1} starts")
+                say(f"The sun is now pointing towards direction {(state.day + 1) % 6}")
+                say(f"Round {state.day + 1} starts")
             rules.sun_move(state, self._frame_census(), self.league_play.shadows)
             self._next_frame = _GATHERING
 
@@ -292,7 +315,7 @@ class Spring2021Referee(EngineReferee):
         public), in which case it is made anew."""
         state = self.state
         known = self._census
-        if known is None or state.size != self._census_of[0] or state.owner != self._census_of[1]:
+        if known is None or state.size != self._census_size or state.owner != self._census_owner:
             known = rules.census(state)
             self._keep_census(known)
         return known
@@ -300,7 +323,8 @@ class Spring2021Referee(EngineReferee):
     def _keep_census(self, known: rules.Census) -> None:
         # The copies are compared with the state and given to input lines, never changed.
         self._census = known
-        self._census_of = (self.state.size[:], self.state.owner[:])
+        self._census_size = self.state.size[:]
+        self._census_owner = self.state.owner[:]
 
     def _round_line(self) -> str:
         """``Round day/last``, made once a day (the summary of every frame starts with it)."""
@@ -310,7 +334,7 @@ class Spring2021Referee(EngineReferee):
         return self._round[1]
 
     def _report_actions(self, result: rules.ActionsResult) -> None:
-        say = self._say
+        say = self._summary.append  # self._say, without a call of a Python method per line
         for event in result.events:
             # Tested on ``event[0]`` itself, so that the type checker narrows ``event``.
             p = event[1]
@@ -336,28 +360,7 @@ class Spring2021Referee(EngineReferee):
             f"{self.scores[p] - b} points and {b} trees" if b > 0 else "" for p, b in enumerate(self._tree_bonus)
         )
 
-    def _phase(self) -> str | None:
-        return self.frame._value_  # ``.value`` is a Python-level property: one call a frame
-
     # -- input -----------------------------------------------------------------------------------
-
-    def _frame_lines(self, player: int, known: rules.Census, board: _Board) -> Callable[[], tuple[str, ...]]:
-        """Game.getCurrentFrameInfoFor: state lines then the shuffled possible actions. The
-        actions are listed and shuffled now (the shuffles draw from the game's random); the lines
-        are formatted from ``board``, a copy of the state, only if they are read."""
-        possible = self._possible  # a look-up, then a call: a method call would not be specialised
-        completes, grows, seeds = possible(self.state, player, known)
-        random = self._random
-        # A list of fewer than two actions draws nothing.
-        if len(completes) > 1:
-            java_shuffle(completes, random)
-        if len(grows) > 1:
-            java_shuffle(grows, random)
-        if len(seeds) > 1:
-            java_shuffle(seeds, random)
-        offered = ["WAIT", *completes, *grows, *seeds]
-        self._actions_offered[player] = offered
-        return partial(_format_frame, player, board, offered)
 
     # -- extras ----------------------------------------------------------------------------------
 

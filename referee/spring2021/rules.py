@@ -91,15 +91,18 @@ def gather(state: SpringState, known: Census | None = None) -> list[int]:
     :func:`census`, when already made."""
     state.waiting = [False] * len(state.waiting)
     state.dormant = [False] * len(state.dormant)
-    given = [0] * len(state.sun)
+    given = []
     size, shadows = state.size, state.shadows
-    for p, mine in enumerate((known if known is not None else census(state)).trees):
+    for mine in (known if known is not None else census(state)).trees:
+        g = 0
         for c in mine:
             s = size[c]
-            if s > 0 and shadows[c] < s:
-                given[p] += s
+            if s > shadows[c] and s > 0:  # (a seed's shadow is never negative: the test rarely runs)
+                g += s
+        given.append(g)
+    sun = state.sun
     for p, g in enumerate(given):
-        state.sun[p] += g
+        sun[p] += g
     return given
 
 
@@ -178,14 +181,11 @@ def possible_actions(
     mine, count, free = known.trees[player], known.counts[player], known.free
     size, dormant = state.size, state.dormant
     sun = state.sun[player]
-    can_seed = count[SEED] <= sun
+    can_seed = count[0] <= sun  # a seed costs TREE_BASE_COST[SEED] (0) + one per seed
     # By size: can the tree grow (or, when tall, complete), the list it goes to, and its texts.
-    affordable = (
-        TREE_BASE_COST[1] + count[1] <= sun,
-        TREE_BASE_COST[2] + count[2] <= sun,
-        TREE_BASE_COST[3] + count[3] <= sun,
-        sun >= LIFECYCLE_END_COST,
-    )
+    # The costs are written out (TREE_BASE_COST[1:] is 1, 3, 7; LIFECYCLE_END_COST 4): constants
+    # load faster than globals, and this runs for every player every frame.
+    affordable = (count[1] + 1 <= sun, count[2] + 3 <= sun, count[3] + 7 <= sun, sun >= 4)
     target_list = (grows, grows, grows, completes)
     geometry = state.board.geometry
     seed_mask, seed_text, seed_lists = geometry.seed_mask, geometry.seed_text, geometry.seed_lists

@@ -105,3 +105,25 @@ def test_day_nutrients_and_counts_made_once_a_frame_are_each_players_own() -> No
                 assert sorted(offered[1:]) == sorted(ref.legal_actions(p))
         ref.apply({p: rng.choice(ref.legal_actions(p)) for p in acting})
     assert frames > 20
+
+
+def test_a_player_alone_in_a_frame_sees_its_sleeping_opponent() -> None:
+    # Frames where one player acts and the other sleeps: the opponent's line ends with 1.
+    seen = 0
+    for seed in range(4):
+        ref = referee.create("spring2021", seed)
+        rng = random.Random(seed)
+        while not ref.is_over:
+            acting = [r.player for r in ref.requests() if r.expected_lines]
+            if len(acting) == 1:
+                p, state = acting[0], ref.state
+                other = 1 - p
+                lines = ref.input_lines(p)
+                start = 38 if lines[0] == "37" else 0
+                assert lines[start + 2 : start + 4] == [
+                    f"{state.sun[p]} {state.score[p]}",
+                    f"{state.sun[other]} {state.score[other]} 1",
+                ]
+                seen += 1
+            ref.apply({q: rng.choice(ref.legal_actions(q)) for q in acting})
+    assert seen > 20
