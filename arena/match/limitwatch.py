@@ -29,6 +29,9 @@ _wake = threading.Condition(_lock)
 _looking = threading.Lock()
 """Held by the watcher while it looks (:func:`unwatch` waits for its end)."""
 _looks: dict[Hashable, Callable[[], bool]] = {}
+_first: dict[Hashable, float] = {}
+"""When each bot's first look is due: a whole interval after its start, as a thread of its own
+would have looked (a sandbox is still being made before; the bot has not run yet)."""
 _thread: threading.Thread | None = None
 
 
@@ -38,6 +41,7 @@ def watch(key: Hashable, look: Callable[[], bool]) -> None:
     global _thread
     with _lock:
         _looks[key] = look
+        _first[key] = time.monotonic() + WATCH_INTERVAL_S
         if _thread is None:
             _thread = threading.Thread(target=_run, name="limits", daemon=True)
             _thread.start()
@@ -47,6 +51,7 @@ def watch(key: Hashable, look: Callable[[], bool]) -> None:
 def unwatch(key: Hashable) -> None:
     """Stop looking at ``key``; returns when no look at it is in progress."""
     with _lock:
+        _first.pop(key, None)
         if _looks.pop(key, None) is None:
             return
     if threading.current_thread() is not _thread:
@@ -69,10 +74,14 @@ def _run() -> None:
         with _looking:
             with _lock:
                 round_ = list(_looks.items())
+            now = time.monotonic()
             for key, look in round_:
                 with _lock:
                     if _looks.get(key) is not look:
                         continue  # unwatched meanwhile
+                    if _first.get(key, now) > now:
+                        continue  # too early: its first look comes at the next round or later
+                    _first.pop(key, None)
                 try:
                     done = look()
                 except Exception:  # a look that fails stops, as a bot's own thread used to
@@ -81,6 +90,7 @@ def _run() -> None:
                     with _lock:
                         if _looks.get(key) is look:
                             del _looks[key]
+                            _first.pop(key, None)
 
 
 def _forget() -> None:
@@ -88,6 +98,7 @@ def _forget() -> None:
     global _thread, _lock, _wake, _looking
     _thread = None
     _looks.clear()
+    _first.clear()
     _lock = threading.Lock()
     _wake = threading.Condition(_lock)
     _looking = threading.Lock()

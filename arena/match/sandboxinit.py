@@ -76,13 +76,26 @@ def has_init(wrapper: Sequence[str]) -> bool:
 def scratch_bytes(root: int) -> int:
     """The bytes held by the files of the sandbox whose ``bwrap`` process is ``root``: its
     in-memory ``/tmp`` and ``/dev/shm`` (the bot's memory, which only a cgroup charges it),
-    read through its init's root (``/proc/INIT/root``); 0 once it is gone."""
+    read through its init's root (``/proc/INIT/root``); 0 once it is gone, and while ``bwrap`` is
+    still making the sandbox (its future init's root is then ours, and our ``/tmp`` would count)."""
     total = 0
     for init in (proctree.children(root) or [])[:1]:
         for place in ("tmp", "dev/shm"):
             try:
+                if _same_file(f"/proc/{init}/root/{place}", f"/{place}"):
+                    continue  # not the sandbox's yet: bwrap is still making it (the host's is seen)
                 used = os.statvfs(f"/proc/{init}/root/{place}")
             except OSError:
                 continue
             total += (used.f_blocks - used.f_bfree) * used.f_frsize
     return total
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name the same file (a missing ``b`` names none)."""
+    first = os.stat(a)
+    try:
+        second = os.stat(b)
+    except OSError:
+        return False
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)

@@ -67,3 +67,22 @@ def test_unwatch_returns_after_the_look_in_progress() -> None:
     done = bot.looks
     time.sleep(WATCH_INTERVAL_S * 5)
     assert bot.looks == done
+
+
+def test_a_bot_is_first_looked_at_a_whole_interval_after_it_started() -> None:
+    """As a thread of its own would: before, a sandbox may still be in the making (its future
+    init still sees the host's /tmp, which the watchdog would count as the bot's memory)."""
+    seen: list[float] = []
+    bot = object()
+    others = Counter()
+    limitwatch.watch(others, others.look)  # the watcher is mid-cycle when the bot comes
+    try:
+        assert wait_until(lambda: others.looks >= 1)
+        time.sleep(WATCH_INTERVAL_S / 2)
+        started = time.monotonic()
+        limitwatch.watch(bot, lambda: bool(seen.append(time.monotonic())))
+        assert wait_until(lambda: len(seen) >= 1)
+        assert seen[0] - started >= WATCH_INTERVAL_S
+    finally:
+        limitwatch.unwatch(bot)
+        limitwatch.unwatch(others)
