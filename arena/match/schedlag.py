@@ -131,8 +131,8 @@ class SchedLagProbe:
 
     def __init__(self) -> None:
         self._fds: dict[int, int] = {}
-        self._last: dict[tuple[int, ...], tuple[float, float]] = {}
-        """The last reading of each set of processes: (when, their run-queue wait in ms)."""
+        self._last: dict[tuple[int, ...], tuple[float, _Window]] = {}
+        """The last window opened with a reading, for each set of processes, and when."""
 
     def run_wait_ms(self, pids: Sequence[int]) -> float:
         """:func:`run_wait_ms`, from the descriptors kept open."""
@@ -155,12 +155,14 @@ class SchedLagProbe:
         return total / 1e6
 
     def open(self, pids: Sequence[int]) -> LagWindow:
-        now, key = time.monotonic(), tuple(pids)
-        when, waited = self._last.get(key, (-1.0, 0.0))
-        if now - when >= self.REUSE_S or when < 0:
-            waited = self.run_wait_ms(key)
-            self._last[key] = (now, waited)
-        return _Window(key, waited)
+        now = time.monotonic()
+        key = pids if type(pids) is tuple else tuple(pids)
+        last = self._last.get(key)
+        if last is not None and now - last[0] < self.REUSE_S:
+            return last[1]
+        window = _Window(key, self.run_wait_ms(key))
+        self._last[key] = (now, window)
+        return window
 
     def close(self) -> None:
         """Close the descriptors kept open."""
