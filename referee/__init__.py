@@ -122,7 +122,7 @@ _loaded: dict[tuple[str, str], type[Referee]] = {}
 
 def _path_state() -> tuple[object, ...]:
     """What tells a change of the installed distributions: the path, and for each of its folders
-    its time of change, its count of links and its size."""
+    its time of change, its count of links, its size and its inode."""
     state: list[object] = []
     for entry in sys.path:
         try:

@@ -121,46 +121,39 @@ class BotPipes:
         no object but the lines."""
         start = self._last_write
         deadline = None if timeout_s is None else start + timeout_s
-        pop = self._splitter.pop
         got: list[str] = []
         while True:
-            line = pop()
-            while line is not None:
-                got.append(line)
-                if len(got) == count:
-                    return tuple(got), (time.monotonic() - start) * 1000, ReadStatus.LINE
-                line = pop()
+            if self._take(got, count):
+                return tuple(got), (time.monotonic() - start) * 1000, ReadStatus.LINE
             arrived, status = self._wait_output(deadline)
             if status is ReadStatus.EOF:
                 return None, (arrived - start) * 1000, status
             if status is ReadStatus.TIMEOUT:
                 return self._last_chance(got, count, start, arrived)
-            elapsed = (arrived - start) * 1000
+            if self._take(got, count):
+                return tuple(got), (arrived - start) * 1000, ReadStatus.LINE
+
+    def _take(self, got: list[str], count: int) -> bool:
+        """Move buffered lines into ``got`` until it holds ``count``: whether it does."""
+        pop = self._splitter.pop
+        while len(got) < count:
             line = pop()
-            while line is not None:
-                got.append(line)
-                if len(got) == count:
-                    return tuple(got), elapsed, ReadStatus.LINE
-                line = pop()
+            if line is None:
+                return False
+            got.append(line)
+        return True
 
     def _last_chance(
         self, got: list[str], count: int, start: float, now: float
     ) -> tuple[tuple[str, ...] | None, float, ReadStatus]:
         """At the deadline: the lines that arrived exactly then, if they complete the answer."""
-        fd = self._stdout_fd
-        while True:
-            line = self._splitter.pop()
-            if line is None:
-                if self.stdout_eof:
-                    return None, (now - start) * 1000, ReadStatus.TIMEOUT
-                before = self._splitter.pending
-                self._read_available(fd)
-                if self._splitter.pending == before:
-                    return None, (now - start) * 1000, ReadStatus.TIMEOUT
-                continue
-            got.append(line)
-            if len(got) == count:
-                return tuple(got), (time.monotonic() - start) * 1000, ReadStatus.LINE
+        while not self._take(got, count):  # nothing left buffered: read what came, if anything
+            if self.stdout_eof:
+                return None, (now - start) * 1000, ReadStatus.TIMEOUT
+            self._read_available(self._stdout_fd)
+            if not self._splitter.pending:
+                return None, (now - start) * 1000, ReadStatus.TIMEOUT
+        return tuple(got), (time.monotonic() - start) * 1000, ReadStatus.LINE
 
     def _wait_output(self, deadline: float | None) -> tuple[float, ReadStatus]:
         """Wait until a complete line is buffered (``LINE``), the output ends (``EOF``) or

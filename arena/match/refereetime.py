@@ -35,6 +35,13 @@ class RefereeError(RuntimeError):
     with these parameters on this seed (the message says which)."""
 
 
+def _overrun(game: str, budget: float, what: str) -> RefereeError:
+    return RefereeError(
+        f"the {game} referee took more than {budget:g} s of CPU time to {what}: a game parameter it "
+        "cannot handle, or a bug of the game"
+    )
+
+
 @contextmanager
 def referee_time(game: str, what: str, scale: float = 1.0, bounded: bool = True) -> Iterator[None]:
     """Within the block, the referee of ``game`` may spend :data:`REFEREE_BUDGET_S` times
@@ -47,10 +54,7 @@ def referee_time(game: str, what: str, scale: float = 1.0, bounded: bool = True)
     budget = REFEREE_BUDGET_S * max(1.0, scale)
 
     def overrun(signum: int, frame: FrameType | None) -> None:
-        raise RefereeError(
-            f"the {game} referee took more than {budget:g} s of CPU time to {what}: a game parameter it "
-            "cannot handle, or a bug of the game"
-        )
+        raise _overrun(game, budget, what)
 
     previous = signal.signal(signal.SIGVTALRM, overrun)
     signal.setitimer(signal.ITIMER_VIRTUAL, budget)
@@ -88,10 +92,7 @@ class TurnClock:
             return
         self._fires += 1
         if self._fires >= self.SLICES:
-            raise RefereeError(
-                f"the {self.game} referee took more than {self.budget:g} s of CPU time to play turn {turn}: "
-                "a game parameter it cannot handle, or a bug of the game"
-            )
+            raise _overrun(self.game, self.budget, f"play turn {turn}")
 
     def __enter__(self) -> TurnClock:
         if self.bounded:
