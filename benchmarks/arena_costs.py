@@ -45,6 +45,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from sandbox_cost import machine_cpu  # noqa: E402  (this folder: the machine's CPU, as there)
+
 import referee  # noqa: E402
 from arena.match import MatchOptions, play_match, pystart  # noqa: E402
 from arena.match.botspec import BotSpec  # noqa: E402
@@ -188,18 +190,6 @@ def per_turn(turns: int, runs: int, sandbox: SandboxMode, core: int | None) -> d
             "ratio": statistics.median([c / f for c, f in zip(costs, floor)]),
             "both": statistics.median(both),
             "ratio_both": statistics.median([c / f for c, f in zip(costs, both)])}  # fmt: skip
-
-
-_TICK = os.sysconf("SC_CLK_TCK")
-
-
-def machine_cpu() -> float:
-    """CPU seconds the whole machine has been busy (``/proc/stat``): a sandboxed bot is reaped in
-    its own PID namespace, out of this process's ``RUSAGE_CHILDREN`` (as ``sandbox_cost.py``)."""
-    with open("/proc/stat") as f:
-        fields = f.readline().split()[1:]
-    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[:8])
-    return (user + nice + system + irq + softirq + steal) / _TICK
 
 
 def bot_alone(argv: list[str], data: bytes) -> tuple[float, float]:
