@@ -132,9 +132,14 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     deadline = time.monotonic() + 120
     while stored_games(db) < 2 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
-    while not bot_pids(tmp_path) and time.monotonic() < deadline:
+    while not bot_pids(tmp_path) and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.01)
-    assert bot_pids(tmp_path), "no bot seen running: the check below would prove nothing"
+    if not bot_pids(tmp_path):  # say why: the run may have stopped, or no bot matched
+        ended = proc.poll()
+        if ended is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        _out, err = proc.communicate(timeout=30)
+        raise AssertionError(f"no bot seen running (the run's exit: {ended}, games stored: {stored_games(db)}): {err}")
     os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
     _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
