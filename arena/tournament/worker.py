@@ -51,14 +51,33 @@ def main() -> None:
 
 def _on_stop_signal(signum: int, frame: Any) -> None:
     """SIGINT (Ctrl-C reaches the whole process group) or SIGTERM (from the main process): stop
-    the game in progress once; later signals must not interrupt the bots' clean-up."""
+    the game in progress once; later signals must not interrupt the bots' clean-up.
+
+    The interrupt is not raised inside a finalizer (``__del__``, e.g. a ``Popen`` collected
+    mid-game): Python would print it as ignored and play on. The match then stops at its next
+    turn, where :func:`_stop_requested` is asked."""
     global _stopping
     if _stopping:
         return
     _stopping = True
-    if _in_match:
+    if not _in_match:
+        os._exit(0)  # idle: nothing to clean up
+    if not _in_finalizer(frame):
         raise KeyboardInterrupt
-    os._exit(0)  # idle: nothing to clean up
+
+
+def _in_finalizer(frame: Any) -> bool:
+    """Whether ``frame`` runs inside a ``__del__`` method, which swallows any exception."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _stop_requested() -> bool:
+    """Asked by the match before every turn: a stop signal has come."""
+    return _stopping
 
 
 def serve(
@@ -80,7 +99,7 @@ def serve(
         _in_match = True
         record: GameRecord | RefereeError | None
         try:
-            record = play_task(task)
+            record = play_task(task, _stop_requested)
         except RefereeError as exc:  # the game's fault, not the worker's: the tournament says it
             record = exc
         except KeyboardInterrupt:  # stopped before the match had started its bots
@@ -91,5 +110,5 @@ def serve(
             conn.send(record)
         except (BrokenPipeError, OSError):
             return
-        if record is None:  # interrupted
+        if record is None or _stopping:  # interrupted
             return

@@ -101,11 +101,13 @@ def test_on_a_machine_busy_with_cpu_hogs_a_timeout_names_the_load(hogs: int) -> 
 
 
 def test_an_answer_within_the_margin_is_taken_and_counted() -> None:
-    # 150 ms of a 100 ms limit: taken with a 1000 ms margin, past the limit by half of it at least
+    # 150 ms of a 100 ms limit: taken with a 1000 ms margin, past the limit by about half of it.
+    # The clock starts when the write returns: the bot, on another core, may have read its input
+    # and begun its sleep some microseconds before (1.4998 seen), so 1.49, not 1.5
     taken = faulty_against_greedy("sleep150", 3, time_margin_ms=1000.0).players[0]
     assert taken.verdict is Verdict.OK, taken.message
     use = taken.limit_use
-    assert use.past_limit >= 1 and use.closest is not None and use.closest >= 1.5
+    assert use.past_limit >= 1 and use.closest is not None and use.closest >= 1.49
     late = faulty_against_greedy("sleep150", 3, time_scale=1.0).players[0]
     assert late.verdict is Verdict.TIMEOUT
 
