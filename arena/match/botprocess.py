@@ -29,7 +29,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from . import limitwatch, plumbing, proctree, pystart, sandbox
+from . import limitwatch, plumbing, proctree, pystart, sandbox, sandboxinit
 from .enforcement import tree_limiter
 from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, Breach, TreeLimiter, TreeLimits
 from .lines import DEFAULT_MAX_LINE_BYTES, LineSplitter
@@ -122,6 +122,8 @@ class BotProcess:
         :func:`arena.match.sandbox.confine`): it keeps the bot's pipes open, and dies with its parent."""
         self._wrapper_exe = os.path.realpath(shutil.which(self.wrapper[0]) or self.wrapper[0]) if self.wrapper else None
         self._init = sandbox.has_init(self.wrapper)
+        self._init_pid: sandboxinit.InitPid | None = None
+        """Where the sandbox's ``bwrap`` says its init's PID (see :meth:`kill_tree`)."""
         self._mark: int | None = None
         """The address-space limit (bytes) that marks the bot's processes, where the limiter
         gives one (see :func:`arena.match.proctree.tree_of`)."""
@@ -160,8 +162,12 @@ class BotProcess:
             if self.wrapper
             else pystart.admitting(argv, plumbing.admission_text(admission.cgroup_procs, admission.address_space_kb))
         )
+        wrapper = self.wrapper
+        if self._init:
+            self._init_pid = info = sandboxinit.InitPid()
+            wrapper = [wrapper[0], *info.words(), *wrapper[1:]]
         command, setup = plumbing.launch_command(
-            [*self.wrapper, *(admitted or argv)],
+            [*wrapper, *(admitted or argv)],
             admission.cgroup_procs,
             admission.address_space_kb,
             admitted=admitted is not None,
@@ -176,6 +182,7 @@ class BotProcess:
                 env=self.env,
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=() if self._init_pid is None else (self._init_pid.write_fd,),
                 preexec_fn=setup,
             )
         except FileNotFoundError as exc:
@@ -189,6 +196,11 @@ class BotProcess:
         except (OSError, subprocess.SubprocessError) as exc:
             limiter.close()
             raise BotStartError(f"{command[0]}: {getattr(exc, 'strerror', None) or exc}") from None
+        finally:
+            if self._init_pid is not None:
+                self._init_pid.started()
+                if self._proc is None:  # not started: no init to wait for
+                    self._init_pid.close()
         assert self._proc.stdout and self._proc.stdin and self._proc.stderr
         limitwatch.watch(self, self._watch_look)
         stdin_fd, stdout_fd = self._proc.stdin.fileno(), self._proc.stdout.fileno()
@@ -385,6 +397,7 @@ class BotProcess:
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
                 pass
+            targets += self._orphaned_init(targets)
             end = time.monotonic() + 5
             while any(plumbing.alive(p) for p in targets) and time.monotonic() < end:
                 plumbing.reap(targets)
@@ -407,6 +420,20 @@ class BotProcess:
             if self._limiter is not None:
                 self._limiter.close()
         return self._exit_info(proc.returncode)
+
+    def _orphaned_init(self, targets: list[int]) -> list[int]:
+        """The sandbox's init, once its ``bwrap`` process has ended, when it was left to us (it
+        then dies with ``bwrap``, in a session of its own: not found as the bot's) and is not
+        among ``targets``: to reap."""
+        info, self._init_pid = self._init_pid, None
+        if info is None:
+            return []
+        init = info.pid()
+        info.close()
+        if init is None or init in targets:
+            return []
+        st = proctree.stat(init)
+        return [init] if st is not None and st.ppid == os.getpid() else []
 
     def terminate(self) -> None:
         """Ask the bot and its descendants to stop (SIGTERM) without waiting: :meth:`kill_tree`

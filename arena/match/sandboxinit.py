@@ -10,18 +10,22 @@ process the bot can see holds anything but its own environment and arguments.
 
 From outside, the init is the ``bwrap`` process's one child: it holds the bot's pipes (as the
 ``bwrap`` process does), and its root is the sandbox's, through which the arena reads how much
-the bot holds in its in-memory ``/tmp`` and ``/dev/shm`` (:func:`scratch_bytes`).
+the bot holds in its in-memory ``/tmp`` and ``/dev/shm`` (:func:`scratch_bytes`). When the
+``bwrap`` process dies first (the arena kills it at a match's end), the init dies with it and is
+re-parented to the arena (a subreaper), in a session of its own: nothing else ties it to the bot,
+so ``bwrap`` says its PID on a pipe (``--info-fd``, :func:`InitPid`) and the arena reaps it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Mapping, Sequence
 
 from . import proctree
 
-__all__ = ["INIT_NAME", "init_words", "environment_of", "has_init", "scratch_bytes"]
+__all__ = ["INIT_NAME", "InitPid", "init_words", "environment_of", "has_init", "scratch_bytes"]
 
 INIT_NAME = "arena-init"
 """The name of the sandbox's first process (``$0`` of its shell, see :func:`init_words`)."""
@@ -71,6 +75,58 @@ def has_init(wrapper: Sequence[str]) -> bool:
     """Whether ``wrapper`` (a command prefix) starts the bot under the sandbox's init: its
     ``bwrap`` process's one child, which holds the bot's pipes too."""
     return INIT_NAME in wrapper and "--as-pid-1" in wrapper
+
+
+class InitPid:
+    """The PID of a sandbox's init, as its ``bwrap`` process tells it on a pipe (``--info-fd``:
+    ``{"child-pid": N}``, written once the init exists). Make it before the ``bwrap`` process
+    starts, put :meth:`words` after its program and pass :attr:`write_fd` to it (then
+    :meth:`started`); :meth:`pid` reads the PID once ``bwrap`` has written it, or ended."""
+
+    def __init__(self) -> None:
+        self._read_fd, self.write_fd = os.pipe()
+        self._pid: int | None = None
+
+    def words(self) -> list[str]:
+        """The ``bwrap`` option that makes it write the init's PID to :attr:`write_fd`."""
+        return ["--info-fd", str(self.write_fd)]
+
+    def started(self) -> None:
+        """The ``bwrap`` process has started (or failed to): our copy of its end is closed, so
+        that the pipe ends when ``bwrap`` does."""
+        if self.write_fd >= 0:
+            os.close(self.write_fd)
+            self.write_fd = -1
+
+    def pid(self) -> int | None:
+        """The init's PID, ``None`` when ``bwrap`` ended before it made one; waits for ``bwrap``
+        to write it or end (call it once ``bwrap`` has exited, or its init certainly runs)."""
+        if self._read_fd >= 0:
+            self.started()
+            data = b""
+            try:
+                while chunk := os.read(self._read_fd, 4096):
+                    data += chunk
+                    if b"}" in data:
+                        break
+            except OSError:
+                pass
+            finally:
+                os.close(self._read_fd)
+                self._read_fd = -1
+            try:
+                found = json.loads(data.decode()).get("child-pid")
+                self._pid = found if isinstance(found, int) else None
+            except (ValueError, UnicodeDecodeError, AttributeError):
+                self._pid = None
+        return self._pid
+
+    def close(self) -> None:
+        """Forget the pipe (the PID, once read, is kept)."""
+        self.started()
+        if self._read_fd >= 0:
+            os.close(self._read_fd)
+            self._read_fd = -1
 
 
 def scratch_bytes(root: int) -> int:

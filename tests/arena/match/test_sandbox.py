@@ -7,6 +7,7 @@ with it each one fails and the attacked bot plays its game untouched.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import signal
@@ -159,6 +160,27 @@ def test_a_bot_reads_its_own_files_and_writes_its_home(tmp_path):
     answers = {e.output for f in result.frames for e in f.executions if e.player == 0 and e.output}
     assert answers == {("WAIT from weights",)}
     assert sandbox.SCRATCH == "/tmp/home"
+
+
+def test_a_sandboxed_match_leaves_no_process_to_the_arena(tmp_path):
+    """At a match's end the arena kills each sandbox's ``bwrap`` process, whose init then dies
+    with it and is re-parented to the arena, in a session of its own: it must be reaped, not left
+    a zombie of the arena (one a bot: a worker playing hundreds of games ran out of PIDs and slowed
+    down looking through them)."""
+    require_sandbox()
+    from arena.match import proctree
+
+    def ours() -> set[int]:
+        return set(proctree.children(os.getpid()) or [])
+
+    before = ours()
+    bot = write_spring_bot(tmp_path, "wait.py", "WAIT")
+    specs = [BotSpec(f"w{i}", (sys.executable, "-u", str(bot))) for i in range(2)]
+    for seed in (1, 2, 3):
+        result = play_match("spring2021", seed, specs, MatchOptions(sandbox="on", time_scale=3.0))
+        assert result.outcome is not None, [p.message for p in result.players]
+    left = {pid: proctree.stat(pid) for pid in ours() - before}
+    assert not left, f"processes left to the arena: {left}"
 
 
 def test_on_refuses_where_there_is_no_sandbox_and_auto_says_why(monkeypatch):
