@@ -134,6 +134,8 @@ class BotProcess:
         self._stderr = StderrTail(stderr_tail_bytes, turn_stderr_bytes)
         self._proc: subprocess.Popen[bytes] | None = None
         self._killed = False
+        self._terminated = False
+        """:meth:`terminate` asked the bot's processes to stop."""
         self._pipes: BotPipes | None = None
         self._looked_at = 0.0
         """When the limits were last looked at (``time.monotonic``)."""
@@ -378,59 +380,87 @@ class BotProcess:
         if not self._killed:
             self._killed = True
             limitwatch.unwatch(self)
-            targets = plumbing.tree_of(proc.pid, self._mark)
-            plumbing.signal_all(proc.pid, targets, signal.SIGTERM)
-            end = time.monotonic() + grace_s
-            if not targets:  # the usual case: one process, whose exit is waited for, not polled
-                plumbing.wait_for_exit(proc, grace_s)
-            while time.monotonic() < end:
-                plumbing.reap(targets)
-                if proc.poll() is not None and not any(plumbing.alive(p) for p in targets):
-                    break
-                time.sleep(0.002)
-            if proc.poll() is None or any(plumbing.alive(p) for p in targets):
-                targets = list(dict.fromkeys(targets + plumbing.tree_of(proc.pid, self._mark)))
-            plumbing.signal_all(proc.pid, targets, signal.SIGKILL)
-            if self._limiter is not None:
-                self._limiter.kill_all()  # whatever escaped the tree: it is still in the cgroup
+            if self._init:
+                self._end_sandbox(proc, grace_s)
+            else:
+                self._end_tree(proc, grace_s)
+            self._close(proc)
+        return self._exit_info(proc.returncode)
+
+    def _end_tree(self, proc: subprocess.Popen[bytes], grace_s: float) -> None:
+        """End the bot's process and its descendants, those it left to us too, and reap them."""
+        targets = plumbing.tree_of(proc.pid, self._mark)
+        plumbing.signal_all(proc.pid, targets, signal.SIGTERM)
+        end = time.monotonic() + grace_s
+        if not targets:  # the usual case: one process, whose exit is waited for, not polled
+            plumbing.wait_for_exit(proc, grace_s)
+        while time.monotonic() < end:
+            plumbing.reap(targets)
+            if proc.poll() is not None and not any(plumbing.alive(p) for p in targets):
+                break
+            time.sleep(0.002)
+        if proc.poll() is None or any(plumbing.alive(p) for p in targets):
+            targets = list(dict.fromkeys(targets + plumbing.tree_of(proc.pid, self._mark)))
+        plumbing.signal_all(proc.pid, targets, signal.SIGKILL)
+        if self._limiter is not None:
+            self._limiter.kill_all()  # whatever escaped the tree: it is still in the cgroup
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
+            pass
+        end = time.monotonic() + 5
+        while any(plumbing.alive(p) for p in targets) and time.monotonic() < end:
+            plumbing.reap(targets)
+            time.sleep(0.002)
+
+    def _end_sandbox(self, proc: subprocess.Popen[bytes], grace_s: float) -> None:
+        """End a sandboxed bot: its ``bwrap`` process's end ends the whole sandbox (the init dies
+        with it, and every process of the PID namespace with the init), so the bot's processes
+        are asked to stop (unless :meth:`terminate` did) and ``bwrap`` alone is waited for, then
+        killed after ``grace_s``; its init, left to us, is reaped. No polling: pidfds."""
+        targets = [] if self._terminated else plumbing.tree_of(proc.pid, self._mark)
+        plumbing.signal_all(proc.pid, targets, signal.SIGTERM)
+        plumbing.wait_for_exit(proc, grace_s)
+        if proc.poll() is None:
+            plumbing.signal_all(proc.pid, [], signal.SIGKILL)
             try:
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
                 pass
-            targets += self._orphaned_init(targets)
-            end = time.monotonic() + 5
-            while any(plumbing.alive(p) for p in targets) and time.monotonic() < end:
-                plumbing.reap(targets)
-                time.sleep(0.002)
-            for stream in (proc.stdin, proc.stdout):
-                try:
-                    if stream:
-                        stream.close()
-                except OSError:
-                    pass
-            if self._pipes is not None:
-                self._pipes.close()  # closed: their numbers may be another file's now
-            self._stderr.join(1)
-            self._stderr.stop()
-            if proc.stderr:
-                try:
-                    proc.stderr.close()
-                except OSError:
-                    pass
-            if self._limiter is not None:
-                self._limiter.close()
-        return self._exit_info(proc.returncode)
+        for init in self._orphaned_init():
+            plumbing.reap_when_gone(init, 5)  # once reaped, its namespace is empty
+        if self._limiter is not None:
+            self._limiter.kill_all()  # nothing of the bot is left in its cgroups, unless it escaped
 
-    def _orphaned_init(self, targets: list[int]) -> list[int]:
+    def _close(self, proc: subprocess.Popen[bytes]) -> None:
+        """Close the pipes, the stderr reader and the limits of an ended bot."""
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+        if self._pipes is not None:
+            self._pipes.close()  # closed: their numbers may be another file's now
+        self._stderr.join(1)
+        self._stderr.stop()
+        if proc.stderr:
+            try:
+                proc.stderr.close()
+            except OSError:
+                pass
+        if self._limiter is not None:
+            self._limiter.close()
+
+    def _orphaned_init(self) -> list[int]:
         """The sandbox's init, once its ``bwrap`` process has ended, when it was left to us (it
-        then dies with ``bwrap``, in a session of its own: not found as the bot's) and is not
-        among ``targets``: to reap."""
+        then dies with ``bwrap``, in a session of its own: not found as the bot's): to reap."""
         info, self._init_pid = self._init_pid, None
         if info is None:
             return []
         init = info.pid()
         info.close()
-        if init is None or init in targets:
+        if init is None:
             return []
         st = proctree.stat(init)
         return [init] if st is not None and st.ppid == os.getpid() else []
@@ -439,6 +469,7 @@ class BotProcess:
         """Ask the bot and its descendants to stop (SIGTERM) without waiting: :meth:`kill_tree`
         then waits for several bots at once instead of one after the other."""
         if self._proc is not None and not self._killed and self._proc.poll() is None:
+            self._terminated = True
             plumbing.signal_all(self._proc.pid, plumbing.tree_of(self._proc.pid, self._mark), signal.SIGTERM)
 
     def __enter__(self) -> BotProcess:

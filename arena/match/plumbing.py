@@ -44,6 +44,7 @@ __all__ = [
     "alive",
     "reap",
     "wait_for_exit",
+    "reap_when_gone",
     "kill_orphans",
 ]
 
@@ -217,21 +218,39 @@ def reap(pids: list[int]) -> None:
 def wait_for_exit(proc: subprocess.Popen[bytes], timeout_s: float) -> None:
     """Wait until ``proc`` exits or ``timeout_s`` passes, woken by the kernel when it exits (a
     pidfd) rather than by polling; without pidfds (Linux < 5.3), :meth:`Popen.wait` polls."""
-    try:
-        fd = os.pidfd_open(proc.pid)
-    except (AttributeError, OSError):
+    if not _wait_pidfd(proc.pid, timeout_s):
         try:
             proc.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             pass
         return
+    proc.poll()
+
+
+def reap_when_gone(pid: int, timeout_s: float) -> None:
+    """Wait until ``pid``, a child of ours (a descendant re-parented to us) ends or ``timeout_s``
+    passes, as :func:`wait_for_exit` does, and reap it."""
+    if _wait_pidfd(pid, timeout_s):
+        reap([pid])
+        return
+    end = time.monotonic() + timeout_s
+    while alive(pid) and time.monotonic() < end:
+        time.sleep(0.002)
+
+
+def _wait_pidfd(pid: int, timeout_s: float) -> bool:
+    """Wait for ``pid`` to exit by a pidfd, at most ``timeout_s``; False without pidfds."""
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return False
     try:
         poller = select.poll()
         poller.register(fd, select.POLLIN)
         poller.poll(max(0, int(timeout_s * 1000)))
     finally:
         os.close(fd)
-    proc.poll()
+    return True
 
 
 def kill_orphans(keep: Sequence[int] = ()) -> int:

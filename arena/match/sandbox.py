@@ -197,8 +197,13 @@ def _as_prefix(place: str | Path) -> str:
 
 
 def _python_places() -> tuple[str, ...]:
-    real = os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))
-    return tuple(dict.fromkeys([sys.prefix, sys.base_prefix, sys.exec_prefix, real]))
+    return tuple(dict.fromkeys([sys.prefix, sys.base_prefix, sys.exec_prefix, _installation(sys.executable)]))
+
+
+@functools.cache
+def _installation(executable: str) -> str:
+    """The folder the interpreter ``executable`` is installed in (that of its real ``bin``)."""
+    return os.path.dirname(os.path.dirname(os.path.realpath(executable)))
 
 
 def _broad() -> frozenset[Path]:
@@ -263,12 +268,12 @@ def bot_files(argv: Sequence[str], cwd: str | None, data: Sequence[str] = ()) ->
 def _shown_again(own: BotFiles, program: str | None) -> list[Path]:
     """What the bot may read inside the hidden places: its roots, the interpreter, its program."""
     places = [*own.roots, *own.entries, *(Path(p) for p in _python_places())]
-    home = Path(os.path.expanduser("~"))
     if program is not None:
-        real = Path(os.path.realpath(program))
-        places.append(real.parent)
-        if real.is_relative_to(home) and real != home:  # ~/.pyenv/shims/python: all of ~/.pyenv
-            places.append(home / real.relative_to(home).parts[0])
+        real = os.path.realpath(program)
+        places.append(Path(os.path.dirname(real)))
+        home = _as_prefix(os.path.expanduser("~"))
+        if real.startswith(home):  # ~/.pyenv/shims/python: all of ~/.pyenv
+            places.append(Path(home + real[len(home) :].split("/", 1)[0]))
     return places
 
 
@@ -340,16 +345,28 @@ def confine(
     for path in hidden[1:]:
         cmd += ["--tmpfs", str(path)]
     again = [*_shown_again(own, program), *_search_path(env, where)]
-    shown = [p for p in again if p.exists() and _inside(p, hidden)]
-    for path in sorted(dict.fromkeys(shown), key=lambda p: len(p.parts)):
-        if not _inside(path, [s for s in shown if s != path and path.is_relative_to(s)]):
-            cmd += ["--ro-bind", str(path), str(path)]
+    shown = [p for p in again if _inside(p, hidden) and p.exists()]
+    cmd += _binds_again(shown)
     for path in hidden[1:]:  # /tmp stays writable
         cmd += ["--remount-ro", str(path)]
     cmd += _masks(own, others, hide, hidden, shown)
     cmd += _isolation()
     cmd += ["--chdir", where, *init_words(_variables(env, where), argv[0] if argv else None)]
     return cmd
+
+
+def _binds_again(shown: Sequence[Path]) -> list[str]:
+    """The read-only binds of the places ``shown`` again, shallowest first, but those under
+    another (bound with it)."""
+    texts = dict.fromkeys(map(str, shown))
+    binds: list[str] = []
+    for text in sorted(texts, key=lambda t: t.count("/")):
+        up, above = text, os.path.dirname(text)
+        while above != up and above not in texts:
+            up, above = above, os.path.dirname(above)
+        if above == up:  # the root reached: no place shown above this one
+            binds += ["--ro-bind", text, text]
+    return binds
 
 
 def _search_path(env: Mapping[str, str], where: str) -> list[Path]:
