@@ -1,6 +1,7 @@
 """The arena's own CPU per turn and per match, against their physical floors (issue #38, goals 2-3).
 
-    python benchmarks/arena_costs.py [--turns N] [--matches M] [--runs R] [--sandbox off|on|both] [--quick]
+    python benchmarks/arena_costs.py [--turns N] [--matches M] [--runs R] [--sandbox off|on|both]
+                                     [--only turns|match] [--quick]
 
 Both are measured on a null game, installed for the run as a game plugin (a temporary
 distribution whose entry point names its referee, as a user's package would), so that the
@@ -20,7 +21,10 @@ and answers one line, whatever it says.
    the arena starts them (its fast start): the arena's CPU for the match (this process's CPU, and
    that of the launchers the bots' processes run before the bot, counted in the children's) minus
    the two bots' own CPU (the same commands run directly, each fed its input, ``--matches``
-   times, alternating with the matches), per bot. Goal: at most 2 ms per bot without the sandbox;
+   times, alternating with the matches), per bot. Where a ``cpuacct`` cgroup can be made
+   (``tree_cpu.py``), the match's CPU is that of the whole process tree, in nanoseconds, the
+   sandbox's processes reaped in its PID namespace included; else, with the sandbox, the
+   machine's. Goal: at most 2 ms per bot without the sandbox;
    with it, at most the sandbox's own start cost (``benchmarks/sandbox_cost.py``) + 2 ms. The bare
    start (``python -S -c pass``) is printed for scale.
 
@@ -46,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sandbox_cost import machine_cpu  # noqa: E402  (this folder: the machine's CPU, as there)
+from tree_cpu import TreeCpu, open_tree_cpu  # noqa: E402
 
 import referee  # noqa: E402
 from arena.match import MatchOptions, play_match, pystart  # noqa: E402
@@ -199,48 +204,51 @@ def bot_alone(argv: list[str], data: bytes) -> tuple[float, float]:
     return cpu_children() - c0, machine_cpu() - m0
 
 
-def sandbox_start_cost(argv: tuple[str, ...], line: str) -> float:
-    """Machine CPU s of the bot ``argv`` started in the sandbox to its first answer (``line``)
-    and stopped, minus the same unsandboxed, both as the arena starts them (``sandbox_cost.py``'s
-    part 1, one pair)."""
+def sandbox_start_cost(argv: tuple[str, ...], line: str, clock: Any) -> float:
+    """CPU s (by ``clock``: the process tree's or the machine's) of the bot ``argv`` started in
+    the sandbox to its first answer (``line``) and stopped, minus the same unsandboxed, both as
+    the arena starts them (``sandbox_cost.py``'s part 1, one pair)."""
     from arena.match import sandbox
     from arena.match.botprocess import BotProcess
 
     spent = []
     for wrap in (False, True):
         wrapper = sandbox.confine(argv, None, {}, own=sandbox.bot_files(argv, None), tmp_mb=768) if wrap else []
-        m0 = machine_cpu()
+        m0 = clock()
         proc = BotProcess(argv, wrapper=wrapper).start()
         proc.send(["1"])
         assert proc.read_line(10.0).line == line
         proc.kill_tree()
-        spent.append(machine_cpu() - m0)
+        spent.append(clock() - m0)
     return spent[1] - spent[0]
 
 
-def per_match(matches: int, runs: int, sandbox: SandboxMode, bot: str) -> dict[str, Any]:
+def per_match(matches: int, runs: int, sandbox: SandboxMode, bot: str, tree: TreeCpu | None) -> dict[str, Any]:
     """Per bot, in ms: the arena's fixed cost (medians of the runs), the bots' own CPU, the bare
-    start. Without the sandbox, from the processes' CPU (exact); with it, from the machine's CPU
-    (10 ms ticks: means over the matches), the sandbox's own start cost measured alike."""
+    start. From the process tree's CPU (``tree``: exact, every process of the sandbox counted),
+    else without the sandbox from the processes' CPU (exact: nothing is reaped out of our sight),
+    with it from the machine's CPU (10 ms ticks: means over the matches); the sandbox's own start
+    cost measured alike."""
     argv = [sys.executable, "-u", bot]
     fast = pystart.launch_argv(argv, None, os.environ)
     arena_match(1, argv, sandbox)  # the fast start's one-off probe, the imports
-    exact = sandbox is SandboxMode.OFF
+    exact = sandbox is SandboxMode.OFF or tree is not None
+    clock = tree.seconds if tree is not None else machine_cpu
     fixed, own, bare, start, start_py = [], [], [], [], []
     for _ in range(runs):
         f_run, o_run, b_run, s_run, p_run = [], [], [], [], []
         for _ in range(matches):
-            m0 = machine_cpu()
+            m0 = clock()
             s, c = arena_match(1, argv, sandbox)
-            machine = machine_cpu() - m0
+            whole = clock() - m0 if tree is not None or sandbox is not SandboxMode.OFF else s + c
             alone = [bot_alone(fast, b"1\n") for _ in range(2)]
             own_cpu = sum(a[0 if exact else 1] for a in alone)
-            f_run.append(((s + c) if exact else machine) - own_cpu)
+            f_run.append(whole - own_cpu)
             o_run.append(own_cpu)
             b_run.append(bot_alone([sys.executable, "-S", "-c", "pass"], b"")[0])
-            if not exact:
-                s_run.append(sandbox_start_cost(("cat",), "1"))
-                p_run.append(sandbox_start_cost(tuple(argv), "WAIT"))
+            if sandbox is not SandboxMode.OFF:
+                s_run.append(sandbox_start_cost(("cat",), "1", clock))
+                p_run.append(sandbox_start_cost(tuple(argv), "WAIT", clock))
         pick = statistics.median if exact else statistics.fmean
         fixed.append(pick(f_run) / 2 * 1000)
         own.append(pick(o_run) / 2 * 1000)
@@ -248,13 +256,15 @@ def per_match(matches: int, runs: int, sandbox: SandboxMode, bot: str) -> dict[s
         start.append(statistics.fmean(s_run) * 1000 if s_run else 0.0)
         start_py.append(statistics.fmean(p_run) * 1000 if p_run else 0.0)
     path = "fast" if fast != argv else "normal"
+    how = ("the process tree's CPU, medians" if tree is not None
+           else "the processes' CPU" if sandbox is SandboxMode.OFF else "the machine's CPU, means")  # fmt: skip
     return {"fixed": statistics.median(fixed), "own": statistics.median(own), "bare": statistics.median(bare),
             "runs": fixed, "path": path, "sandbox": statistics.median(start),
-            "sandbox_py": statistics.median(start_py)}  # fmt: skip
+            "sandbox_py": statistics.median(start_py), "how": how}  # fmt: skip
 
 
 def report_match(m: dict[str, Any], args: argparse.Namespace, mode: SandboxMode) -> None:
-    how = "the processes' CPU" if mode is SandboxMode.OFF else "the machine's CPU, means"
+    how = m["how"]
     print(f"  per match (1-turn matches of two trivial Python WAIT bots, {m['path']} start, "
           f"{args.matches} matches x {args.runs} runs, {how}):")  # fmt: skip
     runs = ", ".join(f"{r:.2f}" for r in m["runs"])
@@ -287,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=20, help="one-turn matches per run (default 20)")
     parser.add_argument("--runs", type=int, default=5, help="runs (default 5)")
     parser.add_argument("--sandbox", choices=["off", "on", "both"], default="both", help="default: both")
+    parser.add_argument("--only", choices=["turns", "match"], help="measure one of the two (default: both)")
     parser.add_argument("--quick", action="store_true", help="2000 turns, 8 matches, 3 runs")
     args = parser.parse_args(argv)
     if args.quick:
@@ -299,18 +310,25 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"no sandbox here: {decide(SandboxMode.AUTO)[1]}")
         modes = [SandboxMode.OFF]
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {sys.executable}", flush=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        install_null_game(Path(tmp))
-        bot = Path(tmp) / "wait_bot.py"
-        bot.write_text(_WAIT_BOT)
-        for mode in modes:
-            print(f"\nsandbox {mode.value}")
-            try:
-                for core in (None, sorted(os.sched_getaffinity(0))[-1]):
-                    report_turns(per_turn(args.turns, args.runs, mode, core), args, core)
-                report_match(per_match(args.matches, args.runs, mode, str(bot)), args, mode)
-            except SandboxUnavailable as exc:
-                raise SystemExit(f"sandbox: {exc}") from None
+    tree = open_tree_cpu()
+    print("per match: CPU of " + ("the process tree (a cpuacct cgroup)" if tree else "the processes, or the machine"))
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            install_null_game(Path(tmp))
+            bot = Path(tmp) / "wait_bot.py"
+            bot.write_text(_WAIT_BOT)
+            for mode in modes:
+                print(f"\nsandbox {mode.value}")
+                try:
+                    for core in (None, sorted(os.sched_getaffinity(0))[-1]) if args.only != "match" else ():
+                        report_turns(per_turn(args.turns, args.runs, mode, core), args, core)
+                    if args.only != "turns":
+                        report_match(per_match(args.matches, args.runs, mode, str(bot), tree), args, mode)
+                except SandboxUnavailable as exc:
+                    raise SystemExit(f"sandbox: {exc}") from None
+    finally:
+        if tree is not None:
+            tree.close()
     print(f"\nload average after: {os.getloadavg()[0]:.2f}")
     return 0
 

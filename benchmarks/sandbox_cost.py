@@ -21,10 +21,13 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from tree_cpu import open_tree_cpu  # noqa: E402  (this folder)
 
 from arena.match import MatchOptions, play_match, sandbox  # noqa: E402
 from arena.match.botprocess import BotProcess  # noqa: E402
@@ -52,9 +55,9 @@ def machine_cpu() -> float:
     return (user + nice + system + irq + softirq + steal) / _TICK
 
 
-def one_start(argv: tuple[str, ...], mode: str) -> tuple[float, float]:
-    """(ms from start to the echoed line, machine CPU ms from start to end)."""
-    c0 = machine_cpu()
+def one_start(argv: tuple[str, ...], mode: str, clock: Callable[[], float]) -> tuple[float, float]:
+    """(ms from start to the echoed line, CPU ms by ``clock`` from start to end)."""
+    c0 = clock()
     t0 = time.perf_counter()
     wrapper: list[str] = []
     if mode == "on":
@@ -65,35 +68,35 @@ def one_start(argv: tuple[str, ...], mode: str) -> tuple[float, float]:
     elapsed = (time.perf_counter() - t0) * 1000
     proc.kill_tree()
     assert line.line == "ping", line
-    return elapsed, (machine_cpu() - c0) * 1000
+    return elapsed, (clock() - c0) * 1000
 
 
-def starts(argv: tuple[str, ...], n: int) -> tuple[dict[str, tuple[float, float]], float]:
-    """Per mode: (median wall ms to the first answer, mean machine CPU ms per start); and the
-    median of the paired differences of wall time (sandboxed minus not, in the same round: the
-    machine's drift between rounds cancels out). CPU is counted in clock ticks of 10 ms, so its
-    mean over all starts, not a median, says anything."""
+def starts(argv: tuple[str, ...], n: int, clock: Callable[[], float]) -> tuple[dict[str, tuple[float, float]], float]:
+    """Per mode: (median wall ms to the first answer, mean CPU ms per start by ``clock``); and
+    the median of the paired differences of wall time (sandboxed minus not, in the same round:
+    the machine's drift between rounds cancels out). The machine's CPU is counted in clock ticks
+    of 10 ms, so its mean over all starts, not a median, says anything."""
     times: dict[str, list[float]] = {m: [] for m in MODES}
     cpus: dict[str, list[float]] = {m: [] for m in MODES}
     for i in range(n):
         for mode in MODES if i % 2 == 0 else reversed(MODES):
-            wall, cpu = one_start(argv, mode)
+            wall, cpu = one_start(argv, mode, clock)
             times[mode].append(wall)
             cpus[mode].append(cpu)
     paired = statistics.median(on - off for on, off in zip(times["on"], times["off"], strict=True))
     return {m: (statistics.median(times[m]), statistics.fmean(cpus[m])) for m in MODES}, paired
 
 
-def games(n: int) -> dict[str, tuple[float, float]]:
+def games(n: int, clock: Callable[[], float]) -> dict[str, tuple[float, float]]:
     specs = [resolve("greedy", "spring2021"), resolve("random", "spring2021")]
     walls: dict[str, list[float]] = {m: [] for m in MODES}
     cpus: dict[str, list[float]] = {m: [] for m in MODES}
     for seed in range(1, n + 1):
         for mode in MODES:
-            c0, t0 = machine_cpu(), time.perf_counter()
+            c0, t0 = clock(), time.perf_counter()
             result = play_match("spring2021", seed, specs, MatchOptions(sandbox=sandbox.SandboxMode(mode)))
             walls[mode].append(time.perf_counter() - t0)
-            cpus[mode].append(machine_cpu() - c0)
+            cpus[mode].append(clock() - c0)
             assert result.sandboxed == (mode == "on") and result.outcome is not None
     return {m: (statistics.median(walls[m]), statistics.fmean(cpus[m])) for m in MODES}
 
@@ -138,10 +141,21 @@ def main() -> None:
     if not found.works:
         raise SystemExit(f"cannot measure the sandbox here: {found.reason}")
     print(f"sandbox: {found.bwrap}; limits enforced by: {enforcement()}")
+    tree = open_tree_cpu()
+    clock = tree.seconds if tree is not None else machine_cpu
+    what = "the process tree's (a cpuacct cgroup)" if tree is not None else "the machine's"
+    try:
+        measure(args, clock, what)
+    finally:
+        if tree is not None:
+            tree.close()
 
-    print(f"\n1. bot start to first answer, median of {args.starts} (ms wall; ms machine CPU per start, mean)")
+
+def measure(args: argparse.Namespace, clock: Callable[[], float], what: str) -> None:
+
+    print(f"\n1. bot start to first answer, median of {args.starts} (ms wall; ms of {what} CPU per start, mean)")
     for label, argv in (("cat", ("cat",)), ("python", PY_ECHO)):
-        got, paired = starts(argv, args.starts)
+        got, paired = starts(argv, args.starts, clock)
         (off_w, off_c), (on_w, on_c) = got["off"], got["on"]
         print(
             f"  {label:7} off {off_w:7.2f} ms ({off_c:5.1f} CPU)   on {on_w:7.2f} ms ({on_c:5.1f} CPU)   "
@@ -149,8 +163,8 @@ def main() -> None:
             f"ratio {on_w / off_w:.2f}"
         )
 
-    print(f"\n2. one game, spring2021 greedy vs random, median of {args.games} (s wall; s machine CPU, mean)")
-    got = games(args.games)
+    print(f"\n2. one game, spring2021 greedy vs random, median of {args.games} (s wall; s of {what} CPU, mean)")
+    got = games(args.games, clock)
     (off_w, off_c), (on_w, on_c) = got["off"], got["on"]
     print(
         f"  off {off_w:.3f} s ({off_c:.3f} CPU)   on {on_w:.3f} s ({on_c:.3f} CPU)   "

@@ -34,6 +34,7 @@ from .enforcement import tree_limiter
 from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, Breach, TreeLimiter, TreeLimits
 from .lines import DEFAULT_MAX_LINE_BYTES, LineSplitter
 from .pipes import BotPipes, ReadResult, ReadStatus
+from .shield import shielded
 from .stderrtail import DEFAULT_STDERR_TAIL_BYTES, DEFAULT_TURN_STDERR_BYTES, StderrTail
 
 __all__ = ["BotProcess", "BotStartError", "ReadStatus", "ReadResult", "ExitInfo", "resolve_program"]
@@ -134,8 +135,6 @@ class BotProcess:
         self._stderr = StderrTail(stderr_tail_bytes, turn_stderr_bytes)
         self._proc: subprocess.Popen[bytes] | None = None
         self._killed = False
-        self._terminated = False
-        """:meth:`terminate` asked the bot's processes to stop."""
         self._pipes: BotPipes | None = None
         self._looked_at = 0.0
         """When the limits were last looked at (``time.monotonic``)."""
@@ -151,7 +150,16 @@ class BotProcess:
         interpreter starts without ``site``'s import hooks (:func:`arena.match.pystart.launch_argv`),
         and outside the sandbox its bootstrap does the launcher's work instead of a shell
         (:func:`arena.match.pystart.admitting`).
+
+        Ctrl-C (or SIGTERM) during the start is held until it has ended, then raised: the caller,
+        which holds this object, then has a whole process to kill (:meth:`kill_tree`), not one
+        half started, whose sandbox might still be in the making.
         """
+        with shielded():
+            self._start()
+        return self
+
+    def _start(self) -> None:
         resolve_program(self.argv[0], self.cwd, self.env)
         plumbing.become_subreaper()
         held = sandbox.scratch_bytes if self._init else None
@@ -210,7 +218,6 @@ class BotProcess:
         os.set_blocking(stdin_fd, False)
         self._pipes = BotPipes(stdin_fd, stdout_fd, self._splitter)
         self._stderr.start(self._proc.stderr.fileno(), f"stderr-{self.name}")
-        return self
 
     def _bot_env(self) -> Mapping[str, str] | None:
         """The environment the bot gets: ours, ``env``, or the one the sandbox sets (``bwrap
@@ -415,10 +422,12 @@ class BotProcess:
 
     def _end_sandbox(self, proc: subprocess.Popen[bytes], grace_s: float) -> None:
         """End a sandboxed bot: its ``bwrap`` process's end ends the whole sandbox (the init dies
-        with it, and every process of the PID namespace with the init), so the bot's processes
-        are asked to stop (unless :meth:`terminate` did) and ``bwrap`` alone is waited for, then
-        killed after ``grace_s``; its init, left to us, is reaped. No polling: pidfds."""
-        targets = [] if self._terminated else plumbing.tree_of(proc.pid, self._mark)
+        with it, and every process of the PID namespace with the init), so ``bwrap`` alone is
+        waited for (a pidfd, no polling), then killed after ``grace_s``. Its child is then ours:
+        the init, or a copy of ``bwrap`` still making the sandbox, which no signal from out here
+        but SIGKILL reaches (it is the namespace's first process) and which may not have asked
+        yet to die with its parent: it is killed and reaped."""
+        targets = plumbing.tree_of(proc.pid, self._mark)
         plumbing.signal_all(proc.pid, targets, signal.SIGTERM)
         plumbing.wait_for_exit(proc, grace_s)
         if proc.poll() is None:
@@ -427,8 +436,14 @@ class BotProcess:
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
                 pass
-        for init in self._orphaned_init():
-            plumbing.reap_when_gone(init, 5)  # once reaped, its namespace is empty
+        left = self._left_to_us(targets)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        for pid in left:
+            plumbing.reap_when_gone(pid, 5)  # the init reaped: its namespace is empty
         if self._limiter is not None:
             self._limiter.kill_all()  # nothing of the bot is left in its cgroups, unless it escaped
 
@@ -452,24 +467,26 @@ class BotProcess:
         if self._limiter is not None:
             self._limiter.close()
 
-    def _orphaned_init(self) -> list[int]:
-        """The sandbox's init, once its ``bwrap`` process has ended, when it was left to us (it
-        then dies with ``bwrap``, in a session of its own: not found as the bot's): to reap."""
+    def _left_to_us(self, targets: list[int]) -> list[int]:
+        """Of the sandbox's init (as ``bwrap`` told it, see :class:`sandboxinit.InitPid`) and
+        ``targets``, those re-parented to us once ``bwrap`` has ended."""
         info, self._init_pid = self._init_pid, None
-        if info is None:
-            return []
-        init = info.pid()
-        info.close()
-        if init is None:
-            return []
-        st = proctree.stat(init)
-        return [init] if st is not None and st.ppid == os.getpid() else []
+        init = None
+        if info is not None:
+            init = info.pid()
+            info.close()
+        me = os.getpid()
+        found = []
+        for pid in dict.fromkeys([*([init] if init is not None else []), *targets]):
+            st = proctree.stat(pid)
+            if st is not None and st.ppid == me:
+                found.append(pid)
+        return found
 
     def terminate(self) -> None:
         """Ask the bot and its descendants to stop (SIGTERM) without waiting: :meth:`kill_tree`
         then waits for several bots at once instead of one after the other."""
         if self._proc is not None and not self._killed and self._proc.poll() is None:
-            self._terminated = True
             plumbing.signal_all(self._proc.pid, plumbing.tree_of(self._proc.pid, self._mark), signal.SIGTERM)
 
     def __enter__(self) -> BotProcess:

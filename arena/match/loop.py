@@ -343,10 +343,11 @@ def _start_bots(
             name=f"{i}-{spec.name}",
             wrapper=wrapper,
         )
+        procs.append(process)  # before it starts: an interrupted start still kills it
         try:
-            procs.append(process.start())
+            process.start()
         except BotStartError as exc:
-            procs.append(None)
+            procs[-1] = None
             players[i].verdict = Verdict.CRASH
             players[i].message = f"failed to start: {exc}"
 

@@ -116,9 +116,11 @@ def _check_batch(
                 name=f"preflight-{spec.name}",
                 wrapper=wrapper,
             )
+            watches.append(_Watch(i, process))  # before it starts: an interrupted start still kills it
             try:
-                watches.append(_Watch(i, process.start()))
+                process.start()
             except BotStartError as exc:
+                watches.pop()
                 failures.append((i, StartFailure(spec.name, str(exc))))
         start = time.monotonic()
         pending = list(watches)
