@@ -14,7 +14,8 @@ and answers one line, whatever it says.
    the bots' starts and stops do not count; from it the referee's in-process cost per turn with
    its input lines read (the same referee fed the same answers, no processes) is taken away. The
    floor: two pipe round trips per turn from this process to two ``cat`` processes, each an
-   ``os.write`` of a line and a blocking ``os.read`` of the echo, timed the same way. Goal: the
+   ``os.write`` of a line and a blocking ``os.read`` of the echo, timed the same way (with the
+   sandbox, the ``cat`` processes run in the arena's sandbox: the same processes). Goal: the
    arena's cost per turn at most 2x the floor. The CPU is this process's (all its threads: the
    referee, the pipes, the limits' watchdogs, the stderr readers).
 2. **Per match.** Matches of one turn of two trivial Python bots that answer ``WAIT``, started as
@@ -147,12 +148,18 @@ def referee_alone(turns: int) -> float:
     return cpu_self() - s0
 
 
-def pipe_floor(turns: int) -> tuple[float, float]:
+def pipe_floor(turns: int, sandbox: SandboxMode) -> tuple[float, float]:
     """CPU s of ``turns`` turns of two pipe round trips (a line written to a ``cat``, its echo
     read): this process's, and the two ``cat`` processes' (their start and end included, a
-    millisecond in all)."""
+    millisecond in all). With the sandbox, each ``cat`` runs in one as the arena's would (the same
+    ``bwrap`` command), started here directly: the floor of the same processes."""
+    from arena.match import sandbox as sandboxing
+
+    argv = ["cat"]
+    if sandbox is SandboxMode.ON:
+        argv = [*sandboxing.confine(argv, None, {}, own=sandboxing.bot_files(argv, None)), *argv]
     c0 = cpu_children()
-    cats = [subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0) for _ in range(2)]
+    cats = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0) for _ in range(2)]
     fds = [(c.stdin.fileno(), c.stdout.fileno()) for c in cats]  # type: ignore[union-attr]
     write, read = os.write, os.read
     s0 = cpu_self()
@@ -184,7 +191,7 @@ def per_turn(turns: int, runs: int, sandbox: SandboxMode, core: int | None) -> d
             short_s, _ = arena_match(short, cat, sandbox)
             arena.append((long_s - short_s) / (turns - short) * 1e6)
             ref.append((referee_alone(turns) - referee_alone(short)) / (turns - short) * 1e6)
-            ours, cats = pipe_floor(turns)
+            ours, cats = pipe_floor(turns, sandbox)
             floor.append(ours / turns * 1e6)
             both.append((ours + cats) / turns * 1e6)
     finally:
