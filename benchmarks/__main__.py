@@ -43,8 +43,9 @@ ORDER = (
 
 
 def discover() -> list[str]:
-    """The benchmarks: every script of this folder but the package's own files, in run order."""
-    names = [p.stem for p in HERE.glob("*.py") if p.stem not in ("__init__", "__main__")]
+    """The benchmarks: every script of this folder but the package's own files and the helpers
+    the scripts share (``_NAME.py``), in run order."""
+    names = [p.stem for p in HERE.glob("*.py") if not p.stem.startswith("_")]
     rank = {name: i for i, name in enumerate(ORDER)}
     return sorted(names, key=lambda n: (rank.get(n, len(ORDER)), n))
 

@@ -23,7 +23,7 @@ and answers one line, whatever it says.
    that of the launchers the bots' processes run before the bot, counted in the children's) minus
    the two bots' own CPU (the same commands run directly, each fed its input, ``--matches``
    times, alternating with the matches), per bot. Where a ``cpuacct`` cgroup can be made
-   (``tree_cpu.py``), the match's CPU is that of the whole process tree, in nanoseconds, the
+   (``_tree_cpu.py``), the match's CPU is that of the whole process tree, in nanoseconds, the
    sandbox's processes reaped in its PID namespace included; else, with the sandbox, the
    machine's. Goal: at most 2 ms per bot without the sandbox;
    with it, at most the sandbox's own start cost (``benchmarks/sandbox_cost.py``) + 2 ms. The bare
@@ -50,8 +50,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _tree_cpu import TreeCpu, open_tree_cpu  # noqa: E402
 from sandbox_cost import machine_cpu  # noqa: E402  (this folder: the machine's CPU, as there)
-from tree_cpu import TreeCpu, open_tree_cpu  # noqa: E402
 
 import referee  # noqa: E402
 from arena.match import MatchOptions, play_match, pystart  # noqa: E402

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tree_cpu import open_tree_cpu  # noqa: E402  (this folder)
+from _tree_cpu import open_tree_cpu  # noqa: E402  (this folder)
 
 from arena.match import MatchOptions, play_match, sandbox  # noqa: E402
 from arena.match.botprocess import BotProcess  # noqa: E402
