@@ -3,10 +3,11 @@
     python benchmarks/sandbox_cost.py [--starts N] [--games N] [--tournament-games N] [--runs R] [--quick]
 
 1. Bot start: start a bot, send it one line and read its answer, then kill it, with and without
-   the sandbox (``cat``, so that the bot itself costs next to nothing, and a Python bot); the
+   the sandbox (``cat``, so that the bot itself costs next to nothing, and a Python script); the
    sandbox's cost per start is the median of the paired differences (goal: under 10 ms).
 2. Game: the same Spring games (shipped greedy against random) with and without the sandbox:
-   median wall time and the machine's CPU per game (the bots', the sandbox's and the kernel's).
+   median wall time and CPU per game (the bots', the sandbox's and the arena's: the process
+   tree's, from a ``cpuacct`` cgroup, else the machine's).
 3. Tournament: games per second of a 2-worker tournament with and without the sandbox.
 
 Modes alternate within each round, so load on the machine hits both alike. Prints medians and the
@@ -38,7 +39,9 @@ from arena.tournament.config import config_from_mapping  # noqa: E402
 from arena.tournament.store import Store  # noqa: E402
 
 MODES = ("off", "on")
-PY_ECHO = (sys.executable, "-u", "-c", "print(input(), flush=True)")
+PY_ECHO = "print(input(), flush=True)\n"
+"""The Python bot: a script (as bots are, so it takes the arena's fast start; a ``-c`` program
+takes the normal one)."""
 
 
 _TICK = os.sysconf("SC_CLK_TCK")
@@ -152,16 +155,18 @@ def main() -> None:
 
 
 def measure(args: argparse.Namespace, clock: Callable[[], float], what: str) -> None:
-
     print(f"\n1. bot start to first answer, median of {args.starts} (ms wall; ms of {what} CPU per start, mean)")
-    for label, argv in (("cat", ("cat",)), ("python", PY_ECHO)):
-        got, paired = starts(argv, args.starts, clock)
-        (off_w, off_c), (on_w, on_c) = got["off"], got["on"]
-        print(
-            f"  {label:7} off {off_w:7.2f} ms ({off_c:5.1f} CPU)   on {on_w:7.2f} ms ({on_c:5.1f} CPU)   "
-            f"sandbox cost {paired:+6.2f} ms wall (paired), {on_c - off_c:+5.1f} ms CPU  "
-            f"ratio {on_w / off_w:.2f}"
-        )
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "echo.py"
+        script.write_text(PY_ECHO)
+        for label, argv in (("cat", ("cat",)), ("python", (sys.executable, "-u", str(script)))):
+            got, paired = starts(argv, args.starts, clock)
+            (off_w, off_c), (on_w, on_c) = got["off"], got["on"]
+            print(
+                f"  {label:7} off {off_w:7.2f} ms ({off_c:5.1f} CPU)   on {on_w:7.2f} ms ({on_c:5.1f} CPU)   "
+                f"sandbox cost {paired:+6.2f} ms wall (paired), {on_c - off_c:+5.1f} ms CPU  "
+                f"ratio {on_w / off_w:.2f}"
+            )
 
     print(f"\n2. one game, spring2021 greedy vs random, median of {args.games} (s wall; s of {what} CPU, mean)")
     got = games(args.games, clock)
