@@ -81,10 +81,11 @@ class InitPid:
     """The PID of a sandbox's init, as its ``bwrap`` process tells it on a pipe (``--info-fd``:
     ``{"child-pid": N}``, written once the init exists). Make it before the ``bwrap`` process
     starts, put :meth:`words` after its program and pass :attr:`write_fd` to it (then
-    :meth:`started`); :meth:`pid` reads the PID once ``bwrap`` has written it, or ended."""
+    :meth:`started`); :meth:`pid` reads the PID once ``bwrap`` has ended (or written it)."""
 
     def __init__(self) -> None:
         self._read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self._read_fd, False)
         self._pid: int | None = None
 
     def words(self) -> list[str]:
@@ -99,17 +100,15 @@ class InitPid:
             self.write_fd = -1
 
     def pid(self) -> int | None:
-        """The init's PID, ``None`` when ``bwrap`` ended before it made one; waits for ``bwrap``
-        to write it or end (call it once ``bwrap`` has exited, or its init certainly runs)."""
+        """The init's PID, ``None`` when ``bwrap`` ended before it made one (or, still running,
+        has not written it yet: call this once it has ended). Never waits."""
         if self._read_fd >= 0:
             self.started()
             data = b""
             try:
                 while chunk := os.read(self._read_fd, 4096):
                     data += chunk
-                    if b"}" in data:
-                        break
-            except OSError:
+            except OSError:  # BlockingIOError: nothing more written (yet)
                 pass
             finally:
                 os.close(self._read_fd)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import time
 
-from arena.match import proctree
-from arena.match.sandboxinit import scratch_bytes
+from arena.match import plumbing, proctree, sandbox
+from arena.match.sandboxinit import InitPid, scratch_bytes
+from tests.helpers.sandboxing import require_sandbox
 
 
 def test_a_sandbox_in_the_making_holds_no_scratch_bytes() -> None:
@@ -24,3 +27,35 @@ def test_a_sandbox_in_the_making_holds_no_scratch_bytes() -> None:
     finally:
         parent.kill()
         parent.wait()
+
+
+def test_bwrap_tells_its_init_s_pid_and_nothing_when_it_made_none() -> None:
+    """The PID ``bwrap --info-fd`` gives is the one child seen from out here (in /proc); a
+    ``bwrap`` that fails before making its init gives none, and reading it never waits."""
+    require_sandbox()
+    bwrap = sandbox.support().bwrap
+    assert bwrap is not None
+    sleeper = ["--ro-bind", "/", "/", "--unshare-pid", "--die-with-parent", "/bin/sh", "-c", "sleep 30"]
+    info = InitPid()
+    proc = subprocess.Popen([bwrap, *info.words(), *sleeper], pass_fds=(info.write_fd,))
+    info.started()
+    try:
+        end = time.monotonic() + 10
+        while not proctree.children(proc.pid) and time.monotonic() < end:
+            time.sleep(0.01)
+        seen = proctree.children(proc.pid)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert seen and info.pid() == seen[0]
+    left = proctree.stat(seen[0])
+    if left is not None and left.ppid == os.getpid():  # we are a subreaper: its init is ours to reap
+        os.kill(seen[0], signal.SIGKILL)
+        plumbing.reap_when_gone(seen[0], 5)
+    failed = InitPid()
+    broken = subprocess.Popen(
+        [bwrap, *failed.words(), "--no-such-option"], pass_fds=(failed.write_fd,), stderr=subprocess.DEVNULL
+    )
+    failed.started()
+    assert broken.wait(10) != 0
+    assert failed.pid() is None
