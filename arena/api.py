@@ -16,15 +16,12 @@ from dataclasses import dataclass, field
 
 import referee
 
+from .errors import ArenaError
 from .match.botspec import BotSpec, BotSpecError, resolve
 from .match.loop import MatchOptions, MatchResult, Verdict, play_match
 from .match.sandbox import SandboxMode, SandboxUnavailable, decide
 
 __all__ = ["Bot", "Seat", "ArenaError", "play_recorded"]
-
-
-class ArenaError(ValueError):
-    """A bot that cannot be resolved or a game that cannot be played as asked (one-line message)."""
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,25 @@ from typing import Any
 import click
 
 import referee
+from arena.errors import ArenaError
 from arena.match import botspec
 
 from . import ladder, matches, new, play, results, serve, tournament, view
+from .common import shown
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
+class ArenaGroup(click.Group):
+    """The ``arena`` group: an :class:`arena.errors.ArenaError` that a command lets through (the
+    root of every error the arena explains) ends it with its one line, exit status 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ArenaError as exc:
+            raise click.ClickException(shown(str(exc))) from None
+
+
+@click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
 @click.version_option(package_name="cgarena")
 def main() -> None:
     """Play CodinGame contest games locally, under the official rules."""

@@ -64,12 +64,12 @@ class LadderProgress:
             click.echo(text, file=self.stream)
 
     def on_event(self, event: object) -> None:
-        from arena.ladder.runner import GameDone, Started
+        from arena.ladder.runner import LadderGameDone, LadderStarted
         from arena.tournament.runner import BotFailed
 
-        if isinstance(event, Started):
+        if isinstance(event, LadderStarted):
             self.started(event)
-        elif isinstance(event, GameDone):
+        elif isinstance(event, LadderGameDone):
             self.game(event)
         elif isinstance(event, BotFailed) and event.failure.first:
             record, player = event.failure.record, event.failure.player

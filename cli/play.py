@@ -18,7 +18,7 @@ import referee
 from arena.match import botspec, sandbox
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.match.loop import Frame, Verdict
-from arena.match.refereetime import RefereeError
+from arena.match.refereetime import RefereeFailure
 from arena.match.session import (
     DEFAULT_GAME,
     MAX_MEMORY_MB,
@@ -182,7 +182,7 @@ def play(
         raise click.UsageError(shown(str(exc))) from None
     except BotsCannotStart as exc:
         raise click.ClickException(f"{shown(str(exc))}; fix it and play again") from None
-    except RefereeError as exc:  # the bots are stopped; the game could not be played on
+    except RefereeFailure as exc:  # the bots are stopped; the game could not be played on
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:  # a stop signal outside the match: before it, or once it is printed
         if played is None:

@@ -1,8 +1,8 @@
 """Playing a ladder: games chosen one pair at a time where they inform the ranking, played on an
 executor, stored game by game.
 
-:class:`LadderRun` never prints: it reports through ``on_event`` (:class:`Started`,
-:class:`GameDone`, :class:`Picked`, and the tournament's :class:`arena.tournament.runner.BotFailed`).
+:class:`LadderRun` never prints: it reports through ``on_event`` (:class:`LadderStarted`,
+:class:`LadderGameDone`, :class:`Picked`, and the tournament's :class:`arena.tournament.runner.BotFailed`).
 It holds the ladder's run lock (:mod:`arena.tournament.runlock`: one run per ladder; ``add``,
 ``retire`` and ``remove`` may be used while it plays, and it sees them before its next pick).
 
@@ -60,7 +60,16 @@ from .ranking import Played, Ranking, rank
 from .stored import Ladder
 from .tables import next_table
 
-__all__ = ["Started", "Picked", "GameDone", "RunResult", "LadderRun", "LadderBusy", "MIN_GAMES", "CONFIDENCE"]
+__all__ = [
+    "LadderStarted",
+    "Picked",
+    "LadderGameDone",
+    "RunResult",
+    "LadderRun",
+    "LadderBusy",
+    "MIN_GAMES",
+    "CONFIDENCE",
+]
 
 CONFIDENCE = 0.95
 """``until_confident``: the probability every two active bots adjacent in the ranking must be
@@ -81,7 +90,7 @@ class LadderBusy(LadderError):
 
 
 @dataclass(frozen=True)
-class Started:
+class LadderStarted:
     ladder_id: int
     stored: int
     """Games already stored."""
@@ -106,7 +115,7 @@ class Picked:
 
 
 @dataclass(frozen=True)
-class GameDone:
+class LadderGameDone:
     record: GameRecord
     played: int
     """Games this run has stored."""
@@ -294,7 +303,7 @@ class LadderRun:
         self._leftover = self._unfinished()
         warnings = tuple(w for w in (self.sandbox_note, *self._cores_warning()) if w)
         unfinished = sum(len(legs) for legs in self._leftover)
-        self.on_event(Started(lid, len(stored), tuple(self._active()), unfinished, self.target, warnings))
+        self.on_event(LadderStarted(lid, len(stored), tuple(self._active()), unfinished, self.target, warnings))
         return FailureWatch(1.0, 0, stored)
 
     def _cores_warning(self) -> list[str]:
@@ -422,7 +431,7 @@ class LadderRun:
             self.on_event(BotFailed(failure))
         ranking = self.ranking()
         self.on_event(
-            GameDone(
+            LadderGameDone(
                 record,
                 result.played,
                 len(self._games),

@@ -19,7 +19,7 @@ import referee
 from ..match import botspec, paths, sandbox
 from ..match.botspec import BotSpec
 from ..match.loop import MatchOptions, play_match
-from ..match.refereetime import RefereeError
+from ..match.refereetime import RefereeFailure
 from ..match.sandbox import SandboxMode
 from ..tournament.failures import FAILURES
 from ..tournament.provenance import ArenaFiles, same_rules
@@ -148,7 +148,7 @@ def _smoke(name: str, spec: BotSpec, settings: LadderSettings, db: str | Path) -
     seed = pair_seed(settings.seed, 0)
     try:
         result = play_match(settings.game, seed, specs, _options(settings, db))
-    except RefereeError as exc:
+    except RefereeFailure as exc:
         raise LadderError(f"bot {name!r}: its self-play game could not be played: {exc}") from None
     if result.interrupted:
         raise KeyboardInterrupt

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast, get_args
 
+from ..errors import ArenaError
 from ..match import paths
 from ..match.botspec import BotSpec, PythonSource
 from ..tournament.provenance import HASH_LIMIT
@@ -78,7 +79,7 @@ _STALE_S = 24 * 3600
 """Age past which a temporary folder left by an interrupted freeze is removed."""
 
 
-class FreezeError(ValueError):
+class FreezeError(ArenaError, ValueError):
     """A bot that cannot be frozen, or a stored version that cannot be read (one line: which bot,
     why, what to do)."""
 

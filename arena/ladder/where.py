@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import ArenaError
+
 __all__ = ["WhereError", "Condition", "parse_condition", "parse_where", "matches"]
 
 
@@ -34,7 +36,7 @@ _OPS: dict[str, Callable[[Any, Any], bool]] = {
 _SHAPE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|!=|==|=|<|>|~)\s*(.*?)\s*$")
 
 
-class WhereError(ValueError):
+class WhereError(ArenaError, ValueError):
     """A condition that cannot be read, or names a fact the game does not give (one line)."""
 
 

@@ -29,6 +29,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..errors import ArenaError
 from . import limitwatch, plumbing, proctree, pystart, sandbox, sandboxinit
 from .enforcement import tree_limiter
 from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, Breach, TreeLimiter, TreeLimits
@@ -45,7 +46,7 @@ QUICK_LOOK_S = 0.001
 bot answering in microseconds, a thousand turns a second, would spend the arena's time on it)."""
 
 
-class BotStartError(Exception):
+class BotStartError(ArenaError):
     """The bot could not be started (missing file, not executable, ...)."""
 
 

@@ -44,6 +44,7 @@ import yaml
 
 from referee.suggest import did_you_mean
 
+from ..errors import ArenaError
 from . import botname, jsbot, paths, pymodule
 
 __all__ = [
@@ -67,7 +68,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 BOTS_FILE = REPO_ROOT / "bots" / "shipped.yaml"
 
 
-class BotSpecError(ValueError):
+class BotSpecError(ArenaError, ValueError):
     """A BOT argument that names nothing runnable."""
 
 

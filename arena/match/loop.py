@@ -22,7 +22,7 @@ from .botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from .botspec import BotSpec
 from .latency import LimitUse, applied_limit
 from .limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, BreachKind
-from .refereetime import RefereeError, TurnClock, referee_time
+from .refereetime import RefereeFailure, TurnClock, referee_time
 from .sandbox import SandboxMode
 from .schedlag import LagProbe, MachineLoad, SchedLagProbe, timeout_message
 from .shield import shielded
@@ -232,7 +232,7 @@ def play_match(
 
     ``KeyboardInterrupt`` is handled: every bot is killed and the partial result is returned with
     ``interrupted=True``; a second Ctrl-C or a SIGTERM during that clean-up waits for its end.
-    Raises :class:`arena.match.refereetime.RefereeError` (the bots killed) when the game cannot be
+    Raises :class:`arena.match.refereetime.RefereeFailure` (the bots killed) when the game cannot be
     set up on this seed, or its referee goes past its time.
     Once the game has ended, a signal during the bots' clean-up waits for its end, then goes to
     the handler in place: where that raises ``KeyboardInterrupt`` (Ctrl-C), the whole result is
@@ -244,7 +244,7 @@ def play_match(
         try:
             ref = referee.create(game, seed, options.params)
         except referee.ParameterError as exc:  # checked on another seed: not all maps fit
-            raise RefereeError(f"{game} cannot be set up on seed {seed} with these parameters: {exc}") from None
+            raise RefereeFailure(f"{game} cannot be set up on seed {seed} with these parameters: {exc}") from None
     if len(bots) != ref.player_count:
         raise ValueError(f"{ref.name} needs {ref.player_count} bots, got {len(bots)}")
     confined, _ = sandbox.decide(options.sandbox)

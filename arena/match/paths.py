@@ -19,6 +19,8 @@ import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from ..errors import ArenaError
+
 __all__ = [
     "missing",
     "unusable",
@@ -103,7 +105,7 @@ def data_paths(data: Sequence[str], base: str | None = None) -> list[Path]:
 # -- regular files only -----------------------------------------------------------------------------
 
 
-class NotRegular(Exception):
+class NotRegular(ArenaError):
     """A path that is not read: not a regular file, or over the size limit (``str()``: why, in words:
     "a named pipe (FIFO), not a regular file", "over 16 MiB")."""
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import ArenaError
 from .paths import NotRegular, read_regular
 
 __all__ = [
@@ -74,7 +75,7 @@ class PythonEntry:
         return ["-m", self.package if self.path.name == "__main__.py" else self.module]
 
 
-class NoMainError(ValueError):
+class NoMainError(ArenaError, ValueError):
     """A directory without ``__main__.py``: no bot to run. ``path`` is the directory (absolute)."""
 
     def __init__(self, path: Path) -> None:

@@ -1,6 +1,6 @@
 """A referee's own work, bounded: setting a game up, or playing one turn, may take at most
 :data:`REFEREE_BUDGET_S` of CPU time in the arena's process (the bots' time is theirs, counted by
-their own limits). A referee past it ends the match with a :class:`RefereeError`, as the official
+their own limits). A referee past it ends the match with a :class:`RefereeFailure`, as the official
 engine ends a game past its quota: a game parameter the game cannot handle, or a bug of the game
 (a plugin's), never hangs the arena.
 
@@ -24,19 +24,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType, TracebackType
 
-__all__ = ["REFEREE_BUDGET_S", "RefereeError", "TurnClock", "referee_time"]
+from ..errors import ArenaError
+
+__all__ = ["REFEREE_BUDGET_S", "RefereeFailure", "TurnClock", "referee_time"]
 
 REFEREE_BUDGET_S = 10.0
 """The most CPU time a referee may spend setting a game up, or on one turn."""
 
 
-class RefereeError(RuntimeError):
+class RefereeFailure(ArenaError):
     """The game could not be played on: its referee went past its time, or cannot set the game up
     with these parameters on this seed (the message says which)."""
 
 
-def _overrun(game: str, budget: float, what: str) -> RefereeError:
-    return RefereeError(
+def _overrun(game: str, budget: float, what: str) -> RefereeFailure:
+    return RefereeFailure(
         f"the {game} referee took more than {budget:g} s of CPU time to {what}: a game parameter it "
         "cannot handle, or a bug of the game"
     )
@@ -46,7 +48,7 @@ def _overrun(game: str, budget: float, what: str) -> RefereeError:
 def referee_time(game: str, what: str, scale: float = 1.0, bounded: bool = True) -> Iterator[None]:
     """Within the block, the referee of ``game`` may spend :data:`REFEREE_BUDGET_S` times
     ``scale`` (the match's time scale, at least 1) of CPU time to do ``what`` ("set the game up",
-    "play turn 12"); past it, :class:`RefereeError` is raised where it runs. Not ``bounded`` (a
+    "play turn 12"); past it, :class:`RefereeFailure` is raised where it runs. Not ``bounded`` (a
     match without time limits, for debugging) or outside the main thread, nothing is timed."""
     if not bounded or threading.current_thread() is not threading.main_thread():
         yield

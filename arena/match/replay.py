@@ -29,6 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from ..errors import ArenaError
 from .loop import MatchResult
 from .paths import unusable
 
@@ -94,7 +95,7 @@ def replay_time_scale(document: Mapping[str, Any]) -> float:
     return float(scale) if isinstance(scale, (int, float)) and scale > 0 else 1.0
 
 
-class ReplayPathError(ValueError):
+class ReplayPathError(ArenaError, ValueError):
     """A replay path that cannot be written (the message says why)."""
 
 

@@ -49,6 +49,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import ArenaError
 from . import owners
 from .pymodule import module_path
 from .sandboxinit import INIT_NAME, environment_of, has_init, init_words, scratch_bytes
@@ -85,7 +86,7 @@ class SandboxMode(str, enum.Enum):
     OFF = "off"
 
 
-class SandboxUnavailable(RuntimeError):
+class SandboxUnavailable(ArenaError):
     """``--sandbox on`` on a machine where bots cannot be sandboxed (the message says why)."""
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import yaml
 
+from ..errors import ArenaError
 from . import paths
 
 __all__ = ["SeedError", "parse_seed", "parse_seed_list", "IntAsTextLoader", "JAVA_LONG_MIN", "JAVA_LONG_MAX"]
@@ -25,7 +26,7 @@ MAX_SEEDS = 1_000_000
 """A seed list longer than this is surely a mistake (a range typed with one digit too many)."""
 
 
-class SeedError(ValueError):
+class SeedError(ArenaError, ValueError):
     """Text that is not a seed or a seed list (the message says what is expected)."""
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import referee
 
+from ..errors import ArenaError
 from . import botspec, enforcement, paths, sandbox
 from .botspec import BotSpec
 from .limits import DEFAULT_MEMORY_LIMIT_MB, TreeLimits
@@ -54,11 +55,11 @@ DEFAULT_GAME = "spring2021"
 """The game ``arena play`` plays when none is named."""
 
 
-class RequestError(ValueError):
+class RequestError(ArenaError, ValueError):
     """The match cannot be played as asked (the message names what and says what to do)."""
 
 
-class BotsCannotStart(RuntimeError):
+class BotsCannotStart(ArenaError):
     """A bot cannot start where it would play (in the sandbox or not): no game is played. The
     message is the first bot's reason; :attr:`reasons` has every one."""
 

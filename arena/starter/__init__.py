@@ -19,6 +19,8 @@ from pathlib import Path
 
 import referee
 
+from ..errors import ArenaError
+
 __all__ = ["GAMES", "StarterError", "Starter", "write_starter"]
 
 TEMPLATES = Path(__file__).resolve().parent
@@ -27,7 +29,7 @@ GAMES = ("spring2021", "fall2020")
 TEMPLATE_SUFFIX = ".tmpl"
 
 
-class StarterError(ValueError):
+class StarterError(ArenaError, ValueError):
     """A starter that cannot be written: the message says why and what to do."""
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from referee.suggest import did_you_mean
 
+from ..errors import ArenaError
 from .records import GameRecord, PlayerRecord, TournamentRow
 from .standings import find_tournament
 from .store import Store, StoreError
@@ -33,7 +34,7 @@ STATUSES = ("ok", "timeout", "crash", "invalid", "memory", "eliminated")
 """How a player's match can end (:class:`arena.match.Verdict` values)."""
 
 
-class UnknownBot(ValueError):
+class UnknownBot(ArenaError, ValueError):
     """A filter names a bot the tournament does not have (the message lists its bots)."""
 
 

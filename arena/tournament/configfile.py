@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from ..errors import ArenaError
 from ..match import paths
 from ..match.seeds import IntAsTextLoader
 from .settings import ConfigError
@@ -29,7 +30,7 @@ MAX_ALIAS_VALUES = 10_000
 far too few for an alias bomb (a few lines that expand to billions of values)."""
 
 
-class YamlLimitError(yaml.YAMLError):
+class YamlLimitError(ArenaError, yaml.YAMLError):
     """A YAML document refused before it is built: aliases repeating too many values, or an alias
     inside its own anchor."""
 

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
+from ..errors import ArenaError
 from .schema import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION
 
 __all__ = ["BUSY_TIMEOUT_S", "StoreError", "explain", "guarded", "Database", "Transaction"]
@@ -35,7 +36,7 @@ BUSY_TIMEOUT_S = 30.0
 """How long every connection waits for another process's lock on the database before failing."""
 
 
-class StoreError(RuntimeError):
+class StoreError(ArenaError):
     """The results database cannot be used. Its text is one line naming the file: what happened
     (:attr:`problem`) and, when there is something to do, what (:attr:`advice`)."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from ..errors import ArenaError
 from ..match import paths
 from .records import RunnerRow
 from .store import StoreError, explain
@@ -14,7 +15,7 @@ from .store import StoreError, explain
 __all__ = ["TournamentError", "TournamentBusy", "StorageFailure", "replay_failure"]
 
 
-class TournamentError(RuntimeError):
+class TournamentError(ArenaError):
     """The tournament cannot run as asked (the message says why and what to do)."""
 
 

@@ -23,9 +23,10 @@ import time
 from collections.abc import Iterator
 from typing import Protocol
 
+from ..errors import ArenaError
 from ..match import proctree
 from ..match.plumbing import become_subreaper, kill_orphans
-from ..match.refereetime import RefereeError
+from ..match.refereetime import RefereeFailure
 from . import worker
 from .records import GameRecord
 from .task import GameTask
@@ -33,7 +34,7 @@ from .task import GameTask
 __all__ = ["Executor", "ExecutorError", "LocalExecutor"]
 
 
-class ExecutorError(RuntimeError):
+class ExecutorError(ArenaError):
     """An executor cannot go on (the message says why)."""
 
 
@@ -67,7 +68,7 @@ class _Worker:
 
     def __init__(self) -> None:
         mine, theirs = socket.socketpair()
-        self.conn: multiprocessing.connection.Connection[GameTask | None, GameRecord | RefereeError | None]
+        self.conn: multiprocessing.connection.Connection[GameTask | None, GameRecord | RefereeFailure | None]
         self.conn = multiprocessing.connection.Connection(mine.detach())
         fd = theirs.fileno()
         try:
@@ -147,7 +148,7 @@ class LocalExecutor:
                 self._send(self._idle()[0], task)
                 continue
             worker.task = None
-            if isinstance(record, RefereeError):
+            if isinstance(record, RefereeFailure):
                 raise ExecutorError(f"game {task.key} (seed {task.game.seed}): {record}")
             yield task, record
 

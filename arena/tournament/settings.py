@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import ArenaError
 from ..match.limits import DEFAULT_MEMORY_LIMIT_MB
 from ..match.seeds import SeedError, parse_seed
 from ..match.session import MAX_MEMORY_MB, MAX_TIME_MARGIN_MS, MAX_TIME_SCALE
@@ -51,7 +52,7 @@ DEFAULT_MAX_FAILURES = 0.25
 stops the tournament: its results would measure the failure."""
 
 
-class ConfigError(ValueError):
+class ConfigError(ArenaError, ValueError):
     """A tournament setting that cannot be used (the message names it and says what to do)."""
 
 

@@ -50,7 +50,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "BUSY_TIMEOUT_S",
     "explain",
-    "Column",
+    "SqlColumn",
     "GAME_COLUMNS",
     "PLAYER_COLUMNS",
     "KeptReplay",
@@ -72,7 +72,7 @@ def _same(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class Column:
+class SqlColumn:
     """A column of ``games`` or ``game_players`` and the record field it holds, with how a value
     is written (``to_sql``) and read back (``from_sql``)."""
 
@@ -101,41 +101,41 @@ def _from_json_or_null(text: str | None) -> Any:
 _KEY = ("comparison", "pair", "leg")
 
 GAME_COLUMNS = (
-    Column("comparison", "comparison"),
-    Column("pair", "pair"),
-    Column("leg", "leg"),
-    Column("seed", "seed"),
-    Column("winner", "winner"),
-    Column("end_reason", "end_reason"),
-    Column("turns", "turns"),
-    Column("duration_s", "duration_s"),
-    Column("referee_version", "referee_version"),
-    Column("finished", "finished"),
-    Column("replay", "replay"),
-    Column("sandbox", "sandboxed", _bool_to_int, _int_to_bool),
-    Column("worker", "worker"),
-    Column("meta", "meta", _json_or_null, _from_json_or_null),
+    SqlColumn("comparison", "comparison"),
+    SqlColumn("pair", "pair"),
+    SqlColumn("leg", "leg"),
+    SqlColumn("seed", "seed"),
+    SqlColumn("winner", "winner"),
+    SqlColumn("end_reason", "end_reason"),
+    SqlColumn("turns", "turns"),
+    SqlColumn("duration_s", "duration_s"),
+    SqlColumn("referee_version", "referee_version"),
+    SqlColumn("finished", "finished"),
+    SqlColumn("replay", "replay"),
+    SqlColumn("sandbox", "sandboxed", _bool_to_int, _int_to_bool),
+    SqlColumn("worker", "worker"),
+    SqlColumn("meta", "meta", _json_or_null, _from_json_or_null),
 )
 """The columns of ``games`` besides ``tournament_id`` (and the ``rowid``, the game's id)."""
 
 PLAYER_COLUMNS = (
-    Column("seat", "seat"),
-    Column("bot", "bot"),
-    Column("score", "score"),
-    Column("rank", "rank"),
-    Column("status", "status"),
-    Column("message", "message"),
-    Column("latency", "latencies_ms", _blob, _floats),
-    Column("near_limit", "near_limit"),
-    Column("stderr", "stderr"),
-    Column("refused", "refused"),
-    Column("limit_use", "limit_use", LimitUse.dumps, LimitUse.loads),
-    Column("overloaded", "overloaded", int, bool),
+    SqlColumn("seat", "seat"),
+    SqlColumn("bot", "bot"),
+    SqlColumn("score", "score"),
+    SqlColumn("rank", "rank"),
+    SqlColumn("status", "status"),
+    SqlColumn("message", "message"),
+    SqlColumn("latency", "latencies_ms", _blob, _floats),
+    SqlColumn("near_limit", "near_limit"),
+    SqlColumn("stderr", "stderr"),
+    SqlColumn("refused", "refused"),
+    SqlColumn("limit_use", "limit_use", LimitUse.dumps, LimitUse.loads),
+    SqlColumn("overloaded", "overloaded", int, bool),
 )
 """The columns of ``game_players`` besides ``tournament_id`` and the game's key."""
 
 
-def _names(columns: Iterable[Column]) -> str:
+def _names(columns: Iterable[SqlColumn]) -> str:
     return ", ".join(c.name for c in columns)
 
 

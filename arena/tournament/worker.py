@@ -19,7 +19,7 @@ from typing import Any
 
 from ..match.botspec import REPO_ROOT
 from ..match.plumbing import die_with_parent
-from ..match.refereetime import RefereeError
+from ..match.refereetime import RefereeFailure
 from .records import GameRecord
 from .task import GameTask, play_task
 
@@ -81,10 +81,10 @@ def _stop_requested() -> bool:
 
 
 def serve(
-    conn: multiprocessing.connection.Connection[GameRecord | RefereeError | None, GameTask | None], parent: int
+    conn: multiprocessing.connection.Connection[GameRecord | RefereeFailure | None, GameTask | None], parent: int
 ) -> None:
     """Play each task received, send back its :class:`GameRecord` (None if stopped, the
-    :class:`RefereeError` when the game could not be played on)."""
+    :class:`RefereeFailure` when the game could not be played on)."""
     global _in_match
     die_with_parent(parent)
     signal.signal(signal.SIGINT, _on_stop_signal)
@@ -97,10 +97,10 @@ def serve(
         if task is None:
             return
         _in_match = True
-        record: GameRecord | RefereeError | None
+        record: GameRecord | RefereeFailure | None
         try:
             record = play_task(task, _stop_requested)
-        except RefereeError as exc:  # the game's fault, not the worker's: the tournament says it
+        except RefereeFailure as exc:  # the game's fault, not the worker's: the tournament says it
             record = exc
         except KeyboardInterrupt:  # stopped before the match had started its bots
             return

@@ -26,6 +26,7 @@ from typing import Any
 
 import referee
 
+from ..errors import ArenaError
 from ..match.replay import FORMAT, read_replay, write_text_atomic
 
 __all__ = [
@@ -50,7 +51,7 @@ _PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 
-class ViewError(ValueError):
+class ViewError(ArenaError, ValueError):
     """A replay the viewer cannot show (the message says why)."""
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 from arena.ladder.ranking import RankedBot, Ranking
-from arena.ladder.runner import GameDone, Started
+from arena.ladder.runner import LadderGameDone, LadderStarted
 from arena.tournament.failures import Failure
 from arena.tournament.records import GameRecord, PlayerRecord
 from arena.tournament.runner import BotFailed
@@ -50,11 +50,11 @@ def test_the_status_shows_the_first_five_and_the_least_certain_pair() -> None:
 def test_off_a_terminal_a_line_every_ten_seconds_and_the_last_one_at_the_end() -> None:
     stream, clock = io.StringIO(), FakeClock()
     view = LadderProgress(False, stream, clock)
-    view.on_event(Started(1, 40, ("b1", "b2"), 0, 6))
+    view.on_event(LadderStarted(1, 40, ("b1", "b2"), 0, 6))
     rank = ranking(2)
     for played, now in ((1, 101.0), (2, 111.0), (3, 112.0), (4, 125.0), (5, 126.0)):
         clock.now = now
-        view.on_event(GameDone(record(), played, 40 + played, 6, rank, ("b1", "b2", 0.6)))
+        view.on_event(LadderGameDone(record(), played, 40 + played, 6, rank, ("b1", "b2", 0.6)))
     view.close()
     got = stream.getvalue().splitlines()
     top = "top: b1 +100 ±25, b2 +90 ±25; least certain: b1 above b2, P 0.60"

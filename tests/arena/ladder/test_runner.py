@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from arena.ladder.runner import GameDone, Picked
+from arena.ladder.runner import LadderGameDone, Picked
 from arena.ladder.session import add_bot, init_ladder, run_ladder, show_ladder
 from arena.tournament.store import Store
 from bundler.ship import bundle_source
@@ -63,7 +63,7 @@ def test_a_bot_added_while_a_run_plays_joins_that_run(tmp_path: Path) -> None:
     added = []
 
     def on_event(event: object) -> None:
-        if isinstance(event, GameDone) and event.played == 10 and not added:  # the others are placed
+        if isinstance(event, LadderGameDone) and event.played == 10 and not added:  # the others are placed
             added.append(add_bot(db, "late", str(tmp_path / "late.py"), bundle=bundle_source))
 
     run_ladder(db, {}, games=30, workers=1, on_event=on_event)

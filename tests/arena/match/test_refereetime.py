@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from arena.match import MatchOptions, play_match, refereetime
 from arena.match.botspec import BotSpec
-from arena.match.refereetime import RefereeError
+from arena.match.refereetime import RefereeFailure
 from cli.arena import main
 from referee.spring2021.referee import Spring2021Referee
 from tests.helpers.paths import SHIPPED_BOTS
@@ -69,7 +69,7 @@ def test_a_referee_past_its_time_ends_the_match_and_its_bots(monkeypatch) -> Non
     spin_after_two_turns(monkeypatch)
     mark = marker()
     started = time.monotonic()
-    with pytest.raises(RefereeError, match=r"the spring2021 referee took more than 0.3 s of CPU time to play turn"):
+    with pytest.raises(RefereeFailure, match=r"the spring2021 referee took more than 0.3 s of CPU time to play turn"):
         play_match("spring2021", 1, [wait_bot(mark), wait_bot(mark)], MatchOptions(time_scale=1.0))
     assert time.monotonic() - started < 0.3 * 5 + 3  # a margin of 5 on the budget, plus the bots' start
     assert gone(mark), "the bots outlived the match"
@@ -114,5 +114,5 @@ def test_the_budget_is_per_turn_not_per_match(monkeypatch) -> None:
         return original(self)
 
     monkeypatch.setattr(Spring2021Referee, "_begin_turn", begin_turn)
-    with pytest.raises(RefereeError, match=r"took more than 0.2 s of CPU time to play turn 7\b"):
+    with pytest.raises(RefereeFailure, match=r"took more than 0.2 s of CPU time to play turn 7\b"):
         play_match("spring2021", 1, [wait_bot(marker()), wait_bot(marker())], MatchOptions())
