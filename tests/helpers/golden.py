@@ -213,7 +213,8 @@ def _among(tournaments: Iterable[int] | None) -> tuple[str, list[int]]:
 def tournament_rows(db: Path, tournaments: Iterable[int]) -> dict[str, list[tuple[Any, ...]]]:
     """What a tournament stores besides its games, masked: its row (settings, key, status,
     target, referee; not its clock times), its bots (command and files name machine paths), its
-    comparisons (the SPRT's decisions) and their bots, and the schema version."""
+    comparisons (the SPRT's decisions) and their bots. Not the schema version: a later schema
+    may store the same results."""
     where, args = _among(tournaments)
 
     def masked(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -240,5 +241,4 @@ def tournament_rows(db: Path, tournaments: Iterable[int]) -> dict[str, list[tupl
         "comparison_bots": _rows(
             db, f"SELECT * FROM comparison_bots {where} ORDER BY tournament_id, idx, position", args
         ),
-        "meta": _rows(db, "SELECT key, value FROM meta ORDER BY key"),
     }

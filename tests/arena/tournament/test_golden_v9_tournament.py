@@ -113,7 +113,7 @@ def test_every_stored_game_is_the_one_f515562_stored(played: Played) -> None:
     """Read with plain SQL: the games (ids, seeds, winners, end reasons, turns, referee, replay
     names, the facts of their start) and their players (bots, seats, scores, ranks, statuses,
     messages, stderr, refused actions), but for the timing columns; the tournaments' settings,
-    bots, comparisons (the SPRT's decisions) and the schema version."""
+    bots, comparisons (the SPRT's decisions)."""
     old_db, new_db = played.fixture_db, played.folder / "results.sqlite"
 
     def masked(rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
