@@ -2,7 +2,7 @@
 
 This is the entry point the bundler plays through (``bundle --verify``), and the stable one for
 scripts: everything else in :mod:`arena` may change shape between releases. The bundler uses one
-other piece of the arena: :mod:`arena.match.pymodule`, how the path of a Python bot runs.
+other piece of the arena: :mod:`arena.match.launch.pymodule`, how the path of a Python bot runs.
 
 >>> from arena import Bot, play_recorded
 >>> seats = play_recorded("spring2021", 1, ["greedy", Bot(("python3", "-u", "my_bot.py"))])
@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 import referee
 
 from .errors import ArenaError
-from .match.botspec import BotSpec, BotSpecError, resolve
-from .match.loop import MatchOptions, MatchResult, Verdict, play_match
+from .match.launch.botspec import BotSpec, BotSpecError, resolve
+from .match.loop import MatchOptions, play_match
+from .match.result import MatchResult, Verdict
 from .match.sandbox import SandboxMode, SandboxUnavailable, decide
 
 __all__ = ["Bot", "Seat", "ArenaError", "play_recorded"]

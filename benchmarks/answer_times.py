@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena.match import MatchOptions, Verdict, play_match  # noqa: E402
-from arena.match.botspec import BotSpec  # noqa: E402
+from arena.match.launch.botspec import BotSpec  # noqa: E402
 
 BOTS = {
     "fall2020 beam (clock)": ("fall2020", ["-m", "bots.fall2020.beam", "--quiet"], 50.0),

@@ -54,8 +54,9 @@ from _tree_cpu import TreeCpu, open_tree_cpu  # noqa: E402
 from sandbox_cost import machine_cpu  # noqa: E402  (this folder: the machine's CPU, as there)
 
 import referee  # noqa: E402
-from arena.match import MatchOptions, play_match, pystart  # noqa: E402
-from arena.match.botspec import BotSpec  # noqa: E402
+from arena.match import MatchOptions, play_match  # noqa: E402
+from arena.match.launch import pystart  # noqa: E402
+from arena.match.launch.botspec import BotSpec  # noqa: E402
 from arena.match.sandbox import SandboxMode, SandboxUnavailable, decide  # noqa: E402
 
 GAME = "nullbench"
@@ -216,7 +217,7 @@ def sandbox_start_cost(argv: tuple[str, ...], line: str, clock: Any) -> float:
     the sandbox to its first answer (``line``) and stopped, minus the same unsandboxed, both as
     the arena starts them (``sandbox_cost.py``'s part 1, one pair)."""
     from arena.match import sandbox
-    from arena.match.botprocess import BotProcess
+    from arena.match.process.botprocess import BotProcess
 
     spent = []
     for wrap in (False, True):

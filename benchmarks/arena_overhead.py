@@ -8,7 +8,7 @@ For each parity trace (the official test bots with their recorded arguments):
    ``arena play`` has it), measuring its wall time and the arena's own CPU time (the referee,
    the bots' pipes and limits, starting and stopping them);
 2. run each bot alone, one after the other, fed at once the whole input the arena sent it,
-   measuring its CPU and wall: started as the arena starts it (:mod:`arena.match.pystart`) and as
+   measuring its CPU and wall: started as the arena starts it (:mod:`arena.match.launch.pystart`) and as
    a user runs it (``python bot.py``).
 
 Prints per game the medians and the ratios harness CPU / bots' CPU and match wall / bots-alone
@@ -31,8 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.match import MatchOptions, play_match, pystart  # noqa: E402
-from arena.match.botspec import BotSpec  # noqa: E402
+from arena.match import MatchOptions, play_match  # noqa: E402
+from arena.match.launch import pystart  # noqa: E402
+from arena.match.launch.botspec import BotSpec  # noqa: E402
 from arena.match.sandbox import SandboxMode  # noqa: E402
 
 PARITY = ROOT / "tests" / "fixtures" / "parity"

@@ -1,4 +1,4 @@
-"""What a Python bot's start costs, the normal way and with the fast start (arena.match.pystart).
+"""What a Python bot's start costs, the normal way and with the fast start (arena.match.launch.pystart).
 
     python benchmarks/bot_start.py [--starts N] [--quick]
 
@@ -7,7 +7,7 @@ isolated, no site-packages; ``python -c pass``: with the venv's ``site``), then 
 (``import sys``) as a script and as a package module (``-m``), started as the arena started it
 before (``python -u FILE``: plain) and as it starts it now (fast), and the same for a bot that
 imports numpy; "fast" is the command the arena runs, with the start path it took and why
-(:func:`arena.match.pystart.start_plan`). Wall time and CPU time (user + system of the child,
+(:func:`arena.match.launch.pystart.start_plan`). Wall time and CPU time (user + system of the child,
 ``RUSAGE_CHILDREN``) per start.
 The cases alternate within each round, so load on the machine hits them alike. Prints medians,
 each fast start against its plain start, and against the bare start (goal: at most 5 ms more).
@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.match import pystart  # noqa: E402
+from arena.match.launch import pystart  # noqa: E402
 
 
 def one(argv: list[str], cwd: str) -> tuple[float, float]:

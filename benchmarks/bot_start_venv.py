@@ -13,9 +13,9 @@ folder as cmeel's does, old setuptools' ``easy-install.pth``). For each kind alo
 venv, prints the start path the arena plans and why. In the venv holding them all, a trivial
 bot (``import sys``, prints ``WAIT``) is started ``S`` times each way, the cases alternating:
 ``python -S -c pass`` (bare), ``python -u bot.py`` (normal) and the command
-:func:`arena.match.pystart.launch_argv` makes (fast). Prints the median CPU time (user + system
+:func:`arena.match.launch.pystart.launch_argv` makes (fast). Prints the median CPU time (user + system
 of the child) of each and the fast start's cost over the bare one (goal: at most 5 ms), and
-the path taken and why (:func:`arena.match.pystart.start_plan`).
+the path taken and why (:func:`arena.match.launch.pystart.start_plan`).
 
 A finder of an unknown kind put before the path's (``unknown-ahead``) is shown too: it is the
 one kind that still gets the normal start, with its reason.

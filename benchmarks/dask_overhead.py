@@ -22,12 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.match.botspec import resolve  # noqa: E402
+from arena.match.launch.botspec import resolve  # noqa: E402
+from arena.runner.dask_executor import DaskExecutor, DaskExecutorError, require_dask  # noqa: E402
+from arena.runner.executor import Executor, LocalExecutor  # noqa: E402
+from arena.store.results import Store  # noqa: E402
 from arena.tournament import Tournament  # noqa: E402
 from arena.tournament.config import config_from_mapping  # noqa: E402
-from arena.tournament.dask_executor import DaskExecutor, DaskExecutorError, require_dask  # noqa: E402
-from arena.tournament.executor import Executor, LocalExecutor  # noqa: E402
-from arena.tournament.store import Store  # noqa: E402
 
 
 def rate(games: int, workers: int, sandbox: str, pool: Executor, seed: int) -> float:

@@ -31,12 +31,12 @@ sys.path.insert(0, str(ROOT))
 from _tree_cpu import open_tree_cpu  # noqa: E402  (this folder)
 
 from arena.match import MatchOptions, play_match, sandbox  # noqa: E402
-from arena.match.botprocess import BotProcess  # noqa: E402
-from arena.match.botspec import resolve  # noqa: E402
-from arena.match.enforcement import enforcement  # noqa: E402
+from arena.match.launch.botspec import resolve  # noqa: E402
+from arena.match.limits.enforcement import enforcement  # noqa: E402
+from arena.match.process.botprocess import BotProcess  # noqa: E402
+from arena.store.results import Store  # noqa: E402
 from arena.tournament import Tournament  # noqa: E402
 from arena.tournament.config import config_from_mapping  # noqa: E402
-from arena.tournament.store import Store  # noqa: E402
 
 MODES = ("off", "on")
 PY_ECHO = "print(input(), flush=True)\n"

@@ -17,7 +17,7 @@ With fast bots (default: the shipped greedy and random Spring bots), measures:
 4. a Python bot's start-up (CPU through the arena's process layer): a trivial bot started as
    the arena starts it and the normal way, against the same interpreter's bare start (``python
    -S -c pass``; issue #18 asks at most 5 ms more), and the tournament's bots; with the start
-   path each took and why (:func:`arena.match.pystart.start_plan`).
+   path each took and why (:func:`arena.match.launch.pystart.start_plan`).
 
 Prints medians over ``--runs`` runs, and the cores this machine has.
 """
@@ -38,10 +38,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena.match import MatchOptions, play_match  # noqa: E402
+from arena.store.results import Store  # noqa: E402
 from arena.tournament import Tournament, bot_spec  # noqa: E402
 from arena.tournament.config import config_from_mapping  # noqa: E402
 from arena.tournament.schedule import make_schedule  # noqa: E402
-from arena.tournament.store import Store  # noqa: E402
 
 
 def cpu(who: int) -> float:
@@ -95,10 +95,10 @@ def bot_starts(config_map: dict[str, Any], count: int) -> tuple[dict[str, float]
     input and exits): the bare interpreter (``python -S -c pass``), a trivial bot file started as
     the arena starts Python bots and with the fast start switched off (the normal start), and
     the tournament's own bots (their own imports included); and for each bot, the start path the
-    arena planned and why (:func:`arena.match.pystart.start_plan`), the trivial bot's as it saw
+    arena planned and why (:func:`arena.match.launch.pystart.start_plan`), the trivial bot's as it saw
     it too (``sys.flags.no_site``: the bootstrap may still start it the normal way)."""
-    from arena.match import pystart
-    from arena.match.botprocess import BotProcess
+    from arena.match.launch import pystart
+    from arena.match.process.botprocess import BotProcess
 
     cfg = config_from_mapping({**config_map, "workers": 1})
     specs = [bot_spec(b, cfg.game) for b in cfg.bots]

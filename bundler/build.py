@@ -9,7 +9,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.match.pymodule import PythonEntry
+from arena.match.launch.pymodule import PythonEntry
 
 from . import __version__
 from .embed import HEADER_START, embed

@@ -7,7 +7,7 @@ package (``python -m pkg.main``), then the ``--lib`` directories (as ``PYTHONPAT
 them). Local modules win over standard-library modules of the same name, except those Python has
 already loaded (or finds built in or frozen) before it looks at the path.
 
-How the entry runs is :mod:`arena.match.pymodule`'s rule, the one the arena runs bots by. The graph
+How the entry runs is :mod:`arena.match.launch.pymodule`'s rule, the one the arena runs bots by. The graph
 is built from :mod:`bundler.source` (reading a file), :mod:`bundler.finder` (the module search),
 :mod:`bundler.import_sites` (a module's import statements) and :mod:`bundler.stdlib` (what is not
 local).
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.match.pymodule import NoMainError, PythonEntry, locate
+from arena.match.launch.pymodule import NoMainError, PythonEntry, locate
 
 from .errors import EntryNotFoundError, ThirdPartyImportError, UnresolvedImportError
 from .finder import Finder, ModuleFile, prefixes
@@ -38,7 +38,7 @@ Transform = Callable[[str, ast.Module], str]
 
 
 def locate_entry(entry: Path | str) -> PythonEntry:
-    """Work out how ENTRY runs (:mod:`arena.match.pymodule`): a script, a package (``python -m
+    """Work out how ENTRY runs (:mod:`arena.match.launch.pymodule`): a script, a package (``python -m
     pkg``) or a module of one; raise :class:`EntryNotFoundError` when it names no bot."""
     path = Path(entry)
     if not path.exists():

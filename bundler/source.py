@@ -8,7 +8,7 @@ import io
 import tokenize
 from pathlib import Path
 
-from arena.match.pymodule import NotRegular, read_python
+from arena.match.launch.pymodule import NotRegular, read_python
 
 from .errors import EntryNotFoundError, SourceSyntaxError
 
@@ -20,7 +20,7 @@ GRAMMAR = (3, 11)
 
 def read_source(path: Path) -> str:
     """The text of a Python file, decoded as Python decodes it, with ``\\n`` line ends. Only a
-    regular file is read, up to a size limit (:func:`arena.match.pymodule.read_python`): a FIFO, a
+    regular file is read, up to a size limit (:func:`arena.match.launch.pymodule.read_python`): a FIFO, a
     device or a larger file is refused (:class:`EntryNotFoundError`) before anything is read."""
     try:
         data = read_python(path)

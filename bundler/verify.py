@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena import ArenaError, Bot, Seat, play_recorded
-from arena.match.pymodule import PythonEntry
+from arena.match.launch.pymodule import PythonEntry
 
 from .errors import VerifyError
 

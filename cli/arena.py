@@ -11,7 +11,7 @@ import click
 
 import referee
 from arena.errors import ArenaError
-from arena.match import botspec
+from arena.match.launch import botspec
 
 from . import ladder, matches, new, play, results, serve, tournament, view
 from .common import shown

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import click
 
-from arena.match.botspec import BotSpecError, read_env
+from arena.match.launch.botspec import BotSpecError, read_env
 
 __all__ = ["lib_option", "env_option"]
 

@@ -1,5 +1,5 @@
-"""The ``bundle`` command line: it parses the options, runs :func:`bundler.session.make` (or
-:func:`bundler.session.watch`) and says what each step did."""
+"""The ``bundle`` command line: it parses the options, runs :func:`bundler.steps.make` (or
+:func:`bundler.steps.watch`) and says what each step did."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from arena.match.sandbox import SandboxMode, SandboxUnavailable, decide
 from bundler.build import MODES, BuildOptions, Bundle
 from bundler.errors import BundleError, InternalError
 from bundler.output import clipboard_tool
-from bundler.session import (
+from bundler.size import LIMIT, WARN_AT
+from bundler.steps import (
     NO_CLIPBOARD,
     Built,
     Changed,
@@ -30,7 +31,6 @@ from bundler.session import (
     make,
     watch,
 )
-from bundler.size import LIMIT, WARN_AT
 from bundler.verify import DEFAULT_TIME_SCALE
 
 from .botoptions import env_option

@@ -23,8 +23,8 @@ from bundler.cglocal import (
     SaveFailed,
     Unchanged,
 )
-from bundler.cglocal_session import NotSent, push_once, push_watching
-from bundler.session import Event, Outputs
+from bundler.cglocal_push import NotSent, push_once, push_watching
+from bundler.steps import Event, Outputs
 
 from .common import shown
 

@@ -72,7 +72,7 @@ def game_params(ctx: click.Context, param: click.Parameter, values: tuple[str, .
 def stop_on_signals(*signals: signal.Signals) -> Iterator[None]:
     """The first of ``signals`` (Ctrl-C, SIGTERM...) stops the command: ``KeyboardInterrupt`` is
     raised where it runs, and its clean-up (bots killed, the tournament marked interrupted) is
-    shielded from further signals (see :mod:`arena.match.shield`).
+    shielded from further signals (see :mod:`arena.match.process.shield`).
 
     From the first of them on, Ctrl-C is ignored to the end of the process: the partial result is
     still printed and the exit status is 130 however often Ctrl-C is pressed, even as Python exits

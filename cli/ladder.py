@@ -18,7 +18,7 @@ from .common import game_params, shown, stop_on_signals
 
 if TYPE_CHECKING:  # the ladder's modules load on first use
     from arena.ladder.runner import RunResult
-    from arena.tournament.task import ReplayPolicy
+    from arena.runner.task import ReplayPolicy
 
 _DB = click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 _LADDER = click.option("--ladder", "ladder_id", type=int, help="Ladder id (default: the latest ladder of --db).")
@@ -102,8 +102,8 @@ def ladder() -> None:
 @click.option("--new", is_flag=True, help="Make another ladder even if the database holds one.")
 def init(game: str, db: str, new: bool, seed: str | None, **settings: Any) -> None:
     """Make a ladder of GAME; its settings are fixed from now on."""
+    from arena.ladder.commands import init_ladder
     from arena.ladder.errors import LadderError
-    from arena.ladder.session import init_ladder
     from arena.ladder.stored import title
 
     try:
@@ -135,8 +135,8 @@ def add(name: str, bot: str, data: tuple[str, ...], db: str, ladder_id: int | No
     (copied), an interpreter and its script (the script copied), or a command (kept as given,
     with a warning: it cannot be frozen).
     """
+    from arena.ladder.commands import add_bot
     from arena.ladder.errors import LadderError
-    from arena.ladder.session import add_bot
     from arena.ladder.stored import title
     from bundler.ship import bundle_source
 
@@ -214,8 +214,8 @@ def run(
     least certain, weighted by how much one more pair would tell. The settings options, if given,
     must be the ladder's. Stop it any time: the games stored are kept, and the next run goes on.
     """
+    from arena.ladder.commands import run_ladder
     from arena.ladder.errors import LadderError
-    from arena.ladder.session import run_ladder
 
     from .ladder_progress import LadderProgress
 
@@ -256,7 +256,7 @@ def run(
 
 def _replay_policy(replays: str | None, keep: str | None) -> ReplayPolicy | None:
     """``--replays DIR --keep WHICH``: which games keep a replay, and where."""
-    from arena.tournament.task import ReplayPolicy
+    from arena.runner.task import ReplayPolicy
 
     if keep is not None and replays is None:
         raise click.UsageError("--keep says which replays to keep: give --replays DIR too")
@@ -297,8 +297,8 @@ def _after_run(result: RunResult, db: str) -> None:
 @_LADDER
 def show(fmt: str, min_games: int, where: tuple[str, ...], recent: int, db: str, ladder_id: int | None) -> None:
     """The ranking (rating, 95% interval, P above the next bot) and the cross-table."""
+    from arena.ladder.commands import show_ladder
     from arena.ladder.errors import LadderError
-    from arena.ladder.session import show_ladder
 
     from .ladder_report import print_csv, print_json, print_table
 
@@ -314,10 +314,10 @@ def _state_command(name: str, state: str, doc: str) -> click.Command:
     @_DB
     @_LADDER
     def command(bot: str, db: str, ladder_id: int | None) -> None:
+        from arena.ladder.commands import set_state
         from arena.ladder.errors import LadderError
-        from arena.ladder.session import set_state
         from arena.ladder.stored import title
-        from arena.tournament.records import BotState
+        from arena.store.records import BotState
 
         try:
             changed = set_state(db, bot, BotState(state), ladder_id=ladder_id)
@@ -341,8 +341,8 @@ _state_command("activate", "active", "Bring a retired or removed BOT back: it pl
 @_LADDER
 def rename(old: str, new: str, db: str, ladder_id: int | None) -> None:
     """Rename bot OLD to NEW, in its games too."""
+    from arena.ladder.commands import rename_bot
     from arena.ladder.errors import LadderError
-    from arena.ladder.session import rename_bot
     from arena.ladder.stored import title
 
     try:

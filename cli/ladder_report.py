@@ -19,8 +19,8 @@ import referee
 from .common import plural
 
 if TYPE_CHECKING:
+    from arena.ladder.commands import LadderView
     from arena.ladder.ranking import Ranking
-    from arena.ladder.session import LadderView
 
 __all__ = ["JSON_FORMAT", "to_json", "print_json", "print_csv", "print_table", "print_top", "CSV_COLUMNS"]
 

@@ -15,11 +15,11 @@ import numpy as np
 
 import referee
 from arena.ladder.settings import is_ladder
-from arena.match.latency import LimitUse
-from arena.tournament.browse import RESULTS, STATUSES, GameFilter, UnknownBot, find_game, find_games, tournaments
+from arena.match.protocol.latency import LimitUse
+from arena.store.browse import RESULTS, STATUSES, GameFilter, UnknownBot, find_game, find_games, tournaments
+from arena.store.records import GameRecord, PlayerRecord, TournamentRow
+from arena.store.results import StoreError
 from arena.tournament.config import DEFAULT_DB
-from arena.tournament.records import GameRecord, PlayerRecord, TournamentRow
-from arena.tournament.store import StoreError
 
 from .common import plural, shown
 from .repro import ladder_game_command, stored_game_command
@@ -134,7 +134,7 @@ def _ladder_id(db: str, lid: int) -> int:
     """``--ladder ID``: refused when ``ID`` is a tournament of ``db``."""
     from arena.ladder.errors import LadderError
     from arena.ladder.stored import find_ladder
-    from arena.tournament.store import Store
+    from arena.store.results import Store
 
     with _one_line(), Store(db, read_only=True) as store:
         try:
@@ -154,8 +154,8 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
     with _one_line():
         row, g = find_game(db, game_id)
     if is_ladder(row.settings):
+        from arena.ladder.commands import bot_specs
         from arena.ladder.errors import LadderError
-        from arena.ladder.session import bot_specs
 
         try:
             command = ladder_game_command(row.settings, bot_specs(db, row.id), g)

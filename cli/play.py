@@ -15,11 +15,12 @@ from pathlib import Path
 import click
 
 import referee
-from arena.match import botspec, sandbox
+from arena.match import sandbox
+from arena.match.launch import botspec
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
-from arena.match.loop import Frame, Verdict
-from arena.match.refereetime import RefereeFailure
-from arena.match.session import (
+from arena.match.limits.refereetime import RefereeFailure
+from arena.match.process.shield import shielded
+from arena.match.request import (
     DEFAULT_GAME,
     MAX_MEMORY_MB,
     MAX_TIME_MARGIN_MS,
@@ -29,9 +30,9 @@ from arena.match.session import (
     PlayedMatch,
     Ready,
     RequestError,
-    play_session,
+    play_request,
 )
-from arena.match.shield import shielded
+from arena.match.result import Frame, Verdict
 from referee import LEAGUE
 from referee.suggest import did_you_mean
 
@@ -175,7 +176,7 @@ def play(
     printer, played = _Printer(out, verbose, show_stderr), None
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            played = play_session(request, printer.on_ready, printer.on_frame)
+            played = play_request(request, printer.on_ready, printer.on_frame)
             with shielded():  # the match is over: a stop signal now waits for what it gave to be printed
                 status = _render(played, request, as_json, view, no_open)
     except RequestError as exc:

@@ -27,7 +27,7 @@ from typing import Protocol
 
 import click
 
-from arena.match.latency import LimitUse
+from arena.match.protocol.latency import LimitUse
 from arena.stats.elo import elo_from_score
 from arena.stats.sprt import SprtState
 from arena.tournament.health import SLOWER, BotHealth, WorkerHealth

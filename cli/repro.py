@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.match import paths
-from arena.match.botspec import BotSpec, is_bot_name
+from arena import paths
+from arena.match.launch.botspec import BotSpec, is_bot_name
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
+from arena.store.records import GameRecord
 from arena.tournament.entries import BotEntry
-from arena.tournament.records import GameRecord
 from referee import LEAGUE
 
 __all__ = ["play_command", "bot_argument", "game_command", "stored_game_command", "ladder_game_command"]

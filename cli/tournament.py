@@ -28,9 +28,9 @@ from .report import print_standings, sprt_status, sweep_plot_path
 from .repro import game_command
 
 if TYPE_CHECKING:  # the tournament's modules load on first use
-    from arena.tournament.records import GameRecord
+    from arena.store.records import GameRecord
+    from arena.tournament.play import TournamentOutcome
     from arena.tournament.runner import Started
-    from arena.tournament.session import TournamentOutcome
     from arena.tournament.standings import Standings
 
 
@@ -82,8 +82,8 @@ def tournament(args: tuple[str, ...], new: bool, as_json: bool, no_progress: boo
     With two bots, the first is measured against the second. Name bots with NAME=BOT
     (old=bot.py new="bot.py --depth 3"); unnamed duplicates are told apart (greedy, greedy#2).
     """
+    from arena.tournament.play import play_tournament
     from arena.tournament.runner import StorageFailure, TournamentError
-    from arena.tournament.session import play_tournament
 
     config = _config(args, flags)
     again = _resume_command(sys.argv[1:])

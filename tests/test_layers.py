@@ -4,7 +4,8 @@ inside functions and ``importlib.import_module("...")`` calls included):
 - ``referee`` (the games) imports none of ``arena``, ``bundler``, ``bots``, ``cli``;
 - ``bots`` import none of the project's packages (a bot bundles into one file on its own);
 - ``arena`` imports neither ``bundler`` nor the command layer ``cli``; inside it, ``stats`` is
-  pure maths (nothing else of the arena), ``match`` (one match) never reaches ``tournament``;
+  pure maths (nothing else of the arena), and its layers (:data:`ABOVE`) never import upward:
+  one match, the results database, bot versions, the batch runner, then tournaments and ladders;
 - ``bundler`` reaches the arena only through its small public pieces (``arena.api``, and how a
   Python bot path becomes a module) and never imports ``cli``;
 - the command layer is the top-level package ``cli``: every click command is defined there and
@@ -30,8 +31,17 @@ import pytest
 from tests.helpers.paths import REPO_ROOT
 
 PACKAGES = ("referee", "arena", "bundler", "bots", "cli")
-BUNDLER_MAY_USE = {"arena", "arena.api", "arena.match.pymodule"}
+BUNDLER_MAY_USE = {"arena", "arena.api", "arena.match.launch.pymodule"}
 """What of the arena the bundler may import (``arena`` itself re-exports ``arena.api``)."""
+ABOVE = {
+    "arena.match": ("arena.store", "arena.versions", "arena.runner", "arena.tournament", "arena.ladder"),
+    "arena.store": ("arena.versions", "arena.runner", "arena.tournament", "arena.ladder"),
+    "arena.versions": ("arena.runner", "arena.tournament", "arena.ladder"),
+    "arena.runner": ("arena.tournament", "arena.ladder"),
+}
+"""The arena's layers, each with the packages above it that it never imports: one match
+(``match``) below the results database (``store``) below the frozen bot versions (``versions``)
+below the one batch runner (``runner``) below what schedules games (``tournament``, ``ladder``)."""
 COMMAND_GROUPS = {"cli.arena"}
 """The modules that gather the command modules into a command group."""
 
@@ -41,7 +51,7 @@ class Import:
     module: str
     """The importing module (``arena.match.loop``)."""
     target: str
-    """What it imports, absolute (``arena.match.botprocess``, ``referee``)."""
+    """What it imports, absolute (``arena.match.process.botprocess``, ``referee``)."""
     line: int
 
     def __str__(self) -> str:
@@ -115,8 +125,9 @@ def broken_rules(root: Path) -> list[str]:
             out.append(f"{imp}: the arena imports neither the bundler nor the command layer")
         if within(m, "arena.stats") and within(t, "arena") and not within(t, "arena.stats"):
             out.append(f"{imp}: the statistics are pure maths")
-        if within(m, "arena.match") and within(t, "arena.tournament"):
-            out.append(f"{imp}: one match never reaches the tournament layer")
+        above = next((p for p in ABOVE.get(_part(m), ()) if within(t, p)), None)
+        if above is not None:
+            out.append(f"{imp}: {_part(m)} is below {above}")
         if within(m, "bundler") and within(t, "cli"):
             out.append(f"{imp}: the bundler does not import the command layer")
         if within(m, "bundler") and within(t, "arena") and t not in BUNDLER_MAY_USE:
@@ -124,6 +135,11 @@ def broken_rules(root: Path) -> list[str]:
         if within(t, "cli") and not within(m, "cli"):
             out.append(f"{imp}: nothing imports the command layer")
     return out
+
+
+def _part(module: str) -> str:
+    """The layer of ``module`` named in :data:`ABOVE` (``arena.match`` for ``arena.match.loop``)."""
+    return next((p for p in ABOVE if within(module, p)), "")
 
 
 def command_modules(root: Path) -> dict[str, list[str]]:
@@ -208,10 +224,10 @@ def test_the_rules_see_what_they_guard(tmp_path: Path) -> None:
         "arena/__init__.py": "",
         "arena/api.py": "",
         "arena/match/loop.py": "",
-        "arena/tournament/store.py": "",
+        "arena/store/results.py": "",
         "arena/tournament/runner.py": "",
         "arena/stats/__init__.py": "from ..match import loop\n",
-        "arena/match/__init__.py": "import importlib\nimportlib.import_module('arena.tournament.store')\n",
+        "arena/match/__init__.py": "import importlib\nimportlib.import_module('arena.store.results')\n",
         "arena/tournament/__init__.py": "from importlib import metadata\nmetadata.entry_points(group='cgarena.own')\n",
         "arena/cmd.py": "import click\n@click.command()\ndef go():\n    pass\n",
         "bundler/__init__.py": "from arena.tournament import runner\nfrom cli import arena\n",
@@ -233,7 +249,7 @@ def test_the_rules_see_what_they_guard(tmp_path: Path) -> None:
         "referee (line 1) imports arena.api:",
         "bots.x (line 2) imports referee",
         "arena.stats (line 1) imports arena.match.loop",
-        "arena.match (line 2) imports arena.tournament.store",
+        "arena.match (line 2) imports arena.store.results: arena.match is below arena.store",
         "bundler (line 1) imports arena.tournament.runner:",
         "bundler (line 2) imports cli.arena",
         "arena.cmd defines the commands ['go']",

@@ -61,7 +61,7 @@ def test_the_wheel_ships_the_shipped_bots(wheel_names: set[str]) -> None:
 
 def test_the_wheel_ships_the_javascript_prelude(wheel_names: set[str]) -> None:
     """#34 point 18: a plain install runs CodinGame JavaScript bots: the prelude is package data."""
-    assert "arena/match/cg_prelude.js" in wheel_names
+    assert "arena/match/launch/cg_prelude.js" in wheel_names
 
 
 def test_the_wheel_ships_the_dashboard_pages(wheel_names: set[str]) -> None:

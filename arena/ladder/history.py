@@ -10,8 +10,8 @@ from pathlib import Path
 
 import referee
 
-from ..tournament.records import BotState
-from ..tournament.store import Store, StoreError
+from ..store.records import BotState
+from ..store.results import Store, StoreError
 from .errors import LadderError
 from .ranking import Played, rank
 from .stored import find_ladder

@@ -10,7 +10,7 @@ a bot is above the next one ``Phi((mu_a - mu_b) / sqrt(sigma_a^2 + sigma_b^2))``
 
 Which games count: those whose players are all ranked (active or retired: a removed bot's games
 are left out, with the games of its opponents against it), and, with ``where``
-(:mod:`.where`), those whose start matches every condition.
+(:mod:`arena.store.where`), those whose start matches every condition.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from ..stats.elo import Z95, normal_cdf
 from ..stats.ladder import LadderFit, MapResult, fit_ladder
 from ..stats.leaderboard import GameResult, leaderboard
 from ..stats.matchmaking import confident
-from ..tournament.records import GameRecord
-from .where import Condition, matches
+from ..store.records import GameRecord
+from ..store.where import Condition, matches
 
 __all__ = ["Played", "RankedBot", "Ranking", "rank", "map_results"]
 

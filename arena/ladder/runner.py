@@ -3,7 +3,7 @@ executor, stored game by game.
 
 :class:`LadderRun` never prints: it reports through ``on_event`` (:class:`LadderStarted`,
 :class:`LadderGameDone`, :class:`Picked`, and the tournament's :class:`arena.tournament.runner.BotFailed`).
-It holds the ladder's run lock (:mod:`arena.tournament.runlock`: one run per ladder; ``add``,
+It holds the ladder's run lock (:mod:`arena.store.runlock`: one run per ladder; ``add``,
 ``retire`` and ``remove`` may be used while it plays, and it sees them before its next pick).
 
 What is played. A new pair is picked when the executor has a slot free for each of its games
@@ -40,21 +40,21 @@ from pathlib import Path
 import referee
 
 from ..match import sandbox
-from ..match.botspec import BotSpec
+from ..match.launch.botspec import BotSpec
 from ..match.loop import MatchOptions
+from ..match.process.shield import shielded
 from ..match.replay import write_text_atomic
 from ..match.sandbox import SandboxMode
-from ..match.shield import shielded
+from ..runner.executor import Executor, ExecutorError, LocalExecutor
+from ..runner.failures import FailureWatch
+from ..runner.task import GameTask, ReplayPolicy, ScheduledGame
 from ..stats.matchmaking import MIN_GAMES, next_pair
+from ..store.records import BotState, GameRecord, PickRow, RunnerRow, TournamentStatus
+from ..store.results import Store, StoreError
+from ..store.runlock import RunLock
 from ..tournament.errors import replay_failure
-from ..tournament.executor import Executor, ExecutorError, LocalExecutor
-from ..tournament.failures import FailureWatch
-from ..tournament.records import BotState, GameRecord, PickRow, RunnerRow, TournamentStatus
-from ..tournament.runlock import RunLock
 from ..tournament.runner import BotFailed
-from ..tournament.schedule import Comparison, ScheduledGame, pair_seed
-from ..tournament.store import Store, StoreError
-from ..tournament.task import GameTask, ReplayPolicy
+from ..tournament.schedule import Comparison, pair_seed
 from .errors import LadderError
 from .ranking import Played, Ranking, rank
 from .stored import Ladder
@@ -269,7 +269,7 @@ class LadderRun:
     def run(self) -> RunResult:
         """Play (see the module docstring). Raises :class:`LadderBusy` when another run plays
         this ladder, :class:`LadderError` when the games cannot be played, and
-        :class:`arena.tournament.store.StoreError` when the database fails."""
+        :class:`arena.store.results.StoreError` when the database fails."""
         try:
             lock = RunLock(self.store.path)
         except OSError as exc:

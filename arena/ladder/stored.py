@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import referee
 from referee.suggest import did_you_mean
 
-from ..tournament.provenance import referee_version
-from ..tournament.records import BotRow, BotState, ComparisonRow, TournamentRow
-from ..tournament.store import Store
+from ..store.records import BotRow, BotState, ComparisonRow, TournamentRow
+from ..store.results import Store
+from ..versions.provenance import referee_version
 from .errors import LadderError
 from .settings import KIND, LadderSettings, is_ladder
 

@@ -1,9 +1,10 @@
-"""Running one match: what a BOT argument means (:mod:`.botspec`), how the path of a Python bot
-runs (:mod:`.pymodule`, which the bundler shares), the engine's line rules (:mod:`.lines`), one bot
-process (:mod:`.botprocess`; its limits :mod:`.limits`, the Linux mechanism under it
-:mod:`.plumbing`), the game loop (:mod:`.loop`), the replay file (:mod:`.replay`), and a match as
-``arena play`` asks for it (:mod:`.session`)."""
+"""Running one match: how a BOT argument becomes a command (:mod:`.launch`), a bot as a tree of
+processes (:mod:`.process`) held to its limits (:mod:`.limits`), in a sandbox (:mod:`.sandbox`),
+the turn exchange with it (:mod:`.protocol`), the game loop (:mod:`.loop`) and what it gives
+(:mod:`.result`), the replay file (:mod:`.replay`), the bots' start check (:mod:`.preflight`), game
+seeds (:mod:`.seeds`), and a match as ``arena play`` asks for it (:mod:`.request`)."""
 
-from .loop import Execution, Frame, MatchOptions, MatchResult, PlayerResult, Verdict, play_match
+from .loop import MatchOptions, play_match
+from .result import Execution, Frame, MatchResult, PlayerResult, Verdict
 
 __all__ = ["Verdict", "MatchOptions", "Execution", "Frame", "PlayerResult", "MatchResult", "play_match"]

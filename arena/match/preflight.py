@@ -19,10 +19,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import proctree, sandbox
-from .botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
-from .botspec import BotSpec
-from .shield import shielded
+from . import sandbox
+from .launch.botspec import BotSpec
+from .process import proctree
+from .process.botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
+from .process.shield import shielded
 
 __all__ = ["START_WAIT_S", "MAX_START_WAIT_S", "BATCH", "StartFailure", "start_failures"]
 
@@ -46,7 +47,7 @@ class StartFailure:
     """The bot's name in the tournament."""
     reason: str
     """What happened, in one line (with the line of its stderr that names its error, else its
-    last line: :func:`arena.match.stderrtail.telling_line`)."""
+    last line: :func:`arena.match.process.stderrtail.telling_line`)."""
 
     def __str__(self) -> str:
         return f"bot {self.bot!r} failed to start: {self.reason}"

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ArenaError
-from .loop import MatchResult
-from .paths import unusable
+from ..paths import unusable
+from .result import MatchResult
 
 __all__ = [
     "FORMAT",

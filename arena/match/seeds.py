@@ -14,8 +14,8 @@ from pathlib import Path
 
 import yaml
 
+from .. import paths
 from ..errors import ArenaError
-from . import paths
 
 __all__ = ["SeedError", "parse_seed", "parse_seed_list", "IntAsTextLoader", "JAVA_LONG_MIN", "JAVA_LONG_MAX"]
 

@@ -1,10 +1,8 @@
 """Tournaments: settings (:mod:`.settings`, read by :mod:`.config`), which games (:mod:`.schedule`)
-and in which order (:mod:`.dispatcher`), one game as plain data (:mod:`.task`) played on an
-executor (:mod:`.executor`, :mod:`.dask_executor`), its record (:mod:`.records`) stored
-(:mod:`.store` in :mod:`.database`) with its provenance (:mod:`.provenance`), counted
-(:mod:`.tracker`) and reported (:mod:`.standings`, :mod:`.health`); :mod:`.runner` ties them
-together (what stops it is in :mod:`.errors`), and :mod:`.session` is a tournament as ``arena
-tournament`` plays it."""
+and in which order (:mod:`.dispatcher`), played on the executors of :mod:`arena.runner`, stored in
+:mod:`arena.store`, counted (:mod:`.tracker`) and reported (:mod:`.standings`, :mod:`.health`);
+:mod:`.runner` ties them together (what stops it is in :mod:`.errors`), and :mod:`.play` is a
+tournament as ``arena tournament`` plays it."""
 
 from __future__ import annotations
 

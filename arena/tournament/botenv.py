@@ -16,8 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..match import paths
-from ..match.botspec import BotSpecError, read_env, read_libs
+from .. import paths
+from ..match.launch.botspec import BotSpecError, read_env, read_libs
 from .entries import BotEntry, string_map
 from .settings import ConfigError, text
 

@@ -10,9 +10,10 @@ from typing import Any
 
 import referee
 
-from ..match import paths
+from .. import paths
 from ..match.limits import DEFAULT_MEMORY_LIMIT_MB
 from ..match.seeds import SeedError, parse_seed_list
+from ..runner.task import ReplayPolicy
 from ..stats.sprt import SprtParams
 from .botenv import file_libs, shared_env, shared_libs, with_shared
 from .configfile import read_config_file
@@ -29,7 +30,6 @@ from .settings import (
     shown,
     text,
 )
-from .task import ReplayPolicy
 
 __all__ = [
     "ConfigError",
@@ -92,7 +92,7 @@ class TournamentConfig:
     Not part of the schedule: each game records whether its bots were sandboxed."""
     executor: str = "local"
     """Where games are played: ``local`` (worker processes here) or ``dask`` (a Dask cluster:
-    :mod:`arena.tournament.dask_executor`). Not part of the schedule."""
+    :mod:`arena.runner.dask_executor`). Not part of the schedule."""
     scheduler: str | None = None
     """``executor: dask``: the scheduler's address (``tcp://HOST:8786``)."""
     local_cluster: int | None = None

@@ -9,8 +9,8 @@ from typing import Any
 
 import yaml
 
+from .. import paths
 from ..errors import ArenaError
-from ..match import paths
 from ..match.seeds import IntAsTextLoader
 from .settings import ConfigError
 

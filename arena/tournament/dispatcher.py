@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .records import GameRecord
-from .schedule import Schedule, ScheduledGame
+from ..runner.task import ScheduledGame
+from ..store.records import GameRecord
+from .schedule import Schedule
 from .tracker import Tracker
 
 __all__ = ["Dispatcher"]

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..match import paths
-from ..match.botname import default_name, name_of_path
-from ..match.botspec import split_name
+from .. import paths
+from ..match.launch.botname import default_name, name_of_path
+from ..match.launch.botspec import split_name
 from .schedule import Format
 from .settings import ConfigError, text
 
@@ -150,7 +150,7 @@ def read_bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
 
 
 def _default_name(bot: str, base: Path | None) -> str:
-    """The bot's name by the one naming rule of :mod:`arena.match.botname` (as ``arena play``)."""
+    """The bot's name by the one naming rule of :mod:`arena.match.launch.botname` (as ``arena play``)."""
     whole = paths.expanded(bot)
     whole = whole if whole.is_absolute() else (base or Path.cwd()) / whole
     return _readable(name_of_path(str(whole), base) if paths.exists(whole) else default_name(bot, base))

@@ -7,10 +7,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from .. import paths
 from ..errors import ArenaError
-from ..match import paths
-from .records import RunnerRow
-from .store import StoreError, explain
+from ..store.records import RunnerRow
+from ..store.results import StoreError, explain
 
 __all__ = ["TournamentError", "TournamentBusy", "StorageFailure", "replay_failure"]
 
@@ -20,7 +20,7 @@ class TournamentError(ArenaError):
 
 
 class TournamentBusy(TournamentError):
-    """Another run is playing this tournament now (see :mod:`arena.tournament.runlock`)."""
+    """Another run is playing this tournament now (see :mod:`arena.store.runlock`)."""
 
     def __init__(self, tournament_id: int, runner: RunnerRow | None) -> None:
         who = "another process"

@@ -1,6 +1,6 @@
 """How each bot and each Dask worker fared in a tournament's games: timeouts (those in an overloaded
-window apart, see :mod:`arena.match.schedlag`), crashes, invalid and refused answers, how close
-the answers came to their limits (:mod:`arena.match.latency`), latency percentiles, so a weak bot
+window apart, see :mod:`arena.match.protocol.schedlag`), crashes, invalid and refused answers, how close
+the answers came to their limits (:mod:`arena.match.protocol.latency`), latency percentiles, so a weak bot
 can be told from a starved one, and a slow worker from a slow bot."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ..match.latency import LimitUse
-from ..match.loop import Verdict
-from .records import GameRecord, PlayerRecord
+from ..match.protocol.latency import LimitUse
+from ..match.result import Verdict
+from ..store.records import GameRecord, PlayerRecord
 
 __all__ = ["Latency", "BotHealth", "WorkerHealth", "bot_health", "worker_health", "SLOWER", "PACE_ANSWERS"]
 

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..stats.sprt import SprtParams
-from .browse import result_of
-from .records import GameRecord, TournamentRow
+from ..store.browse import result_of
+from ..store.records import GameRecord, TournamentRow
+from ..store.results import Store
 from .standings import sprt_params
-from .store import Store
 from .tracker import ComparisonTracker, make_tracker
 
 __all__ = [

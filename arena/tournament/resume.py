@@ -16,10 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..runner.failures import FailureWatch
+from ..store.records import GameRecord, TournamentRow
 from .config import FAILURE_WINDOW, TournamentConfig
 from .errors import TournamentError
-from .failures import FailureWatch
-from .records import GameRecord, TournamentRow
 
 __all__ = ["SettingChange", "SettingsChange", "settings_change", "TournamentStopped", "stopped_by_failures"]
 

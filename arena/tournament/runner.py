@@ -2,9 +2,9 @@
 
 :class:`Tournament` never prints: it reports through an ``on_event`` callback (the CLI draws the
 progress bar). It pulls the next game to play from the schedule and the results so far, hands
-it to an executor (:mod:`arena.tournament.executor`: worker processes by default) as a plain
-:class:`arena.tournament.task.GameTask`, stores each result (:mod:`arena.tournament.store`) and counts it
-(:mod:`arena.tournament.tracker`); provenance checks are in :mod:`arena.tournament.provenance`.
+it to an executor (:mod:`arena.runner.executor`: worker processes by default) as a plain
+:class:`arena.runner.task.GameTask`, stores each result (:mod:`arena.store.results`) and counts it
+(:mod:`arena.tournament.tracker`); provenance checks are in :mod:`arena.versions.provenance`.
 
 Determinism. Game ``(comparison, pair, leg)`` always gets the same seed and seats, and the
 statistics never depend on the order in which games finished: a comparison's SPRT is run on its
@@ -28,28 +28,30 @@ from pathlib import Path
 
 import referee
 
-from ..match import botspec, enforcement, paths, sandbox
-from ..match.botspec import BotSpec
-from ..match.limits import TreeLimits
+from .. import paths
+from ..match import sandbox
+from ..match.launch import botspec
+from ..match.launch.botspec import BotSpec
+from ..match.limits import TreeLimits, enforcement
 from ..match.loop import MatchOptions
+from ..match.process.shield import shielded
 from ..match.replay import write_text_atomic
 from ..match.sandbox import SandboxMode
-from ..match.shield import shielded
+from ..runner.executor import Executor, ExecutorError, LocalExecutor
+from ..runner.failures import Failure, FailureWatch
+from ..runner.task import GameTask
 from ..stats import ComparisonStats
 from ..stats.sprt import SprtState
+from ..store.records import BotRow, GameRecord, RunnerRow, TournamentRow, TournamentStatus
+from ..store.results import Store, StoreError, explain
+from ..store.runlock import RunLock
+from ..versions.provenance import ArenaFiles, identity, referee_version, same_bot, same_rules
 from .config import FAILURE_WINDOW, TournamentConfig
 from .dispatcher import Dispatcher
 from .entries import BotEntry
 from .errors import StorageFailure, TournamentBusy, TournamentError, replay_failure
-from .executor import Executor, ExecutorError, LocalExecutor
-from .failures import Failure, FailureWatch
-from .provenance import ArenaFiles, identity, referee_version, same_bot, same_rules
-from .records import BotRow, GameRecord, RunnerRow, TournamentRow, TournamentStatus
 from .resume import SettingsChange, settings_change, stopped_by_failures
-from .runlock import RunLock
 from .schedule import Schedule, make_schedule
-from .store import Store, StoreError, explain
-from .task import GameTask
 from .tracker import ComparisonTracker, TableTracker, make_tracker
 
 __all__ = [
@@ -149,7 +151,7 @@ def _executor_of(config: TournamentConfig) -> Callable[[int], Executor]:
     """The executor the config asks for: local worker processes, or a Dask cluster (whose size
     its workers' cores decide, not ``workers``)."""
     if config.executor == "dask":
-        from .dask_executor import DaskExecutor
+        from ..runner.dask_executor import DaskExecutor
 
         return lambda _n: DaskExecutor.connect(config.scheduler, config.local_cluster)
     return LocalExecutor
@@ -159,8 +161,8 @@ class Tournament:
     """Plays ``config`` into ``store``. ``new=True`` starts a fresh tournament even when one with
     the same settings exists; otherwise that one is resumed (or extended to more games).
     ``executor`` makes the place where games are played, given the number of games to play at
-    once (default: what ``config.executor`` says: :class:`arena.tournament.executor.LocalExecutor`,
-    worker processes on this machine, or :class:`arena.tournament.dask_executor.DaskExecutor`)."""
+    once (default: what ``config.executor`` says: :class:`arena.runner.executor.LocalExecutor`,
+    worker processes on this machine, or :class:`arena.runner.dask_executor.DaskExecutor`)."""
 
     def __init__(
         self,
@@ -325,7 +327,7 @@ class Tournament:
 
     def run(self) -> TournamentRun:
         """Play the games left (taking the tournament's run lock first, see
-        :mod:`arena.tournament.runlock`). Raises :class:`TournamentError`:
+        :mod:`arena.store.runlock`). Raises :class:`TournamentError`:
         :class:`TournamentBusy` when another run is playing this tournament,
         :class:`StorageFailure` when the database or the disk fails (the run stops, the tournament
         is marked interrupted where that can still be written)."""

@@ -21,6 +21,8 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from ..runner.task import ScheduledGame
+
 __all__ = [
     "Format",
     "Comparison",
@@ -62,16 +64,6 @@ class Comparison:
         """Who sits where in leg ``leg``: the first bot is player ``leg``, the others follow."""
         n = len(self.bots)
         return tuple(self.bots[(seat - leg) % n] for seat in range(n))
-
-
-@dataclass(frozen=True)
-class ScheduledGame:
-    comparison: int
-    pair: int
-    leg: int
-    """The seat of the comparison's first bot (two players: 0, or 1 with the seats swapped)."""
-    seed: int
-    seats: tuple[str, ...]
 
 
 def pair_seed(master_seed: int, pair: int) -> int:

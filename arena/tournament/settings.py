@@ -19,8 +19,8 @@ from typing import Any
 
 from ..errors import ArenaError
 from ..match.limits import DEFAULT_MEMORY_LIMIT_MB
+from ..match.request import MAX_MEMORY_MB, MAX_TIME_MARGIN_MS, MAX_TIME_SCALE
 from ..match.seeds import SeedError, parse_seed
-from ..match.session import MAX_MEMORY_MB, MAX_TIME_MARGIN_MS, MAX_TIME_SCALE
 
 __all__ = [
     "ConfigError",

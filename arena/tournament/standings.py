@@ -20,9 +20,10 @@ from ..stats import ComparisonStats, rank_sweep, sweep_points
 from ..stats.leaderboard import GameResult, LeaderboardEntry, leaderboard
 from ..stats.sprt import SprtModel, SprtParams
 from ..stats.sweep import SweepPoint
+from ..store.browse import find_tournament
+from ..store.records import GameRecord, TournamentRow
+from ..store.results import Store
 from .health import BotHealth, WorkerHealth, bot_health, worker_health
-from .records import GameRecord, TournamentRow
-from .store import Store, StoreError
 from .tracker import ComparisonTracker, TableStanding, TableTracker, make_tracker
 
 __all__ = [
@@ -34,7 +35,6 @@ __all__ = [
     "Standings",
     "standings",
     "load_standings",
-    "find_tournament",
 ]
 
 
@@ -225,25 +225,6 @@ class Standings:
         if self.sweep is not None:
             out["sweep"] = self.sweep.to_dict()
         return out
-
-
-def find_tournament(store: Store, tid: int | None, *, ladders: bool = True) -> TournamentRow:
-    """The tournament ``tid``, or the latest one; without ``ladders``, never a ladder (``arena
-    ladder``'s rows: their settings say ``kind: ladder``)."""
-    if tid is None and not ladders:
-        row = next((t for t in reversed(store.tournaments()) if t.settings.get("kind") != "ladder"), None)
-    else:
-        row = store.latest() if tid is None else store.tournament(tid)
-    if row is not None and not ladders and row.settings.get("kind") == "ladder":
-        raise StoreError(
-            f"{store.path}: {row.id} is a ladder, not a tournament: see arena ladder show --ladder {row.id}"
-        )
-    if row is None:
-        if tid is None:
-            raise StoreError(f"{store.path}: no tournament in this database yet")
-        known = ", ".join(str(t.id) for t in store.tournaments()) or "none"
-        raise StoreError(f"{store.path}: no tournament {tid} (tournaments: {known})")
-    return row
 
 
 def load_standings(db: str | Path, tid: int | None = None) -> Standings:

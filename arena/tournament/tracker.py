@@ -16,7 +16,7 @@ from typing import Protocol
 
 from ..stats import ComparisonStats, HeadToHead
 from ..stats.sprt import SprtParams, SprtState
-from .records import GameRecord
+from ..store.records import GameRecord
 
 __all__ = ["score_of_a", "Tracker", "ComparisonTracker", "TableTracker", "make_tracker"]
 

@@ -2,7 +2,7 @@
 list, and a small JSON answer the pages poll to update themselves while a run goes on.
 
 The results database is only read: every request opens it read-only
-(:class:`arena.tournament.store.Store`), so a running tournament or ladder writes on undisturbed;
+(:class:`arena.store.results.Store`), so a running tournament or ladder writes on undisturbed;
 a database of an older schema is read through a private in-memory copy, never migrated. Every
 text comes from the templates with Jinja's escaping on; a replay is served only from the path the
 database records for a game, found by the game's id (nothing in a URL reaches the file system).
@@ -18,8 +18,8 @@ from flask import Flask, abort, jsonify, redirect, render_template, request, url
 from werkzeug.wrappers import Response
 
 from arena.ladder.errors import LadderError
-from arena.tournament.browse import STATUSES, UnknownBot, find_game, tournaments
-from arena.tournament.store import Store, StoreError
+from arena.store.browse import STATUSES, UnknownBot, find_game, tournaments
+from arena.store.results import Store, StoreError
 
 from . import pages
 

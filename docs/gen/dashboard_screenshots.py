@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from click.testing import CliRunner  # noqa: E402
 
-from arena.tournament.browse import find_games  # noqa: E402
+from arena.store.browse import find_games  # noqa: E402
 from cli.arena import main as arena  # noqa: E402
 from tests.helpers.browser import CHROMEDRIVER, CHROMIUM, CHROMIUM_FLAGS, browser_problem  # noqa: E402
 from tests.helpers.dashboard import served  # noqa: E402

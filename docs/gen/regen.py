@@ -181,8 +181,8 @@ def schema() -> str:
     """The tables and indexes of a results database the arena makes now, as SQL."""
     import sqlite3
 
-    from arena.tournament.database import Database
-    from arena.tournament.schema import SCHEMA_VERSION
+    from arena.store.database import Database
+    from arena.store.schema import SCHEMA_VERSION
 
     with tempfile.TemporaryDirectory(prefix="cgarena-docs-") as folder:
         Database(Path(folder) / "arena.sqlite").close()

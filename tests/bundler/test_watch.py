@@ -12,8 +12,8 @@ import pytest
 
 from bundler.build import BuildOptions
 from bundler.cglocal import CGLocalApp
-from bundler.cglocal_session import push_watching
-from bundler.session import Built, Changed, Outputs, Watching, watch
+from bundler.cglocal_push import push_watching
+from bundler.steps import Built, Changed, Outputs, Watching, watch
 from tests.helpers.cglocal import free_port
 
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from arena.match.botspec import shipped_bots
+from arena.match.launch.botspec import shipped_bots
 from cli.arena import main
 from tests.helpers.paths import REPO_ROOT
 

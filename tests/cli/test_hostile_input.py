@@ -15,16 +15,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.match.botspec import REPO_ROOT, BotSpec
+from arena.match.launch.botspec import REPO_ROOT, BotSpec
 from arena.match.preflight import start_failures
+from arena.store.results import Store
 from arena.tournament import Tournament, TournamentError
 from arena.tournament import schedule as schedule_module
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
 from arena.tournament.dispatcher import Dispatcher
-from arena.tournament.provenance import source_hash
 from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule
-from arena.tournament.store import Store
 from arena.tournament.tracker import ComparisonTracker, TableTracker, make_tracker
+from arena.versions.provenance import source_hash
 from cli.arena import main
 
 GREEDY = REPO_ROOT / "bots" / "spring2021" / "greedy_bot.py"

@@ -8,8 +8,8 @@ import io
 
 from arena.ladder.ranking import RankedBot, Ranking
 from arena.ladder.runner import LadderGameDone, LadderStarted
-from arena.tournament.failures import Failure
-from arena.tournament.records import GameRecord, PlayerRecord
+from arena.runner.failures import Failure
+from arena.store.records import GameRecord, PlayerRecord
 from arena.tournament.runner import BotFailed
 from cli.ladder_progress import LadderProgress, status_line
 

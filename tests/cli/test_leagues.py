@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 import referee
-from arena.match import botspec
-from arena.match.botspec import shipped_bots
+from arena.match.launch import botspec
+from arena.match.launch.botspec import shipped_bots
 from arena.match.replay import read_replay
 from arena.view import build_page
 from cli.arena import main

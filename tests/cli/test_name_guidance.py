@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import referee
-from arena.match import botspec
+from arena.match.launch import botspec
 from cli.arena import main
 from referee.suggest import closest, did_you_mean
 

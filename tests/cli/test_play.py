@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.match import enforcement, sandbox
+from arena.match import sandbox
+from arena.match.limits import enforcement
 from arena.match.replay import read_replay
 from cli.arena import main
 from cli.bundle import main as bundle_main

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from arena.match.latency import LimitUse
+from arena.match.protocol.latency import LimitUse
 from arena.stats import ComparisonStats
 from arena.stats.leaderboard import LeaderboardEntry
 from arena.stats.sprt import SprtParams, SprtResult, SprtState

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena.ladder.where import parse_condition
-from arena.tournament.browse import GameFilter, find_games
-from arena.tournament.paging import game_page
+from arena.store.browse import GameFilter, find_games
+from arena.store.paging import game_page
+from arena.store.where import parse_condition
 from cli.arena import main
 from tests.helpers.dashboard import EVIL, SHORT, arena, evil_tournament, headers, row_ids, table, tournament_db
 from tests.helpers.paths import REPO_ROOT

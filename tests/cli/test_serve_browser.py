@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from arena.match.replay import read_replay
-from arena.tournament.browse import find_games
+from arena.store.browse import find_games
 from tests.helpers.dashboard import EVIL, arena, evil_tournament, served, tournament_db
 from tests.helpers.paths import REPO_ROOT
 from tests.helpers.storage import held_bot, playing, tournament_argv, wait_for

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
-from arena.tournament.records import GameRecord, PlayerRecord
+from arena.store.records import GameRecord, PlayerRecord
 from cli.arena import main
 from cli.repro import stored_game_command
 from tests.helpers.escapes import SHOWN, assert_shown_escaped, escaping_bot

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from arena.store.records import TournamentRow
 from arena.tournament.config import config_from_mapping
-from arena.tournament.records import TournamentRow
 from arena.tournament.resume import settings_change
 from cli.arena import main
 

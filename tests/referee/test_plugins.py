@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 import referee
 from arena.match import MatchOptions, Verdict, play_match
-from arena.match.botspec import BotSpec
+from arena.match.launch.botspec import BotSpec
 from arena.match.replay import read_replay
 from cli.arena import main
 from referee.javarandom import JavaRandom

@@ -1,4 +1,4 @@
-"""Freezing each kind of bot (:mod:`arena.ladder.freeze`), played for real: the frozen version
+"""Freezing each kind of bot (:mod:`arena.versions.freeze`), played for real: the frozen version
 plays a Spring 2021 game against the shipped ``wait`` bot from another working directory, and
 keeps its answers after its source is edited. Expected answers and hashes come from the files
 the tests write (hashed here with hashlib)."""
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder.freeze import FreezeError, Frozen, freeze
-from arena.ladder.snapshot import verify
 from arena.match import MatchOptions, Verdict, play_match
-from arena.match.botspec import BotSpec, resolve, shipped_bots
+from arena.match.launch.botspec import BotSpec, resolve, shipped_bots
+from arena.versions.freeze import FreezeError, Frozen, freeze
+from arena.versions.snapshot import verify
 from bundler.ship import bundle_source
 from tests.helpers.spring_text_bots import spring_bot_text, write_spring_bot
 

@@ -1,4 +1,4 @@
-"""A ladder's runs through the library (:mod:`arena.ladder.session`): what is played (pairs of
+"""A ladder's runs through the library (:mod:`arena.ladder.commands`): what is played (pairs of
 games on shared maps), when a run stops, a bot added while a run plays, a Dask cluster."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from arena.ladder.commands import add_bot, init_ladder, run_ladder, show_ladder
 from arena.ladder.runner import LadderGameDone, Picked
-from arena.ladder.session import add_bot, init_ladder, run_ladder, show_ladder
-from arena.tournament.store import Store
+from arena.store.results import Store
 from bundler.ship import bundle_source
 from tests.helpers.dask_cluster import Cluster
 from tests.helpers.paths import SHIPPED_BOTS

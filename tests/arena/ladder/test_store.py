@@ -1,4 +1,4 @@
-"""The store of frozen versions (:mod:`arena.ladder.snapshot`): one snapshot per content, checked
+"""The store of frozen versions (:mod:`arena.versions.snapshot`): one snapshot per content, checked
 before it is reused or played, replaced when damaged; only regular files within the limits are
 frozen. Hashes are computed here with hashlib from the files the tests write."""
 
@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder import snapshot
-from arena.ladder.freeze import FreezeError, Frozen, freeze
-from arena.ladder.snapshot import load, store_for, verify
-from arena.match.botspec import BotSpec, resolve
-from arena.tournament.provenance import ArenaFiles
+from arena.match.launch.botspec import BotSpec, resolve
+from arena.versions import snapshot
+from arena.versions.freeze import FreezeError, Frozen, freeze
+from arena.versions.provenance import ArenaFiles
+from arena.versions.snapshot import load, store_for, verify
 
 
 def sha(data: bytes) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.ladder.where import WhereError, matches, parse_condition, parse_where
+from arena.store.where import WhereError, matches, parse_condition, parse_where
 
 SPRING = {"holes": 4, "richness": 55, "rich_cells": 5}
 FALL = {"first_orders": "76,64,49,50,48", "orders_value": 66}

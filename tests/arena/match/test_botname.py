@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.match.botname import default_name
-from arena.match.botspec import BotSpecError, resolve
+from arena.match.launch.botname import default_name
+from arena.match.launch.botspec import BotSpecError, resolve
 from arena.tournament.config import config_from_mapping
 from cli.arena import main
 from tests.helpers.spring_text_bots import spring_bot_text
@@ -40,7 +40,7 @@ PYTHON = Path(sys.executable).name
     ],
 )
 def test_the_naming_rule(text, name):
-    """Worked by hand from the rule in arena/match/botname.py's docstring."""
+    """Worked by hand from the rule in arena/match/launch/botname.py's docstring."""
     assert default_name(text) == name
 
 

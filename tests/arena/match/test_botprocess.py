@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.botprocess import BotProcess, BotStartError, resolve_program
+from arena.match.process.botprocess import BotProcess, BotStartError, resolve_program
 from tests.helpers.paths import REPO_ROOT
 
 # Starts a child (same session) that starts a grandchild in a new session, and a second child
@@ -112,7 +112,7 @@ def test_a_bot_starts_with_no_signal_blocked():
 
 DIES_WITH_PARENT = r"""
 import os, sys
-from arena.match import botprocess, plumbing
+from arena.match.process import botprocess, plumbing
 if sys.argv[1] == "no-setpriv":
     plumbing._setpriv = lambda: None  # the fallback: the signal is set from Python in the child
 bot = botprocess.BotProcess(["sleep", sys.argv[2]], memory_limit_mb=None, task_limit=None).start()

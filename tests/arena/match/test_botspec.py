@@ -1,4 +1,4 @@
-"""What a BOT argument means (``arena.match.botspec``): one meaning for a Python bot in play,
+"""What a BOT argument means (``arena.match.launch.botspec``): one meaning for a Python bot in play,
 tournament, bundle and verify; bots named on the command line; commands and their errors."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.match import botspec
-from arena.match.botspec import BotSpecError, resolve, split_name
+from arena.match.launch import botspec
+from arena.match.launch.botspec import BotSpecError, resolve, split_name
 from bundler.graph import locate_entry
 from bundler.verify import source_bot
 from cli.arena import main

@@ -1,4 +1,4 @@
-"""Cgroups (arena.match.cgroups): event counts are read from the right line, a cgroup kept for the
+"""Cgroups (arena.match.limits.cgroups): event counts are read from the right line, a cgroup kept for the
 next bot counts only that bot's events, and the cgroups dead arenas left are found and removed."""
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.match import cgroups
-from arena.match.botprocess import BotProcess
-from arena.match.cgroups import _count
-from arena.match.enforcement import enforcement
-from arena.match.limits import BreachKind
+from arena.match.limits import BreachKind, cgroups
+from arena.match.limits.cgroups import _count
+from arena.match.limits.enforcement import enforcement
+from arena.match.process.botprocess import BotProcess
 
 
 def test_event_counts_are_read_from_the_start_of_a_line() -> None:

@@ -9,9 +9,10 @@ import time
 
 import pytest
 
-from arena.match import MatchOptions, Verdict, enforcement, play_match
-from arena.match.botprocess import BotProcess
-from arena.match.botspec import REPO_ROOT, BotSpec
+from arena.match import MatchOptions, Verdict, play_match
+from arena.match.launch.botspec import REPO_ROOT, BotSpec
+from arena.match.limits import enforcement
+from arena.match.process.botprocess import BotProcess
 from tests.helpers.paths import FAULTY, FIXTURES
 from tests.helpers.sandboxing import gone, marker, require_sandbox, sandbox_mode
 

@@ -11,10 +11,10 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from arena.match import jsbot
-from arena.match.botspec import BotSpecError, resolve
-from arena.match.stderrtail import telling_line
-from arena.tournament import provenance
+from arena.match.launch import jsbot
+from arena.match.launch.botspec import BotSpecError, resolve
+from arena.match.process.stderrtail import telling_line
+from arena.versions import provenance
 from cli.arena import main
 from tests.helpers.environment import require_program
 from tests.helpers.sandboxing import sandbox_mode

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.match.latency import LimitUse, applied_limit
+from arena.match.protocol.latency import LimitUse, applied_limit
 
 
 def test_answers_fall_in_the_bins_by_their_share_of_the_limit() -> None:

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from arena.match import plumbing, pystart
-from arena.match.botprocess import BotProcess
+from arena.match.launch import pystart
+from arena.match.process import plumbing
+from arena.match.process.botprocess import BotProcess
 
 REPORT = """\
 import json, os, resource, sys

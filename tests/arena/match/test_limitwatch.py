@@ -1,4 +1,4 @@
-"""The process's one limits thread (arena.match.limitwatch): it looks at every watched bot
+"""The process's one limits thread (arena.match.limits.limitwatch): it looks at every watched bot
 regularly, stops at a breach or when told, and never looks at a bot once unwatch returned."""
 
 from __future__ import annotations
@@ -6,8 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from arena.match import limitwatch
-from arena.match.limits import WATCH_INTERVAL_S
+from arena.match.limits import WATCH_INTERVAL_S, limitwatch
 
 
 class Counter:

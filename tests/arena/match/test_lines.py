@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.match.lines import LineSplitter
+from arena.match.protocol.lines import LineSplitter
 
 CASES = [
     # chunks fed, EOF?, expected lines

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from arena.match import MatchOptions, Verdict, play_match
-from arena.match.botspec import REPO_ROOT, BotSpec
+from arena.match.launch.botspec import REPO_ROOT, BotSpec
+from arena.match.protocol.schedlag import LagWindow, MachineLoad, machine_load
 from arena.match.replay import read_replay, replay_time_scale
-from arena.match.schedlag import LagWindow, MachineLoad, machine_load
 from cli.arena import main
 from tests.helpers.paths import FAULTY, FIXTURES
 

@@ -1,4 +1,4 @@
-"""How the path of a Python bot runs (``arena.match.pymodule``): the rule botspec and the bundler share."""
+"""How the path of a Python bot runs (``arena.match.launch.pymodule``): the rule botspec and the bundler share."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.pymodule import NoMainError, locate, module_path, package_chain, uses_relative_imports
+from arena.match.launch.pymodule import NoMainError, locate, module_path, package_chain, uses_relative_imports
 
 
 def write(root: Path, files: dict[str, str]) -> None:

@@ -1,4 +1,4 @@
-"""The fast start of Python bots (arena.match.pystart): a bot started through the process layer
+"""The fast start of Python bots (arena.match.launch.pystart): a bot started through the process layer
 sees what it sees when its plain command (``python -u FILE``, ``python -u -m MODULE``) is run
 directly, except ``sys.flags.no_site``, which tells which start it got; a bot that needs a module
 only an import hook of a ``.pth`` file provides still gets it."""
@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from arena.match import pystart, sandbox
-from arena.match.botprocess import BotProcess
+from arena.match import sandbox
+from arena.match.launch import pystart
+from arena.match.process.botprocess import BotProcess
 from tests.helpers.paths import REPO_ROOT
 from tests.helpers.sandboxing import require_sandbox
 
@@ -233,7 +234,7 @@ HOOK = textwrap.dedent("""\
 
 DRIVER = textwrap.dedent("""\
     import json, sys
-    from arena.match.botprocess import BotProcess
+    from arena.match.process.botprocess import BotProcess
     process = BotProcess(json.loads(sys.argv[1]), cwd=sys.argv[2]).start()
     try:
         print(process.read_line(60).line)

@@ -1,4 +1,4 @@
-"""The fast start (arena.match.pystart) in the Python environments of the real world (issue #38,
+"""The fast start (arena.match.launch.pystart) in the Python environments of the real world (issue #38,
 goal 4): each test builds a virtual environment whose ``.pth`` files are of one kind found in
 released packages or tools, starts a bot through the process layer of an arena run by that
 environment's interpreter, and compares what the bot prints with its plain command's output.
@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from arena.match import pystart
+from arena.match.launch import pystart
 from tests.helpers.paths import REPO_ROOT
 
 # What the bot sees: its path, the flag that tells its start, and what it is asked to show.
@@ -28,8 +28,8 @@ BOT = textwrap.dedent("""\
 # Run by the environment's interpreter: the plan of the start and the bot's first line.
 DRIVER = textwrap.dedent("""\
     import json, sys
-    from arena.match import pystart
-    from arena.match.botprocess import BotProcess
+    from arena.match.launch import pystart
+    from arena.match.process.botprocess import BotProcess
     argv, cwd, wrapper = json.loads(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
     plan = pystart.start_plan(argv, cwd, None if wrapper else dict(__import__("os").environ))
     process = BotProcess(argv, cwd=cwd, wrapper=wrapper).start()
@@ -164,7 +164,7 @@ def test_virtualenvs_distutils_patch_finder_keeps_the_fast_start(tmp_path: Path)
 def run_both_plan(python: Path, bot: Path) -> dict[str, Any]:
     """The plan only (the bot may not run: a module it imports may not exist)."""
     code = (
-        "import json, sys\nfrom arena.match import pystart\n"
+        "import json, sys\nfrom arena.match.launch import pystart\n"
         "plan = pystart.start_plan([sys.executable, '-u', sys.argv[1]], None, dict(__import__('os').environ))\n"
         "print('PLAN', json.dumps({'reason': plan.reason.name, 'detail': plan.detail, 'text': plan.describe()}))\n"
     )

@@ -10,9 +10,10 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from arena.match import MatchOptions, play_match, refereetime
-from arena.match.botspec import BotSpec
-from arena.match.refereetime import RefereeFailure
+from arena.match import MatchOptions, play_match
+from arena.match.launch.botspec import BotSpec
+from arena.match.limits import refereetime
+from arena.match.limits.refereetime import RefereeFailure
 from cli.arena import main
 from referee.spring2021.referee import Spring2021Referee
 from tests.helpers.paths import SHIPPED_BOTS

@@ -34,7 +34,7 @@ close its answers came to their limits, whether its timeout came in an overloade
 match's time scale and margin): not in 0.1.0's files, left out."""
 RENAMED = {"spring_random.py": "spring_random", "fall_random.py": "fall_random", "fall_quitter.py": "fall_quitter"}
 """Bot names 0.1.0 gave (the file's name) and the names the naming rule gives them since #34
-(:mod:`arena.match.botname`: the file's name without its extension)."""
+(:mod:`arena.match.launch.botname`: the file's name without its extension)."""
 MATCHES = {
     "spring2021": ["bots/spring_random.py --seed 1", "bots/spring_random.py --seed 2"],
     "fall2020": ["bots/fall_random.py --seed 1", "bots/fall_quitter.py"],

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from arena.match import MatchOptions, Verdict, play_match, sandbox
-from arena.match.botprocess import BotProcess
-from arena.match.botspec import REPO_ROOT, BotSpec
+from arena.match.launch.botspec import REPO_ROOT, BotSpec
+from arena.match.process.botprocess import BotProcess
 from tests.helpers.paths import FAULT_BOTS
 from tests.helpers.sandboxing import marker, require_sandbox
 from tests.helpers.spring_text_bots import write_spring_bot
@@ -168,7 +168,7 @@ def test_a_sandboxed_match_leaves_no_process_to_the_arena(tmp_path):
     a zombie of the arena (one a bot: a worker playing hundreds of games ran out of PIDs and slowed
     down looking through them)."""
     require_sandbox()
-    from arena.match import proctree
+    from arena.match.process import proctree
 
     def ours() -> set[int]:
         return set(proctree.children(os.getpid()) or [])

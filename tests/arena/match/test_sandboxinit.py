@@ -1,4 +1,4 @@
-"""What the arena reads through a sandbox's init (arena.match.sandboxinit)."""
+"""What the arena reads through a sandbox's init (arena.match.sandbox.init)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import signal
 import subprocess
 import time
 
-from arena.match import plumbing, proctree, sandbox
-from arena.match.sandboxinit import InitPid, scratch_bytes
+from arena.match import sandbox
+from arena.match.process import plumbing, proctree
+from arena.match.sandbox.init import InitPid, scratch_bytes
 from tests.helpers.sandboxing import require_sandbox
 
 

@@ -125,7 +125,7 @@ def cgroup_dirs(pid: int) -> list[Path]:
 def test_the_next_arena_removes_the_cgroups_of_a_killed_one(tmp_path):
     """An arena killed by SIGKILL cannot remove its bots' cgroups, nor (without the sandbox) kill
     a daemon a bot started in a session of its own: the next arena does both."""
-    from arena.match.enforcement import enforcement
+    from arena.match.limits.enforcement import enforcement
 
     if enforcement() == "watchdog":
         pytest.skip("this machine gives no cgroups to the arena (the watchdog makes none)")
@@ -158,7 +158,10 @@ def test_the_next_arena_removes_the_cgroups_of_a_killed_one(tmp_path):
         # what the killed arena left: its cgroups, and the daemon in them
         assert all(d.is_dir() for d in dirs) and alive(daemon)
         proc.wait()
-        sweep = "from arena.match import enforcement, limits\nenforcement.tree_limiter(limits.TreeLimits()).close()"
+        sweep = (
+            "from arena.match import limits\nfrom arena.match.limits import enforcement\n"
+            "enforcement.tree_limiter(limits.TreeLimits()).close()"
+        )
         subprocess.run(
             [sys.executable, "-c", sweep],
             check=True,
@@ -342,7 +345,7 @@ def worker_with_a_daemon(proc: subprocess.Popen[bytes], mark: str) -> tuple[int,
         assert proc.poll() is None, "the tournament ended early"
         for worker in descendants(proc.pid):
             try:
-                if b"arena.tournament.worker" not in Path(f"/proc/{worker}/cmdline").read_bytes():
+                if b"arena.runner.worker" not in Path(f"/proc/{worker}/cmdline").read_bytes():
                     continue
                 below = descendants(worker)
                 lines = [Path(f"/proc/{p}/cmdline").read_bytes() for p in below]

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.botspec import BotSpec
-from arena.tournament import provenance
+from arena.match.launch.botspec import BotSpec
+from arena.store.results import Store
 from arena.tournament.config import load_config
 from arena.tournament.runner import Tournament, TournamentError
-from arena.tournament.store import Store
+from arena.versions import provenance
 from tests.helpers.spring_text_bots import spring_bot_text
 from tests.helpers.storage import ARENA, rows
 

@@ -17,17 +17,17 @@ from pathlib import Path
 import distributed
 from click.testing import CliRunner
 
-from arena.match.botspec import BotSpec, resolve
+from arena.match.launch.botspec import BotSpec, resolve
 from arena.match.loop import MatchOptions
 from arena.match.sandbox import SandboxMode
-from arena.tournament import Tournament, dask_executor
+from arena.runner import dask_executor
+from arena.runner.dask_executor import DaskExecutor
+from arena.runner.shipping import sha256_of
+from arena.runner.task import GameTask, ScheduledGame
+from arena.store.results import Store
+from arena.tournament import Tournament
 from arena.tournament.config import config_from_mapping
-from arena.tournament.dask_executor import DaskExecutor
 from arena.tournament.runner import GameDone
-from arena.tournament.schedule import ScheduledGame
-from arena.tournament.shipping import sha256_of
-from arena.tournament.store import Store
-from arena.tournament.task import GameTask
 from bundler.ship import bundle_source
 from cli.arena import main
 from tests.helpers.sandboxing import processes_with

@@ -7,8 +7,8 @@ pair each comparison's leg 0 then leg 1).
 from __future__ import annotations
 
 from arena.stats.sprt import SprtParams
+from arena.store.records import GameRecord, PlayerRecord
 from arena.tournament.dispatcher import Dispatcher
-from arena.tournament.records import GameRecord, PlayerRecord
 from arena.tournament.schedule import GauntletSchedule
 from arena.tournament.tracker import ComparisonTracker
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.runner.task import GameTask, play_task
+from arena.store.records import GameRecord
+from arena.store.results import Store
 from arena.tournament import Tournament
 from arena.tournament.config import config_from_mapping
-from arena.tournament.records import GameRecord
-from arena.tournament.store import Store
-from arena.tournament.task import GameTask, play_task
 from tests.helpers.paths import FIXTURES
 
 FIXTURE_BOTS = FIXTURES / "store_v1" / "bots"

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.tournament.store import SCHEMA_VERSION
+from arena.store.results import SCHEMA_VERSION
 from cli.arena import main
 from tests.helpers.golden import (
     OUTPUTS,

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.match.loop import Verdict
-from arena.tournament.failures import FailureWatch
-from arena.tournament.records import GameRecord, PlayerRecord
+from arena.match.result import Verdict
+from arena.runner.failures import FailureWatch
+from arena.store.records import GameRecord, PlayerRecord
 from cli.arena import main
 from tests.helpers.spring_text_bots import write_spring_bot
 

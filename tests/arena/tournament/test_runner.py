@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 import referee
-from arena.match import enforcement
-from arena.match.botspec import REPO_ROOT, BotSpec
+from arena.match.launch.botspec import REPO_ROOT, BotSpec
+from arena.match.limits import enforcement
 from arena.stats import HeadToHead, SprtParams, SprtState
+from arena.store.records import BotRow, GameRecord, PlayerRecord
+from arena.store.results import Store, StoreError
 from arena.tournament import Tournament, TournamentError
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
-from arena.tournament.provenance import bot_sources
-from arena.tournament.records import BotRow, GameRecord, PlayerRecord
 from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
-from arena.tournament.store import Store, StoreError
 from arena.tournament.tracker import ComparisonTracker, score_of_a
+from arena.versions.provenance import bot_sources
 
 CONFIGS = REPO_ROOT / "configs"
 
@@ -407,7 +407,7 @@ def test_progress_total_shrinks_when_sprt_decides(tmp_path):
 def test_a_decided_comparison_asks_the_executor_to_cancel_its_later_pairs(tmp_path):
     """greedy beats wait every game: H1 is accepted after a few pairs; the executor is then told
     that the comparison's games from the deciding pair on are no longer wanted."""
-    from arena.tournament.executor import LocalExecutor
+    from arena.runner.executor import LocalExecutor
 
     cancelled: list[tuple[int, int]] = []
 

@@ -1,5 +1,5 @@
-"""What a Dask worker gets for each bot (:mod:`arena.tournament.shipping`), and how a slow worker
-is told apart (:func:`arena.tournament.dask_worker.slow_workers`,
+"""What a Dask worker gets for each bot (:mod:`arena.runner.shipping`), and how a slow worker
+is told apart (:func:`arena.runner.dask_worker.slow_workers`,
 :func:`arena.tournament.health.worker_health`), without a cluster: the expected values are
 worked out by hand."""
 
@@ -14,19 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.botspec import BotSpec, resolve
-from arena.tournament.dask_worker import WorkerPace, slow_workers
+from arena.match.launch.botspec import BotSpec, resolve
+from arena.runner.dask_worker import WorkerPace, slow_workers
+from arena.runner.shipping import Need, Shipped, ShippingError, describe_missing, missing, pack, unpack
+from arena.store.records import GameRecord, PlayerRecord
 from arena.tournament.health import Latency, worker_health
-from arena.tournament.records import GameRecord, PlayerRecord
-from arena.tournament.shipping import (
-    Need,
-    Shipped,
-    ShippingError,
-    describe_missing,
-    missing,
-    pack,
-    unpack,
-)
 from bundler.ship import bundle_source
 
 

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena.tournament.runlock import RunLock
-from arena.tournament.store import SCHEMA_VERSION, Store, StoreError
+from arena.store.results import SCHEMA_VERSION, Store, StoreError
+from arena.store.runlock import RunLock
 from cli.arena import main
 from tests.helpers.paths import FIXTURES
 from tests.helpers.spring_text_bots import spring_bot_text

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.records import BotRow, BotState, GameRecord, PickRow, PlayerRecord
-from arena.tournament.store import GAME_COLUMNS, PLAYER_COLUMNS, Store, StoreError
+from arena.store.records import BotRow, BotState, GameRecord, PickRow, PlayerRecord
+from arena.store.results import GAME_COLUMNS, PLAYER_COLUMNS, Store, StoreError
 
 
 def _store(tmp_path: Path) -> tuple[Store, int]:

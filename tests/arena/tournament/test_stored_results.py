@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.tournament.store import SCHEMA_VERSION, Store
+from arena.store.results import SCHEMA_VERSION, Store
 from cli.arena import main
 from tests.helpers.paths import FIXTURES
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.match.latency import LimitUse
-from arena.match.loop import Verdict
+from arena.match.protocol.latency import LimitUse
+from arena.match.result import Verdict
+from arena.runner.failures import Failure, FailureWatch
+from arena.store.records import BotRow, GameRecord, PlayerRecord
+from arena.store.results import Store
 from arena.tournament.config import ConfigError, config_from_mapping
-from arena.tournament.failures import Failure, FailureWatch
 from arena.tournament.health import bot_health, worker_health
-from arena.tournament.records import BotRow, GameRecord, PlayerRecord
 from arena.tournament.runner import BotFailed
-from arena.tournament.store import Store
 from cli.arena import main
 from cli.tournament import _View
 from tests.helpers.paths import FIXTURES

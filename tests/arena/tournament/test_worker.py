@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from arena.tournament import worker
+from arena.runner import worker
 
 
 @pytest.fixture

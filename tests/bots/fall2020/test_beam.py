@@ -21,7 +21,7 @@ import pytest
 
 import referee
 from arena.match import MatchOptions, Verdict, play_match
-from arena.match.botspec import BotSpec
+from arena.match.launch.botspec import BotSpec
 from bots.fall2020.beam.evaluation import Weights, spell_value, terminal_value
 from bots.fall2020.beam.search import (
     ACTION,

@@ -16,7 +16,7 @@ from itertools import product
 import pytest
 
 from arena.match import MatchOptions, Verdict, play_match
-from arena.match.botspec import BotSpec
+from arena.match.launch.botspec import BotSpec
 from bots.fall2020.bfs.bot import BfsBot, Settings
 from bots.fall2020.bfs.planner import (
     REST_MOVE,

@@ -13,7 +13,7 @@ import pytest
 
 import referee
 from arena.match import MatchOptions, Verdict, play_match
-from arena.match.botspec import BotSpec, resolve, shipped_bots
+from arena.match.launch.botspec import BotSpec, resolve, shipped_bots
 from bots.spring2021.game import io
 from bots.spring2021.game.board import Board
 

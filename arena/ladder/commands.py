@@ -1,0 +1,460 @@
+"""The ladder commands as library functions: :func:`init_ladder`, :func:`add_bot`,
+:func:`run_ladder`, :func:`show_ladder`, :func:`set_state` (retire, remove) and
+:func:`rename_bot`. They never print; every failure is a :class:`LadderError` (one line) raised
+before anything is written: a database that cannot be used
+(:class:`arena.store.results.StoreError`) is reported as one too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import referee
+
+from .. import paths
+from ..match import sandbox
+from ..match.launch import botspec
+from ..match.launch.botspec import BotSpec
+from ..match.limits.refereetime import RefereeFailure
+from ..match.loop import MatchOptions, play_match
+from ..match.sandbox import SandboxMode
+from ..runner.failures import FAILURES
+from ..runner.task import ReplayPolicy
+from ..store.records import BotRow, BotState
+from ..store.results import Store, StoreError
+from ..store.runlock import RunLock
+from ..store.where import WhereError, parse_where
+from ..tournament.schedule import pair_seed
+from ..tournament.settings import ConfigError
+from ..versions.freeze import freeze
+from ..versions.provenance import ArenaFiles, same_rules
+from ..versions.snapshot import FreezeError, Frozen, store_for, verify
+from .errors import LadderError
+from .ranking import Played, Ranking, rank
+from .runner import MIN_GAMES, LadderRun, RunResult
+from .settings import LadderSettings, differences, read_settings
+from .stored import Ladder, create_ladder, find_ladder, ladders, title
+
+if TYPE_CHECKING:
+    from ..runner.executor import Executor
+
+__all__ = [
+    "init_ladder",
+    "Added",
+    "add_bot",
+    "run_ladder",
+    "LadderView",
+    "RecentPick",
+    "show_ladder",
+    "set_state",
+    "rename_bot",
+    "spec_of",
+    "bot_specs",
+]
+
+
+def _store(db: str | Path, *, read_only: bool = False, create: bool = True) -> Store:
+    if (read_only or not create) and not Path(db).is_file():
+        raise LadderError(f"{db}: no results database here: make a ladder with arena ladder init GAME, or pass --db")
+    try:
+        return Store(db, read_only=read_only, create=create)
+    except StoreError as exc:
+        raise LadderError(str(exc)) from None
+
+
+def _settings(game: str, given: Mapping[str, Any], base: LadderSettings | None = None) -> LadderSettings:
+    try:
+        return read_settings(game, given, base)
+    except ConfigError as exc:
+        raise LadderError(str(exc)) from None
+
+
+def init_ladder(db: str | Path, game: str, given: Mapping[str, Any], *, new: bool = False) -> Ladder:
+    """Make a ladder of ``game`` in the results database ``db`` with the settings ``given``
+    (``league``, ``params``, ``time_scale``, ``memory_limit_mb``, ``sandbox``, ``seed``: raw, as
+    typed). A database holds one ladder unless ``new`` asks for another."""
+    settings = _settings(game, given)
+    try:
+        sandbox.decide(settings.sandbox)
+    except sandbox.SandboxUnavailable as exc:
+        raise LadderError(str(exc)) from None
+    if (reason := paths.unusable(str(db))) is not None:
+        raise LadderError(f"--db {db}: {reason}")
+    with _store(db) as store:
+        try:
+            existing = ladders(store)
+            if existing and not new:
+                raise LadderError(
+                    f"{db} already holds ladder {existing[-1].id} ({existing[-1].settings.get('game')}): add bots to "
+                    "it (arena ladder add NAME BOT), or pass --new to make another ladder in this database"
+                )
+            return create_ladder(store, settings)
+        except StoreError as exc:
+            raise LadderError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Added:
+    """A bot registered: its ladder, its frozen version, what is worth knowing about it."""
+
+    ladder: Ladder
+    name: str
+    frozen: Frozen
+    notes: tuple[str, ...]
+    same_as: tuple[str, ...] = ()
+    """Bots of the ladder registered with this very version."""
+
+
+def spec_of(db: str | Path) -> Callable[[str, dict[str, Any]], BotSpec]:
+    """How a ladder bot of ``db`` starts: from its frozen version's stored form."""
+    store = store_for(db)
+
+    def spec(name: str, frozen: dict[str, Any]) -> BotSpec:
+        return Frozen.from_dict(frozen, name, store).spec
+
+    return spec
+
+
+def _check_name(ladder: Ladder, name: str) -> None:
+    if not botspec.is_bot_name(name):
+        raise LadderError(f"{name!r} cannot name a bot: use letters, digits and _.#+- only")
+    old = ladder.bot(name)
+    if old is not None:
+        what = "a removed bot (its games are kept)" if old.state == BotState.REMOVED.value else "a bot"
+        raise LadderError(
+            f"ladder {ladder.id} already has {what} named {name!r}: give the new version another name (v2, "
+            f"{name}-2...), or rename the old one first (arena ladder rename {name} OLDNAME)"
+        )
+
+
+def _options(settings: LadderSettings, db: str | Path) -> MatchOptions:
+    confined, _ = sandbox.decide(settings.sandbox)
+    return MatchOptions(
+        time_scale=settings.time_scale,
+        memory_limit_mb=settings.memory_limit_mb,
+        params=settings.game_params() or None,
+        sandbox=SandboxMode.ON if confined else SandboxMode.OFF,
+        hide=(str(Path(db).resolve()), f"{Path(db).resolve()}.lock"),
+    )
+
+
+def _smoke(name: str, spec: BotSpec, settings: LadderSettings, db: str | Path) -> None:
+    """A self-play game of the frozen bot on the ladder's first map: refused when it fails."""
+    seats = referee.get(settings.game).player_count
+    specs = [dataclasses.replace(spec, name=name if i == 0 else f"{name}#{i + 1}") for i in range(seats)]
+    seed = pair_seed(settings.seed, 0)
+    try:
+        result = play_match(settings.game, seed, specs, _options(settings, db))
+    except RefereeFailure as exc:
+        raise LadderError(f"bot {name!r}: its self-play game could not be played: {exc}") from None
+    if result.interrupted:
+        raise KeyboardInterrupt
+    for player in result.players:
+        if player.verdict.value in FAILURES:
+            why = player.verdict.value + (f" ({player.message})" if player.message else "")
+            tail = player.stderr_tail.strip().splitlines()
+            said = f"; its stderr ends: {tail[-1][:200]}" if tail else ""
+            raise LadderError(
+                f"bot {name!r} is not added: in a self-play game (seed {seed}) its player {player.index} ended with "
+                f"{why}{said}; try it with: arena play {settings.game} BOT BOT --seed {seed}"
+            )
+
+
+def add_bot(
+    db: str | Path,
+    name: str,
+    bot: str,
+    *,
+    data: Sequence[str] = (),
+    ladder_id: int | None = None,
+    bundle: Callable[[str], str] | None = None,
+    base: Path | None = None,
+    smoke: bool = True,
+) -> Added:
+    """Register a frozen version of ``bot`` (a BOT argument as ``arena play`` takes it, relative
+    paths from ``base``, default the working directory) as ``name`` on ladder ``ladder_id`` (the
+    latest one): its files are copied beside the database (:mod:`arena.versions.freeze`), and it plays a
+    self-play game first, refused if it fails (``smoke``). ``bundle`` bundles a Python bot (the
+    command line gives the bundler's :func:`bundler.ship.bundle_source`)."""
+    with _store(db, create=False) as store:
+        try:
+            ladder = find_ladder(store, ladder_id)
+            _check_name(ladder, name)
+            settings = ladder.settings
+            try:
+                resolved = botspec.resolve(bot, settings.game, base=base)
+            except botspec.BotSpecError as exc:
+                raise LadderError(f"bot {name!r}: {exc}") from None
+            level = settings.league or referee.get(settings.game).top_league
+            refused = resolved.league_refusal(settings.game, level)
+            if refused is not None:
+                raise LadderError(refused)
+            here = Path.cwd() if base is None else base
+            spec = dataclasses.replace(
+                resolved, name=name, data=tuple(str(p) for p in paths.data_paths(tuple(data), str(here)))
+            )
+            try:
+                frozen = freeze(spec, store_for(db), bundle, ArenaFiles.of(db))
+            except FreezeError as exc:
+                raise LadderError(str(exc)) from None
+            why = verify(frozen)
+            if why is not None:
+                raise LadderError(why)
+            if smoke:
+                _smoke(name, frozen.spec, settings, db)
+            store.add_bot(
+                ladder.id,
+                BotRow(
+                    name=name,
+                    command=tuple(frozen.spec.argv),
+                    env=dict(frozen.spec.env),
+                    source_hash=frozen.hash,
+                    files=tuple(f.name for f in frozen.files),
+                    state=BotState.ACTIVE.value,
+                    added=time.time(),
+                    frozen=frozen.to_dict(),
+                ),
+            )
+            same = tuple(b.name for b in ladder.bots if b.source_hash == frozen.hash)
+            ladder.reload(store)
+            return Added(ladder, name, frozen, tuple(frozen.notes), same)
+        except StoreError as exc:
+            raise LadderError(str(exc)) from None
+
+
+def _executor(
+    executor: str,
+    scheduler: str | None,
+    local_cluster: int | None,
+    specs: Sequence[BotSpec],
+    bundle: Callable[[str], str] | None,
+) -> tuple[Callable[[int], Executor] | None, Any]:
+    """The executor factory asked for (``None``: local worker processes) and the Dask cluster to
+    stop at the end."""
+    if executor != "dask":
+        return None, None
+    from ..runner.dask_executor import DaskExecutor, require_dask
+    from ..runner.executor import ExecutorError
+
+    try:
+        require_dask()
+        cluster = DaskExecutor.connect(scheduler, local_cluster, specs=specs, bundle=bundle)
+    except ExecutorError as exc:
+        raise LadderError(str(exc)) from None
+    return (lambda _n: cluster), cluster
+
+
+def run_ladder(
+    db: str | Path,
+    given: Mapping[str, Any],
+    *,
+    ladder_id: int | None = None,
+    workers: int = 1,
+    games: int | None = None,
+    until_confident: bool = False,
+    replays: ReplayPolicy | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
+    local_cluster: int | None = None,
+    bundle: Callable[[str], str] | None = None,
+    on_event: Callable[[object], None] | None = None,
+    min_games: int = MIN_GAMES,
+) -> RunResult:
+    """Play ladder ``ladder_id`` (the latest one of ``db``): see :mod:`.runner`. The settings
+    ``given`` (as :func:`init_ladder` takes them) must be the ladder's: a difference is refused,
+    named. Every active bot's frozen version is checked before the first game."""
+    with _store(db, create=False) as store:
+        try:
+            ladder = find_ladder(store, ladder_id)
+            asked = _settings(ladder.settings.game, given, ladder.settings)
+            changed = differences(ladder.settings, asked)
+            if changed:
+                raise LadderError(
+                    f"{title(ladder)} was made with {'; '.join(changed)}: a ladder's settings are fixed when it is "
+                    "made, so that all its games compare; run it without these options, or make another ladder "
+                    "(arena ladder init --new)"
+                )
+            if not same_rules(ladder.row.referee_version, ladder.settings.game):
+                raise LadderError(
+                    f"the {ladder.settings.game} referee changed since {title(ladder)} was made "
+                    f"({ladder.row.referee_version}): its games would not compare; make a new ladder"
+                )
+            active = ladder.in_state(BotState.ACTIVE)
+            players = referee.get(ladder.settings.game).player_count
+            if len(active) < players:
+                raise LadderError(
+                    f"{title(ladder)} has {len(active)} active bot{'' if len(active) == 1 else 's'}: a game needs "
+                    f"{players}; add bots with: arena ladder add NAME BOT"
+                )
+            make_spec = spec_of(db)
+            specs = []
+            for row in active:
+                try:
+                    assert row.frozen is not None
+                    frozen = Frozen.from_dict(row.frozen, row.name, store_for(db))
+                except FreezeError as exc:
+                    raise LadderError(str(exc)) from None
+                why = verify(frozen)
+                if why is not None:
+                    raise LadderError(f"{why}, or retire it (arena ladder retire {row.name})")
+                specs.append(make_spec(row.name, row.frozen))
+            factory, cluster = _executor(executor, scheduler, local_cluster, specs, bundle)
+            try:
+                run = LadderRun(
+                    ladder,
+                    store,
+                    make_spec,
+                    workers=workers,
+                    games=games,
+                    until_confident=until_confident,
+                    replays=replays,
+                    on_event=on_event,
+                    executor=factory,
+                    min_games=min_games,
+                )
+                return run.run()
+            finally:
+                if cluster is not None:
+                    cluster.stop(interrupt=True)
+        except StoreError as exc:
+            raise LadderError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class RecentPick:
+    """A pair of games the matchmaking chose, and why."""
+
+    bots: tuple[str, ...]
+    pair: int
+    seed: int
+    reason: str
+    picked: float
+    games: int
+    """Its games stored (both seats: 2 in a two-player game)."""
+
+
+@dataclass(frozen=True)
+class LadderView:
+    """What ``arena ladder show`` shows."""
+
+    ladder: Ladder
+    ranking: Ranking
+    stored: int
+    """Games stored (all of them, whichever count)."""
+    shown: tuple[str, ...]
+    """The bots shown (those with at least ``min_games`` counted games)."""
+    picks: tuple[RecentPick, ...]
+    where: tuple[str, ...]
+    facts: tuple[str, ...]
+    """The facts the stored games give (what ``--where`` can name)."""
+
+
+def show_ladder(
+    db: str | Path,
+    *,
+    ladder_id: int | None = None,
+    min_games: int = 0,
+    where: Sequence[str] = (),
+    recent: int = 10,
+) -> LadderView:
+    """The ranking of ladder ``ladder_id`` (the latest of ``db``, opened read-only) over its games
+    whose start matches ``where`` (:mod:`arena.store.where`), with the ``recent`` latest picks."""
+    with _store(db, read_only=True) as store:
+        try:
+            ladder = find_ladder(store, ladder_id)
+            records = store.games(ladder.id)
+            picks = store.picks(ladder.id, recent)
+        except StoreError as exc:
+            raise LadderError(str(exc)) from None
+    played = [Played.of(r) for r in records]
+    facts = sorted({k for p in played for k in (p.meta or {})})
+    try:
+        conditions = parse_where(where, facts)
+    except WhereError as exc:
+        raise LadderError(str(exc)) from None
+    ranked = [(b.name, b.state) for b in ladder.in_state(BotState.ACTIVE, BotState.RETIRED)]
+    players = referee.get(ladder.settings.game).player_count
+    bots_of = {c.index: c.bots for c in ladder.comparisons}
+    ranking = rank(played, ranked, players=players, bots_of=bots_of, where=conditions)
+    shown = tuple(b.name for b in ranking.bots if b.games >= min_games)
+    done: dict[tuple[int, int], int] = {}
+    for p in played:
+        done[p.comparison, p.pair] = done.get((p.comparison, p.pair), 0) + 1
+    recent_picks = tuple(
+        RecentPick(
+            bots_of.get(pick.comparison, ()),
+            pick.pair,
+            pair_seed(ladder.settings.seed, pick.pair),
+            pick.reason,
+            pick.picked,
+            done.get((pick.comparison, pick.pair), 0),
+        )
+        for pick in picks
+    )
+    return LadderView(
+        ladder, ranking, len(records), shown, recent_picks, tuple(str(c) for c in conditions), tuple(facts)
+    )
+
+
+def set_state(db: str | Path, name: str, state: BotState, *, ladder_id: int | None = None) -> Ladder:
+    """Retire a bot (out of matchmaking, still ranked), remove it (out of the ranking; its games
+    are kept), or make it active again."""
+    with _store(db, create=False) as store:
+        try:
+            ladder = find_ladder(store, ladder_id)
+            row = ladder.named(name)
+            if row.state == state.value:
+                raise LadderError(f"bot {name!r} of {title(ladder)} is {state.value} already")
+            store.set_bot_state(ladder.id, name, state)
+            ladder.reload(store)
+            return ladder
+        except StoreError as exc:
+            raise LadderError(str(exc)) from None
+
+
+def rename_bot(db: str | Path, old: str, new: str, *, ladder_id: int | None = None) -> Ladder:
+    """Rename a bot everywhere in its ladder (its games included). Refused while a run plays it."""
+    with _store(db, create=False) as store:
+        try:
+            ladder = find_ladder(store, ladder_id)
+            ladder.named(old)
+            _check_name(ladder, new)
+            with RunLock(store.path) as lock:  # no run may store a game under the old name meanwhile
+                with lock.choosing():
+                    if not lock.acquire(ladder.id):
+                        raise LadderError(
+                            f"{title(ladder)} is being run now: stop that run (Ctrl-C), rename, then run it again"
+                        )
+                store.rename_bot(ladder.id, old, new)
+            ladder.reload(store)
+            return ladder
+        except OSError as exc:
+            raise LadderError(f"{store.path}: cannot lock the ladder ({exc.strerror or exc})") from None
+        except StoreError as exc:
+            raise LadderError(str(exc)) from None
+
+
+def bot_specs(db: str | Path, ladder_id: int) -> dict[str, BotSpec]:
+    """How each bot of ladder ``ladder_id`` starts (its frozen version; the command stored with it
+    when its snapshot is gone), by name: to play one of its games again."""
+    with _store(db, read_only=True) as store:
+        try:
+            ladder = find_ladder(store, ladder_id)
+        except StoreError as exc:
+            raise LadderError(str(exc)) from None
+    snapshots = store_for(db)
+    out = {}
+    for row in ladder.bots:
+        out[row.name] = BotSpec(name=row.name, argv=row.command, env=row.env)
+        for where in (snapshots, None):  # as it plays now; else as it was frozen
+            try:
+                out[row.name] = Frozen.from_dict(row.frozen or {}, row.name, where).spec
+                break
+            except FreezeError:
+                continue
+    return out

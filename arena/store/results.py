@@ -1,0 +1,498 @@
+"""Tournament results in one SQLite file: tournaments, bots, comparisons and games, with one row
+per player of each game (``game_players``: seat, bot, score, rank, status, timings) and one per bot
+of each comparison (``comparison_bots``), so games of any number of players fit. The records it
+reads and writes are :mod:`arena.store.records`; the file itself (opening, schema,
+migrations, transactions, errors) is :mod:`arena.store.database`.
+
+Each finished game is written in its own transaction (``INSERT OR IGNORE`` on its key: comparison,
+pair, leg), so a tournament killed at any moment loses at most the games in progress and never
+holds a half-written or duplicated game; a kept replay file is written under its final name
+inside that transaction, so no stored game points to a missing file. The database runs in WAL
+mode: readers (``arena results``) see a running tournament without blocking it. A tournament
+stored as running that no run holds is reported interrupted (its run was killed, or could not
+write). Which process plays a tournament is kept by :mod:`.runlock`.
+
+Every column of ``games`` and ``game_players`` is named once, in :data:`GAME_COLUMNS` and
+:data:`PLAYER_COLUMNS` beside the record field it holds: the INSERTs and SELECTs are made from
+them. A new column is a migration (:mod:`.schema`), a record field and one line there.
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..match.protocol.latency import LimitUse
+from .database import BUSY_TIMEOUT_S, Database, StoreError, explain, guarded
+from .records import (
+    BotRow,
+    BotState,
+    ComparisonRow,
+    GameRecord,
+    PickRow,
+    PlayerRecord,
+    RunnerRow,
+    TournamentRow,
+    TournamentStatus,
+)
+from .runlock import held
+from .schema import SCHEMA_VERSION
+
+__all__ = [
+    "Store",
+    "StoreError",
+    "SCHEMA_VERSION",
+    "BUSY_TIMEOUT_S",
+    "explain",
+    "SqlColumn",
+    "GAME_COLUMNS",
+    "PLAYER_COLUMNS",
+    "KeptReplay",
+]
+
+
+def _blob(values: Sequence[float]) -> bytes:
+    return array.array("f", values).tobytes()
+
+
+def _floats(blob: bytes) -> list[float]:
+    out = array.array("f")
+    out.frombytes(blob)
+    return out.tolist()
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class SqlColumn:
+    """A column of ``games`` or ``game_players`` and the record field it holds, with how a value
+    is written (``to_sql``) and read back (``from_sql``)."""
+
+    name: str
+    field: str
+    to_sql: Callable[[Any], Any] = _same
+    from_sql: Callable[[Any], Any] = _same
+
+
+def _bool_to_int(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _int_to_bool(value: int | None) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def _json_or_null(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, sort_keys=True)
+
+
+def _from_json_or_null(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+_KEY = ("comparison", "pair", "leg")
+
+GAME_COLUMNS = (
+    SqlColumn("comparison", "comparison"),
+    SqlColumn("pair", "pair"),
+    SqlColumn("leg", "leg"),
+    SqlColumn("seed", "seed"),
+    SqlColumn("winner", "winner"),
+    SqlColumn("end_reason", "end_reason"),
+    SqlColumn("turns", "turns"),
+    SqlColumn("duration_s", "duration_s"),
+    SqlColumn("referee_version", "referee_version"),
+    SqlColumn("finished", "finished"),
+    SqlColumn("replay", "replay"),
+    SqlColumn("sandbox", "sandboxed", _bool_to_int, _int_to_bool),
+    SqlColumn("worker", "worker"),
+    SqlColumn("meta", "meta", _json_or_null, _from_json_or_null),
+)
+"""The columns of ``games`` besides ``tournament_id`` (and the ``rowid``, the game's id)."""
+
+PLAYER_COLUMNS = (
+    SqlColumn("seat", "seat"),
+    SqlColumn("bot", "bot"),
+    SqlColumn("score", "score"),
+    SqlColumn("rank", "rank"),
+    SqlColumn("status", "status"),
+    SqlColumn("message", "message"),
+    SqlColumn("latency", "latencies_ms", _blob, _floats),
+    SqlColumn("near_limit", "near_limit"),
+    SqlColumn("stderr", "stderr"),
+    SqlColumn("refused", "refused"),
+    SqlColumn("limit_use", "limit_use", LimitUse.dumps, LimitUse.loads),
+    SqlColumn("overloaded", "overloaded", int, bool),
+)
+"""The columns of ``game_players`` besides ``tournament_id`` and the game's key."""
+
+
+def _names(columns: Iterable[SqlColumn]) -> str:
+    return ", ".join(c.name for c in columns)
+
+
+def _marks(n: int) -> str:
+    return ", ".join("?" * n)
+
+
+_INSERT_GAME = (
+    f"INSERT OR IGNORE INTO games (tournament_id, {_names(GAME_COLUMNS)}) VALUES ({_marks(1 + len(GAME_COLUMNS))})"
+)
+_INSERT_PLAYER = (
+    f"INSERT INTO game_players (tournament_id, {', '.join(_KEY)}, {_names(PLAYER_COLUMNS)})"
+    f" VALUES ({_marks(1 + len(_KEY) + len(PLAYER_COLUMNS))})"
+)
+
+
+KeptReplay = Callable[[int, GameRecord], str]
+"""Writes a game's replay file once the game has its id (``(id, record) -> path``), inside the
+transaction that stores the game: if it fails, the game is not stored either."""
+
+
+class Store:
+    """An open results database. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, path: str | Path, *, create: bool = True, read_only: bool = False) -> None:
+        """Open the results database ``path``, creating it (and its schema) unless ``create`` is
+        false or ``read_only``; ``read_only`` opens it for reading and never writes to it."""
+        self._database = Database(path, create=create, read_only=read_only)
+        self.path = self._database.path
+        self.read_only = read_only
+        self._db = self._database.conn
+
+    def close(self) -> None:
+        self._database.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- tournaments -----------------------------------------------------------------------------
+
+    @guarded
+    def create_tournament(
+        self,
+        key: str,
+        settings: dict[str, Any],
+        games_target: int,
+        referee_version: str,
+        bots: Iterable[BotRow],
+        comparisons: Iterable[tuple[int, Sequence[str]]],
+    ) -> int:
+        now = time.time()
+        with self._database.transaction():
+            cur = self._db.execute(
+                "INSERT INTO tournaments (key, settings, status, games_target, referee_version, created, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (key, json.dumps(settings), TournamentStatus.RUNNING.value, games_target, referee_version, now, now),
+            )
+            assert cur.lastrowid is not None  # set by the INSERT just executed
+            tid = cur.lastrowid
+            self._insert_bots(tid, bots)
+            self._insert_comparisons(tid, comparisons)
+        return tid
+
+    def _insert_bots(self, tid: int, bots: Iterable[BotRow]) -> None:
+        self._db.executemany(
+            "INSERT INTO bots (tournament_id, name, command, env, source_hash, files, hash_scheme, state, added,"
+            " frozen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    tid,
+                    b.name,
+                    json.dumps(list(b.command)),
+                    json.dumps(b.env),
+                    b.source_hash,
+                    json.dumps(list(b.files)),
+                    b.hash_scheme,
+                    b.state,
+                    b.added,
+                    _json_or_null(b.frozen),
+                )
+                for b in bots
+            ],
+        )
+
+    def _insert_comparisons(self, tid: int, comparisons: Iterable[tuple[int, Sequence[str]]]) -> None:
+        comparisons = list(comparisons)
+        self._db.executemany(
+            "INSERT INTO comparisons (tournament_id, idx) VALUES (?, ?)", [(tid, i) for i, _ in comparisons]
+        )
+        self._db.executemany(
+            "INSERT INTO comparison_bots (tournament_id, idx, position, bot) VALUES (?, ?, ?, ?)",
+            [(tid, i, position, bot) for i, group in comparisons for position, bot in enumerate(group)],
+        )
+
+    @guarded
+    def update_tournament(
+        self,
+        tid: int,
+        *,
+        status: TournamentStatus | None = None,
+        games_target: int | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> None:
+        sets: list[str] = ["updated = ?"]
+        values: list[float | str] = [time.time()]
+        if status is not None:
+            sets.append("status = ?")
+            values.append(status.value)
+        if games_target is not None:
+            sets.append("games_target = ?")
+            values.append(games_target)
+        if settings is not None:
+            sets.append("settings = ?")
+            values.append(json.dumps(settings))
+        with self._database.transaction():
+            self._db.execute(f"UPDATE tournaments SET {', '.join(sets)} WHERE id = ?", (*values, tid))
+
+    @guarded
+    def tournament(self, tid: int) -> TournamentRow | None:
+        row = self._db.execute("SELECT * FROM tournaments WHERE id = ?", (tid,)).fetchone()
+        return self._tournament_row(row) if row else None
+
+    @guarded
+    def tournaments(self) -> list[TournamentRow]:
+        return [self._tournament_row(r) for r in self._db.execute("SELECT * FROM tournaments ORDER BY id")]
+
+    @guarded
+    def latest(self, key: str | None = None) -> TournamentRow | None:
+        if key is None:
+            row = self._db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
+        else:
+            row = self._db.execute(
+                "SELECT * FROM tournaments WHERE key = ? ORDER BY id DESC LIMIT 1", (key,)
+            ).fetchone()
+        return self._tournament_row(row) if row else None
+
+    def _tournament_row(self, row: Sequence[Any]) -> TournamentRow:
+        """A stored tournament. One stored as running that no run holds (see :mod:`.runlock`)
+        is reported interrupted: its run ended without saying so (killed, or on a full disk)."""
+        status = row[3]
+        if status == TournamentStatus.RUNNING.value and held(self.path, row[0]) is False:
+            status = TournamentStatus.INTERRUPTED.value
+        return TournamentRow(
+            id=row[0],
+            key=row[1],
+            settings=json.loads(row[2]),
+            status=status,
+            games_target=row[4],
+            referee_version=row[5],
+            created=row[6],
+            updated=row[7],
+        )
+
+    @guarded
+    def bots(self, tid: int) -> list[BotRow]:
+        """The bots of tournament or ladder ``tid``, in the order they joined."""
+        return [
+            BotRow(
+                name=r[0],
+                command=tuple(json.loads(r[1])),
+                env=json.loads(r[2]),
+                source_hash=r[3],
+                files=tuple(json.loads(r[4])),
+                hash_scheme=r[5],
+                state=r[6],
+                added=r[7],
+                frozen=_from_json_or_null(r[8]),
+            )
+            for r in self._db.execute(
+                "SELECT name, command, env, source_hash, files, hash_scheme, state, added, frozen FROM bots"
+                " WHERE tournament_id = ? ORDER BY rowid",
+                (tid,),
+            )
+        ]
+
+    # -- ladders: bots that come and go, comparisons made as pairs are met --------------------------
+
+    @guarded
+    def add_bot(self, tid: int, bot: BotRow) -> None:
+        """Add a bot to ladder ``tid`` (its name must be new there)."""
+        with self._database.transaction():
+            self._insert_bots(tid, [bot])
+
+    @guarded
+    def set_bot_state(self, tid: int, name: str, state: BotState) -> None:
+        with self._database.transaction():
+            self._db.execute("UPDATE bots SET state = ? WHERE tournament_id = ? AND name = ?", (state.value, tid, name))
+
+    @guarded
+    def rename_bot(self, tid: int, old: str, new: str) -> None:
+        """Rename a bot everywhere in ladder ``tid`` (its row, its comparisons, its games), in
+        one transaction."""
+        with self._database.transaction():
+            for table in ("comparison_bots", "game_players"):
+                self._db.execute(f"UPDATE {table} SET bot = ? WHERE tournament_id = ? AND bot = ?", (new, tid, old))
+            self._db.execute("UPDATE bots SET name = ? WHERE tournament_id = ? AND name = ?", (new, tid, old))
+
+    @guarded
+    def add_comparison(self, tid: int, index: int, bots: Sequence[str]) -> None:
+        with self._database.transaction():
+            self._insert_comparisons(tid, [(index, bots)])
+
+    @guarded
+    def add_pick(self, tid: int, pick: PickRow) -> None:
+        """Note why a pair of games was chosen (kept: a pick already noted is not changed)."""
+        with self._database.transaction():
+            self._db.execute(
+                "INSERT OR IGNORE INTO picks (tournament_id, comparison, pair, reason, picked) VALUES (?, ?, ?, ?, ?)",
+                (tid, pick.comparison, pick.pair, pick.reason, pick.picked),
+            )
+
+    @guarded
+    def picks(self, tid: int, limit: int | None = None) -> list[PickRow]:
+        """The picks of ladder ``tid``, latest first (the ``limit`` latest)."""
+        rows = self._db.execute(
+            "SELECT comparison, pair, reason, picked FROM picks WHERE tournament_id = ?"
+            " ORDER BY picked DESC, comparison DESC, pair DESC LIMIT ?",
+            (tid, -1 if limit is None else limit),
+        )
+        return [PickRow(*r) for r in rows]
+
+    @guarded
+    def comparisons(self, tid: int) -> list[ComparisonRow]:
+        bots: dict[int, list[str]] = {}
+        for idx, bot in self._db.execute(
+            "SELECT idx, bot FROM comparison_bots WHERE tournament_id = ? ORDER BY idx, position", (tid,)
+        ):
+            bots.setdefault(idx, []).append(bot)
+        return [
+            ComparisonRow(idx, tuple(bots.get(idx, ())), decision, at)
+            for idx, decision, at in self._db.execute(
+                "SELECT idx, decision, decided_at_pair FROM comparisons WHERE tournament_id = ? ORDER BY idx", (tid,)
+            )
+        ]
+
+    @guarded
+    def set_decision(self, tid: int, comparison: int, decision: str, at_pair: int) -> None:
+        with self._database.transaction():
+            self._db.execute(
+                "UPDATE comparisons SET decision = ?, decided_at_pair = ? WHERE tournament_id = ? AND idx = ?",
+                (decision, at_pair, tid, comparison),
+            )
+
+    # -- runs ------------------------------------------------------------------------------------
+
+    @guarded
+    def set_runner(self, tid: int, runner: RunnerRow | None) -> None:
+        """Note the process now playing tournament ``tid`` (``None``: no process). Only what a
+        second run says when it refuses; the lock itself is :mod:`.runlock`'s."""
+        key = f"runner.{tid}"
+        with self._database.transaction():
+            if runner is None:
+                self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                    (key, json.dumps({"pid": runner.pid, "host": runner.host, "since": runner.since})),
+                )
+
+    @guarded
+    def runner(self, tid: int) -> RunnerRow | None:
+        """The process that last noted it plays tournament ``tid``, if any."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"runner.{tid}",)).fetchone()
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[0])
+            return RunnerRow(pid=int(data["pid"]), host=str(data["host"]), since=float(data["since"]))
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    # -- games -----------------------------------------------------------------------------------
+
+    @guarded
+    def record_game(self, tid: int, g: GameRecord, keep_replay: KeptReplay | None = None) -> int | None:
+        """Store one finished game in its own transaction. Returns its id, or ``None`` if it was
+        already there. When the record carries a replay (:attr:`GameRecord.replay_text`),
+        ``keep_replay`` writes it once the game has its id, and its path is stored with the game,
+        in the same transaction: if the file cannot be written, or the transaction cannot be
+        committed, nothing is stored and no file is left."""
+        kept: str | None = None
+        try:
+            with self._database.transaction():
+                values = (c.to_sql(getattr(g, c.field)) for c in GAME_COLUMNS)
+                cur = self._db.execute(_INSERT_GAME, (tid, *values))
+                if cur.rowcount != 1:
+                    return None
+                game_id = cur.lastrowid
+                assert game_id is not None  # set by the INSERT just executed
+                self._db.executemany(
+                    _INSERT_PLAYER,
+                    [(tid, *g.key, *(c.to_sql(getattr(p, c.field)) for c in PLAYER_COLUMNS)) for p in g.players],
+                )
+                if g.replay_text is not None and keep_replay is not None:
+                    kept = keep_replay(game_id, g)
+                    self._db.execute("UPDATE games SET replay = ? WHERE rowid = ?", (kept, game_id))
+                return game_id
+        except BaseException:
+            if kept is not None:
+                _remove(kept)
+            raise
+
+    @guarded
+    def game(self, game_id: int) -> tuple[int, GameRecord] | None:
+        """A stored game by its id: (its tournament's id, the game), or ``None``."""
+        row = self._db.execute(
+            "SELECT tournament_id, comparison, pair, leg FROM games WHERE rowid = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        tid, key = row[0], tuple(row[1:])
+        (record,) = self.games(tid, key)
+        return tid, record
+
+    @guarded
+    def game_keys(self, tid: int) -> set[tuple[int, int, int]]:
+        return {
+            tuple(r)
+            for r in self._db.execute("SELECT comparison, pair, leg FROM games WHERE tournament_id = ?", (tid,))
+        }
+
+    @guarded
+    def select(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read-only query (for views that page through the games in SQL)."""
+        return [tuple(r) for r in self._db.execute(sql, list(args))]
+
+    @guarded
+    def count_games(self, tid: int) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?", (tid,)).fetchone()[0])
+
+    @guarded
+    def games(self, tid: int, key: tuple[int, int, int] | None = None) -> list[GameRecord]:
+        """The tournament's games in key order (only the game ``key``, when given)."""
+        where, args = "tournament_id = ?", [tid]
+        if key is not None:
+            where, args = where + " AND comparison = ? AND pair = ? AND leg = ?", [tid, *key]
+        order = ", ".join(_KEY)
+        players: dict[tuple[int, int, int], list[PlayerRecord]] = {}
+        for r in self._db.execute(
+            f"SELECT {order}, {_names(PLAYER_COLUMNS)} FROM game_players WHERE {where} ORDER BY {order}, seat", args
+        ):
+            values = {c.field: c.from_sql(v) for c, v in zip(PLAYER_COLUMNS, r[3:])}
+            players.setdefault((r[0], r[1], r[2]), []).append(PlayerRecord(**values))
+        rows = self._db.execute(f"SELECT {_names(GAME_COLUMNS)}, rowid FROM games WHERE {where} ORDER BY {order}", args)
+        out = []
+        for r in rows:
+            values = {c.field: c.from_sql(v) for c, v in zip(GAME_COLUMNS, r)}
+            key_of = (values["comparison"], values["pair"], values["leg"])
+            out.append(GameRecord(**values, players=tuple(players.get(key_of, ())), id=r[-1]))
+        return out
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

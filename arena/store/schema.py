@@ -1,0 +1,186 @@
+"""The results database's SQL: the schema as cgarena 0.1.0 created it (version 1) and the
+migrations that bring any database to :data:`SCHEMA_VERSION`.
+
+A new database is created at version 1 and migrated like an old one, so both end with the same
+schema (a test compares them)."""
+
+from __future__ import annotations
+
+__all__ = ["SCHEMA_VERSION", "SCHEMA_V1", "MIGRATIONS"]
+
+SCHEMA_VERSION = 9
+"""1: cgarena 0.1.0. 2: ``bots.hash_scheme`` (how ``source_hash`` was computed). 3: players in
+``game_players`` and comparison bots in ``comparison_bots`` instead of two fixed columns.
+4: ``game_players.refused`` (illegal actions refused; NULL, unknown, for games stored before).
+5: ``games.replay`` (the path of the game's replay file, when one was kept).
+6: ``games.sandbox`` (1: the bots ran in the sandbox, 0: not, NULL: stored before it existed).
+7: ``games.worker`` (the Dask worker that played the game; NULL: played on the tournament's machine).
+8: ladders (``arena ladder``): ``games.meta`` (the referee's facts about the game's start, JSON;
+NULL: stored before), ``bots.state`` (``active``, ``retired``, ``removed``), ``bots.added`` (when
+the bot joined), ``bots.frozen`` (a ladder bot's frozen version, JSON), and ``picks`` (why each
+pair of a ladder's games was chosen).
+9: ``game_players.limit_use`` (how close the answers came to their limits: a histogram over
+fractions of the limit and the closest call, JSON, see :mod:`arena.match.protocol.latency`; NULL: stored
+before) and ``game_players.overloaded`` (1: the bot's timeout came in an overloaded window, see
+:mod:`arena.match.protocol.schedlag`; NULL: stored before, an ordinary timeout). ``near_limit`` (answers
+over 80% of the limit) is still written, for older releases reading the file."""
+
+_TO_3 = """
+CREATE TABLE games_v3 (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    comparison INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    leg INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    winner INTEGER,
+    end_reason TEXT NOT NULL,
+    turns INTEGER NOT NULL,
+    duration_s REAL NOT NULL,
+    referee_version TEXT NOT NULL,
+    finished REAL NOT NULL,
+    PRIMARY KEY (tournament_id, comparison, pair, leg)
+);
+INSERT INTO games_v3 SELECT tournament_id, comparison, pair, leg, seed, winner, end_reason, turns,
+    duration_s, referee_version, finished FROM games;
+CREATE TABLE players_v3 AS
+    SELECT tournament_id, comparison, pair, leg, 0 AS seat, seat0 AS bot, score0 AS score,
+           (score1 > score0) AS rank, status0 AS status, message0 AS message, latency0 AS latency,
+           near_limit0 AS near_limit, stderr0 AS stderr FROM games
+    UNION ALL
+    SELECT tournament_id, comparison, pair, leg, 1, seat1, score1, (score0 > score1), status1,
+           message1, latency1, near_limit1, stderr1 FROM games;
+DROP TABLE games;
+ALTER TABLE games_v3 RENAME TO games;
+CREATE TABLE game_players (
+    tournament_id INTEGER NOT NULL,
+    comparison INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    leg INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    message TEXT NOT NULL,
+    latency BLOB NOT NULL,
+    near_limit INTEGER NOT NULL,
+    stderr TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, comparison, pair, leg, seat),
+    FOREIGN KEY (tournament_id, comparison, pair, leg)
+        REFERENCES games (tournament_id, comparison, pair, leg)
+);
+INSERT INTO game_players SELECT * FROM players_v3 ORDER BY tournament_id, comparison, pair, leg, seat;
+DROP TABLE players_v3;
+CREATE TABLE comparisons_v3 (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    idx INTEGER NOT NULL,
+    decision TEXT,
+    decided_at_pair INTEGER,
+    PRIMARY KEY (tournament_id, idx)
+);
+INSERT INTO comparisons_v3 SELECT tournament_id, idx, decision, decided_at_pair FROM comparisons;
+CREATE TABLE comparison_bots_v3 AS
+    SELECT tournament_id, idx, 0 AS position, bot_a AS bot FROM comparisons
+    UNION ALL SELECT tournament_id, idx, 1, bot_b FROM comparisons;
+DROP TABLE comparisons;
+ALTER TABLE comparisons_v3 RENAME TO comparisons;
+CREATE TABLE comparison_bots (
+    tournament_id INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, idx, position),
+    FOREIGN KEY (tournament_id, idx) REFERENCES comparisons (tournament_id, idx)
+);
+INSERT INTO comparison_bots SELECT * FROM comparison_bots_v3 ORDER BY tournament_id, idx, position;
+DROP TABLE comparison_bots_v3;
+"""
+
+_TO_8 = """
+ALTER TABLE games ADD COLUMN meta TEXT;
+ALTER TABLE bots ADD COLUMN state TEXT NOT NULL DEFAULT 'active';
+ALTER TABLE bots ADD COLUMN added REAL;
+ALTER TABLE bots ADD COLUMN frozen TEXT;
+CREATE TABLE picks (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    comparison INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    picked REAL NOT NULL,
+    PRIMARY KEY (tournament_id, comparison, pair)
+);
+"""
+
+MIGRATIONS: dict[int, str] = {
+    1: "ALTER TABLE bots ADD COLUMN hash_scheme INTEGER NOT NULL DEFAULT 1;",
+    2: _TO_3,
+    3: "ALTER TABLE game_players ADD COLUMN refused INTEGER;",
+    4: "ALTER TABLE games ADD COLUMN replay TEXT;",
+    5: "ALTER TABLE games ADD COLUMN sandbox INTEGER;",
+    6: "ALTER TABLE games ADD COLUMN worker TEXT;",
+    7: _TO_8,
+    8: "ALTER TABLE game_players ADD COLUMN limit_use TEXT; ALTER TABLE game_players ADD COLUMN overloaded INTEGER;",
+}
+"""``MIGRATIONS[k]`` turns a database of schema version ``k`` into one of version ``k + 1``. A new
+database is created at version 1 and migrated like an old one, so both end the same."""
+
+SCHEMA_V1 = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    status TEXT NOT NULL,
+    games_target INTEGER NOT NULL,
+    referee_version TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournaments_key ON tournaments (key);
+CREATE TABLE IF NOT EXISTS bots (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    name TEXT NOT NULL,
+    command TEXT NOT NULL,
+    env TEXT NOT NULL,
+    source_hash TEXT NOT NULL,
+    files TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, name)
+);
+CREATE TABLE IF NOT EXISTS comparisons (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    idx INTEGER NOT NULL,
+    bot_a TEXT NOT NULL,
+    bot_b TEXT NOT NULL,
+    decision TEXT,
+    decided_at_pair INTEGER,
+    PRIMARY KEY (tournament_id, idx)
+);
+CREATE TABLE IF NOT EXISTS games (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    comparison INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    leg INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    seat0 TEXT NOT NULL,
+    seat1 TEXT NOT NULL,
+    score0 INTEGER NOT NULL,
+    score1 INTEGER NOT NULL,
+    winner INTEGER,
+    status0 TEXT NOT NULL,
+    status1 TEXT NOT NULL,
+    message0 TEXT NOT NULL,
+    message1 TEXT NOT NULL,
+    end_reason TEXT NOT NULL,
+    turns INTEGER NOT NULL,
+    duration_s REAL NOT NULL,
+    latency0 BLOB NOT NULL,
+    latency1 BLOB NOT NULL,
+    near_limit0 INTEGER NOT NULL,
+    near_limit1 INTEGER NOT NULL,
+    stderr0 TEXT NOT NULL,
+    stderr1 TEXT NOT NULL,
+    referee_version TEXT NOT NULL,
+    finished REAL NOT NULL,
+    PRIMARY KEY (tournament_id, comparison, pair, leg)
+);
+"""

@@ -1,0 +1,118 @@
+"""A tournament as ``arena tournament`` plays it: :func:`play_tournament` checks that the bots can
+be played (they resolve, they start, the sandbox and Dask are there when asked for) before the
+database is made, reaches the Dask cluster, plays the games into the results database and
+returns the run with its standings. It never prints: the tournament reports through ``on_event``
+(:mod:`arena.tournament.runner`'s events).
+
+Every failure is a :class:`arena.tournament.runner.TournamentError`, one line:
+:class:`arena.tournament.runner.StorageFailure` when the database or the disk failed (with the
+games kept and, once a tournament exists, its id, so the caller can say how to resume).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import referee
+
+from ..match import sandbox
+from ..match.preflight import start_failures
+from ..runner.executor import ExecutorError
+from ..store.results import Store, StoreError
+from .config import TournamentConfig
+from .runner import Started, StorageFailure, Tournament, TournamentError, TournamentRun, bot_spec
+from .standings import Standings, standings
+
+if TYPE_CHECKING:
+    from ..runner.dask_executor import DaskExecutor
+
+__all__ = ["TournamentOutcome", "play_tournament"]
+
+
+@dataclass(frozen=True)
+class TournamentOutcome:
+    """A run of a tournament and the tournament's standings after it."""
+
+    run: TournamentRun
+    standings: Standings
+
+
+def play_tournament(
+    config: TournamentConfig,
+    *,
+    new: bool = False,
+    on_event: Callable[[object], None] | None = None,
+    bundle: Callable[[str], str] | None = None,
+) -> TournamentOutcome:
+    """Play ``config`` (resume it, unless ``new``). ``bundle`` turns a Python bot into one file for
+    the Dask executor (:func:`bundler.ship.bundle_source`). Raises
+    :class:`arena.tournament.runner.TournamentError` (one line)."""
+    cluster = _check(config, bundle)
+    report = on_event or (lambda event: None)
+    if cluster is not None:
+        report = _with_warnings(report, tuple(cluster.warnings))
+    try:
+        try:
+            store = Store(config.db)
+        except StoreError as exc:
+            raise StorageFailure(exc) from None
+        with store:
+            pool = None if cluster is None else (lambda _n: cluster)
+            run = Tournament(config, store, new=new, on_event=report, executor=pool).run()
+            try:
+                row = store.tournament(run.tournament_id)
+                assert row is not None
+                return TournamentOutcome(run, standings(store, row))
+            except StoreError as exc:
+                raise StorageFailure(exc) from None
+    finally:
+        if cluster is not None:
+            cluster.stop(interrupt=True)  # closes the connection (and a local cluster) if the run did not
+
+
+def _check(config: TournamentConfig, bundle: Callable[[str], str] | None) -> DaskExecutor | None:
+    """Before the database exists: every bot resolves and starts (in the sandbox when it will
+    play there), the sandbox works when it must, Dask is installed and its cluster reached (the
+    executor returned) when asked for."""
+    try:
+        specs = [bot_spec(entry, config.game) for entry in config.bots]
+        level = config.league or referee.get(config.game).top_league
+        refused = next((why for spec in specs if (why := spec.league_refusal(config.game, level))), None)
+        if refused is not None:
+            raise TournamentError(refused)
+        confined, _ = sandbox.decide(config.sandbox)
+        if config.executor == "dask":
+            from ..runner.dask_executor import require_dask
+
+            require_dask()
+    except (sandbox.SandboxUnavailable, ExecutorError) as exc:
+        raise TournamentError(str(exc)) from None
+    failures = start_failures(specs, config.memory_limit_mb, sandboxed=confined)
+    if failures:
+        more = len(failures) - 1
+        others = f" (and {more} other bot{'' if more == 1 else 's'})" if more else ""
+        raise TournamentError(f"{failures[0]}{others}; fix it, then run the tournament again")
+    if config.executor != "dask":
+        return None
+    from ..runner.dask_executor import DaskExecutor
+
+    try:
+        return DaskExecutor.connect(config.scheduler, config.local_cluster, specs=specs, bundle=bundle)
+    except ExecutorError as exc:
+        raise TournamentError(str(exc)) from None
+
+
+def _with_warnings(report: Callable[[object], None], warnings: tuple[str, ...]) -> Callable[[object], None]:
+    """``report`` with ``warnings`` (the cluster's) first among the warnings of the start."""
+    if not warnings:
+        return report
+
+    def with_warnings(event: object) -> None:
+        if isinstance(event, Started):
+            event = dataclasses.replace(event, warnings=(*warnings, *event.warnings))
+        report(event)
+
+    return with_warnings

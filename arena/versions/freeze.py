@@ -1,0 +1,294 @@
+"""Freezing a bot version: its files copied into the store (:mod:`.snapshot`) by content hash, so
+that editing or rebuilding its source later never changes the version registered.
+
+What is frozen, by kind of bot (:class:`arena.match.launch.botspec.BotSpec`):
+
+- **A Python bot** (a script, a package, a shipped module: :attr:`BotSpec.source`): its bundle,
+  when a bundling function is given (``bundle(entry) -> text``, as :func:`arena.runner.shipping.pack`
+  takes it: the arena does not import the bundler, the command line hands over
+  :func:`bundler.ship.bundle_source`), written where its entry was (a package's bundle as its
+  ``__main__.py``) and run as a script; else, or when the bundler refuses it (a note says why),
+  its module tree: the files the bot hash covers (:func:`arena.versions.provenance.bot_sources`:
+  the script or module and the local modules it imports, a package directory whole), in their
+  relative layout, run as before (``-m PKG`` from the folder above the package). Its arguments are
+  kept; it runs with the arena's interpreter of the day.
+- **An executable given by path** (not an interpreter): the file, executable.
+- **An interpreter and its script** (``node bot.js``, ``java -jar bot.jar``, ``python3 bot.py``,
+  the script being the first argument that names an existing file, as the bot hash sees it): the
+  script is copied (for a ``.py`` script, with the local modules it imports) and run by the same
+  interpreter, which is not frozen. A note says that only these files are: any other file the
+  script loads is read as it is at each game. On CodinGame a bot is one file, so the script
+  usually is the whole bot (a bundled script, a jar).
+- **Any other command** (a program on ``PATH`` without a file argument: ``java Main``,
+  ``python3 -m bot``, ``mybot``): kept as given, from its working directory of the day it was
+  added, with a one-line warning (:attr:`.snapshot.Frozen.warning`) saying what to give instead.
+  Its data files are left where they are too: it reads them by its own paths.
+
+**Declared data** (:attr:`BotSpec.data`: files and folders, folders whole) is copied along.
+Code, data and the bot's working directory keep their relative layout in the snapshot's tree
+(names relative to the folder that holds them all), and the frozen bot runs from its working
+directory's place there: a path it reads relative to it, or relative to its script, finds the copy.
+The frozen command and data name the copies. A bot without a working directory of its own and
+without data (a script run by hand) runs from wherever it is played, as before.
+
+An argument that names an existing file or folder not frozen (neither code nor declared data)
+is named in a note; when the frozen bot runs from the snapshot, it is given as an absolute path
+(the file is read, or written, where it is). Only regular files are read, at most
+:data:`.snapshot.FILE_LIMIT` bytes each (:mod:`arena.paths`): a FIFO, a device or a larger
+file among the bot's code or data (in a folder taken whole too), missing data, or data that is
+one of the arena's own files (its database, replays, this store), is refused in one line
+(:class:`.snapshot.FreezeError`), before anything is written. Inside a folder taken whole, the
+arena's own files are left out, as from the bot hash.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import paths
+from ..match.launch.botspec import BotSpec
+from . import provenance, snapshot
+from .provenance import ArenaFiles
+from .snapshot import Content, FreezeError, Frozen, How, Recipe, Word
+
+__all__ = ["freeze", "Frozen", "FreezeError"]
+
+_PYTHON: Word = ("python", "")
+
+
+@dataclass
+class _Plan:
+    """A bot's frozen form before it is written: what runs, the files, what to tell the user."""
+
+    recipe: Recipe
+    content: Content = field(default_factory=Content)
+    notes: list[str] = field(default_factory=list)
+
+
+class _Tree:
+    """Where each path goes in the snapshot's tree: relative to the folder holding them all."""
+
+    def __init__(self, places: Sequence[Path]) -> None:
+        self.base = Path(os.path.commonpath([str(p) for p in places])) if places else Path("/")
+
+    def word(self, path: Path) -> Word:
+        return ("tree", path.relative_to(self.base).as_posix())
+
+
+def _where(spec: BotSpec, word: str) -> Path:
+    """``word`` as a path, relative ones taken from the bot's working directory."""
+    path = paths.expanded(word)
+    return Path(os.path.abspath(path if path.is_absolute() else Path(spec.cwd or ".") / path))
+
+
+def _refuse(spec: BotSpec, why: str) -> FreezeError:
+    return FreezeError(f"bot {spec.name!r} cannot be frozen: {why}")
+
+
+def _declared(spec: BotSpec) -> list[Path]:
+    """The declared data (absolute, real paths), each an existing folder or a regular file within
+    the limit (else refused)."""
+    declared = paths.data_paths(spec.data, spec.cwd)
+    for text, path in zip(spec.data, declared, strict=True):
+        why = paths.missing(path)
+        if why is None and not path.is_dir():
+            why = paths.not_regular(path, snapshot.FILE_LIMIT)
+        if why is not None:
+            raise _refuse(spec, f"its data {text}: {why}")
+    return declared
+
+
+def _check_readable(spec: BotSpec, avoid: ArenaFiles) -> None:
+    """Refuse a bot whose code or data holds what is not read (a FIFO, a device, a file over the
+    limit, the arena's own files). Its data is given absolute: relative to the bot's working directory."""
+    data = tuple(str(p) for p in _declared(spec))
+    skipped = provenance.sources_of(dataclasses.replace(spec, data=data), avoid).skipped
+    if skipped:
+        more = f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else ""
+        raise _refuse(
+            spec,
+            f"{skipped[0]}{more}: only regular files of at most {paths.size_text(snapshot.FILE_LIMIT)}, "
+            "not the arena's own, are frozen (declare the files it reads rather than a folder that holds others)",
+        )
+
+
+def _arguments(
+    spec: BotSpec, words: Sequence[str], tree: _Tree, data: Sequence[Path], moved: bool, plan: _Plan
+) -> list[Word]:
+    """The bot's arguments: a word naming declared data names its copy; one naming another existing
+    file or folder is noted (and made absolute when the bot runs from the snapshot: ``moved``)."""
+    out: list[Word] = []
+    unfrozen: list[str] = []
+    for word in words:
+        path = _where(spec, word) if word and not word.startswith("-") else None
+        if path is None or not paths.exists(path):
+            out.append(("word", word))
+            continue
+        real = path.resolve()
+        if any(real == d or real.is_relative_to(d) for d in data):
+            out.append(tree.word(real))
+            continue
+        unfrozen.append(word)
+        out.append(("word", str(path) if moved else word))
+    if unfrozen:
+        plan.notes.append(
+            f"bot {spec.name!r}: its arguments {', '.join(unfrozen)} name files that are not frozen (read as "
+            "they are at each game): declare them as data to freeze them"
+        )
+    return out
+
+
+def _assemble(
+    spec: BotSpec,
+    how: How,
+    code: Sequence[Path],
+    made: dict[Path, bytes],
+    launch: Callable[[_Tree], tuple[Word, ...]],
+    avoid: ArenaFiles,
+    python: tuple[Path, int] | None = None,
+) -> _Plan:
+    """The plan of a bot whose ``code`` files are copied (and ``made`` ones written), run as
+    ``launch`` gives, followed by its arguments; ``python``: a Python bot's entry and launcher."""
+    data = _declared(spec)
+    data_files = provenance.data_files(spec.data, spec.cwd, avoid)
+    anchor = Path(spec.cwd).resolve() if spec.cwd is not None else Path.cwd().resolve() if spec.data else None
+    places = [p.parent for p in (*code, *made, *data_files)] + [d for d in data if d.is_dir()]
+    tree = _Tree(places + ([anchor] if anchor is not None else []))
+    content = Content(
+        copies={tree.word(f)[1]: f for f in (*data_files, *code)},
+        made={tree.word(p)[1]: text for p, text in made.items()},
+        dirs={tree.word(d)[1] for d in data if d.is_dir()} | ({tree.word(anchor)[1]} if anchor is not None else set()),
+    )
+    plan = _Plan(Recipe(how, ()), content)
+    arguments = _arguments(spec, provenance.code_words(spec)[1], tree, data, anchor is not None, plan)
+    plan.recipe = Recipe(
+        how=how,
+        argv=(*launch(tree), *arguments),
+        cwd=None if anchor is None else tree.word(anchor),
+        env=dict(spec.env),
+        data=tuple(tree.word(d) for d in data),
+        entry=None if python is None else tree.word(python[0]),
+        launcher=None if python is None else python[1],
+        leagues=spec.leagues,
+    )
+    return plan
+
+
+def _code(spec: BotSpec, words: Sequence[str], copied: Sequence[Path], tree: _Tree) -> tuple[Word, ...]:
+    """The words that start the bot, a file copied named by its copy (never a module after ``-m``)."""
+    out: list[Word] = []
+    for i, word in enumerate(words):
+        path = _where(spec, word) if word and not word.startswith("-") else None
+        real = path.resolve() if path is not None and paths.exists(path) else None
+        if real is not None and real in copied and (i == 0 or words[i - 1] != "-m"):
+            out.append(tree.word(real))
+        else:
+            out.append(("word", word))
+    return tuple(out)
+
+
+def _python(spec: BotSpec, bundle: Callable[[str], str] | None, avoid: ArenaFiles) -> _Plan:
+    assert spec.source is not None
+    entry = Path(spec.source.entry)
+    note = None
+    if bundle is not None:
+        try:
+            text = bundle(spec.source.entry)
+        except ValueError as exc:
+            note = f"bot {spec.name!r} is frozen as its module tree: the bundler refused it ({exc})"
+        else:
+            place = entry / "__main__.py" if entry.is_dir() else entry
+            return _assemble(
+                spec,
+                "bundle",
+                [],
+                {place: text.encode("utf-8")},
+                lambda tree: (_PYTHON, ("word", "-u"), tree.word(place)),
+                avoid,
+                (place, 3),
+            )
+    code = provenance.bot_sources(spec, avoid)
+    launcher = spec.argv[: spec.source.launcher]
+    plan = _assemble(
+        spec,
+        "module tree",
+        code,
+        {},
+        lambda tree: (_PYTHON, *_code(spec, launcher, code, tree)[1:]),
+        avoid,
+        (entry, spec.source.launcher),
+    )
+    plan.notes[:0] = [note] if note else []
+    return plan
+
+
+def _binary(spec: BotSpec, avoid: ArenaFiles) -> _Plan:
+    program = _where(spec, spec.argv[0])
+    why = paths.not_regular(program, snapshot.FILE_LIMIT)
+    if why is not None:
+        raise _refuse(spec, f"{spec.argv[0]}: {why}")
+    code = [program.resolve()]
+    return _assemble(spec, "binary", code, {}, lambda tree: _code(spec, spec.argv[:1], code, tree), avoid)
+
+
+def _script(spec: BotSpec, words: Sequence[str], avoid: ArenaFiles) -> _Plan:
+    program = _where(spec, spec.argv[0]).resolve()
+    code = [f for f in provenance.bot_sources(spec, avoid) if f != program]
+    plan = _assemble(spec, "script", code, {}, lambda tree: _code(spec, words, code, tree), avoid)
+    names = ", ".join(f.name for f in code)
+    plan.notes.insert(
+        0,
+        f"bot {spec.name!r}: {spec.argv[0]} runs as installed and only its script is frozen ({names}): any "
+        "other file it loads is read as it is at each game (declare it as data, or bundle the bot into one file)",
+    )
+    return plan
+
+
+def _command(spec: BotSpec) -> _Plan:
+    cwd = os.path.abspath(spec.cwd or ".")
+    recipe = Recipe(
+        how="command",
+        argv=tuple(("word", w) for w in spec.argv),
+        cwd=("word", cwd),
+        env=dict(spec.env),
+        data=tuple(("word", d) for d in spec.data),
+        leagues=spec.leagues,
+    )
+    return _Plan(recipe)
+
+
+def _plan(spec: BotSpec, bundle: Callable[[str], str] | None, avoid: ArenaFiles) -> _Plan:
+    if not spec.argv:
+        raise _refuse(spec, "it has no command")
+    words = provenance.code_words(spec)[0]
+    binary = spec.source is None and not provenance.is_interpreter(spec.argv[0])
+    script = len(words) > 1 and "-m" not in words and paths.is_file(_where(spec, words[-1]))
+    if spec.source is None and not binary and not script:
+        return _command(spec)
+    _check_readable(spec, avoid)
+    if spec.source is not None:
+        return _python(spec, bundle, avoid)
+    return _binary(spec, avoid) if binary else _script(spec, words, avoid)
+
+
+def freeze(
+    spec: BotSpec,
+    store: Path,
+    bundle: Callable[[str], str] | None,
+    avoid: ArenaFiles | None = None,
+) -> Frozen:
+    """Freeze the bot ``spec`` into ``store`` (see the module's text for what is frozen, and
+    :mod:`.snapshot` for the store): the version it is now, run as :attr:`Frozen.spec`.
+    ``bundle(entry) -> text`` bundles a Python bot (``None``: its module tree is copied);
+    ``avoid``: the arena's own files (its database, its replays), never frozen. The same content
+    is stored once; an existing snapshot of it is checked, and replaced when damaged. Raises
+    :class:`FreezeError` (one line) when the bot cannot be frozen."""
+    store = Path(os.path.abspath(store))
+    avoid = avoid or ArenaFiles()
+    folders = {*avoid.folders, str(store), os.path.realpath(store)}
+    plan = _plan(spec, bundle, ArenaFiles(avoid.files, tuple(sorted(folders))))
+    return snapshot.write(store, spec.name, plan.recipe, plan.content, plan.notes)
