@@ -26,7 +26,7 @@ from arena.match.launch.botspec import resolve  # noqa: E402
 from arena.runner.dask_executor import DaskExecutor, DaskExecutorError, require_dask  # noqa: E402
 from arena.runner.executor import Executor, LocalExecutor  # noqa: E402
 from arena.store.results import Store  # noqa: E402
-from arena.tournament import Tournament  # noqa: E402
+from arena.tournament import run_tournament  # noqa: E402
 from arena.tournament.config import config_from_mapping  # noqa: E402
 
 
@@ -48,7 +48,7 @@ def rate(games: int, workers: int, sandbox: str, pool: Executor, seed: int) -> f
         store = Store(config.db)
         try:
             start = time.perf_counter()
-            run = Tournament(config, store, executor=lambda _n: pool).run()
+            run = run_tournament(config, store, executor=lambda _n: pool)
             wall = time.perf_counter() - start
         finally:
             store.close()

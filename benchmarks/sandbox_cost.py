@@ -35,7 +35,7 @@ from arena.match.launch.botspec import resolve  # noqa: E402
 from arena.match.limits.enforcement import enforcement  # noqa: E402
 from arena.match.process.botprocess import BotProcess  # noqa: E402
 from arena.store.results import Store  # noqa: E402
-from arena.tournament import Tournament  # noqa: E402
+from arena.tournament import run_tournament  # noqa: E402
 from arena.tournament.config import config_from_mapping  # noqa: E402
 
 MODES = ("off", "on")
@@ -122,7 +122,7 @@ def tournament(n: int, mode: str) -> float:
         store = Store(config.db)
         try:
             start = time.perf_counter()
-            run = Tournament(config, store).run()
+            run = run_tournament(config, store)
             wall = time.perf_counter() - start
         finally:
             store.close()

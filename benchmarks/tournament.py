@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from arena.match import MatchOptions, play_match  # noqa: E402
 from arena.store.results import Store  # noqa: E402
-from arena.tournament import Tournament, bot_spec  # noqa: E402
+from arena.tournament import bot_spec, run_tournament  # noqa: E402
 from arena.tournament.config import config_from_mapping  # noqa: E402
 from arena.tournament.schedule import make_schedule  # noqa: E402
 
@@ -85,7 +85,7 @@ def tournament(config_map: dict[str, Any], workers: int) -> tuple[float, float, 
         cfg = config_from_mapping({**config_map, "workers": workers, "db": db})
         with Store(db) as store:
             m0, c0, s0, w0 = machine_cpu(), cpu_all(), cpu(resource.RUSAGE_SELF), time.perf_counter()
-            result = Tournament(cfg, store).run()
+            result = run_tournament(cfg, store)
             wall = time.perf_counter() - w0
             return (wall, machine_cpu() - m0, cpu_all() - c0, cpu(resource.RUSAGE_SELF) - s0, result.played)
 

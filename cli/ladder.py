@@ -15,10 +15,13 @@ import click
 from arena.tournament.config import DEFAULT_DB
 
 from .common import game_params, shown, stop_on_signals
+from .progress import RunView
 
 if TYPE_CHECKING:  # the ladder's modules load on first use
-    from arena.ladder.runner import RunResult
+    from arena.ladder.commands import LadderOutcome
+    from arena.runner.runner import Started
     from arena.runner.task import ReplayPolicy
+    from arena.store.records import GameRecord
 
 _DB = click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 _LADDER = click.option("--ladder", "ladder_id", type=int, help="Ladder id (default: the latest ladder of --db).")
@@ -215,9 +218,6 @@ def run(
     must be the ladder's. Stop it any time: the games stored are kept, and the next run goes on.
     """
     from arena.ladder.commands import run_ladder
-    from arena.ladder.errors import LadderError
-
-    from .ladder_progress import LadderProgress
 
     if executor != "dask" and (scheduler is not None or local_cluster is not None):
         raise click.UsageError("--scheduler and --local-cluster go with --executor dask")
@@ -227,7 +227,7 @@ def run(
         from bundler.ship import bundle_source
 
         bundle = bundle_source
-    view = LadderProgress(no_progress)
+    view = RunView(_run_header, _failure_hint, quiet=no_progress, header_err=True)
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM):
             result = run_ladder(
@@ -244,14 +244,32 @@ def run(
                 bundle=bundle,
                 on_event=view.on_event,
             )
-    except LadderError as exc:
-        raise _fail(exc) from None
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
     finally:
         view.close()
     _after_run(result, db)
+
+
+def _run_header(event: Started) -> str:
+    """``ladder 1: 40 games stored, 3 active bots (a, b, c); playing 200 games``."""
+    from arena.ladder.scheduler import LadderStart
+
+    start = event.detail
+    assert isinstance(start, LadderStart)
+    what = "until stopped (Ctrl-C)" if start.target is None else f"{start.target} games"
+    unfinished = (
+        f", with the {start.unfinished} games left of pairs already picked (after any new bot's placement)"
+        if start.unfinished
+        else ""
+    )
+    bots = f"{len(start.bots)} active bots ({', '.join(start.bots)})"
+    return f"ladder {event.run_id}: {event.stored} games stored, {bots}; playing {what}{unfinished}"
+
+
+def _failure_hint(record: GameRecord) -> str:
+    return f"game {record.id}, seed {record.seed} (details: arena matches show {record.id})"
 
 
 def _replay_policy(replays: str | None, keep: str | None) -> ReplayPolicy | None:
@@ -268,12 +286,12 @@ def _replay_policy(replays: str | None, keep: str | None) -> ReplayPolicy | None
         raise click.UsageError(str(exc)) from None
 
 
-def _after_run(result: RunResult, db: str) -> None:
+def _after_run(outcome: LadderOutcome, db: str) -> None:
     """The first bots of the ranking, why the run ended; exit 130 when interrupted."""
     from .ladder_report import print_top
 
-    if result.ranking is not None:
-        print_top(result.ranking)
+    result = outcome.run
+    print_top(outcome.ranking)
     shown_db = f" --db {db}" if db != DEFAULT_DB else ""
     if result.interrupted:
         click.echo(

@@ -1,4 +1,6 @@
-"""Progress of a long run: a tqdm bar on a terminal, a plain line every so often elsewhere.
+"""What a long run (a tournament, a ladder) shows while it plays: :class:`RunView` turns the one
+runner's events (:mod:`arena.runner.runner`) into a start line, warnings, a bot's first failure,
+and the progress: a tqdm bar on a terminal, a plain line every so often elsewhere (:class:`Progress`).
 
 On a terminal :class:`Progress` draws the usual bar. When the output is not a terminal (CI logs,
 ``nohup``, a pipe) a bar is unreadable, so it writes a line instead, at most every
@@ -7,30 +9,40 @@ On a terminal :class:`Progress` draws the usual bar. When the output is not a te
     progress: 120/400 games (30%), greedy vs wait 50-10-60 (W-D-L), score 45.8%, Elo -29 ±60, \
 SPRT continue (LLR -0.41 [-2.94, 2.94]), 2.1 games/s, ETA 2m13s
 
-The comparison part describes the ``leader`` passed to :meth:`Progress.update` (the runner's
-:class:`arena.tournament.runner.GameDone` ``.leader``, an :class:`arena.stats.ComparisonStats`);
-its SPRT part appears only when the leader carries an SPRT result (``leader.sprt``).
+The middle part describes where the run stands (:attr:`arena.runner.runner.GameDone.standing`):
+for a tournament the two-bot comparison with the most games (its SPRT part only when it runs
+one), for a ladder the first bots of the ranking and the least certain pair.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
+
+import click
 
 from arena.stats.counts import SprtModel
 from arena.stats.headtohead import ComparisonStats
 
-from .common import plural
+from .common import plural, shown
 from .report import NA, elo_cells
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the runner and the ladder load on first use
     from typing import NoReturn
 
     from tqdm import tqdm
 
-__all__ = ["Progress", "describe_leader", "format_duration", "progress_line"]
+    from arena.ladder.scheduler import LadderStanding
+    from arena.runner.runner import Started
+    from arena.store.records import GameRecord
+
+__all__ = ["Progress", "RunView", "describe", "describe_leader", "describe_ranking", "format_duration", "progress_line"]
+
+TOP = 5
+"""Bots of a ladder's ranking shown in its progress."""
 
 GAMES_LINES: int = 20
 """Without ``every_games``, a log line is due every 1/20 of the games this run has to play."""
@@ -73,6 +85,31 @@ def describe_leader(st: ComparisonStats, *, counts: bool = True) -> str:
     return ", ".join(p for p in parts if p)
 
 
+def describe_ranking(standing: LadderStanding) -> str:
+    """``top: a +152 ±51, b +40 ±48; least certain: b above c, P 0.71``: a ladder's first bots
+    (their rating and the half-width of its interval) and its least certain pair."""
+    bots = standing.ranking.bots[:TOP]
+    top = ", ".join(f"{b.name} {b.rating:+.0f} ±{(b.high - b.low) / 2:.0f}" for b in bots)
+    text = f"top: {top}" if top else "no bot ranked yet"
+    least = standing.least_certain
+    if least is not None:
+        text += f"; least certain: {least[0]} above {least[1]}, P {least[2]:.2f}"
+    return text
+
+
+def describe(standing: object, *, short: bool = False) -> str:
+    """Where a run stands, in words (empty when there is nothing to say): a tournament's leading
+    comparison (:func:`describe_leader`; ``short``: the bar's compact form), a ladder's ranking
+    (:func:`describe_ranking`)."""
+    if isinstance(standing, ComparisonStats):
+        return describe_leader(standing, counts=not short) if not short or standing.score is not None else ""
+    if standing is None:
+        return ""
+    from arena.ladder.scheduler import LadderStanding
+
+    return describe_ranking(standing) if isinstance(standing, LadderStanding) else ""
+
+
 def format_duration(seconds: float) -> str:
     """``45s``, ``2m13s``, ``1h02m``, ``3d04h`` (rounded to the second); ``?`` if not finite."""
     if not math.isfinite(seconds):
@@ -91,26 +128,27 @@ def _rate_text(rate: float) -> str:
     return f"{rate:.1f}" if rate >= 1.0 else f"{rate:.2g}"
 
 
-def progress_line(done: int, total: int, leader: ComparisonStats | None, *, played: int, elapsed: float) -> str:
+def progress_line(done: int, total: int | None, standing: object, *, played: int, elapsed: float) -> str:
     """One log line. ``played`` games of ``done`` were played by this run in ``elapsed``
     seconds (the rest were stored by an earlier run): the rate and the ETA come from them. When
-    ``done >= total`` the ETA is replaced by the time this run took."""
-    head = f"progress: {done}/{total} games"
-    if total > 0:
+    ``done >= total`` the ETA is replaced by the time this run took; an open-ended run
+    (``total`` ``None``) has no ETA."""
+    head = f"progress: {done}/{total} games" if total is not None else f"progress: {done} games"
+    if total:
         head += f" ({100 * done // total}%)"
-    parts = [head]
-    if leader is not None:
-        parts.append(describe_leader(leader))
+    parts = [head, describe(standing)]
     rate = played / elapsed if played > 0 and elapsed > 0 else None
     if rate is not None:
         parts.append(f"{_rate_text(rate)} games/s")
-    if done >= total:
+    if total is None:
+        pass
+    elif done >= total:
         parts.append(f"took {format_duration(elapsed)}")
     elif rate is None:
         parts.append("ETA ?")
     else:
         parts.append(f"ETA {format_duration((total - done) / rate)}")
-    return ", ".join(parts)
+    return ", ".join(p for p in parts if p)
 
 
 # --------------------------------------------------------------------------- the progress display
@@ -134,7 +172,7 @@ class Progress:
     def __init__(
         self,
         stream: TextIO,
-        total: int,
+        total: int | None,
         initial: int,
         *,
         interactive: bool,
@@ -149,12 +187,14 @@ class Progress:
         self.stream = stream
         self.interactive = interactive
         self.every_seconds = every_seconds
-        self.every_games = every_games if every_games is not None else max(1, (total - initial) // GAMES_LINES)
+        if every_games is None and total is not None:  # an open-ended run: a line every so often only
+            every_games = max(1, (total - initial) // GAMES_LINES)
+        self.every_games = every_games
         self.clock = clock
         self.initial = initial
         self.total = total
         self.done = initial
-        self.leader: ComparisonStats | None = None
+        self.standing: object = None
         self.start = clock()
         self.last_time = self.start
         self.last_done = initial
@@ -173,7 +213,7 @@ class Progress:
     def create(
         cls,
         stream: TextIO,
-        total: int,
+        total: int | None,
         initial: int,
         *,
         interactive: bool | None = None,
@@ -195,25 +235,27 @@ class Progress:
             clock=clock,
         )
 
-    def update(self, done: int, total: int, leader: ComparisonStats | None = None) -> None:
-        """``done`` of ``total`` games are done (``total`` may shrink as SPRT decisions come);
-        ``leader`` is the comparison to show (``None``: none)."""
+    def update(self, done: int, total: int | None, standing: object = None) -> None:
+        """``done`` of ``total`` games are done (``total`` may shrink as SPRT decisions come;
+        ``None``: open-ended); ``standing`` is where the run stands (:func:`describe`)."""
         if self.closed:
             return
-        self.done, self.total, self.leader = done, total, leader
+        self.done, self.total, self.standing = done, total, standing
         if self.bar is not None:
             self.bar.total = total
             self.bar.update(done - self.bar.n)
-            if leader is not None and leader.score is not None:
-                self.bar.set_postfix_str(describe_leader(leader, counts=False), refresh=False)
+            text = describe(standing, short=True)
+            if text:
+                self.bar.set_postfix_str(text, refresh=False)
             return
         self.pending = True
         now = self.clock()
-        final = done >= total
+        final = total is not None and done >= total
         if final and self.finished:
             self.pending = False
             return
-        if final or now - self.last_time >= self.every_seconds or done - self.last_done >= self.every_games:
+        counted = self.every_games is not None and done - self.last_done >= self.every_games
+        if final or counted or now - self.last_time >= self.every_seconds:
             self._line(now)
 
     def write(self, text: str, file: TextIO | None = None) -> None:
@@ -240,7 +282,7 @@ class Progress:
         """The log line for the current state."""
         now = self.clock() if now is None else now
         return progress_line(
-            self.done, self.total, self.leader, played=self.done - self.initial, elapsed=now - self.start
+            self.done, self.total, self.standing, played=self.done - self.initial, elapsed=now - self.start
         )
 
     def _line(self, now: float) -> None:
@@ -248,7 +290,77 @@ class Progress:
         self.last_time = now
         self.last_done = self.done
         self.pending = False
-        self.finished = self.done >= self.total
+        self.finished = self.total is not None and self.done >= self.total
+
+
+# --------------------------------------------------------------------------- a run's view
+
+
+class RunView:
+    """What a run shows while it plays (feed it the runner's events with :meth:`on_event`, then
+    :meth:`close`): its warnings and notes (``notes(event)``, default the event's), its start line
+    (``header(event)``, on standard output, or standard error with ``header_err``: the messages
+    then go there too), the progress on standard error (none when ``quiet``) and a bot's first
+    failure with ``hint(record)``, where to look at that game. ``stream`` sends it all to one
+    stream (tests)."""
+
+    def __init__(
+        self,
+        header: Callable[[Started], str],
+        hint: Callable[[GameRecord], str],
+        *,
+        notes: Callable[[Started], Sequence[str]] | None = None,
+        quiet: bool = False,
+        header_err: bool = False,
+        stream: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.header, self.hint, self.quiet, self.header_err = header, hint, quiet, header_err
+        self.notes = notes or (lambda event: event.notes)
+        self.stream = stream
+        self.clock = clock
+        self.progress: Progress | None = None
+
+    def say(self, text: str, err: bool = False) -> None:
+        """A message line that does not break the progress bar."""
+        stream = sys.stderr if err or self.header_err else sys.stdout
+        if self.stream is not None:
+            stream = self.stream
+        if self.progress is not None:
+            self.progress.write(text, file=stream)
+        else:
+            click.echo(text, file=stream)
+
+    def on_event(self, event: object) -> None:
+        from arena.runner.runner import BotFailed, GameDone, Started
+
+        if isinstance(event, Started):
+            self.started(event)
+        elif isinstance(event, GameDone):
+            if self.progress is not None:
+                self.progress.update(event.done, event.total, event.standing)
+        elif isinstance(event, BotFailed) and event.failure.first:
+            record, player = event.failure.record, event.failure.player
+            what = f"failed for the first time: {player.status}" + (
+                f" ({shown(player.message)})" if player.message else ""
+            )
+            if event.failure.overloaded:  # the message names the lag and the load, and what to do
+                what = f"timed out for the first time, not counted as a failure: {shown(player.message)}"
+            self.say(f"warning: bot {player.bot!r} {what}; {self.hint(record)}", err=True)
+
+    def started(self, event: Started) -> None:
+        err = self.stream or sys.stderr
+        for w in event.warnings:
+            click.echo(f"warning: {w}", file=err)
+        for note in self.notes(event):
+            click.echo(f"note: {note}", file=err)
+        click.echo(self.header(event), file=self.stream or (sys.stderr if self.header_err else sys.stdout))
+        if not self.quiet:
+            self.progress = Progress.create(self.stream or sys.stderr, event.total, event.done, clock=self.clock)
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.close()
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -23,14 +23,14 @@ from arena.tournament.settings import SETTINGS, Setting, flags_to_mapping
 
 from .common import plural, shown, stop_on_signals
 from .plot import INSTALL_HINT, plot_available
-from .progress import Progress
+from .progress import RunView
 from .report import print_standings, sprt_status, sweep_plot_path
 from .repro import game_command
 
 if TYPE_CHECKING:  # the tournament's modules load on first use
+    from arena.runner.runner import Started
     from arena.store.records import GameRecord
     from arena.tournament.play import TournamentOutcome
-    from arena.tournament.runner import Started
     from arena.tournament.standings import Standings
 
 
@@ -82,22 +82,20 @@ def tournament(args: tuple[str, ...], new: bool, as_json: bool, no_progress: boo
     With two bots, the first is measured against the second. Name bots with NAME=BOT
     (old=bot.py new="bot.py --depth 3"); unnamed duplicates are told apart (greedy, greedy#2).
     """
+    from arena.runner.runner import StorageFailure
     from arena.tournament.play import play_tournament
-    from arena.tournament.runner import StorageFailure, TournamentError
 
     config = _config(args, flags)
     again = _resume_command(sys.argv[1:])
-    view = _View(config, as_json, no_progress)
+    view, on_event = _view(config, as_json, no_progress)
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM):
-            outcome = play_tournament(config, new=new, on_event=view.on_event, bundle=_bundler(config))
+            outcome = play_tournament(config, new=new, on_event=on_event, bundle=_bundler(config))
     except StorageFailure as exc:  # one line: what failed, the games stored, how to resume
-        if exc.tournament_id is None:
+        if exc.run_id is None:
             raise click.ClickException(str(exc)) from None
         then = ", then" if exc.error.advice else ";"
         raise click.ClickException(f"{exc}{then} resume with: {again}") from None
-    except TournamentError as exc:  # a bot that cannot start is quoted: its stderr
-        raise click.ClickException(shown(str(exc))) from None
     except KeyboardInterrupt:  # outside the games (while the bots' start is checked, say)
         click.echo("interrupted", err=True)
         sys.exit(130)
@@ -148,84 +146,57 @@ def _bundler(config: TournamentConfig) -> Callable[[str], str] | None:
     return bundle_source
 
 
-class _View:
+def _view(config: TournamentConfig, as_json: bool, no_progress: bool) -> tuple[RunView, Callable[[object], None]]:
     """What is shown while the tournament runs: its start, the progress bar (or lines), SPRT
-    decisions, a bot's first failure with the command that plays that game again."""
+    decisions, a bot's first failure with the command that plays that game again; and the
+    callback that feeds it."""
 
-    def __init__(self, config: TournamentConfig, as_json: bool, no_progress: bool) -> None:
-        self.config, self.as_json, self.no_progress = config, as_json, no_progress
-        self.progress: Progress | None = None
-        self.out = click.echo if not as_json else functools.partial(click.echo, err=True)
+    def notes(event: Started) -> list[str]:
+        sweep = config.sweep is not None and not plot_available()
+        return [*config.notes, *event.notes, *([f"the sweep plot will not be drawn: {INSTALL_HINT}"] if sweep else [])]
 
-    def say(self, text: str, err: bool = False) -> None:
-        """A message line that does not break the progress bar."""
-        stream = sys.stderr if err or self.as_json else sys.stdout
-        if self.progress is not None:
-            self.progress.write(text, file=stream)
+    def hint(record: GameRecord) -> str:
+        seats = ", ".join(f"{i}: {name}" for i, name in enumerate(record.seats))
+        return f"seed {record.seed}, seats {seats}; play it again with: {reproduce(config, record)}"
+
+    view = RunView(lambda event: _header(config, event), hint, notes=notes, quiet=no_progress, header_err=as_json)
+
+    def on_event(event: object) -> None:
+        from arena.tournament.scheduler import Decided
+
+        if isinstance(event, Decided):
+            view.say(f"{event.bots[0]} vs {event.bots[1]}: SPRT {sprt_status(event.state, event.pairs)}")
         else:
-            click.echo(text, file=stream)
+            view.on_event(event)
 
-    def on_event(self, event: object) -> None:
-        from arena.tournament.runner import BotFailed, Decided, GameDone, Started
+    return view, on_event
 
-        if isinstance(event, Started):
-            self.started(event)
-        elif isinstance(event, GameDone):
-            if self.progress is not None:
-                self.progress.update(event.done, event.total, event.leader)
-        elif isinstance(event, Decided):
-            self.say(f"{event.bots[0]} vs {event.bots[1]}: SPRT {sprt_status(event.state, event.pairs)}")
-        elif isinstance(event, BotFailed) and event.failure.first:
-            record, player = event.failure.record, event.failure.player
-            seats = ", ".join(f"{i}: {name}" for i, name in enumerate(record.seats))
-            what = f"failed for the first time: {player.status}" + (
-                f" ({shown(player.message)})" if player.message else ""
-            )
-            if event.failure.overloaded:  # the message names the lag and the load, and what to do
-                what = f"timed out for the first time, not counted as a failure: {shown(player.message)}"
-            self.say(
-                f"warning: bot {player.bot!r} {what}; seed {record.seed}, "
-                f"seats {seats}; play it again with: {self.reproduce(record)}",
-                err=True,
-            )
 
-    def started(self, event: Started) -> None:
-        config = self.config
-        for w in event.warnings:
-            click.echo(f"warning: {w}", err=True)
-        for note in (*config.notes, *event.notes):
-            click.echo(f"note: {note}", err=True)
-        if config.sweep is not None and not plot_available():
-            click.echo(f"note: the sweep plot will not be drawn: {INSTALL_HINT}", err=True)
-        state = f"resumed, {event.done} games already stored" if event.resumed else "new"
-        seeds = f"{len(config.seeds)} listed seeds" if config.seeds is not None else f"seed {config.seed}"
-        where = plural(config.workers, "worker")
-        if config.executor == "dask":
-            where = (
-                f"Dask scheduler {config.scheduler}"
-                if config.scheduler is not None
-                else f"local Dask cluster of {plural(config.local_cluster or 1, 'worker')}"
-            )
-        self.out(
-            f"tournament {event.tournament_id} ({state}): {config.game}, {config.format}, {len(config.bots)} bots, "
-            f"{config.games} games per comparison, {where}, {seeds}, db {config.db}"
+def _header(config: TournamentConfig, event: Started) -> str:
+    state = f"resumed, {event.done} games already stored" if event.resumed else "new"
+    seeds = f"{len(config.seeds)} listed seeds" if config.seeds is not None else f"seed {config.seed}"
+    where = plural(config.workers, "worker")
+    if config.executor == "dask":
+        where = (
+            f"Dask scheduler {config.scheduler}"
+            if config.scheduler is not None
+            else f"local Dask cluster of {plural(config.local_cluster or 1, 'worker')}"
         )
-        if not self.no_progress:
-            self.progress = Progress.create(sys.stderr, event.total, event.done)
+    return (
+        f"tournament {event.run_id} ({state}): {config.game}, {config.format}, {len(config.bots)} bots, "
+        f"{config.games} games per comparison, {where}, {seeds}, db {config.db}"
+    )
 
-    def reproduce(self, record: GameRecord) -> str:
-        """The ``arena play`` command that plays this game again, bots in their seats, with their
-        data files and the sandbox as the game ran in it."""
-        c = self.config
-        entries = {b.name: b for b in c.bots}
-        return game_command(
-            c.game, entries, record, time_scale=c.time_scale, memory_limit_mb=c.memory_limit_mb, params=c.game_params(),
-            sandbox=c.sandbox,
-        )  # fmt: skip
 
-    def close(self) -> None:
-        if self.progress is not None:
-            self.progress.close()
+def reproduce(config: TournamentConfig, record: GameRecord) -> str:
+    """The ``arena play`` command that plays this game again, bots in their seats, with their
+    data files and the sandbox as the game ran in it."""
+    c = config
+    entries = {b.name: b for b in c.bots}
+    return game_command(
+        c.game, entries, record, time_scale=c.time_scale, memory_limit_mb=c.memory_limit_mb, params=c.game_params(),
+        sandbox=c.sandbox,
+    )  # fmt: skip
 
 
 def _report(outcome: TournamentOutcome, config: TournamentConfig, as_json: bool, again: str) -> None:
@@ -257,7 +228,7 @@ def _report(outcome: TournamentOutcome, config: TournamentConfig, as_json: bool,
                 "games are kept)"
             )
     if data.sweep is not None:
-        data = _plot(data, config, run.tournament_id, out)
+        data = _plot(data, config, run.run_id, out)
     if as_json:
         click.echo(json.dumps(data.to_dict()))
 

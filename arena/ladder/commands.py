@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import referee
 
@@ -23,7 +23,9 @@ from ..match.launch.botspec import BotSpec
 from ..match.limits.refereetime import RefereeFailure
 from ..match.loop import MatchOptions, play_match
 from ..match.sandbox import SandboxMode
+from ..runner.executor import connect
 from ..runner.failures import FAILURES
+from ..runner.runner import Runner, RunResult, RunSetup
 from ..runner.task import ReplayPolicy
 from ..store.records import BotRow, BotState
 from ..store.results import Store, StoreError
@@ -36,17 +38,15 @@ from ..versions.provenance import ArenaFiles, same_rules
 from ..versions.snapshot import FreezeError, Frozen, store_for, verify
 from .errors import LadderError
 from .ranking import Played, Ranking, rank
-from .runner import MIN_GAMES, LadderRun, RunResult
+from .scheduler import MIN_GAMES, LadderScheduler
 from .settings import LadderSettings, differences, read_settings
 from .stored import Ladder, create_ladder, find_ladder, ladders, title
-
-if TYPE_CHECKING:
-    from ..runner.executor import Executor
 
 __all__ = [
     "init_ladder",
     "Added",
     "add_bot",
+    "LadderOutcome",
     "run_ladder",
     "LadderView",
     "RecentPick",
@@ -132,14 +132,16 @@ def _check_name(ladder: Ladder, name: str) -> None:
         )
 
 
-def _options(settings: LadderSettings, db: str | Path) -> MatchOptions:
+def _options(settings: LadderSettings, db: str | Path, replays: ReplayPolicy | None = None) -> MatchOptions:
+    """How every game of the ladder is played: its limits, the sandbox, the files hidden from the bots."""
     confined, _ = sandbox.decide(settings.sandbox)
+    hidden = (str(Path(db).resolve()), f"{Path(db).resolve()}.lock", *([replays.folder] if replays else []))
     return MatchOptions(
         time_scale=settings.time_scale,
         memory_limit_mb=settings.memory_limit_mb,
         params=settings.game_params() or None,
         sandbox=SandboxMode.ON if confined else SandboxMode.OFF,
-        hide=(str(Path(db).resolve()), f"{Path(db).resolve()}.lock"),
+        hide=hidden,
     )
 
 
@@ -227,26 +229,12 @@ def add_bot(
             raise LadderError(str(exc)) from None
 
 
-def _executor(
-    executor: str,
-    scheduler: str | None,
-    local_cluster: int | None,
-    specs: Sequence[BotSpec],
-    bundle: Callable[[str], str] | None,
-) -> tuple[Callable[[int], Executor] | None, Any]:
-    """The executor factory asked for (``None``: local worker processes) and the Dask cluster to
-    stop at the end."""
-    if executor != "dask":
-        return None, None
-    from ..runner.dask_executor import DaskExecutor, require_dask
-    from ..runner.executor import ExecutorError
+@dataclass(frozen=True)
+class LadderOutcome:
+    """A run of a ladder and its ranking after it."""
 
-    try:
-        require_dask()
-        cluster = DaskExecutor.connect(scheduler, local_cluster, specs=specs, bundle=bundle)
-    except ExecutorError as exc:
-        raise LadderError(str(exc)) from None
-    return (lambda _n: cluster), cluster
+    run: RunResult
+    ranking: Ranking
 
 
 def run_ladder(
@@ -264,65 +252,75 @@ def run_ladder(
     bundle: Callable[[str], str] | None = None,
     on_event: Callable[[object], None] | None = None,
     min_games: int = MIN_GAMES,
-) -> RunResult:
-    """Play ladder ``ladder_id`` (the latest one of ``db``): see :mod:`.runner`. The settings
+) -> LadderOutcome:
+    """Play ladder ``ladder_id`` (the latest one of ``db``): see :mod:`.scheduler`. The settings
     ``given`` (as :func:`init_ladder` takes them) must be the ladder's: a difference is refused,
     named. Every active bot's frozen version is checked before the first game."""
     with _store(db, create=False) as store:
         try:
             ladder = find_ladder(store, ladder_id)
-            asked = _settings(ladder.settings.game, given, ladder.settings)
-            changed = differences(ladder.settings, asked)
-            if changed:
-                raise LadderError(
-                    f"{title(ladder)} was made with {'; '.join(changed)}: a ladder's settings are fixed when it is "
-                    "made, so that all its games compare; run it without these options, or make another ladder "
-                    "(arena ladder init --new)"
-                )
-            if not same_rules(ladder.row.referee_version, ladder.settings.game):
-                raise LadderError(
-                    f"the {ladder.settings.game} referee changed since {title(ladder)} was made "
-                    f"({ladder.row.referee_version}): its games would not compare; make a new ladder"
-                )
-            active = ladder.in_state(BotState.ACTIVE)
-            players = referee.get(ladder.settings.game).player_count
-            if len(active) < players:
-                raise LadderError(
-                    f"{title(ladder)} has {len(active)} active bot{'' if len(active) == 1 else 's'}: a game needs "
-                    f"{players}; add bots with: arena ladder add NAME BOT"
-                )
+            _check_run(ladder, given)
             make_spec = spec_of(db)
-            specs = []
-            for row in active:
-                try:
-                    assert row.frozen is not None
-                    frozen = Frozen.from_dict(row.frozen, row.name, store_for(db))
-                except FreezeError as exc:
-                    raise LadderError(str(exc)) from None
-                why = verify(frozen)
-                if why is not None:
-                    raise LadderError(f"{why}, or retire it (arena ladder retire {row.name})")
-                specs.append(make_spec(row.name, row.frozen))
-            factory, cluster = _executor(executor, scheduler, local_cluster, specs, bundle)
+            specs = [make_spec(row.name, _checked(row, db)) for row in ladder.in_state(BotState.ACTIVE)]
+            factory, cluster = connect(executor, scheduler, local_cluster, specs, bundle)
             try:
-                run = LadderRun(
-                    ladder,
-                    store,
-                    make_spec,
-                    workers=workers,
-                    games=games,
-                    until_confident=until_confident,
-                    replays=replays,
-                    on_event=on_event,
-                    executor=factory,
+                plan = LadderScheduler(
+                    ladder, make_spec, games=games, until_confident=until_confident, on_event=on_event,
                     min_games=min_games,
+                )  # fmt: skip
+                setup = RunSetup(
+                    game=ladder.settings.game,
+                    options=_options(ladder.settings, db, replays),
+                    referee_version=ladder.row.referee_version,
+                    workers=workers,
+                    replays=replays,
+                    executor=factory,
                 )
-                return run.run()
+                run = Runner(plan, store, setup, on_event).run()
+                return LadderOutcome(run, plan.ranking())
             finally:
                 if cluster is not None:
                     cluster.stop(interrupt=True)
         except StoreError as exc:
             raise LadderError(str(exc)) from None
+
+
+def _check_run(ladder: Ladder, given: Mapping[str, Any]) -> None:
+    """Refuse a run that asks for other settings than the ladder's, under another referee, or with
+    fewer active bots than a game's seats."""
+    asked = _settings(ladder.settings.game, given, ladder.settings)
+    changed = differences(ladder.settings, asked)
+    if changed:
+        raise LadderError(
+            f"{title(ladder)} was made with {'; '.join(changed)}: a ladder's settings are fixed when it is "
+            "made, so that all its games compare; run it without these options, or make another ladder "
+            "(arena ladder init --new)"
+        )
+    if not same_rules(ladder.row.referee_version, ladder.settings.game):
+        raise LadderError(
+            f"the {ladder.settings.game} referee changed since {title(ladder)} was made "
+            f"({ladder.row.referee_version}): its games would not compare; make a new ladder"
+        )
+    active = ladder.in_state(BotState.ACTIVE)
+    players = referee.get(ladder.settings.game).player_count
+    if len(active) < players:
+        raise LadderError(
+            f"{title(ladder)} has {len(active)} active bot{'' if len(active) == 1 else 's'}: a game needs "
+            f"{players}; add bots with: arena ladder add NAME BOT"
+        )
+
+
+def _checked(row: BotRow, db: str | Path) -> dict[str, Any]:
+    """An active bot's frozen version, checked on disk before the first game."""
+    try:
+        assert row.frozen is not None
+        frozen = Frozen.from_dict(row.frozen, row.name, store_for(db))
+    except FreezeError as exc:
+        raise LadderError(str(exc)) from None
+    why = verify(frozen)
+    if why is not None:
+        raise LadderError(f"{why}, or retire it (arena ladder retire {row.name})")
+    return row.frozen
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,11 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
 from ..errors import ArenaError
+from ..match.launch.botspec import BotSpec
 from ..match.limits.refereetime import RefereeFailure
 from ..match.process import proctree
 from ..match.process.plumbing import become_subreaper, kill_orphans
@@ -31,7 +32,7 @@ from ..store.records import GameRecord
 from . import worker
 from .task import GameTask
 
-__all__ = ["Executor", "ExecutorError", "LocalExecutor"]
+__all__ = ["Executor", "ExecutorError", "LocalExecutor", "Cluster", "connect"]
 
 
 class ExecutorError(ArenaError):
@@ -186,3 +187,30 @@ class LocalExecutor:
                 w.join(1)
             w.conn.close()
         kill_orphans(keep=self._before)
+
+
+class Cluster(Executor, Protocol):
+    """An executor that outlives one run's factory call (a Dask cluster): stopped by its caller."""
+
+    warnings: list[str]
+
+
+def connect(
+    executor: str,
+    scheduler: str | None = None,
+    local_cluster: int | None = None,
+    specs: Iterable[BotSpec] = (),
+    bundle: Callable[[str], str] | None = None,
+) -> tuple[Callable[[int], Executor], Cluster | None]:
+    """Where games are played, as ``executor`` says: ``local`` (worker processes here, as many as
+    asked) or ``dask`` (the cluster at ``scheduler``, or one of ``local_cluster`` workers made
+    here, its workers made ready for ``specs``: Python bots travel as ``bundle`` makes them).
+    Returns the factory a run takes and the cluster to stop at the end (``None`` for local).
+    Raises :class:`ExecutorError` (Dask missing, no cluster reached)."""
+    if executor != "dask":
+        return LocalExecutor, None
+    from .dask_executor import DaskExecutor, require_dask
+
+    require_dask()
+    cluster = DaskExecutor.connect(scheduler, local_cluster, specs=specs, bundle=bundle)
+    return (lambda _n: cluster), cluster

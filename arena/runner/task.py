@@ -38,6 +38,11 @@ class ScheduledGame:
     seed: int
     seats: tuple[str, ...]
 
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """(comparison, pair, leg): the game's place, as its record's :attr:`GameRecord.key`."""
+        return (self.comparison, self.pair, self.leg)
+
 
 @dataclass(frozen=True)
 class ReplayPolicy:
@@ -89,7 +94,7 @@ class GameTask:
     @property
     def key(self) -> tuple[int, int, int]:
         """(comparison, pair, leg): the game's place in the tournament."""
-        return (self.game.comparison, self.game.pair, self.game.leg)
+        return self.game.key
 
 
 def play_task(task: GameTask, should_stop: Callable[[], bool] | None = None) -> GameRecord | None:

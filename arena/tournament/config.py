@@ -37,7 +37,6 @@ __all__ = [
     "load_config",
     "config_from_mapping",
     "DEFAULT_DB",
-    "FAILURE_WINDOW",
     "max_workers",
     "read_params",
     "read_db",
@@ -45,8 +44,6 @@ __all__ = [
 
 DEFAULT_DB = str(setting("db").default)
 """The results file used when no ``db`` / ``--db`` is given."""
-FAILURE_WINDOW = 20
-"""A bot that fails in more than ``max_failures`` of its first this many games stops the run."""
 _TOP_KEYS = {s.key.split(".")[0] for s in SETTINGS}
 
 
@@ -83,7 +80,7 @@ class TournamentConfig:
     seeds: tuple[int, ...] | None = None
     """The maps to play, in order, instead of seeds derived from ``seed``."""
     max_failures: float = DEFAULT_MAX_FAILURES
-    """Stop when a bot fails in more than this share of its first :data:`FAILURE_WINDOW` games
+    """Stop when a bot fails in more than this share of its first :data:`arena.runner.runner.FAILURE_WINDOW` games
     (1 never stops). Not part of the schedule: a resumed run may change it."""
     replays: ReplayPolicy | None = None
     """Which games keep a replay file, in which folder (not part of the schedule either)."""

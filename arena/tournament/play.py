@@ -1,12 +1,12 @@
 """A tournament as ``arena tournament`` plays it: :func:`play_tournament` checks that the bots can
 be played (they resolve, they start, the sandbox and Dask are there when asked for) before the
-database is made, reaches the Dask cluster, plays the games into the results database and
-returns the run with its standings. It never prints: the tournament reports through ``on_event``
-(:mod:`arena.tournament.runner`'s events).
+database is made, reaches the Dask cluster, plays the games into the results database with the
+one runner (:mod:`arena.runner.runner`) and returns the run with its standings. It never prints:
+the run reports through ``on_event``.
 
-Every failure is a :class:`arena.tournament.runner.TournamentError`, one line:
-:class:`arena.tournament.runner.StorageFailure` when the database or the disk failed (with the
-games kept and, once a tournament exists, its id, so the caller can say how to resume).
+Every failure is an :class:`arena.errors.ArenaError`, one line:
+:class:`arena.runner.runner.StorageFailure` when the database or the disk failed (with the games
+kept and, once a tournament exists, its id, so the caller can say how to resume).
 """
 
 from __future__ import annotations
@@ -14,20 +14,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import referee
 
 from ..match import sandbox
 from ..match.preflight import start_failures
-from ..runner.executor import ExecutorError
+from ..runner.executor import Cluster, connect
+from ..runner.runner import Runner, RunResult, Started, StorageFailure
 from ..store.results import Store, StoreError
 from .config import TournamentConfig
-from .runner import Started, StorageFailure, Tournament, TournamentError, TournamentRun, bot_spec
+from .errors import TournamentError
+from .scheduler import TournamentScheduler, bot_spec, tournament_setup
 from .standings import Standings, standings
-
-if TYPE_CHECKING:
-    from ..runner.dask_executor import DaskExecutor
 
 __all__ = ["TournamentOutcome", "play_tournament"]
 
@@ -36,7 +34,7 @@ __all__ = ["TournamentOutcome", "play_tournament"]
 class TournamentOutcome:
     """A run of a tournament and the tournament's standings after it."""
 
-    run: TournamentRun
+    run: RunResult
     standings: Standings
 
 
@@ -48,8 +46,7 @@ def play_tournament(
     bundle: Callable[[str], str] | None = None,
 ) -> TournamentOutcome:
     """Play ``config`` (resume it, unless ``new``). ``bundle`` turns a Python bot into one file for
-    the Dask executor (:func:`bundler.ship.bundle_source`). Raises
-    :class:`arena.tournament.runner.TournamentError` (one line)."""
+    the Dask executor (:func:`bundler.ship.bundle_source`)."""
     cluster = _check(config, bundle)
     report = on_event or (lambda event: None)
     if cluster is not None:
@@ -60,10 +57,11 @@ def play_tournament(
         except StoreError as exc:
             raise StorageFailure(exc) from None
         with store:
-            pool = None if cluster is None else (lambda _n: cluster)
-            run = Tournament(config, store, new=new, on_event=report, executor=pool).run()
+            scheduler = TournamentScheduler(config, new=new, on_event=report)
+            executor = None if cluster is None else (lambda _n: cluster)
+            run = Runner(scheduler, store, tournament_setup(scheduler, store, executor), report).run()
             try:
-                row = store.tournament(run.tournament_id)
+                row = store.tournament(run.run_id)
                 assert row is not None
                 return TournamentOutcome(run, standings(store, row))
             except StoreError as exc:
@@ -73,36 +71,26 @@ def play_tournament(
             cluster.stop(interrupt=True)  # closes the connection (and a local cluster) if the run did not
 
 
-def _check(config: TournamentConfig, bundle: Callable[[str], str] | None) -> DaskExecutor | None:
+def _check(config: TournamentConfig, bundle: Callable[[str], str] | None) -> Cluster | None:
     """Before the database exists: every bot resolves and starts (in the sandbox when it will
     play there), the sandbox works when it must, Dask is installed and its cluster reached (the
     executor returned) when asked for."""
-    try:
-        specs = [bot_spec(entry, config.game) for entry in config.bots]
-        level = config.league or referee.get(config.game).top_league
-        refused = next((why for spec in specs if (why := spec.league_refusal(config.game, level))), None)
-        if refused is not None:
-            raise TournamentError(refused)
-        confined, _ = sandbox.decide(config.sandbox)
-        if config.executor == "dask":
-            from ..runner.dask_executor import require_dask
+    specs = [bot_spec(entry, config.game) for entry in config.bots]
+    level = config.league or referee.get(config.game).top_league
+    refused = next((why for spec in specs if (why := spec.league_refusal(config.game, level))), None)
+    if refused is not None:
+        raise TournamentError(refused)
+    confined, _ = sandbox.decide(config.sandbox)
+    if config.executor == "dask":
+        from ..runner.dask_executor import require_dask
 
-            require_dask()
-    except (sandbox.SandboxUnavailable, ExecutorError) as exc:
-        raise TournamentError(str(exc)) from None
+        require_dask()
     failures = start_failures(specs, config.memory_limit_mb, sandboxed=confined)
     if failures:
         more = len(failures) - 1
         others = f" (and {more} other bot{'' if more == 1 else 's'})" if more else ""
         raise TournamentError(f"{failures[0]}{others}; fix it, then run the tournament again")
-    if config.executor != "dask":
-        return None
-    from ..runner.dask_executor import DaskExecutor
-
-    try:
-        return DaskExecutor.connect(config.scheduler, config.local_cluster, specs=specs, bundle=bundle)
-    except ExecutorError as exc:
-        raise TournamentError(str(exc)) from None
+    return connect(config.executor, config.scheduler, config.local_cluster, specs, bundle)[1]
 
 
 def _with_warnings(report: Callable[[object], None], warnings: tuple[str, ...]) -> Callable[[object], None]:

@@ -1,27 +1,22 @@
 """Why a run does not simply resume the tournament its user meant: the settings that differ from the
-latest tournament of the same bots (so a new one starts), and a tournament that a failing bot
-stopped (so resuming it would only stop again).
+latest tournament of the same bots, so a new one starts.
 
 :func:`settings_change` compares the settings a run asks for with the latest stored tournament of
-the same game and bot names, and says which differ and which flags resume that tournament;
-:func:`stopped_by_failures` replays the stored games through the failure watch to see whether
-they already exceed ``--max-failures`` (:class:`TournamentStopped` is raised by the runner then).
+the same game and bot names, and says which differ and which flags resume that tournament. (A
+tournament that a failing bot stopped is refused by the runner: :mod:`arena.runner.runner`.)
 """
 
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..runner.failures import FailureWatch
-from ..store.records import GameRecord, TournamentRow
-from .config import FAILURE_WINDOW, TournamentConfig
-from .errors import TournamentError
+from ..store.records import TournamentRow
+from .config import TournamentConfig
 
-__all__ = ["SettingChange", "SettingsChange", "settings_change", "TournamentStopped", "stopped_by_failures"]
+__all__ = ["SettingChange", "SettingsChange", "settings_change"]
 
 _LABELS: dict[str, tuple[str, str | None]] = {
     "bots": ("bots", None),
@@ -135,33 +130,3 @@ def settings_change(config: TournamentConfig, stored: Iterable[TournamentRow]) -
     if not changes:
         return None
     return SettingsChange(latest.id, tuple(changes))
-
-
-class TournamentStopped(TournamentError):
-    """A run asked to resume a tournament whose stored games already exceed ``--max-failures``
-    (a failing bot stopped it): refused before any game, with why and how to go on."""
-
-    def __init__(self, tournament_id: int, reason: str, needed: float, max_failures: float) -> None:
-        super().__init__(
-            f"tournament {tournament_id} was stopped: {reason}. Fix the bot and start a new tournament with "
-            f"--new, or resume this one allowing more failures with --max-failures {needed:g} or more "
-            f"(now {max_failures:g}; 1 never stops)"
-        )
-        self.tournament_id = tournament_id
-        self.reason = reason
-        self.needed = needed
-
-
-def stopped_by_failures(config: TournamentConfig, stored: Sequence[GameRecord], tournament_id: int) -> None:
-    """Raise :class:`TournamentStopped` when the stored games of tournament ``tournament_id``
-    alone have a bot failing in more than ``config.max_failures`` of its first games."""
-    watch = FailureWatch(config.max_failures, FAILURE_WINDOW)
-    reason = None
-    for record in stored:
-        watch.add(record)
-        reason = reason or watch.stop_reason
-    if reason is None:
-        return
-    worst = max(watch.early_failures.values())
-    needed = math.ceil(worst * 100 / FAILURE_WINDOW) / 100  # the least share that allows them
-    raise TournamentStopped(tournament_id, reason, needed, config.max_failures)

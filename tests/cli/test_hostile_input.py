@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from arena.match.launch.botspec import REPO_ROOT, BotSpec
 from arena.match.preflight import start_failures
 from arena.store.results import Store
-from arena.tournament import Tournament, TournamentError
+from arena.tournament import TournamentError, TournamentScheduler, run_tournament
 from arena.tournament import schedule as schedule_module
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
 from arena.tournament.dispatcher import Dispatcher
@@ -369,9 +369,9 @@ def test_a_tournament_bot_at_a_path_that_is_not_utf8_is_hashed_and_stored(tmp_pa
     config = config_from_mapping({**BASE, "bots": [str(bot), "random"], "db": str(tmp_path / "r.sqlite")})
     assert config.bots[0].name == "\ufffd"
     with Store(config.db) as store:
-        runner = Tournament(config, store)
-        row = next(r for r in runner.bot_rows() if r.name == "\ufffd")
-        runner.open()
+        scheduler = TournamentScheduler(config)
+        row = next(r for r in scheduler.bot_rows(store) if r.name == "\ufffd")
+        scheduler.open(store)
     want = hashlib.sha256(b"\xfe.py" + b"\0" + hashlib.sha256(GREEDY.read_bytes()).digest()).hexdigest()[:16]
     assert row.source_hash == want == source_hash([bot])
 
@@ -455,7 +455,7 @@ def test_a_tournament_of_ten_million_games_starts_at_once(tmp_path):
     events: list[object] = []
     start = time.monotonic()
     with Store(config.db) as store:
-        run = Tournament(config, store, on_event=events.append, executor=Refuses).run()
+        run = run_tournament(config, store, on_event=events.append, executor=Refuses)
     assert time.monotonic() - start < 2  # today: 14 s or more
     assert run.interrupted
     started = next(e for e in events if type(e).__name__ == "Started")
@@ -500,8 +500,7 @@ def _data_config(tmp_path: Path, data: list[str]) -> Path:
 def _open(path: Path) -> tuple[int, bool]:
     config = load_config(path)
     with Store(config.db) as store:
-        row, resumed = Tournament(config, store).open()
-    return row.id, resumed
+        return TournamentScheduler(config).open(store)
 
 
 @pytest.mark.parametrize("changed", ["weights.bin", "book/openings.txt"])

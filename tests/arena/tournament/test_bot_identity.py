@@ -16,8 +16,8 @@ import pytest
 
 from arena.match.launch.botspec import BotSpec
 from arena.store.results import Store
+from arena.tournament import TournamentError, TournamentScheduler
 from arena.tournament.config import load_config
-from arena.tournament.runner import Tournament, TournamentError
 from arena.versions import provenance
 from tests.helpers.spring_text_bots import spring_bot_text
 from tests.helpers.storage import ARENA, rows
@@ -163,10 +163,10 @@ def test_changed_declared_data_is_refused_and_the_error_names_data(tmp_path: Pat
     )
     config = load_config(tmp_path / "t.yaml")
     with Store(config.db) as store:
-        Tournament(config, store).open()
+        TournamentScheduler(config).open(store)
     (tmp_path / "weights.bin").write_bytes(b"\x00\x02")
     with Store(config.db) as store, pytest.raises(TournamentError) as caught:
-        Tournament(config, store).open()
+        TournamentScheduler(config).open(store)
     assert "bot 'mine' changed since tournament 1 started" in str(caught.value)
     assert "its code, or the data its config lists under data:" in str(caught.value)
 
@@ -203,7 +203,7 @@ def test_a_tournament_stored_when_arguments_were_hashed_still_resumes(
     )
     config = load_config(tmp_path / "t.yaml")
     with Store(config.db) as store:
-        Tournament(config, store).open()
+        TournamentScheduler(config).open(store)
     earlier = [tmp_path / "bot.py", tmp_path / "opening.txt"]  # what earlier releases stored
     with Store(config.db) as store:
         store._db.execute(
@@ -211,4 +211,4 @@ def test_a_tournament_stored_when_arguments_were_hashed_still_resumes(
             (provenance.source_hash(earlier), json.dumps([str(f) for f in earlier])),
         )
     with Store(config.db) as store:
-        assert Tournament(config, store).open()[1]  # resumed
+        assert TournamentScheduler(config).open(store)[1]  # resumed

@@ -22,12 +22,12 @@ from arena.match.loop import MatchOptions
 from arena.match.sandbox import SandboxMode
 from arena.runner import dask_executor
 from arena.runner.dask_executor import DaskExecutor
+from arena.runner.runner import GameDone, Runner
 from arena.runner.shipping import sha256_of
 from arena.runner.task import GameTask, ScheduledGame
 from arena.store.results import Store
-from arena.tournament import Tournament
 from arena.tournament.config import config_from_mapping
-from arena.tournament.runner import GameDone
+from arena.tournament.scheduler import TournamentScheduler, run_tournament, tournament_setup
 from bundler.ship import bundle_source
 from cli.arena import main
 from tests.helpers.sandboxing import processes_with
@@ -62,12 +62,11 @@ def games_of(
     )
     store = Store(config.db)
     try:
-        tournament = Tournament(config, store, on_event=on_event)
-        if executor is not None:
-            tournament.executor = executor(tournament)
-        run = tournament.run()
+        scheduler = TournamentScheduler(config, on_event=on_event)
+        made = None if executor is None else executor(scheduler)
+        run = Runner(scheduler, store, tournament_setup(scheduler, store, made), on_event).run()
         assert not run.interrupted and run.stopped is None
-        records = store.games(run.tournament_id)
+        records = store.games(run.run_id)
     finally:
         store.close()
     if workers is not None:
@@ -299,8 +298,8 @@ def test_ctrl_c_stops_the_games_running_on_the_workers(tmp_path, cluster):
     pool = StopAfter(DaskExecutor.connect(address, bundle=bundle_source), after_s=1.5)
     store = Store(config.db)
     try:
-        run = Tournament(config, store, executor=lambda _n: pool).run()
-        stored = store.games(run.tournament_id)
+        run = run_tournament(config, store, executor=lambda _n: pool)
+        stored = store.games(run.run_id)
     finally:
         store.close()
     assert run.interrupted and not stored

@@ -18,7 +18,7 @@ import pytest
 from arena.runner.task import GameTask, play_task
 from arena.store.records import GameRecord
 from arena.store.results import Store
-from arena.tournament import Tournament
+from arena.tournament import run_tournament
 from arena.tournament.config import config_from_mapping
 from tests.helpers.paths import FIXTURES
 
@@ -87,10 +87,10 @@ def test_a_tournament_stores_the_same_games_on_any_executor(tmp_path: Path, monk
         return serial[-1]
 
     with Store(tmp_path / "serial.sqlite") as store:
-        run = Tournament(config_from_mapping(settings), store, executor=make).run()
+        run = run_tournament(config_from_mapping(settings), store, executor=make)
         assert run.played == 12 and not run.interrupted
     with Store(tmp_path / "local.sqlite") as store:
-        assert Tournament(config_from_mapping(settings), store).run().played == 12
+        assert run_tournament(config_from_mapping(settings), store).played == 12
     assert len(serial) == 1 and serial[0].size == 2 and len(serial[0].seen) == 12
     assert stored(tmp_path / "serial.sqlite") == stored(tmp_path / "local.sqlite")
     games = stored(tmp_path / "serial.sqlite")
@@ -119,7 +119,7 @@ def test_a_child_of_the_caller_in_a_session_of_its_own_outlives_the_tournament(t
         )
         store = Store(config.db)
         try:
-            assert Tournament(config, store).run().played == 2
+            assert run_tournament(config, store).played == 2
         finally:
             store.close()
         assert server.poll() is None, "the caller's own child was killed"

@@ -13,10 +13,11 @@ import pytest
 import referee
 from arena.match.launch.botspec import REPO_ROOT, BotSpec
 from arena.match.limits import enforcement
+from arena.runner.runner import cores_warning
 from arena.stats import HeadToHead, SprtParams, SprtState
 from arena.store.records import BotRow, GameRecord, PlayerRecord
 from arena.store.results import Store, StoreError
-from arena.tournament import Tournament, TournamentError
+from arena.tournament import TournamentError, TournamentScheduler, run_tournament
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
 from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
 from arena.tournament.tracker import ComparisonTracker, score_of_a
@@ -316,8 +317,8 @@ def _config(tmp_path: Path, **extra):
 def _run(config, new=False):
     events = []
     with Store(config.db) as store:
-        result = Tournament(config, store, new=new, on_event=events.append).run()
-        games = store.games(result.tournament_id)
+        result = run_tournament(config, store, new=new, on_event=events.append)
+        games = store.games(result.run_id)
     return result, games, events
 
 
@@ -330,12 +331,12 @@ def test_a_tournament_stores_every_game_then_resumes_and_extends(tmp_path):
     # greedy (player "greedy") beats random in every game, from either seat
     assert all(g.seats[g.winner] == "greedy" for g in games)
     again, games_again, _ = _run(config)
-    assert again.tournament_id == first.tournament_id and again.played == 0
+    assert again.run_id == first.run_id and again.played == 0
     assert [g.key for g in games_again] == [g.key for g in games]
     more, games_more, _ = _run(_config(tmp_path, games=8))
-    assert more.tournament_id == first.tournament_id and more.played == 4 and len(games_more) == 8
+    assert more.run_id == first.run_id and more.played == 4 and len(games_more) == 8
     fresh, _, _ = _run(config, new=True)
-    assert fresh.tournament_id != first.tournament_id and fresh.played == 4
+    assert fresh.run_id != first.run_id and fresh.played == 4
 
 
 def test_each_game_is_stored_with_the_facts_of_its_map(tmp_path):
@@ -358,7 +359,7 @@ def test_a_changed_bot_source_is_detected_on_resume(tmp_path):
     with pytest.raises(TournamentError, match="'mybot' changed since tournament 1 started"):
         _run(config)
     result, _, _ = _run(config, new=True)
-    assert result.tournament_id == 2
+    assert result.run_id == 2
 
 
 def test_sprt_stops_a_comparison_and_leaves_later_pairs_unplayed(tmp_path):
@@ -368,7 +369,9 @@ def test_sprt_stops_a_comparison_and_leaves_later_pairs_unplayed(tmp_path):
     assert len(decided) == 1 and decided[0].state is SprtState.H1
     k = decided[0].pairs
     assert k < 30
-    assert result.trackers[0].stats().pairs == k
+    with Store(config.db) as store:
+        (comparison,) = store.comparisons(result.run_id)
+    assert comparison.decided_at_pair == k
     # at most the games already running when it was decided were played beyond pair k
     assert len(games) <= 2 * k + config.workers
 
@@ -377,21 +380,19 @@ def test_more_workers_than_cores_is_warned(tmp_path):
     import os
 
     cores = os.cpu_count() or 1
-    with Store(tmp_path / "w.sqlite") as store:
-        fitting = Tournament(_config(tmp_path, workers=cores), store)
-        note = [fitting.limits_note] if fitting.limits_note else []  # a machine without cgroups
-        assert fitting.warnings() == note
-        (warning, *rest) = Tournament(_config(tmp_path, workers=cores + 1), store).warnings()
+    assert cores_warning(cores) == []
+    (warning,) = cores_warning(cores + 1)
     assert f"{cores + 1} workers on {cores} cores" in warning and "starved" in warning
-    assert rest == note
+    _, _, events = _run(_config(tmp_path, workers=cores + 1, games=2, force_workers=True))
+    started = next(e for e in events if type(e).__name__ == "Started")
+    assert warning in started.warnings
 
 
 def test_approximate_limits_are_warned(tmp_path, monkeypatch):
     """Where the watchdog holds the bots' limits (no cgroups; forced here), a warning says they
     are approximate."""
     monkeypatch.setattr(enforcement, "_forced", "watchdog")
-    with Store(tmp_path / "w.sqlite") as store:
-        warnings = Tournament(_config(tmp_path, workers=1), store).warnings()
+    warnings = TournamentScheduler(_config(tmp_path, workers=1)).warnings()
     assert [w for w in warnings if w.startswith("the memory and process limits are approximate here")]
 
 
@@ -429,7 +430,7 @@ def test_a_decided_comparison_asks_the_executor_to_cancel_its_later_pairs(tmp_pa
         base=tmp_path,
     )
     with Store(config.db) as store:
-        run = Tournament(config, store, executor=Recording).run()
-        (comparison,) = store.comparisons(run.tournament_id)
+        run = run_tournament(config, store, executor=Recording)
+        (comparison,) = store.comparisons(run.run_id)
     assert comparison.decision == "H1" and comparison.decided_at_pair is not None
     assert cancelled == [(0, comparison.decided_at_pair)]

@@ -13,13 +13,13 @@ from click.testing import CliRunner
 from arena.match.protocol.latency import LimitUse
 from arena.match.result import Verdict
 from arena.runner.failures import Failure, FailureWatch
+from arena.runner.runner import BotFailed
 from arena.store.records import BotRow, GameRecord, PlayerRecord
 from arena.store.results import Store
 from arena.tournament.config import ConfigError, config_from_mapping
 from arena.tournament.health import bot_health, worker_health
-from arena.tournament.runner import BotFailed
 from cli.arena import main
-from cli.tournament import _View
+from cli.tournament import _view
 from tests.helpers.paths import FIXTURES
 
 OK, TIMEOUT = Verdict.OK.value, Verdict.TIMEOUT.value
@@ -128,7 +128,7 @@ def test_the_warning_of_an_overloaded_timeout_says_it_is_not_a_failure(capsys: p
     config = config_from_mapping({"game": "spring2021", "bots": ["beam", "greedy"], "time_margin": 20})
     assert config.time_margin_ms == 20.0 and config.to_dict()["time_margin"] == 20.0
     record = game(0, player(0, "beam", TIMEOUT, overloaded=True), player(1, "greedy"))
-    _View(config, as_json=False, no_progress=True).on_event(BotFailed(Failure(record, record.players[0], True, True)))
+    _view(config, as_json=False, no_progress=True)[1](BotFailed(Failure(record, record.players[0], True, True)))
     err = capsys.readouterr().err
     assert err.startswith(
         f"warning: bot 'beam' timed out for the first time, not counted as a failure: {LOADED}; seed 0"
