@@ -17,7 +17,17 @@ from arena.ladder.commands import _options, add_bot, init_ladder, spec_of
 from arena.ladder.scheduler import LadderScheduler
 from arena.ladder.stored import find_ladder
 from arena.runner.executor import Executor
-from arena.runner.runner import BotFailed, GameDone, RunBusy, Runner, RunSetup, Scheduler, Started, StorageFailure
+from arena.runner.runner import (
+    BotFailed,
+    GameDone,
+    RunBusy,
+    Runner,
+    RunResult,
+    RunSetup,
+    Scheduler,
+    Started,
+    StorageFailure,
+)
 from arena.runner.task import GameTask, ReplayPolicy
 from arena.store.records import GameRecord, PlayerRecord
 from arena.store.results import Store, StoreError
