@@ -1,6 +1,5 @@
-"""``--lib DIR`` and ``--env NAME=VALUE``, the options that give bots a library folder and
-environment variables, shared by ``arena play`` and ``bundle --verify`` (``arena tournament``
-reads the same from its settings table: ``lib:`` and ``env:``)."""
+"""``bundle --verify``'s ``--env NAME=VALUE``: environment variables for the bots it plays (the
+``arena`` commands read the same from the one settings table, :mod:`cli.options`)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ import click
 
 from arena.match.launch.botspec import BotSpecError, read_env
 
-__all__ = ["lib_option", "env_option"]
+__all__ = ["env_option"]
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -21,17 +20,6 @@ def _env(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) ->
         return read_env(values, "")
     except BotSpecError as exc:
         raise click.BadParameter(str(exc).strip()) from None
-
-
-def lib_option(what: str) -> Callable[[F], F]:
-    """``--lib DIR`` (repeatable), into the parameter ``libs``; ``what`` says whose path it is on."""
-    return click.option(
-        "--lib",
-        "libs",
-        multiple=True,
-        metavar="DIR",
-        help=f"A library folder: put first on {what} PYTHONPATH, readable in the sandbox (repeatable).",
-    )
 
 
 def env_option(what: str) -> Callable[[F], F]:

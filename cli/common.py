@@ -4,11 +4,9 @@ text from a bot is shown, and how a command stops on Ctrl-C."""
 from __future__ import annotations
 
 import contextlib
-import math
 import signal
 from collections.abc import Iterator
 from types import FrameType
-from typing import Any
 
 import click
 
@@ -22,17 +20,6 @@ def java_long(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         return parse_seed(value)
     except SeedError as exc:
         raise click.BadParameter(str(exc)) from None
-
-
-class FiniteFloatRange(click.FloatRange):
-    """click's ``FloatRange`` that also refuses ``nan`` (it compares false with any bound, so it
-    passes a range check; ``inf`` is refused by a finite bound)."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx)
-        if isinstance(number, float) and math.isnan(number):
-            self.fail(f"{value!r} is not a number", param, ctx)
-        return number
 
 
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))} | {
@@ -56,16 +43,6 @@ def shown(text: str, lines: bool = False) -> str:
 def plural(n: int, word: str) -> str:
     """``1 worker``, ``2 workers``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def game_params(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
-    out = {}
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"{item!r}: expected NAME=VALUE")
-        out[key.strip()] = value.strip()
-    return out
 
 
 @contextlib.contextmanager

@@ -3,81 +3,30 @@ any time (a frozen copy of it), run games where they inform the ranking, show th
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
-from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from arena.settings import WORKER_KEYS, ConfigError, read_workers
 from arena.tournament.config import DEFAULT_DB
 
-from .common import game_params, shown, stop_on_signals
+from .common import shown, stop_on_signals
+from .options import given, setting_options
 from .progress import RunView
 
 if TYPE_CHECKING:  # the ladder's modules load on first use
     from arena.ladder.commands import LadderOutcome
     from arena.runner.runner import Started
-    from arena.runner.task import ReplayPolicy
     from arena.store.records import GameRecord
 
 _DB = click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 _LADDER = click.option("--ladder", "ladder_id", type=int, help="Ladder id (default: the latest ladder of --db).")
 
 
-INIT_DEFAULTS = {"league": "the top one", "time_scale": "1", "memory_limit_mb": "768", "sandbox": "auto"}
-"""What ``init`` takes when an option is not given (shown in its help: the options have no click
-default, so that what was given can be told from what was not)."""
-
-
-def _settings_options(made: bool) -> Callable[[Any], Any]:
-    """The settings fixed when a ladder is made (``init``; ``made`` false), checked by ``run``
-    (``made``: an option not given is the ladder's own)."""
-
-    def helped(text: str, key: str) -> str:
-        default = "the ladder's own" if made else INIT_DEFAULTS[key]
-        return f"{text}  [default: {default}]"
-
-    def add(command: Any) -> Any:
-        for option in reversed(
-            [
-                click.option(
-                    "--league",
-                    metavar="LEVEL|NAME",
-                    help=helped("The league whose rules are played (arena games lists them).", "league"),
-                ),
-                click.option(
-                    "--param",
-                    "params",
-                    multiple=True,
-                    callback=game_params,
-                    metavar="NAME=VALUE",
-                    help="Game parameter (repeatable).",
-                ),
-                click.option("--time-scale", metavar="X", help=helped("Multiply every time limit.", "time_scale")),
-                click.option(
-                    "--memory-limit",
-                    "memory_limit_mb",
-                    metavar="MB",
-                    help=helped("Memory limit of each bot, in MB.", "memory_limit_mb"),
-                ),
-                click.option(
-                    "--sandbox",
-                    type=click.Choice(["auto", "on", "off"]),
-                    help=helped("Run each bot in a bubblewrap sandbox: auto (where it works), on, off.", "sandbox"),
-                ),
-            ]
-        ):
-            command = option(command)
-        return command
-
-    return add
-
-
-def _given(**values: Any) -> dict[str, Any]:
-    return {k: v for k, v in values.items() if v is not None and v != {}}
+PLAYED = ("time_scale", "time_margin", "memory_limit_mb", "params", "league", "sandbox", "lib", "env")
+"""How a ladder's games are played: fixed when it is made (``init``), checked by ``run``."""
 
 
 def _fail(exc: Exception) -> click.ClickException:
@@ -96,23 +45,15 @@ def ladder() -> None:
 
 @ladder.command()
 @click.argument("game")
-@_settings_options(made=False)
-@click.option(
-    "--seed",
-    help="Master seed: the k-th pair of games of any two bots is played on its k-th seed.  [default: 0]",
-)
+@setting_options((*PLAYED, "seed"))
 @_DB
 @click.option("--new", is_flag=True, help="Make another ladder even if the database holds one.")
-def init(game: str, db: str, new: bool, seed: str | None, **settings: Any) -> None:
+def init(game: str, db: str, new: bool, **flags: Any) -> None:
     """Make a ladder of GAME; its settings are fixed from now on."""
     from arena.ladder.commands import init_ladder
-    from arena.ladder.errors import LadderError
     from arena.ladder.stored import title
 
-    try:
-        made = init_ladder(db, game, _given(seed=seed, **settings), new=new)
-    except LadderError as exc:
-        raise _fail(exc) from None
+    made = init_ladder(db, game, given(flags, (*PLAYED, "seed")), new=new)
     s = made.settings
     click.echo(
         f"{title(made)} made in {db}: time scale {s.time_scale:g}, "
@@ -166,13 +107,6 @@ def add(name: str, bot: str, data: tuple[str, ...], db: str, ladder_id: int | No
 
 @ladder.command()
 @click.option(
-    "--workers",
-    type=click.IntRange(1, 1024),
-    default=lambda: os.cpu_count() or 1,
-    show_default="the number of cores",
-    help="Games played at once.",
-)
-@click.option(
     "--games", type=click.IntRange(1), help="Play this many more games, then stop (rounded up to whole pairs)."
 )
 @click.option(
@@ -181,34 +115,13 @@ def add(name: str, bot: str, data: tuple[str, ...], db: str, ladder_id: int | No
     help="Stop when every two active bots next to each other in the ranking are ordered with P >= 0.95 "
     "(never, for two bots of equal strength: give --games too).",
 )
-@_settings_options(made=True)
-@click.option(
-    "--replays", type=click.Path(file_okay=False), metavar="DIR", help="Keep the replays chosen by --keep in DIR."
-)
-@click.option(
-    "--keep", default=None, metavar="all|failures|N", help="With --replays: which games keep one (default: failures)."
-)
-@click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option("--scheduler", metavar="ADDRESS", help="--executor dask: the Dask scheduler's address.")
-@click.option(
-    "--local-cluster", type=click.IntRange(1, 1024), metavar="N", help="--executor dask: a local cluster of N workers."
-)
+@setting_options(PLAYED, default="the ladder's own")
+@setting_options(("replays", "keep", *WORKER_KEYS))
 @click.option("--no-progress", is_flag=True, help="No progress bar or progress lines.")
 @_DB
 @_LADDER
 def run(
-    workers: int,
-    games: int | None,
-    until_confident: bool,
-    replays: str | None,
-    keep: str | None,
-    executor: str,
-    scheduler: str | None,
-    local_cluster: int | None,
-    no_progress: bool,
-    db: str,
-    ladder_id: int | None,
-    **settings: Any,
+    games: int | None, until_confident: bool, no_progress: bool, db: str, ladder_id: int | None, **flags: Any
 ) -> None:
     """Play the ladder's games: until Ctrl-C, --games more, or --until-confident.
 
@@ -219,31 +132,23 @@ def run(
     """
     from arena.ladder.commands import run_ladder
 
-    if executor != "dask" and (scheduler is not None or local_cluster is not None):
-        raise click.UsageError("--scheduler and --local-cluster go with --executor dask")
-    policy = _replay_policy(replays, keep)
+    try:
+        workers = read_workers(given(flags, WORKER_KEYS))
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
     bundle = None
-    if executor == "dask":
+    if workers.executor == "dask":
         from bundler.ship import bundle_source
 
         bundle = bundle_source
     view = RunView(_run_header, _failure_hint, quiet=no_progress, header_err=True)
+    asked = given(flags, (*PLAYED, "replays", "keep"))
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM):
             result = run_ladder(
-                db,
-                _given(**settings),
-                ladder_id=ladder_id,
-                workers=workers,
-                games=games,
-                until_confident=until_confident,
-                replays=policy,
-                executor=executor,
-                scheduler=scheduler,
-                local_cluster=local_cluster,
-                bundle=bundle,
-                on_event=view.on_event,
-            )
+                db, asked, ladder_id=ladder_id, workers=workers, games=games, until_confident=until_confident,
+                bundle=bundle, on_event=view.on_event,
+            )  # fmt: skip
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
@@ -270,20 +175,6 @@ def _run_header(event: Started) -> str:
 
 def _failure_hint(record: GameRecord) -> str:
     return f"game {record.id}, seed {record.seed} (details: arena matches show {record.id})"
-
-
-def _replay_policy(replays: str | None, keep: str | None) -> ReplayPolicy | None:
-    """``--replays DIR --keep WHICH``: which games keep a replay, and where."""
-    from arena.runner.task import ReplayPolicy
-
-    if keep is not None and replays is None:
-        raise click.UsageError("--keep says which replays to keep: give --replays DIR too")
-    if replays is None:
-        return None
-    try:
-        return ReplayPolicy(str(Path(replays).resolve()), keep or "failures")
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
 
 
 def _after_run(outcome: LadderOutcome, db: str) -> None:

@@ -11,20 +11,14 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
 import referee
-from arena.match import sandbox
 from arena.match.launch import botspec
-from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
-from arena.match.limits.refereetime import RefereeFailure
 from arena.match.process.shield import shielded
 from arena.match.request import (
-    DEFAULT_GAME,
-    MAX_MEMORY_MB,
-    MAX_TIME_MARGIN_MS,
-    MAX_TIME_SCALE,
     BotsCannotStart,
     MatchRequest,
     PlayedMatch,
@@ -33,11 +27,11 @@ from arena.match.request import (
     play_request,
 )
 from arena.match.result import Frame, Verdict
-from referee import LEAGUE
+from arena.match.settings import DEFAULT_GAME
 from referee.suggest import did_you_mean
 
-from .botoptions import env_option, lib_option
-from .common import FiniteFloatRange, game_params, java_long, shown, stop_on_signals
+from .common import java_long, shown, stop_on_signals
+from .options import play_settings, setting_options
 from .repro import play_command
 from .viewing import view_document
 
@@ -51,6 +45,11 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
             raise click.BadParameter(f"{item!r}: expected N=PATH, N the bot's place among the BOTs (1, 2...)")
         out.setdefault(int(place), []).append(path)
     return out
+
+
+PLAYED = ("time_scale", "time_margin", "memory_limit_mb", "params", "league", "sandbox", "lib", "env")
+"""The settings of how games are played that ``arena play`` takes (the replays it writes are its
+``--replay FILE``)."""
 
 
 @click.command()
@@ -71,38 +70,8 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     is_flag=True,
     help="Let --replay replace an existing file that is not a replay (never a database or a bot's own file).",
 )
-@click.option(
-    "--time-scale",
-    type=FiniteFloatRange(min=0, max=MAX_TIME_SCALE, min_open=True),
-    default=1.0,
-    show_default=True,
-    help="Multiply every time limit.",
-)
-@click.option(
-    "--time-margin",
-    type=FiniteFloatRange(min=0, max=MAX_TIME_MARGIN_MS),
-    default=0.0,
-    show_default=True,
-    metavar="MS",
-    help="Take an answer up to MS ms past its limit (noisy machines); such answers are counted.",
-)
+@setting_options(PLAYED)
 @click.option("--no-timeout", is_flag=True, help="Wait for every answer forever (debugging).")
-@click.option(
-    "--memory-limit",
-    type=click.IntRange(min=16, max=MAX_MEMORY_MB),
-    default=DEFAULT_MEMORY_LIMIT_MB,
-    show_default=True,
-    help="Memory limit of each bot, in MB.",
-)
-@click.option(
-    "--param", "params", multiple=True, callback=game_params, metavar="NAME=VALUE", help="Game parameter (repeatable)."
-)
-@click.option(
-    "--league",
-    metavar="LEVEL|NAME",
-    help="The league whose rules are played: a level (1: the first Wood league) or an official name "
-    "('Wood 2'); default: the top league (arena games lists them).",
-)
 @click.option(
     "--data",
     "data",
@@ -113,22 +82,12 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     "readable by it in the sandbox, hidden from the others (repeatable).",
 )
 @click.option(
-    "--sandbox",
-    "sandbox_mode",
-    type=click.Choice([m.value for m in sandbox.SandboxMode]),
-    default="auto",
-    show_default=True,
-    help="Run each bot in a bubblewrap sandbox: auto (where it works), on (or fail), off.",
-)
-@click.option(
     "--view",
     "view",
     is_flag=True,
     help="Open the replay viewer after the match (beside --replay FILE, or in a temporary folder).",
 )
 @click.option("--no-open", is_flag=True, help="With --view: write the viewer page, do not open a browser.")
-@lib_option("every bot's")
-@env_option("every bot")
 @click.option("--show-stderr", is_flag=True, help="Print each bot's stderr as it plays.")
 @click.option("-v", "--verbose", is_flag=True, help="Print every frame's summary.")
 def play(
@@ -139,20 +98,13 @@ def play(
     as_json: bool,
     replay_path: str | None,
     force: bool,
-    time_scale: float,
-    time_margin: float,
     no_timeout: bool,
-    memory_limit: int,
-    params: dict[str, str],
-    league: str | None,
     data: dict[int, list[str]],
-    sandbox_mode: str,
     view: bool,
     no_open: bool,
-    libs: tuple[str, ...],
-    env: dict[str, str],
     show_stderr: bool,
     verbose: bool,
+    **flags: Any,
 ) -> None:
     """Play one match of GAME between its BOTs, one per seat in seat order (default:
     spring2021, also when the first argument is a bot: arena play greedy beam; default bots: the
@@ -165,13 +117,9 @@ def play(
     among the BOTs: in the sandbox it may read them, its opponents may not.
     """
     game, bots = _game_first(game, bots)
-    if league is not None:
-        params = {**params, LEAGUE: league}
-    request = MatchRequest(
-        game, bots, seed, swap, time_scale, no_timeout, memory_limit, params, data, sandbox_mode,
-        Path(replay_path) if replay_path else None, record=show_stderr or view, force=force, libs=libs, env=env,
-        time_margin_ms=time_margin,
-    )  # fmt: skip
+    settings = play_settings(flags, game, PLAYED)
+    replay = Path(replay_path) if replay_path else None
+    request = MatchRequest(settings, bots, seed, swap, no_timeout, data, replay, show_stderr or view, force)
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
     printer, played = _Printer(out, verbose, show_stderr), None
     try:
@@ -183,8 +131,6 @@ def play(
         raise click.UsageError(shown(str(exc))) from None
     except BotsCannotStart as exc:
         raise click.ClickException(f"{shown(str(exc))}; fix it and play again") from None
-    except RefereeFailure as exc:  # the bots are stopped; the game could not be played on
-        raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:  # a stop signal outside the match: before it, or once it is printed
         if played is None:
             click.echo("interrupted: no game played", err=True)
@@ -235,7 +181,7 @@ def _render(played: PlayedMatch, request: MatchRequest, as_json: bool, view: boo
     _result(played, request, out)
     if view and played.result.outcome is not None:
         with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
-            view_document(played.document(request.params), _page(played, request), no_open)
+            view_document(played.document(request.settings.game_params()), _page(played, request), no_open)
     if as_json:
         click.echo(json.dumps(played.result.to_dict()))
     return 130 if played.result.interrupted else 0
@@ -331,10 +277,8 @@ def _result(played: PlayedMatch, request: MatchRequest, out: Callable[[str], Non
             if p.verdict in (Verdict.CRASH, Verdict.MEMORY):
                 _stderr_tail(p.stderr_tail, out)
     again = play_command(
-        ready.rules.name, ready.bots, ready.seed, swap=request.swap, time_scale=request.time_scale,
-        memory_limit_mb=request.memory_limit_mb, no_timeout=request.no_timeout, params=request.params,
-        sandboxed=result.sandboxed, data=request.data, libs=request.libs, env=request.env,
-        time_margin_ms=request.time_margin_ms,
+        request.settings, ready.bots, ready.seed, swap=request.swap, no_timeout=request.no_timeout,
+        sandboxed=result.sandboxed, data=request.data,
     )  # fmt: skip
     out(f"replay this match with: {again}")
     if request.replay is not None and not played.replay_error:

@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from arena.settings import flags_to_mapping
 from arena.tournament.config import ConfigError, TournamentConfig, config_from_mapping, load_config
-from arena.tournament.settings import SETTINGS, Setting, flags_to_mapping
 
 from .common import plural, shown, stop_on_signals
+from .options import setting_options
 from .plot import INSTALL_HINT, plot_available
 from .progress import RunView
 from .report import print_standings, sprt_status, sweep_plot_path
@@ -34,43 +35,9 @@ if TYPE_CHECKING:  # the tournament's modules load on first use
     from arena.tournament.standings import Standings
 
 
-DEFAULTS_ELSEWHERE = {"format": "gauntlet", "workers": "the number of cores"}
-"""The defaults of settings that the config, not :data:`SETTINGS`, gives (shown in the help)."""
-
-
-def shown_default(s: Setting) -> str | None:
-    """What ``--help`` shows as a setting's default: the table's (``1`` for 1.0), or the one the
-    config gives; ``None`` for a switch or a setting without one."""
-    if s.is_switch:
-        return None
-    if s.default is not None:
-        return f"{s.default:g}" if isinstance(s.default, float) else str(s.default)
-    return DEFAULTS_ELSEWHERE.get(s.key)
-
-
-def _help(s: Setting) -> str:
-    """A setting's help, its default as click shows one. The option itself has no default (a
-    flag not given leaves a config file's value), so click cannot show it."""
-    default = shown_default(s)
-    return s.help if default is None else f"{s.help}  [default: {default}]"
-
-
-def setting_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """One option per setting of :data:`SETTINGS` that has a flag, in the table's order, with
-    its default in the help."""
-    for s in reversed(SETTINGS):
-        if s.option is None:
-            continue
-        # is_flag only when it is one: click reads an explicit is_flag=False as a flag whose value
-        # may be left out, which takes a value such as -2 for an unknown option
-        kind: dict[str, Any] = {"is_flag": True} if s.is_switch else {"multiple": s.item is not None}
-        command = click.option(s.option, s.dest, help=_help(s), metavar=s.metavar, **kind)(command)
-    return command
-
-
 @click.command()
 @click.argument("args", nargs=-1)
-@setting_options
+@setting_options()
 @click.option("--new", is_flag=True, help="Start a new tournament even if this one can be resumed.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON line: the standings.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or progress lines.")
@@ -191,12 +158,7 @@ def _header(config: TournamentConfig, event: Started) -> str:
 def reproduce(config: TournamentConfig, record: GameRecord) -> str:
     """The ``arena play`` command that plays this game again, bots in their seats, with their
     data files and the sandbox as the game ran in it."""
-    c = config
-    entries = {b.name: b for b in c.bots}
-    return game_command(
-        c.game, entries, record, time_scale=c.time_scale, memory_limit_mb=c.memory_limit_mb, params=c.game_params(),
-        sandbox=c.sandbox,
-    )  # fmt: skip
+    return game_command(config, {b.name: b for b in config.bots}, record)
 
 
 def _report(outcome: TournamentOutcome, config: TournamentConfig, as_json: bool, again: str) -> None:

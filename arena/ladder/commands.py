@@ -21,18 +21,17 @@ from ..match import sandbox
 from ..match.launch import botspec
 from ..match.launch.botspec import BotSpec
 from ..match.limits.refereetime import RefereeFailure
-from ..match.loop import MatchOptions, play_match
-from ..match.sandbox import SandboxMode
+from ..match.loop import play_match
 from ..runner.executor import connect
 from ..runner.failures import FAILURES
 from ..runner.runner import Runner, RunResult, RunSetup
 from ..runner.task import ReplayPolicy
+from ..settings import ConfigError, Workers
 from ..store.records import BotRow, BotState
 from ..store.results import Store, StoreError
 from ..store.runlock import RunLock
 from ..store.where import WhereError, parse_where
 from ..tournament.schedule import pair_seed
-from ..tournament.settings import ConfigError
 from ..versions.freeze import freeze
 from ..versions.provenance import ArenaFiles, same_rules
 from ..versions.snapshot import FreezeError, Frozen, store_for, verify
@@ -132,26 +131,14 @@ def _check_name(ladder: Ladder, name: str) -> None:
         )
 
 
-def _options(settings: LadderSettings, db: str | Path, replays: ReplayPolicy | None = None) -> MatchOptions:
-    """How every game of the ladder is played: its limits, the sandbox, the files hidden from the bots."""
-    confined, _ = sandbox.decide(settings.sandbox)
-    hidden = (str(Path(db).resolve()), f"{Path(db).resolve()}.lock", *([replays.folder] if replays else []))
-    return MatchOptions(
-        time_scale=settings.time_scale,
-        memory_limit_mb=settings.memory_limit_mb,
-        params=settings.game_params() or None,
-        sandbox=SandboxMode.ON if confined else SandboxMode.OFF,
-        hide=hidden,
-    )
-
-
 def _smoke(name: str, spec: BotSpec, settings: LadderSettings, db: str | Path) -> None:
     """A self-play game of the frozen bot on the ladder's first map: refused when it fails."""
     seats = referee.get(settings.game).player_count
     specs = [dataclasses.replace(spec, name=name if i == 0 else f"{name}#{i + 1}") for i in range(seats)]
     seed = pair_seed(settings.seed, 0)
     try:
-        result = play_match(settings.game, seed, specs, _options(settings, db))
+        hide = (str(Path(db).resolve()), f"{Path(db).resolve()}.lock")
+        result = play_match(settings.game, seed, specs, settings.match_options(hide))
     except RefereeFailure as exc:
         raise LadderError(f"bot {name!r}: its self-play game could not be played: {exc}") from None
     if result.interrupted:
@@ -242,53 +229,52 @@ def run_ladder(
     given: Mapping[str, Any],
     *,
     ladder_id: int | None = None,
-    workers: int = 1,
+    workers: Workers | None = None,
     games: int | None = None,
     until_confident: bool = False,
-    replays: ReplayPolicy | None = None,
-    executor: str = "local",
-    scheduler: str | None = None,
-    local_cluster: int | None = None,
     bundle: Callable[[str], str] | None = None,
     on_event: Callable[[object], None] | None = None,
     min_games: int = MIN_GAMES,
 ) -> LadderOutcome:
     """Play ladder ``ladder_id`` (the latest one of ``db``): see :mod:`.scheduler`. The settings
-    ``given`` (as :func:`init_ladder` takes them) must be the ladder's: a difference is refused,
-    named. Every active bot's frozen version is checked before the first game."""
+    ``given`` (as :func:`init_ladder` takes them, and the replays this run keeps: ``replays``,
+    ``keep``) must be the ladder's: a difference is refused, named. Every active bot's frozen
+    version is checked before the first game; ``workers`` says where games are played and how many
+    at once (default: one, here; ``bundle``: how a Python bot travels to Dask workers)."""
+    workers = workers or Workers(1)
     with _store(db, create=False) as store:
+        ladder = find_ladder(store, ladder_id)
+        asked = _check_run(ladder, given)
+        settings = ladder.settings
+        frozen = spec_of(db)
+
+        def make_spec(name: str, version: dict[str, Any]) -> BotSpec:
+            return botspec.with_run_options(frozen(name, version), settings.libs, settings.env)
+
+        specs = [make_spec(row.name, _checked(row, db)) for row in ladder.in_state(BotState.ACTIVE)]
+        factory, cluster = connect(workers.executor, workers.scheduler, workers.local_cluster, specs, bundle)
         try:
-            ladder = find_ladder(store, ladder_id)
-            _check_run(ladder, given)
-            make_spec = spec_of(db)
-            specs = [make_spec(row.name, _checked(row, db)) for row in ladder.in_state(BotState.ACTIVE)]
-            factory, cluster = connect(executor, scheduler, local_cluster, specs, bundle)
-            try:
-                plan = LadderScheduler(
-                    ladder, make_spec, games=games, until_confident=until_confident, on_event=on_event,
-                    min_games=min_games,
-                )  # fmt: skip
-                setup = RunSetup(
-                    game=ladder.settings.game,
-                    options=_options(ladder.settings, db, replays),
-                    referee_version=ladder.row.referee_version,
-                    workers=workers,
-                    replays=replays,
-                    executor=factory,
-                )
-                run = Runner(plan, store, setup, on_event).run()
-                return LadderOutcome(run, plan.ranking())
-            finally:
-                if cluster is not None:
-                    cluster.stop(interrupt=True)
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+            plan = LadderScheduler(
+                ladder, make_spec, games=games, until_confident=until_confident, on_event=on_event,
+                min_games=min_games,
+            )  # fmt: skip
+            replays = ReplayPolicy.of(asked, candidate=-1)
+            hide = (str(Path(db).resolve()), f"{Path(db).resolve()}.lock")
+            setup = RunSetup(
+                settings.game, dataclasses.replace(settings, replays=asked.replays).match_options(hide),
+                ladder.row.referee_version, workers.count, replays, executor=factory,
+            )  # fmt: skip
+            run = Runner(plan, store, setup, on_event).run()
+            return LadderOutcome(run, plan.ranking())
+        finally:
+            if cluster is not None:
+                cluster.stop(interrupt=True)
 
 
-def _check_run(ladder: Ladder, given: Mapping[str, Any]) -> None:
-    """Refuse a run that asks for other settings than the ladder's, under another referee, or with
-    fewer active bots than a game's seats."""
-    asked = _settings(ladder.settings.game, given, ladder.settings)
+def _check_run(ladder: Ladder, given: Mapping[str, Any]) -> LadderSettings:
+    """The settings a run asks for: refused when they are not the ladder's, when it is played
+    under another referee, or with fewer active bots than a game's seats."""
+    asked = read_settings(ladder.settings.game, given, ladder.settings)
     changed = differences(ladder.settings, asked)
     if changed:
         raise LadderError(
@@ -308,6 +294,7 @@ def _check_run(ladder: Ladder, given: Mapping[str, Any]) -> None:
             f"{title(ladder)} has {len(active)} active bot{'' if len(active) == 1 else 's'}: a game needs "
             f"{players}; add bots with: arena ladder add NAME BOT"
         )
+    return asked
 
 
 def _checked(row: BotRow, db: str | Path) -> dict[str, Any]:

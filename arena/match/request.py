@@ -28,18 +28,15 @@ from ..errors import ArenaError
 from . import sandbox
 from .launch import botspec
 from .launch.botspec import BotSpec
-from .limits import DEFAULT_MEMORY_LIMIT_MB, TreeLimits, enforcement
+from .limits import TreeLimits, enforcement
 from .loop import MatchOptions, play_match
 from .preflight import start_failures
 from .process.shield import shielded
 from .replay import ReplayPathError, check_replay_path, replay_document, write_replay
 from .result import Frame, MatchResult, PlayerResult, Verdict
+from .settings import PlaySettings
 
 __all__ = [
-    "MAX_TIME_SCALE",
-    "MAX_TIME_MARGIN_MS",
-    "MAX_MEMORY_MB",
-    "DEFAULT_GAME",
     "RequestError",
     "BotsCannotStart",
     "MatchRequest",
@@ -47,15 +44,6 @@ __all__ = [
     "PlayedMatch",
     "play_request",
 ]
-
-MAX_TIME_SCALE = 1000.0
-"""The largest time scale: a 50 ms turn becomes 50 s."""
-MAX_TIME_MARGIN_MS = 60_000.0
-"""The largest time margin (``--time-margin``): a minute."""
-MAX_MEMORY_MB = 1024 * 1024
-"""The largest memory limit of a bot (1 TB)."""
-DEFAULT_GAME = "spring2021"
-"""The game ``arena play`` plays when none is named."""
 
 
 class RequestError(ArenaError, ValueError):
@@ -73,33 +61,24 @@ class BotsCannotStart(ArenaError):
 
 @dataclass(frozen=True)
 class MatchRequest:
-    """What ``arena play`` was asked: ``bots`` as BOT arguments (``NAME=BOT`` names one; none:
-    the game's default match), ``data`` the files each bot reads by its place among ``bots``
-    (from 1), ``seed`` ``None`` for a random one, ``replay`` the replay file to write (see
-    :func:`~arena.match.replay.check_replay_path` for what it may replace)."""
+    """What ``arena play`` was asked: how the game is played (``settings``), ``bots`` as BOT
+    arguments (``NAME=BOT`` names one; none: the game's default match), ``data`` the files each
+    bot reads by its place among ``bots`` (from 1), ``seed`` ``None`` for a random one, ``replay``
+    the replay file to write (see :func:`~arena.match.replay.check_replay_path` for what it may
+    replace)."""
 
-    game: str = DEFAULT_GAME
+    settings: PlaySettings
     bots: tuple[str, ...] = ()
     seed: int | None = None
     swap: bool = False
-    time_scale: float = 1.0
     no_timeout: bool = False
-    memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB
-    params: Mapping[str, str] = field(default_factory=dict)
     data: Mapping[int, Sequence[str]] = field(default_factory=dict)
-    sandbox: str = sandbox.SandboxMode.AUTO.value
     replay: Path | None = None
     record: bool = False
     """Record every frame's inputs, outputs and stderr even without a replay file."""
-    time_margin_ms: float = 0.0
-    """An answer this many ms past its limit is still taken (``--time-margin``)."""
     force: bool = False
     """Let the replay file replace an existing file that is not a replay (never a database or a
     bot's own file)."""
-    libs: tuple[str, ...] = ()
-    """``--lib``: folders put first on every bot's ``PYTHONPATH``, readable in the sandbox."""
-    env: Mapping[str, str] = field(default_factory=dict)
-    """``--env``: variables set for every bot (the sandbox clears the rest)."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +133,7 @@ def play_request(
     is whole, and the replay file is written whole first."""
     ready, options = _prepare(request)
     try:
-        failures = start_failures(ready.specs, request.memory_limit_mb, sandboxed=ready.sandboxed)
+        failures = start_failures(ready.specs, request.settings.memory_limit_mb, sandboxed=ready.sandboxed)
     except KeyboardInterrupt:  # the bots started for the check are killed
         return PlayedMatch(ready, _unplayed(ready), started=False)
     if failures:
@@ -170,7 +149,7 @@ def play_request(
     try:
         with shielded():  # Ctrl-C waits for the whole file, then marks the match interrupted
             try:
-                write_replay(request.replay, replay_document(result, request.params))
+                write_replay(request.replay, replay_document(result, request.settings.game_params()))
             except OSError as exc:
                 error = f"{request.replay}: cannot write the replay ({exc.strerror or exc})"
     except KeyboardInterrupt:
@@ -186,8 +165,9 @@ def _unplayed(ready: Ready) -> MatchResult:
 
 def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
     """The checked request (all but the bots' start): what will be played, and the match's options."""
+    settings, params = request.settings, request.settings.game_params()
     try:
-        rules = referee.get(request.game)
+        rules = referee.get(settings.game)
     except referee.UnknownGame as exc:
         raise RequestError(str(exc)) from None
     bots = request.bots or botspec.default_bots(rules.name)
@@ -195,14 +175,10 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
         raise RequestError(f"{rules.name} has no shipped bots: give its {rules.player_count} BOTs")
     if len(bots) != rules.player_count:
         raise RequestError(f"{rules.name} is played by {rules.player_count} bots, got {len(bots)}")
-    try:
-        libs = botspec.read_libs(request.libs)
-    except botspec.BotSpecError as exc:
-        raise RequestError(str(exc)) from None
-    specs = [botspec.with_run_options(_spec(text, rules.name), libs, request.env) for text in bots]
+    specs = [botspec.with_run_options(_spec(text, rules.name), settings.libs, settings.env) for text in bots]
     specs = _with_data(specs, request.data)
     try:
-        level = rules.league_level(request.params)
+        level = rules.league_level(params)
     except referee.ParameterError as exc:
         raise RequestError(str(exc)) from None
     refused = next((why for spec in specs if (why := spec.league_refusal(rules.name, level))), None)
@@ -218,23 +194,16 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
         specs.reverse()
     seed = request.seed if request.seed is not None else random.SystemRandom().randrange(-(2**63), 2**63)
     try:
-        rules(seed, request.params)  # the parameters are checked before any bot starts
+        rules(seed, params)  # the parameters are checked before any bot starts
     except referee.ParameterError as exc:
         raise RequestError(str(exc)) from None
     try:
-        confined, why_not = sandbox.decide(request.sandbox)
+        confined, why_not = sandbox.decide(settings.sandbox)
     except sandbox.SandboxUnavailable as exc:
         raise RequestError(str(exc)) from None
-    options = MatchOptions(
-        time_scale=request.time_scale,
-        time_margin_ms=request.time_margin_ms,
-        no_timeout=request.no_timeout,
-        memory_limit_mb=request.memory_limit_mb,
-        params=request.params or None,
-        record=request.replay is not None or request.record,
-        sandbox=sandbox.SandboxMode.ON if confined else sandbox.SandboxMode.OFF,
-        hide=(str(request.replay.resolve()),) if request.replay is not None else (),
-    )
+    hide = (str(request.replay.resolve()),) if request.replay is not None else ()
+    record = request.replay is not None or request.record
+    options = settings.match_options(hide, record=record, no_timeout=request.no_timeout)
     limits = enforcement.limits_note(TreeLimits(options.memory_limit_mb, options.task_limit))
     return Ready(rules, tuple(specs), tuple(bots), seed, confined, why_not, limits), options
 

@@ -18,6 +18,7 @@ from ..match.launch.botspec import BotSpec
 from ..match.loop import MatchOptions, play_match
 from ..match.replay import replay_document, replay_text
 from ..match.result import MatchResult, PlayerResult, Verdict
+from ..match.settings import PlaySettings
 from ..store.records import GameRecord, PlayerRecord
 
 __all__ = ["ScheduledGame", "GameTask", "ReplayPolicy", "KEEP_CHOICES", "play_task", "record_of", "STDERR_KEEP"]
@@ -51,8 +52,11 @@ class ReplayPolicy:
     folder: str
     keep: str = "failures"
     """``all``, ``failures`` (a bot crashed, timed out or printed an invalid line), ``losses`` (the
-    comparison's first bot did not finish first) or a number N (the first N games of each
+    comparison's candidate did not finish first) or a number N (the first N games of each
     comparison)."""
+    candidate: int = 0
+    """Whose losses ``losses`` keeps: the comparison's bot of this index (0, its first: a
+    tournament's candidate against the baseline; -1, its last: a ladder's newest bot)."""
 
     def __post_init__(self) -> None:
         if self.keep not in KEEP_CHOICES and not re.fullmatch(r"[0-9]+", self.keep):
@@ -63,9 +67,14 @@ class ReplayPolicy:
             return True
         if self.keep == "failures":
             return any(p.status in _FAILED for p in record.players)
-        if self.keep == "losses":
-            return record.players[game.leg].rank > 0  # the comparison's first bot sits at seat ``leg``
+        if self.keep == "losses":  # bot k of the comparison sits at seat (leg + k) mod the seats
+            return record.players[(game.leg + self.candidate) % players].rank > 0
         return game.pair * players + game.leg < int(self.keep)
+
+    @classmethod
+    def of(cls, settings: PlaySettings, candidate: int = 0) -> ReplayPolicy | None:
+        """The replays ``settings`` keep (``None``: none)."""
+        return None if settings.replays is None else cls(settings.replays, settings.keep, candidate)
 
     def path(self, game_id: int, seed: int) -> Path:
         """The replay file of the stored game ``game_id``, played on ``seed``."""

@@ -17,45 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
-from ..match.launch.botspec import BotSpecError, read_env, read_libs
-from .entries import BotEntry, string_map
-from .settings import ConfigError, text
+from ..settings import lib_texts
+from .entries import BotEntry
 
-__all__ = ["shared_libs", "shared_env", "with_shared", "file_libs"]
-
-
-def _lib_texts(raw: Any) -> list[str]:
-    if raw is None:
-        return []
-    if isinstance(raw, Mapping):  # from the flags: folder -> folder
-        return [text(v, "lib") for v in raw.values()]
-    if isinstance(raw, list):
-        return [text(v, f"lib[{i}]") for i, v in enumerate(raw, 1)]
-    return [text(raw, "lib")]
+__all__ = ["with_shared", "file_libs"]
 
 
 def file_libs(data: MutableMapping[str, Any], base: Path) -> None:
     """The ``lib:`` folders of a config file, relative to its folder, made absolute in ``data``."""
-    texts = _lib_texts(data.get("lib")) if not isinstance(data.get("lib"), Mapping) else []
+    texts = lib_texts(data.get("lib")) if not isinstance(data.get("lib"), Mapping) else []
     if texts:
         data["lib"] = [t if paths.expanded(t).is_absolute() else str(base / paths.expanded(t)) for t in texts]
-
-
-def shared_libs(data: Mapping[str, Any]) -> tuple[str, ...]:
-    """The ``lib:`` folders, absolute (relative ones from the current folder), each checked."""
-    try:
-        return read_libs(_lib_texts(data.get("lib")), what="lib:")
-    except BotSpecError as exc:
-        raise ConfigError(str(exc)) from None
-
-
-def shared_env(data: Mapping[str, Any]) -> dict[str, str]:
-    """The ``env:`` variables, their names checked."""
-    env = string_map(data.get("env"), "env")
-    try:
-        return read_env([f"{k}={v}" for k, v in env.items()], "env:")
-    except BotSpecError as exc:
-        raise ConfigError(str(exc)) from None
 
 
 def with_shared(bots: Sequence[BotEntry], libs: Sequence[str], env: Mapping[str, str]) -> list[BotEntry]:

@@ -4,97 +4,70 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import referee
 
 from .. import paths
-from ..match.limits import DEFAULT_MEMORY_LIMIT_MB
 from ..match.seeds import SeedError, parse_seed_list
-from ..runner.task import ReplayPolicy
-from ..stats.sprt import SprtParams
-from .botenv import file_libs, shared_env, shared_libs, with_shared
-from .configfile import read_config_file
-from .entries import BotEntry, SweepSettings, check_data, read_bots, read_sweep, string_map, with_variants
-from .schedule import Format
-from .settings import (
+from ..match.settings import PlaySettings
+from ..settings import (
     DEFAULT_MAX_FAILURES,
-    MAX_FORCED_WORKERS,
     MAX_GAMES,
     SETTINGS,
     ConfigError,
     integer,
+    read_play_settings,
+    read_workers,
     setting,
-    shown,
     text,
 )
+from ..stats.sprt import SprtParams
+from .botenv import file_libs, with_shared
+from .configfile import read_config_file
+from .entries import BotEntry, SweepSettings, check_data, read_bots, read_sweep, with_variants
+from .schedule import Format
 
-__all__ = [
-    "ConfigError",
-    "TournamentConfig",
-    "load_config",
-    "config_from_mapping",
-    "DEFAULT_DB",
-    "max_workers",
-    "read_params",
-    "read_db",
-]
+__all__ = ["ConfigError", "TournamentConfig", "load_config", "config_from_mapping", "DEFAULT_DB", "read_db"]
 
 DEFAULT_DB = str(setting("db").default)
 """The results file used when no ``db`` / ``--db`` is given."""
 _TOP_KEYS = {s.key.split(".")[0] for s in SETTINGS}
 
 
-def max_workers() -> int:
-    """The most workers allowed without ``force_workers``: twice the cores. More only starve the
-    bots, which are timed in wall-clock time."""
-    return 2 * (os.cpu_count() or 1)
-
-
 @dataclass(frozen=True)
-class TournamentConfig:
-    """Everything a tournament needs. ``bots`` are the bots actually played (sweep variants
-    expanded); :meth:`schedule_key` is what must not change for a run to be resumed."""
+class TournamentConfig(PlaySettings):
+    """Everything a tournament needs: how its games are played (the :class:`PlaySettings` it
+    extends) and what it schedules. ``bots`` are the bots actually played (sweep variants
+    expanded; the settings' ``libs`` and ``env`` already in each bot's environment);
+    :meth:`schedule_key` is what must not change for a run to be resumed. Not part of the
+    schedule: ``time_margin_ms``, ``max_failures``, ``replays``, ``sandbox`` (each game records
+    whether its bots were sandboxed), where the games are played and how many at once; and the
+    league, whose change is refused by name."""
 
-    game: str
-    bots: tuple[BotEntry, ...]
+    bots: tuple[BotEntry, ...] = ()
     format: str = Format.GAUNTLET.value
     baseline: str | None = None
     games: int = 100
     seed: int = 0
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
-    time_scale: float = 1.0
-    time_margin_ms: float = 0.0
-    """An answer this many ms past its limit is still taken (counted in the report). Not part of
-    the schedule: a resumed run may change it."""
-    memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB
-    params: Mapping[str, str] = field(default_factory=dict)
-    league: int | None = None
-    """The league level whose rules are played; ``None``: the game's top league. Not part of the
-    schedule: a run asking for another league than the stored tournament's is refused."""
     sprt: SprtParams | None = None
     sweep: SweepSettings | None = None
     db: str = DEFAULT_DB
     seeds: tuple[int, ...] | None = None
     """The maps to play, in order, instead of seeds derived from ``seed``."""
     max_failures: float = DEFAULT_MAX_FAILURES
-    """Stop when a bot fails in more than this share of its first :data:`arena.runner.runner.FAILURE_WINDOW` games
-    (1 never stops). Not part of the schedule: a resumed run may change it."""
-    replays: ReplayPolicy | None = None
-    """Which games keep a replay file, in which folder (not part of the schedule either)."""
-    sandbox: str = "auto"
-    """``auto``, ``on`` or ``off``: run the bots in the sandbox (:mod:`arena.match.sandbox`).
-    Not part of the schedule: each game records whether its bots were sandboxed."""
+    """Stop when a bot fails in more than this share of its first
+    :data:`arena.runner.runner.FAILURE_WINDOW` games (1 never stops)."""
     executor: str = "local"
     """Where games are played: ``local`` (worker processes here) or ``dask`` (a Dask cluster:
-    :mod:`arena.runner.dask_executor`). Not part of the schedule."""
+    :mod:`arena.runner.dask_executor`)."""
     scheduler: str | None = None
     """``executor: dask``: the scheduler's address (``tcp://HOST:8786``)."""
     local_cluster: int | None = None
     """``executor: dask``: instead of a scheduler, a Dask cluster of this many workers made here."""
-
     players: int = 2
     """Seats per game (from the game; not a setting of its own, so not stored)."""
     notes: tuple[str, ...] = field(default=(), compare=False)
@@ -111,12 +84,6 @@ class TournamentConfig:
             if b.name == name:
                 return b
         raise KeyError(name)
-
-    def game_params(self) -> dict[str, str]:
-        """What the referee of each game is given: the parameters, and the league when it is not
-        the top one."""
-        league = {} if self.league is None else {referee.LEAGUE: str(self.league)}
-        return {**self.params, **league}
 
     def schedule_key(self) -> dict[str, Any]:
         """The settings that define the games and how they are judged. ``games``, ``workers``
@@ -140,7 +107,7 @@ class TournamentConfig:
         out.update(games=self.games, workers=self.workers, db=self.db, max_failures=self.max_failures)
         out["bot_dirs"] = {b.name: b.base for b in self.bots if b.base is not None}
         if self.replays is not None:
-            out.update(replays=self.replays.folder, keep=self.replays.keep)
+            out.update(replays=self.replays, keep=self.keep)
         out["sandbox"] = self.sandbox
         if self.league is not None:
             out["league"] = self.league
@@ -190,46 +157,39 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     if unknown:
         raise ConfigError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})")
     game, players = _game(data)
-    params, league = read_params(data, game)
+    play = read_play_settings(data, game)  # a file's relative lib: folders are made absolute from it before
     bots = read_bots(data.get("bots"), base)
     fmt = setting("format").value(data, default=(Format.GAUNTLET if players == 2 else Format.ROUND_ROBIN).value)
     games, seeds, notes = _games(data, players)
     sprt = _sprt(data.get("sprt"))
     sweep = read_sweep(data.get("sweep"), bots)
     bots, baseline = with_variants(bots, sweep, fmt, setting("baseline").value(data))
-    bots = with_shared(bots, shared_libs(data), shared_env(data))
+    bots = with_shared(bots, play.libs, play.env)
     for entry in bots:  # after the sweep: a data path may hold a {placeholder}
         check_data(entry)
     if len(bots) < players:
         raise ConfigError(f"{game} needs at least {players} bots, got {len(bots)}")
     if players != 2:
         _two_bots_only(game, players, fmt, sprt, sweep)
-    executor, scheduler, local_cluster = _executor(data)
+    workers = read_workers(data)
     return TournamentConfig(
-        game=game,
+        **{f.name: getattr(play, f.name) for f in fields(PlaySettings)},
         bots=tuple(bots),
         format=fmt,
         baseline=baseline,
         games=games,
         seed=setting("seed").value(data),
-        workers=_workers(data),
-        time_scale=setting("time_scale").value(data),
-        time_margin_ms=setting("time_margin").value(data),
-        memory_limit_mb=setting("memory_limit_mb").value(data),
-        params=params,
-        league=league,
+        workers=workers.count,
         sprt=sprt,
         sweep=sweep,
         db=read_db(data),
         seeds=seeds,
         max_failures=setting("max_failures").value(data),
-        replays=_replays(data),
         players=players,
         notes=tuple(notes),
-        sandbox=_sandbox(data),
-        executor=executor,
-        scheduler=scheduler,
-        local_cluster=local_cluster,
+        executor=workers.executor,
+        scheduler=workers.scheduler,
+        local_cluster=workers.local_cluster,
     )
 
 
@@ -269,56 +229,12 @@ def _games(data: Mapping[str, Any], players: int) -> tuple[int, tuple[int, ...] 
     return games, None, [note]
 
 
-def read_params(data: Mapping[str, Any], game: str) -> tuple[dict[str, str], int | None]:
-    """The game parameters and the league level (``None``: the top league), checked by the game
-    itself. The league is a setting of its own (``league``, ``--league``), or a parameter."""
-    params = string_map(data.get("params"), "params")
-    given = [str(v) for v in (params.pop(referee.LEAGUE, None), setting("league").value(data)) if v is not None]
-    rules = referee.get(game)
-    try:
-        levels = {rules.league_level({referee.LEAGUE: g}) for g in given}
-        rules(0, {**params, **({referee.LEAGUE: given[0]} if given else {})} or None)
-    except referee.ParameterError as exc:
-        raise ConfigError(f"{'league' if given and 'league' in str(exc) else 'params'}: {exc}") from None
-    if len(levels) > 1:
-        raise ConfigError(f"league: given twice, as {' and '.join(given)}: give it once")
-    level = levels.pop() if levels else rules.top_league
-    return params, None if level == rules.top_league else level
-
-
 def read_db(data: Mapping[str, Any]) -> str:
     """The results file ``data`` names (``db``), or the default; refused when it cannot be a file."""
     db = setting("db").value(data) or DEFAULT_DB
     if (reason := paths.unusable(db)) is not None:
         raise ConfigError(f"db: {db}: {reason}")
     return str(db)
-
-
-def _replays(data: Mapping[str, Any]) -> ReplayPolicy | None:
-    """Which games keep a replay, in which folder (``replays`` and ``keep``)."""
-    if data.get("replays") is None:
-        if data.get("keep") is not None:
-            raise ConfigError("keep: says which replays to keep; give the folder too (replays: DIR, --replays DIR)")
-        return None
-    folder = paths.expanded(text(data["replays"], "replays"))
-    if (reason := paths.unusable(folder)) is not None:
-        raise ConfigError(f"replays: {folder}: {reason}")
-    if paths.exists(folder) and not paths.is_dir(folder):
-        raise ConfigError(f"replays: {folder} is a file, not a folder")
-    if not paths.exists(folder) and not paths.is_dir(folder.parent):
-        raise ConfigError(f"replays: {folder.parent} does not exist (create it, or give another folder)")
-    try:
-        return ReplayPolicy(str(folder.resolve()), setting("keep").value(data) or "failures")
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
-
-
-def _sandbox(data: Mapping[str, Any]) -> str:
-    """``auto``, ``on`` or ``off`` (YAML reads a bare on / off as true / false)."""
-    raw = data.get("sandbox")
-    if isinstance(raw, bool):
-        raw = "on" if raw else "off"
-    return str(setting("sandbox").value({"sandbox": raw}))
 
 
 def _two_bots_only(game: str, players: int, fmt: str, sprt: SprtParams | None, sweep: SweepSettings | None) -> None:
@@ -350,39 +266,3 @@ def _sprt(raw: Any) -> SprtParams | None:
     if elo1 <= elo0:
         raise ConfigError(f"sprt: elo1 ({elo1}) must be greater than elo0 ({elo0})")
     return SprtParams(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model)
-
-
-def _executor(data: Mapping[str, Any]) -> tuple[str, str | None, int | None]:
-    """``executor``, with ``scheduler`` or ``local_cluster`` for ``dask``."""
-    executor = setting("executor").value({"executor": data.get("executor") or None})
-    scheduler = setting("scheduler").value(data)
-    if scheduler is not None and (not scheduler.strip() or any(c.isspace() for c in scheduler)):
-        raise ConfigError(f"scheduler: expected an address such as tcp://HOST:8786, got {shown(scheduler)}")
-    local = setting("local_cluster").value(data)
-    if executor == "local":
-        for key, value in (("scheduler", scheduler), ("local_cluster", local)):
-            if value is not None:
-                raise ConfigError(f"{key}: only for the Dask executor (executor: dask, --executor dask)")
-    elif (scheduler is None) == (local is None):
-        raise ConfigError(
-            "executor: dask needs a scheduler address (scheduler: tcp://HOST:8786, --scheduler) "
-            "or a cluster made here (local_cluster: N, --local-cluster N), one of the two"
-        )
-    return str(executor), scheduler, local
-
-
-def _workers(data: Mapping[str, Any]) -> int:
-    """``workers``: at most :func:`max_workers` unless ``force_workers`` (then at most
-    :data:`MAX_FORCED_WORKERS`)."""
-    forced = setting("force_workers").value({"force_workers": data.get("force_workers") or None})
-    cap = MAX_FORCED_WORKERS if forced else max_workers()
-    workers: int = integer(1)(data.get("workers", min(os.cpu_count() or 1, cap)), "workers")
-    if workers > cap:
-        if forced:
-            raise ConfigError(f"workers: at most {MAX_FORCED_WORKERS}, got {workers}")
-        raise ConfigError(
-            f"workers: {workers} is more than twice the {os.cpu_count() or 1} cores (at most {cap}): bots are timed "
-            f"in wall-clock time and would be starved; use --workers {cap} or fewer, or --force-workers "
-            "(force_workers: true) to run that many anyway"
-        )
-    return workers

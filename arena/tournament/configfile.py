@@ -12,7 +12,7 @@ import yaml
 from .. import paths
 from ..errors import ArenaError
 from ..match.seeds import IntAsTextLoader
-from .settings import ConfigError
+from ..settings import ConfigError
 
 __all__ = [
     "MAX_CONFIG_BYTES",

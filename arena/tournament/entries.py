@@ -16,8 +16,8 @@ from typing import Any
 from .. import paths
 from ..match.launch.botname import default_name, name_of_path
 from ..match.launch.botspec import split_name
+from ..settings import ConfigError, text
 from .schedule import Format
-from .settings import ConfigError, text
 
 __all__ = ["BotEntry", "SweepSettings", "read_bots", "read_sweep", "with_variants", "check_data", "string_map"]
 

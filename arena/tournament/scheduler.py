@@ -26,10 +26,10 @@ from ..match.launch import botspec
 from ..match.launch.botspec import BotSpec
 from ..match.limits import TreeLimits, enforcement
 from ..match.loop import MatchOptions
-from ..match.sandbox import SandboxMode, SandboxUnavailable, decide
+from ..match.sandbox import SandboxUnavailable, decide
 from ..runner.executor import Executor, LocalExecutor
 from ..runner.runner import Plan, Runner, RunResult, RunSetup
-from ..runner.task import ScheduledGame
+from ..runner.task import ReplayPolicy, ScheduledGame
 from ..stats import ComparisonStats
 from ..stats.sprt import SprtState
 from ..store.records import BotRow, GameRecord, TournamentStatus
@@ -121,8 +121,7 @@ class TournamentScheduler:
 
     def arena_files(self, store: Store) -> ArenaFiles:
         """The files no bot's hash may open: the database, its side files, the replays."""
-        replays = None if self.config.replays is None else self.config.replays.folder
-        return ArenaFiles.of(store.path, replays)
+        return ArenaFiles.of(store.path, self.config.replays)
 
     def bot_rows(self, store: Store) -> list[BotRow]:
         """The bots as stored (their hashes), noting what the hashes leave out."""
@@ -254,18 +253,7 @@ class TournamentScheduler:
 
     def match_options(self, store: Store) -> MatchOptions:
         """How every game is played: the limits, the sandbox, the files hidden from the bots."""
-        config = self.config
-        hidden = [str(store.path.resolve()), f"{store.path.resolve()}.lock"]
-        if config.replays is not None:
-            hidden.append(config.replays.folder)
-        return MatchOptions(
-            time_scale=config.time_scale,
-            time_margin_ms=config.time_margin_ms,
-            memory_limit_mb=config.memory_limit_mb,
-            params=config.game_params() or None,
-            sandbox=SandboxMode.ON if self.sandboxed else SandboxMode.OFF,
-            hide=tuple(hidden),
-        )
+        return self.config.match_options((str(store.path.resolve()), f"{store.path.resolve()}.lock"))
 
 
 def tournament_setup(
@@ -279,7 +267,7 @@ def tournament_setup(
         options=scheduler.match_options(store),
         referee_version=scheduler.referee_version,
         workers=config.workers,
-        replays=config.replays,
+        replays=ReplayPolicy.of(config),
         max_failures=config.max_failures,
         executor=executor or LocalExecutor,
     )

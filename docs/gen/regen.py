@@ -16,7 +16,7 @@ Kinds:
     a bot, play it, then bundle it: a page is one session. A command that fails fails the
     generation, unless the command ends with ``# fails`` (then its error is what is shown).
 ``config-keys``
-    The table of the tournament settings, from :data:`arena.tournament.settings.SETTINGS`.
+    The table of the tournament settings, from :data:`arena.settings.SETTINGS`.
 ``bundle-sizes``
     The size of each shipped bot's bundle, made by the bundler of this checkout.
 ``modules``
@@ -136,7 +136,7 @@ def run_command(command: str, folder: Path) -> str:
 
 def config_keys() -> str:
     """The tournament settings as a Markdown table: key, flag, default, meaning."""
-    from arena.tournament.settings import SETTINGS
+    from arena.settings import SETTINGS
 
     rows = ["| key | flag | default | meaning |", "|---|---|---|---|"]
     for s in SETTINGS:

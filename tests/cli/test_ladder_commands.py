@@ -275,7 +275,7 @@ def test_results_refuses_a_ladder_and_tournaments_lists_it(copy: Path) -> None:
 
 def test_kept_replays_of_ladder_games_open_in_the_viewer(copy: Path) -> None:
     db = str(copy)
-    refused("ladder", "run", "--keep", "all", "--db", db, says="give --replays DIR too")
+    refused("ladder", "run", "--keep", "all", "--db", db, says="give the folder too (replays: DIR, --replays DIR)")
     ok("ladder", "run", "--games", "2", "--replays", "reps", "--keep", "all", "--no-progress", "--db", db)
     games = json.loads(ok("matches", "list", "--ladder", "1", "--format", "json", "--db", db).output)["games"]
     kept = [g for g in games if g["replay"]]

@@ -61,7 +61,10 @@ def test_play_with_lib_in_the_sandbox(project):
     code, output, data = _play("--lib", "../cglib", "--json")
     assert code == 0, output
     assert data is not None and [p["status"] for p in data["players"]] == ["ok", "ok"]  # type: ignore[attr-defined]
-    assert "replay this match with: arena play spring2021 mybot2/ wait --seed 1 --sandbox on --lib ../cglib" in output
+    again = (
+        f"replay this match with: arena play spring2021 mybot2/ wait --seed 1 --sandbox on --lib {project / 'cglib'}"
+    )
+    assert again in output  # the folder made absolute: the command works from anywhere
 
 
 def test_pythonpath_given_with_env_reaches_the_sandboxed_bot(project):
@@ -105,7 +108,7 @@ def test_a_tournament_takes_lib_and_env(project):
     [
         (["--env", "1X=2"], "'1X=2': expected NAME=VALUE"),
         (["--env", "NOVALUE"], "'NOVALUE': expected NAME=VALUE"),
-        (["--lib", "no/such/dir"], "--lib no/such/dir: no such file or directory"),
+        (["--lib", "no/such/dir"], "--lib: no/such/dir: no such file or directory"),
     ],
 )
 def test_a_wrong_lib_or_env_is_one_line(tmp_path, monkeypatch, args, message):

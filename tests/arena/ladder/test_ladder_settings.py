@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from arena.ladder.settings import LadderSettings, differences, is_ladder, read_settings
-from arena.tournament.settings import ConfigError
+from arena.settings import ConfigError
 
 
 def test_defaults_are_the_top_league_unscaled_with_the_default_limits() -> None:

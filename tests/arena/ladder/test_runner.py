@@ -9,6 +9,7 @@ from pathlib import Path
 from arena.ladder.commands import add_bot, init_ladder, run_ladder, show_ladder
 from arena.ladder.scheduler import Picked
 from arena.runner.runner import GameDone
+from arena.settings import Workers
 from arena.store.results import Store
 from bundler.ship import bundle_source
 from tests.helpers.dask_cluster import Cluster
@@ -27,7 +28,7 @@ def _ladder(tmp_path: Path, *bots: str) -> Path:
 def test_each_pick_is_both_seats_of_one_map_and_all_bots_meet_the_same_maps(tmp_path: Path) -> None:
     db = _ladder(tmp_path, "greedy", "random", "wait")
     events: list[object] = []
-    result = run_ladder(db, {}, games=40, workers=2, on_event=events.append).run
+    result = run_ladder(db, {}, games=40, workers=Workers(2), on_event=events.append).run
     picks = [e for e in events if isinstance(e, Picked)]
     assert result.played == 40 and not result.interrupted
     with Store(db, read_only=True) as store:
@@ -48,13 +49,13 @@ def test_each_pick_is_both_seats_of_one_map_and_all_bots_meet_the_same_maps(tmp_
 
 def test_until_confident_stops_once_the_neighbours_are_ordered(tmp_path: Path) -> None:
     db = _ladder(tmp_path, "greedy", "wait")
-    result = run_ladder(db, {}, until_confident=True, workers=2, games=200).run
+    result = run_ladder(db, {}, until_confident=True, workers=Workers(2), games=200).run
     assert "confident" in result.ended and result.played < 200
     view = show_ladder(db)
     (top, bottom) = view.ranking.bots
     assert top.name == "greedy" and top.above_next is not None and top.above_next >= 0.95
     assert bottom.games >= 10  # placement first
-    again = run_ladder(db, {}, until_confident=True, workers=2, games=200).run
+    again = run_ladder(db, {}, until_confident=True, workers=Workers(2), games=200).run
     assert again.played == 0 and "confident" in again.ended  # nothing left to learn
 
 
@@ -67,7 +68,7 @@ def test_a_bot_added_while_a_run_plays_joins_that_run(tmp_path: Path) -> None:
         if isinstance(event, GameDone) and event.played == 10 and not added:  # the others are placed
             added.append(add_bot(db, "late", str(tmp_path / "late.py"), bundle=bundle_source))
 
-    run_ladder(db, {}, games=30, workers=1, on_event=on_event)
+    run_ladder(db, {}, games=30, workers=Workers(1), on_event=on_event)
     with Store(db, read_only=True) as store:
         games = store.games(1)
     late = [g for g in sorted(games, key=lambda g: g.id or 0) if "late" in g.seats]
@@ -79,7 +80,7 @@ def test_a_bot_added_while_a_run_plays_joins_that_run(tmp_path: Path) -> None:
 def test_a_ladder_plays_on_a_dask_cluster(tmp_path: Path, cluster: tuple[Cluster, str]) -> None:
     _, address = cluster
     db = _ladder(tmp_path, "greedy", "random")
-    result = run_ladder(db, {}, games=4, executor="dask", scheduler=address, bundle=bundle_source).run
+    result = run_ladder(db, {}, games=4, workers=Workers(1, "dask", address), bundle=bundle_source).run
     assert result.played == 4
     with Store(db, read_only=True) as store:
         games = store.games(1)

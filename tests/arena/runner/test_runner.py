@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder.commands import _options, add_bot, init_ladder, spec_of
+from arena.ladder.commands import add_bot, init_ladder, spec_of
 from arena.ladder.scheduler import LadderScheduler
 from arena.ladder.stored import find_ladder
 from arena.runner.executor import Executor
@@ -150,7 +150,7 @@ def _ladder(tmp_path: Path) -> Run:
         s: Scheduler, store: Store, executor: Callable[[int], Executor], replays: ReplayPolicy | None
     ) -> RunSetup:
         assert isinstance(s, LadderScheduler)
-        options = _options(s.ladder.settings, db, replays)
+        options = s.ladder.settings.match_options((str(db),))
         return RunSetup("spring2021", options, s.ladder.row.referee_version, 1, replays, 0.25, executor)
 
     return Run("ladder", db, scheduler, setup)

@@ -10,8 +10,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from arena.settings import SETTINGS, ConfigError, flags_to_mapping
 from arena.tournament.config import TournamentConfig, config_from_mapping, load_config
-from arena.tournament.settings import SETTINGS, ConfigError, flags_to_mapping
 from cli.arena import main
 from cli.tournament import tournament
 

@@ -1,26 +1,36 @@
-"""Every tournament setting, declared once: its key in a config file, its flag, its type (the
-reader that checks a raw value, from a file or a flag alike), its default and its help.
+"""Every setting, declared once: its key in a config file, its flag, its type (the reader that
+checks a raw value, from a file or a flag alike), its default and its help.
 
-:data:`SETTINGS` is the one table: :mod:`arena.tournament.config` reads a config (a YAML file, or
-the flags of ``arena tournament``) with these readers, and the command line makes its options
-from the same table, so a setting cannot mean one thing in a file and another on the command
-line. A flag's value reaches the reader as the text typed (``--games 10`` is ``"10"``, as YAML
-reads integers as text too, see :class:`arena.match.seeds.IntAsTextLoader`), so both are refused
-with the same one-line :class:`ConfigError`: ``games: must be at least 1, got 0``.
+:data:`SETTINGS` is the one table, of every command: how games are played (:data:`PLAY_KEYS`,
+read into :class:`arena.match.settings.PlaySettings` by :func:`read_play_settings`: ``arena
+play``, tournaments, ladders), where and how many at once (:data:`WORKER_KEYS`, read by
+:func:`read_workers`: tournaments, ladder runs), and what a tournament schedules
+(:mod:`arena.tournament.config` reads a config with these readers). The command line makes its
+options from the same table (``cli/options.py``), so a setting cannot mean one thing in a file and
+another on the command line, or in one command and another. A flag's value reaches the reader as
+the text typed (``--games 10`` is ``"10"``, as YAML reads integers as text too, see
+:class:`arena.match.seeds.IntAsTextLoader`), so both are refused with the same one-line
+:class:`ConfigError`: ``games: must be at least 1, got 0``.
 """
 
 from __future__ import annotations
 
 import datetime
 import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from ..errors import ArenaError
-from ..match.limits import DEFAULT_MEMORY_LIMIT_MB
-from ..match.request import MAX_MEMORY_MB, MAX_TIME_MARGIN_MS, MAX_TIME_SCALE
-from ..match.seeds import SeedError, parse_seed
+import referee
+
+from . import paths
+from .errors import ArenaError
+from .match.launch.botspec import BotSpecError, read_env, read_libs
+from .match.limits import DEFAULT_MEMORY_LIMIT_MB
+from .match.seeds import SeedError, parse_seed
+from .match.settings import MAX_MEMORY_MB, MAX_TIME_MARGIN_MS, MAX_TIME_SCALE, PlaySettings
 
 __all__ = [
     "ConfigError",
@@ -38,6 +48,14 @@ __all__ = [
     "MAX_FORCED_WORKERS",
     "MAX_ELO",
     "DEFAULT_MAX_FAILURES",
+    "PLAY_KEYS",
+    "WORKER_KEYS",
+    "read_params",
+    "lib_texts",
+    "read_play_settings",
+    "Workers",
+    "max_workers",
+    "read_workers",
 ]
 
 MAX_GAMES = 1_000_000_000
@@ -292,8 +310,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("params", "Game parameter (repeatable).", flag="--param", metavar="NAME=VALUE", item=_name_value),
     Setting(
         "league",
-        "The league whose rules are played: a level (1: the first Wood league) or an official name; "
-        "default: the top league (arena games lists them).",
+        "The league whose rules are played: a level (1: the first Wood league) or an official name (arena games "
+        "lists them).",
         read=text,
         metavar="LEVEL|NAME",
     ),
@@ -373,6 +391,13 @@ SETTINGS: tuple[Setting, ...] = (
 )
 """Every setting, in the order ``arena tournament --help`` lists them."""
 
+PLAY_KEYS = (
+    "time_scale", "time_margin", "memory_limit_mb", "params", "league", "replays", "keep", "sandbox", "lib", "env",
+)  # fmt: skip
+"""The settings of how games are played (:class:`arena.match.settings.PlaySettings`), the game aside."""
+WORKER_KEYS = ("workers", "force_workers", "executor", "scheduler", "local_cluster")
+"""Where games are played and how many at once (:class:`Workers`)."""
+
 _BY_KEY = {s.key: s for s in SETTINGS}
 
 
@@ -405,3 +430,174 @@ def flags_to_mapping(values: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(sweep, dict) and "grid" not in sweep:
         raise ConfigError("--sweep-bot needs --grid NAME=V1,V2,...")
     return out
+
+
+# -- how games are played ------------------------------------------------------------------------
+
+
+def read_params(data: Mapping[str, Any], game: str) -> tuple[dict[str, str], int | None]:
+    """The game parameters and the league level (``None``: the top league), checked by the game
+    itself. The league is a setting of its own (``league``, ``--league``), or a parameter."""
+    params = _string_map(data.get("params"), "params")
+    given = [str(v) for v in (params.pop(referee.LEAGUE, None), setting("league").value(data)) if v is not None]
+    rules = referee.get(game)
+    try:
+        levels = {rules.league_level({referee.LEAGUE: g}) for g in given}
+        rules(0, {**params, **({referee.LEAGUE: given[0]} if given else {})} or None)
+    except referee.ParameterError as exc:
+        raise ConfigError(f"{'league' if given and 'league' in str(exc) else 'params'}: {exc}") from None
+    if len(levels) > 1:
+        raise ConfigError(f"league: given twice, as {' and '.join(given)}: give it once")
+    level = levels.pop() if levels else rules.top_league
+    return params, None if level == rules.top_league else level
+
+
+def _string_map(raw: Any, what: str) -> dict[str, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{what}: expected a mapping of NAME: value")
+    return {text(k, what): text(v, f"{what}.{k}") for k, v in raw.items()}
+
+
+def _replays(data: Mapping[str, Any], base: PlaySettings) -> tuple[str | None, str]:
+    """Which games keep a replay (``keep``), in which folder (``replays``, made absolute)."""
+    if data.get("replays") is None:
+        if data.get("keep") is not None and base.replays is None:
+            raise ConfigError("keep: says which replays to keep; give the folder too (replays: DIR, --replays DIR)")
+        return base.replays, setting("keep").value(data, base.keep)
+    folder = paths.expanded(text(data["replays"], "replays"))
+    if (reason := paths.unusable(folder)) is not None:
+        raise ConfigError(f"replays: {folder}: {reason}")
+    if paths.exists(folder) and not paths.is_dir(folder):
+        raise ConfigError(f"replays: {folder} is a file, not a folder")
+    if not paths.exists(folder) and not paths.is_dir(folder.parent):
+        raise ConfigError(f"replays: {folder.parent} does not exist (create it, or give another folder)")
+    keep = setting("keep").value(data, base.keep)
+    if keep not in KEEP_CHOICES and not keep.isdecimal():
+        raise ConfigError(f"keep: {keep!r} is not one of {', '.join(KEEP_CHOICES)} or a number")
+    return str(folder.resolve()), keep
+
+
+KEEP_CHOICES = ("all", "failures", "losses")
+"""``keep``: these, or a number N (the first N games of each comparison)."""
+
+
+def _sandbox(data: Mapping[str, Any], default: str) -> str:
+    """``auto``, ``on`` or ``off`` (YAML reads a bare on / off as true / false)."""
+    raw = data.get("sandbox")
+    if isinstance(raw, bool):
+        raw = "on" if raw else "off"
+    return str(setting("sandbox").value({"sandbox": raw}, default))
+
+
+def lib_texts(raw: Any) -> list[str]:
+    """The ``lib:`` folders as given: one, a list, or the flags' mapping."""
+    if raw is None:
+        return []
+    if isinstance(raw, Mapping):  # from the flags: folder -> folder
+        return [text(v, "lib") for v in raw.values()]
+    if isinstance(raw, list):
+        return [text(v, f"lib[{i}]") for i, v in enumerate(raw, 1)]
+    return [text(raw, "lib")]
+
+
+def _libs_and_env(data: Mapping[str, Any], folder: Path | None) -> tuple[tuple[str, ...], dict[str, str]]:
+    """``lib:`` (absolute, relative ones from ``folder``, default the current one; each checked)
+    and ``env:`` (names checked)."""
+    env = _string_map(data.get("env"), "env")
+    try:
+        return read_libs(lib_texts(data.get("lib")), folder, what="lib:"), read_env(
+            [f"{k}={v}" for k, v in env.items()], "env:"
+        )
+    except BotSpecError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def read_play_settings(
+    data: Mapping[str, Any], game: str, *, base: PlaySettings | None = None, folder: Path | None = None
+) -> PlaySettings:
+    """How games are played, from a config's or the flags' settings ``data`` (raw text as typed,
+    :data:`PLAY_KEYS`; those absent, ``None`` or empty keep ``base``'s values, default the
+    defaults) for ``game`` (a name or an alias). ``folder``: where relative library folders are
+    taken from (a config file's; default the current directory). Raises :class:`ConfigError`
+    (one line) for a value that cannot be used."""
+    try:
+        rules = referee.get(game)
+    except referee.UnknownGame as exc:
+        raise ConfigError(str(exc)) from None
+    base = base if base is not None else PlaySettings(rules.name)
+    data = {k: v for k, v in data.items() if v is not None and v != {} and v != ()}
+    params, league = base.params, base.league
+    if "params" in data or "league" in data:
+        merged = {"params": {**base.params, **dict(data.get("params") or {})}, "league": data.get("league")}
+        if merged["league"] is None and base.league is not None:
+            merged["league"] = str(base.league)
+        params, league = read_params(merged, rules.name)
+    replays, keep = _replays(data, base)
+    libs, env = _libs_and_env(data, folder) if "lib" in data or "env" in data else (base.libs, base.env)
+    return PlaySettings(
+        game=rules.name,
+        league=league,
+        params=params,
+        time_scale=setting("time_scale").value(data, base.time_scale),
+        time_margin_ms=setting("time_margin").value(data, base.time_margin_ms),
+        memory_limit_mb=setting("memory_limit_mb").value(data, base.memory_limit_mb),
+        sandbox=_sandbox(data, base.sandbox),
+        replays=replays,
+        keep=keep,
+        libs=libs,
+        env=env,
+    )
+
+
+# -- where games are played ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Workers:
+    """Where games are played and how many at once: ``count`` worker processes here (``local``),
+    or a Dask cluster (``dask``: at ``scheduler``, or ``local_cluster`` workers made here)."""
+
+    count: int
+    executor: str = "local"
+    scheduler: str | None = None
+    local_cluster: int | None = None
+
+
+def max_workers() -> int:
+    """The most workers allowed without ``force_workers``: twice the cores. More only starve the
+    bots, which are timed in wall-clock time."""
+    return 2 * (os.cpu_count() or 1)
+
+
+def read_workers(data: Mapping[str, Any]) -> Workers:
+    """``workers`` (at most :func:`max_workers` unless ``force_workers``, then at most
+    :data:`MAX_FORCED_WORKERS`; default the cores), and ``executor`` with ``scheduler`` or
+    ``local_cluster`` for ``dask``."""
+    forced = setting("force_workers").value({"force_workers": data.get("force_workers") or None})
+    cap = MAX_FORCED_WORKERS if forced else max_workers()
+    count: int = integer(1)(data.get("workers", min(os.cpu_count() or 1, cap)), "workers")
+    if count > cap:
+        if forced:
+            raise ConfigError(f"workers: at most {MAX_FORCED_WORKERS}, got {count}")
+        raise ConfigError(
+            f"workers: {count} is more than twice the {os.cpu_count() or 1} cores (at most {cap}): bots are timed "
+            f"in wall-clock time and would be starved; use --workers {cap} or fewer, or --force-workers "
+            "(force_workers: true) to run that many anyway"
+        )
+    executor = setting("executor").value({"executor": data.get("executor") or None})
+    scheduler = setting("scheduler").value(data)
+    if scheduler is not None and (not scheduler.strip() or any(c.isspace() for c in scheduler)):
+        raise ConfigError(f"scheduler: expected an address such as tcp://HOST:8786, got {shown(scheduler)}")
+    local = setting("local_cluster").value(data)
+    if executor == "local":
+        for key, value in (("scheduler", scheduler), ("local_cluster", local)):
+            if value is not None:
+                raise ConfigError(f"{key}: only for the Dask executor (executor: dask, --executor dask)")
+    elif (scheduler is None) == (local is None):
+        raise ConfigError(
+            "executor: dask needs a scheduler address (scheduler: tcp://HOST:8786, --scheduler) "
+            "or a cluster made here (local_cluster: N, --local-cluster N), one of the two"
+        )
+    return Workers(count, str(executor), scheduler, local)
