@@ -142,7 +142,7 @@ def _remove(store: Store, name: str | None, refs: Sequence[str], prune: bool) ->
         if not pruned:
             click.echo(f"no unused version{which} to remove")
         removed += pruned
-    if len(removed) > 1 or (prune and removed):
+    if len(removed) > 1:
         click.echo(f"{plural(len(removed), 'version')} removed, {size_text(registry.freed(removed))} freed")
 
 

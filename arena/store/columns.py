@@ -1,7 +1,7 @@
-"""The columns of ``games`` and ``game_players``, each named once beside the record field it holds
-(:data:`GAME_COLUMNS`, :data:`PLAYER_COLUMNS`), with how a value is written and read back: the
-INSERTs and SELECTs of :mod:`arena.store.results` are made from them. A new column is a migration
-(:mod:`.schema`), a record field and one line here."""
+"""The columns of ``games`` and ``game_players``, as the store writes and reads them. Each is named
+once, beside the record field it holds (:data:`GAME_COLUMNS`, :data:`PLAYER_COLUMNS`), with how
+a value is written and read back; the INSERTs and SELECTs of :mod:`arena.store.results` are made
+from them. A new column is a migration (:mod:`.schema`), a record field and one line here."""
 
 from __future__ import annotations
 

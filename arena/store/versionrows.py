@@ -1,6 +1,6 @@
-"""The bot versions of the results database (the ``versions`` table, and ``bots.version``): the
-methods of :class:`arena.store.results.Store` that record, find, count and delete them, in one
-transaction each. What a version is, and the rules for recording and removing one:
+"""The store's methods on bot versions, the ``versions`` table and ``bots.version``. They are
+methods of :class:`arena.store.results.Store` that record, find, count and delete versions, in
+one transaction each. What a version is, and the rules for recording and removing one:
 :mod:`arena.versions.registry`."""
 
 from __future__ import annotations

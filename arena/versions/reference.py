@@ -1,5 +1,5 @@
-"""BOT arguments that name a stored version (:mod:`.registry`): ``NAME@N``, ``NAME@latest``,
-``NAME@prev``, ``NAME@HASH``.
+"""BOT arguments that name a stored version, as ``NAME@N``, ``NAME@latest``, ``NAME@prev`` or
+``NAME@HASH``. The versions are :mod:`.registry`'s.
 
 - ``NAME@N``: version number ``N`` of ``NAME`` (``mybot@3``). Digits only are a number; six
   digits or more that number no version are tried as a hash prefix (a hash may start with
