@@ -129,7 +129,6 @@ CREATE TABLE versions (
     UNIQUE (name, hash)
 );
 ALTER TABLE bots ADD COLUMN version INTEGER REFERENCES versions (id);
-CREATE INDEX bots_version ON bots (version);
 CREATE TEMPORARY TABLE frozen_bots AS
     SELECT b.rowid AS bot, b.name AS name, b.source_hash AS hash, COALESCE(b.added, t.created) AS created,
            b.frozen AS frozen
