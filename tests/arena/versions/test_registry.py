@@ -170,3 +170,28 @@ def test_the_origin_is_the_bot_as_given_with_its_paths_absolute(tmp_path: Path) 
     assert registry.origin_of("node bot.py --seed 2", tmp_path) == f"node {here}/bot.py --seed 2"
     assert registry.origin_of("greedy", tmp_path) == "greedy"
     assert registry.origin_of("java Main", tmp_path) == "java Main"
+
+
+def test_removing_a_version_whose_snapshot_is_gone_or_whose_hash_names_no_folder_touches_nothing_else(
+    db: Path, tmp_path: Path
+) -> None:
+    """A version whose folder was deleted by hand is removed (nothing to free); one whose stored
+    hash is no hash (a hand-edited database: ``../keep``) never reaches outside the store."""
+    keep = tmp_path / "keep"
+    keep.mkdir()
+    (keep / "file").write_text("mine")
+    store_for(db).mkdir()
+    with Store(db) as store:
+        store.add_version("gone", "a" * 64, {"hash": "a" * 64}, "o")
+        store.add_version("odd", "../keep", {"hash": "../keep"}, "o")
+        removed = registry.prune(store)
+    assert [(r.version.label, r.freed, r.kept) for r in removed] == [
+        ("gone@1", 0, None),
+        (
+            "odd@1",
+            0,
+            "its files in " + str(store_for(db) / "../keep") + " could not be removed "
+            "('../keep' is not a version's hash (64 hexadecimal digits))",
+        ),
+    ]
+    assert (keep / "file").read_text() == "mine" and rows(db, VERSIONS) == []
