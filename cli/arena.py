@@ -1,5 +1,5 @@
 """The ``arena`` command group: each command lives in a module of its own (play, tournament,
-ladder, results, matches, view) and is added here, with the two small commands (games, bots)."""
+ladder, versions, results, matches, view) and is added here, with the two small commands (games, bots)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import referee
 from arena.errors import ArenaError
 from arena.match.launch import botspec
 
-from . import ladder, matches, new, play, results, serve, tournament, view
+from . import ladder, matches, new, play, results, serve, tournament, versions, view
 from .common import shown
 
 
@@ -96,6 +96,7 @@ for command in (
     play.play,
     tournament.tournament,
     ladder.ladder,
+    versions.versions,
     results.results,
     matches.matches,
     matches.list_tournaments,

@@ -24,6 +24,8 @@ __all__ = [
     "PickRow",
     "ComparisonRow",
     "RunnerRow",
+    "VersionRow",
+    "VersionGames",
     "PlayerRecord",
     "GameRecord",
 ]
@@ -73,6 +75,9 @@ class BotRow:
     frozen: dict[str, Any] | None = None
     """A ladder bot's frozen version (:meth:`arena.versions.freeze.Frozen.to_dict`): how to start
     it from its snapshot; ``None`` for a tournament's bot."""
+    version: int | None = None
+    """The id of the recorded version it plays (:class:`VersionRow`); ``None`` for a bot stored
+    before versions were recorded, or not frozen."""
 
 
 class BotState(str, enum.Enum):
@@ -113,6 +118,36 @@ class RunnerRow:
     pid: int
     host: str
     since: float
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    """A recorded bot version (see :mod:`arena.versions.registry`): one per name and content."""
+
+    id: int
+    name: str
+    number: int
+    """1, 2, 3... among the versions of :attr:`name`, in the order they were first recorded."""
+    hash: str
+    """The frozen version's content hash (:attr:`arena.versions.snapshot.Frozen.hash`)."""
+    created: float
+    origin: str
+    """Where it was frozen from: the BOT as given (a path made absolute, a command); ``''`` when
+    unknown (a ladder's bot recorded by the migration to schema 10)."""
+    frozen: dict[str, Any]
+    """Its frozen form (:meth:`arena.versions.snapshot.Frozen.to_dict`)."""
+
+
+@dataclass(frozen=True)
+class VersionGames:
+    """The stored games of a version's bots, counted once per seat it played: ``games`` in all;
+    ``wins``, ``draws`` and ``losses`` of the two-player games, from the game's ranks."""
+
+    version: int
+    games: int
+    wins: int
+    draws: int
+    losses: int
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Tournament results in one SQLite file: tournaments, bots, comparisons and games, with one row
 per player of each game (``game_players``: seat, bot, score, rank, status, timings) and one per bot
-of each comparison (``comparison_bots``), so games of any number of players fit. The records it
-reads and writes are :mod:`arena.store.records`; the file itself (opening, schema,
+of each comparison (``comparison_bots``), so games of any number of players fit, and the bot
+versions the arena froze (``versions``: the store's methods on them are :mod:`.versionrows`). The
+records it reads and writes are :mod:`arena.store.records`; the file itself (opening, schema,
 migrations, transactions, errors) is :mod:`arena.store.database`.
 
 Each finished game is written in its own transaction (``INSERT OR IGNORE`` on its key: comparison,
@@ -13,22 +14,30 @@ stored as running that no run holds is reported interrupted (its run was killed,
 write). Which process plays a tournament is kept by :mod:`.runlock`.
 
 Every column of ``games`` and ``game_players`` is named once, in :data:`GAME_COLUMNS` and
-:data:`PLAYER_COLUMNS` beside the record field it holds: the INSERTs and SELECTs are made from
-them. A new column is a migration (:mod:`.schema`), a record field and one line there.
+:data:`PLAYER_COLUMNS` beside the record field it holds (:mod:`.columns`): the INSERTs and SELECTs
+are made from them. A new column is a migration (:mod:`.schema`), a record field and one line there.
 """
 
 from __future__ import annotations
 
-import array
 import json
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..match.protocol.latency import LimitUse
+from .columns import (
+    GAME_COLUMNS,
+    INSERT_GAME,
+    INSERT_PLAYER,
+    KEY,
+    PLAYER_COLUMNS,
+    SqlColumn,
+    from_json_or_null,
+    json_or_null,
+    names,
+)
 from .database import BUSY_TIMEOUT_S, Database, StoreError, explain, guarded
 from .records import (
     BotRow,
@@ -43,6 +52,7 @@ from .records import (
 )
 from .runlock import held
 from .schema import SCHEMA_VERSION
+from .versionrows import VersionRows
 
 __all__ = [
     "Store",
@@ -57,108 +67,14 @@ __all__ = [
 ]
 
 
-def _blob(values: Sequence[float]) -> bytes:
-    return array.array("f", values).tobytes()
-
-
-def _floats(blob: bytes) -> list[float]:
-    out = array.array("f")
-    out.frombytes(blob)
-    return out.tolist()
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-@dataclass(frozen=True)
-class SqlColumn:
-    """A column of ``games`` or ``game_players`` and the record field it holds, with how a value
-    is written (``to_sql``) and read back (``from_sql``)."""
-
-    name: str
-    field: str
-    to_sql: Callable[[Any], Any] = _same
-    from_sql: Callable[[Any], Any] = _same
-
-
-def _bool_to_int(value: bool | None) -> int | None:
-    return None if value is None else int(value)
-
-
-def _int_to_bool(value: int | None) -> bool | None:
-    return None if value is None else bool(value)
-
-
-def _json_or_null(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, sort_keys=True)
-
-
-def _from_json_or_null(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
-_KEY = ("comparison", "pair", "leg")
-
-GAME_COLUMNS = (
-    SqlColumn("comparison", "comparison"),
-    SqlColumn("pair", "pair"),
-    SqlColumn("leg", "leg"),
-    SqlColumn("seed", "seed"),
-    SqlColumn("winner", "winner"),
-    SqlColumn("end_reason", "end_reason"),
-    SqlColumn("turns", "turns"),
-    SqlColumn("duration_s", "duration_s"),
-    SqlColumn("referee_version", "referee_version"),
-    SqlColumn("finished", "finished"),
-    SqlColumn("replay", "replay"),
-    SqlColumn("sandbox", "sandboxed", _bool_to_int, _int_to_bool),
-    SqlColumn("worker", "worker"),
-    SqlColumn("meta", "meta", _json_or_null, _from_json_or_null),
-)
-"""The columns of ``games`` besides ``tournament_id`` (and the ``rowid``, the game's id)."""
-
-PLAYER_COLUMNS = (
-    SqlColumn("seat", "seat"),
-    SqlColumn("bot", "bot"),
-    SqlColumn("score", "score"),
-    SqlColumn("rank", "rank"),
-    SqlColumn("status", "status"),
-    SqlColumn("message", "message"),
-    SqlColumn("latency", "latencies_ms", _blob, _floats),
-    SqlColumn("near_limit", "near_limit"),
-    SqlColumn("stderr", "stderr"),
-    SqlColumn("refused", "refused"),
-    SqlColumn("limit_use", "limit_use", LimitUse.dumps, LimitUse.loads),
-    SqlColumn("overloaded", "overloaded", int, bool),
-)
-"""The columns of ``game_players`` besides ``tournament_id`` and the game's key."""
-
-
-def _names(columns: Iterable[SqlColumn]) -> str:
-    return ", ".join(c.name for c in columns)
-
-
-def _marks(n: int) -> str:
-    return ", ".join("?" * n)
-
-
-_INSERT_GAME = (
-    f"INSERT OR IGNORE INTO games (tournament_id, {_names(GAME_COLUMNS)}) VALUES ({_marks(1 + len(GAME_COLUMNS))})"
-)
-_INSERT_PLAYER = (
-    f"INSERT INTO game_players (tournament_id, {', '.join(_KEY)}, {_names(PLAYER_COLUMNS)})"
-    f" VALUES ({_marks(1 + len(_KEY) + len(PLAYER_COLUMNS))})"
-)
-
-
 KeptReplay = Callable[[int, GameRecord], str]
 """Writes a game's replay file once the game has its id (``(id, record) -> path``), inside the
 transaction that stores the game: if it fails, the game is not stored either."""
 
 
-class Store:
-    """An open results database. Use as a context manager, or call :meth:`close`."""
+class Store(VersionRows):
+    """An open results database. Use as a context manager, or call :meth:`close`. Its methods on
+    bot versions are :class:`.versionrows.VersionRows`'s."""
 
     def __init__(self, path: str | Path, *, create: bool = True, read_only: bool = False) -> None:
         """Open the results database ``path``, creating it (and its schema) unless ``create`` is
@@ -205,7 +121,7 @@ class Store:
     def _insert_bots(self, tid: int, bots: Iterable[BotRow]) -> None:
         self._db.executemany(
             "INSERT INTO bots (tournament_id, name, command, env, source_hash, files, hash_scheme, state, added,"
-            " frozen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " frozen, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     tid,
@@ -217,7 +133,8 @@ class Store:
                     b.hash_scheme,
                     b.state,
                     b.added,
-                    _json_or_null(b.frozen),
+                    json_or_null(b.frozen),
+                    b.version,
                 )
                 for b in bots
             ],
@@ -305,10 +222,11 @@ class Store:
                 hash_scheme=r[5],
                 state=r[6],
                 added=r[7],
-                frozen=_from_json_or_null(r[8]),
+                frozen=from_json_or_null(r[8]),
+                version=r[9],
             )
             for r in self._db.execute(
-                "SELECT name, command, env, source_hash, files, hash_scheme, state, added, frozen FROM bots"
+                "SELECT name, command, env, source_hash, files, hash_scheme, state, added, frozen, version FROM bots"
                 " WHERE tournament_id = ? ORDER BY rowid",
                 (tid,),
             )
@@ -423,13 +341,13 @@ class Store:
         try:
             with self._database.transaction():
                 values = (c.to_sql(getattr(g, c.field)) for c in GAME_COLUMNS)
-                cur = self._db.execute(_INSERT_GAME, (tid, *values))
+                cur = self._db.execute(INSERT_GAME, (tid, *values))
                 if cur.rowcount != 1:
                     return None
                 game_id = cur.lastrowid
                 assert game_id is not None  # set by the INSERT just executed
                 self._db.executemany(
-                    _INSERT_PLAYER,
+                    INSERT_PLAYER,
                     [(tid, *g.key, *(c.to_sql(getattr(p, c.field)) for c in PLAYER_COLUMNS)) for p in g.players],
                 )
                 if g.replay_text is not None and keep_replay is not None:
@@ -475,14 +393,14 @@ class Store:
         where, args = "tournament_id = ?", [tid]
         if key is not None:
             where, args = where + " AND comparison = ? AND pair = ? AND leg = ?", [tid, *key]
-        order = ", ".join(_KEY)
+        order = ", ".join(KEY)
         players: dict[tuple[int, int, int], list[PlayerRecord]] = {}
         for r in self._db.execute(
-            f"SELECT {order}, {_names(PLAYER_COLUMNS)} FROM game_players WHERE {where} ORDER BY {order}, seat", args
+            f"SELECT {order}, {names(PLAYER_COLUMNS)} FROM game_players WHERE {where} ORDER BY {order}, seat", args
         ):
             values = {c.field: c.from_sql(v) for c, v in zip(PLAYER_COLUMNS, r[3:])}
             players.setdefault((r[0], r[1], r[2]), []).append(PlayerRecord(**values))
-        rows = self._db.execute(f"SELECT {_names(GAME_COLUMNS)}, rowid FROM games WHERE {where} ORDER BY {order}", args)
+        rows = self._db.execute(f"SELECT {names(GAME_COLUMNS)}, rowid FROM games WHERE {where} ORDER BY {order}", args)
         out = []
         for r in rows:
             values = {c.field: c.from_sql(v) for c, v in zip(GAME_COLUMNS, r)}

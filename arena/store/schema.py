@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["SCHEMA_VERSION", "SCHEMA_V1", "MIGRATIONS"]
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """1: cgarena 0.1.0. 2: ``bots.hash_scheme`` (how ``source_hash`` was computed). 3: players in
 ``game_players`` and comparison bots in ``comparison_bots`` instead of two fixed columns.
 4: ``game_players.refused`` (illegal actions refused; NULL, unknown, for games stored before).
@@ -23,7 +23,12 @@ pair of a ladder's games was chosen).
 fractions of the limit and the closest call, JSON, see :mod:`arena.match.protocol.latency`; NULL: stored
 before) and ``game_players.overloaded`` (1: the bot's timeout came in an overloaded window, see
 :mod:`arena.match.protocol.schedlag`; NULL: stored before, an ordinary timeout). ``near_limit`` (answers
-over 80% of the limit) is still written, for older releases reading the file."""
+over 80% of the limit) is still written, for older releases reading the file.
+10: ``versions`` (every bot version the arena froze, recorded once per name and content: its name,
+its number among that name's versions, its content hash, when and where from it was frozen, and
+its frozen form, JSON, see :mod:`arena.versions.registry`) and ``bots.version`` (the version a
+tournament's or ladder's bot plays; NULL: stored before, or not frozen). The ladders' frozen bots
+stored before are recorded as versions by the migration (origin ``''``: unknown)."""
 
 _TO_3 = """
 CREATE TABLE games_v3 (
@@ -111,6 +116,44 @@ CREATE TABLE picks (
 );
 """
 
+_TO_10 = """
+CREATE TABLE versions (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    created REAL NOT NULL,
+    origin TEXT NOT NULL,
+    frozen TEXT NOT NULL,
+    UNIQUE (name, number),
+    UNIQUE (name, hash)
+);
+ALTER TABLE bots ADD COLUMN version INTEGER REFERENCES versions (id);
+CREATE TEMPORARY TABLE frozen_bots AS
+    SELECT b.rowid AS bot, b.name AS name, b.source_hash AS hash, COALESCE(b.added, t.created) AS created,
+           b.frozen AS frozen
+    FROM bots b JOIN tournaments t ON t.id = b.tournament_id
+    WHERE b.frozen IS NOT NULL;
+INSERT INTO versions (name, number, hash, created, origin, frozen)
+    SELECT f.name, -f.bot, f.hash, f.created, '', f.frozen FROM frozen_bots f
+    WHERE NOT EXISTS (
+        SELECT 1 FROM frozen_bots e
+        WHERE e.name = f.name AND e.hash = f.hash
+          AND (e.created < f.created OR (e.created = f.created AND e.bot < f.bot))
+    )
+    ORDER BY f.created, f.bot;
+UPDATE versions SET number = (SELECT COUNT(*) FROM versions e WHERE e.name = versions.name AND e.id <= versions.id);
+UPDATE bots SET version = (SELECT v.id FROM versions v WHERE v.name = bots.name AND v.hash = bots.source_hash)
+    WHERE frozen IS NOT NULL;
+DROP TABLE frozen_bots
+"""
+"""Schema 10: the ``versions`` table and ``bots.version``. The frozen bots that ladders already
+hold (``bots.frozen``; ``bots.source_hash`` is their frozen version's hash, as ``arena ladder add``
+wrote it) are recorded: one version per name and hash, numbered per name in the order they were
+added (then in the order of their rows), created when they were added, origin ``''`` (unknown),
+and each such bot points to its version. The ids are given in that order (``INSERT ... ORDER
+BY``) with a number that cannot clash (minus the bot's row), then renumbered 1, 2, 3... per name."""
+
 MIGRATIONS: dict[int, str] = {
     1: "ALTER TABLE bots ADD COLUMN hash_scheme INTEGER NOT NULL DEFAULT 1;",
     2: _TO_3,
@@ -120,6 +163,7 @@ MIGRATIONS: dict[int, str] = {
     6: "ALTER TABLE games ADD COLUMN worker TEXT;",
     7: _TO_8,
     8: "ALTER TABLE game_players ADD COLUMN limit_use TEXT; ALTER TABLE game_players ADD COLUMN overloaded INTEGER;",
+    9: _TO_10,
 }
 """``MIGRATIONS[k]`` turns a database of schema version ``k`` into one of version ``k + 1``. A new
 database is created at version 1 and migrated like an old one, so both end the same."""

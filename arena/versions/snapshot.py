@@ -9,6 +9,7 @@ The store (:func:`store_for`: a folder beside the results database, ``arena.sqli
                            executable); its command and working directory point in here
       .freezing-*/         a snapshot being written: renamed to its hash once complete
       .replaced-*/         a damaged snapshot being removed
+      .removed-*/          a snapshot no version uses any more, being removed (:func:`discard`)
 
 The manifest holds everything that makes the version, so its hash does: the files (their names
 relative to the tree, contents and executable bits) and how it runs (its command with its
@@ -65,6 +66,7 @@ __all__ = [
     "load",
     "damage",
     "verify",
+    "discard",
 ]
 
 FILE_LIMIT = HASH_LIMIT
@@ -259,7 +261,10 @@ def _sweep(store: Path) -> None:
     now = time.time()
     for entry in store.glob(".*-*"):
         try:
-            if entry.name.startswith((".freezing-", ".replaced-")) and now - entry.lstat().st_mtime > _STALE_S:
+            if (
+                entry.name.startswith((".freezing-", ".replaced-", ".removed-"))
+                and now - entry.lstat().st_mtime > _STALE_S
+            ):
                 _remove(entry)
         except OSError:
             continue
@@ -422,3 +427,47 @@ def verify(frozen: Frozen) -> str | None:
         f"bot {frozen.spec.name!r}, version {frozen.hash[:12]} ({frozen.folder}): {why}; it is not "
         "played: register the bot again to freeze it anew"
     )
+
+
+# -- removing ------------------------------------------------------------------------------------------
+
+
+def _size(folder: Path) -> int:
+    """The bytes the files under ``folder`` hold (symbolic links not followed)."""
+    total = 0
+    for top, _, names in os.walk(folder):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(top, name)).st_size
+            except OSError:
+                continue
+    return total
+
+
+def discard(store: Path, digest: str) -> int:
+    """Remove the snapshot ``digest`` from ``store``, once no recorded version has that content:
+    it is moved aside first (``.removed-*``, so that a freeze of the same content meanwhile writes
+    it anew rather than finding half of it), then deleted, read-only files and all. Returns the
+    bytes its files held (0 when there was no such snapshot). Raises :class:`OSError` when it
+    cannot be moved aside (what could not be deleted after is left for a later freeze to sweep)."""
+    if _HASH.fullmatch(digest) is None:
+        raise ValueError(f"{digest!r} is not a version's hash (64 hexadecimal digits)")
+    store = Path(os.path.abspath(store))
+    folder = store / digest
+    if folder.is_symlink() or not folder.is_dir():
+        return 0
+    size = _size(folder)
+    aside = Path(tempfile.mkdtemp(prefix=".removed-", dir=store))
+    try:
+        os.rename(folder, aside / digest)
+    except OSError:
+        _remove(aside)
+        raise
+    for top, dirs, _ in os.walk(aside):
+        for name in dirs:
+            try:
+                os.chmod(os.path.join(top, name), 0o700)  # a folder made read-only keeps its files
+            except OSError:
+                continue
+    _remove(aside)
+    return size

@@ -13,6 +13,9 @@ The frozen ladder bots are read-only where the fixture was made (mode 444); git 
 writable, and copies keep whatever mode they had: the ladder checks their contents, not their
 modes, so no mode is fixed here.
 
+The upgrade records the ladder's three frozen bots as versions (schema 10): checked against the
+fixture's rows, read by plain SQL, in :func:`test_the_upgrade_records_the_ladders_frozen_bots_as_versions`.
+
 The openskill leaderboard of the tournaments' results is compared on its own, in
 :func:`test_the_openskill_leaderboard_still_reads_as_f515562_printed`: it is meant to change (a
 Bradley-Terry fit is to replace it), and that test with it.
@@ -20,6 +23,7 @@ Bradley-Terry fit is to replace it), and that test with it.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from dataclasses import dataclass
@@ -28,7 +32,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.store.results import SCHEMA_VERSION
+from arena.store.results import SCHEMA_VERSION, Store
 from cli.arena import main
 from tests.helpers.golden import (
     OUTPUTS,
@@ -186,3 +190,65 @@ def test_it_takes_more_games_and_keeps_every_stored_one(tmp_path: Path, monkeypa
     assert "3 bots, 12 games stored, 12 counted" in _invoke(["ladder", "show", *DB])
     assert (copy / "replays").is_dir() and len(list((copy / "replays").iterdir())) == 28 + 12  # keep: all
     assert tree_bytes(STORE_V9) == fixture
+
+
+def _ladder_results(db: Path) -> dict[str, tuple[int, int, int, int]]:
+    """Each ladder bot's (games, wins, draws, losses), counted here from its games' ranks."""
+    ranks: dict[tuple[int, int, int], dict[str, int]] = {}
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        for comparison, pair, leg, bot, rank in conn.execute(
+            "SELECT comparison, pair, leg, bot, rank FROM game_players WHERE tournament_id = 3"
+        ):
+            ranks.setdefault((comparison, pair, leg), {})[bot] = rank
+    out: dict[str, list[int]] = {}
+    for players in ranks.values():
+        (a, ra), (b, rb) = players.items()
+        for me, mine, theirs in ((a, ra, rb), (b, rb, ra)):
+            counts = out.setdefault(me, [0, 0, 0, 0])
+            counts[0] += 1
+            counts[1 if mine < theirs else 2 if mine == theirs else 3] += 1
+    return {bot: (c[0], c[1], c[2], c[3]) for bot, c in out.items()}
+
+
+def test_the_upgrade_records_the_ladders_frozen_bots_as_versions(tmp_path: Path) -> None:
+    """The ladder's three frozen bots become random1@1, random2@1 and wait@1 (ids in the order
+    they were added), each with its hash, time added and frozen form, origin unknown; its bots
+    point to them, the tournaments' bots to none; ``arena versions`` lists them with the games the
+    ladder stored, and reads a schema-9 file without writing it."""
+    copy = _copy(tmp_path)
+    stored = Path(shutil.copy(copy / "results.sqlite", tmp_path / "stored.sqlite"))
+    with sqlite3.connect(f"file:{stored}?mode=ro", uri=True) as conn:
+        frozen = conn.execute(
+            "SELECT name, source_hash, added, frozen FROM bots WHERE frozen IS NOT NULL ORDER BY added"
+        ).fetchall()
+    assert [f[0] for f in frozen] == ["random1", "random2", "wait"]
+    assert all(json.loads(f[3])["hash"] == f[1] for f in frozen)  # the frozen version's hash is the bot's
+    games = _ladder_results(stored)
+    assert games == {"random1": (6, 4, 0, 2), "random2": (6, 6, 0, 0), "wait": (8, 0, 0, 8)}  # as make.sh played
+
+    monkey = pytest.MonkeyPatch()
+    monkey.chdir(copy)
+    try:
+        listed = json.loads(_invoke(["versions", *DB, "--format", "json"]))
+    finally:
+        monkey.undo()
+    assert (copy / "results.sqlite").read_bytes() == stored.read_bytes()  # listing it wrote nothing
+    assert [
+        (v["version"], v["hash"], v["origin"], (v["games"], v["wins"], v["draws"], v["losses"]), v["used_by"])
+        for v in listed["versions"]
+    ] == [
+        (f"{name}@1", digest, "", games[name], [{"kind": "ladder", "id": 3, "bot": name}])
+        for name, digest, _, _ in frozen
+    ]
+
+    Store(copy / "results.sqlite").close()  # opened to write: migrated
+    db = copy / "results.sqlite"
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        versions = conn.execute("SELECT id, name, number, hash, created, origin, frozen FROM versions ORDER BY id")
+        assert versions.fetchall() == [
+            (i, name, 1, digest, added, "", text) for i, (name, digest, added, text) in enumerate(frozen, 1)
+        ]
+        bots = conn.execute("SELECT tournament_id, name, version FROM bots ORDER BY tournament_id, rowid").fetchall()
+    assert [b for b in bots if b[0] != 3] == [(t, n, None) for t, n, _ in bots if t != 3]
+    assert [b for b in bots if b[0] == 3] == [(3, name, i) for i, (name, _, _, _) in enumerate(frozen, 1)]
+    assert {f[1] for f in frozen} <= {p.name for p in (copy / "results.sqlite-bots").iterdir()}
