@@ -18,7 +18,7 @@ import click
 from .common import shown
 
 if TYPE_CHECKING:
-    from arena.ladder.ranking import Ranking
+    from arena.standings.ranking import Ranking
 
 __all__ = ["LadderProgress", "status_line", "TOP"]
 

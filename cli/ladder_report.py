@@ -20,7 +20,7 @@ from .common import plural
 
 if TYPE_CHECKING:
     from arena.ladder.commands import LadderView
-    from arena.ladder.ranking import Ranking
+    from arena.standings.ranking import Ranking
 
 __all__ = ["JSON_FORMAT", "to_json", "print_json", "print_csv", "print_table", "print_top", "CSV_COLUMNS"]
 

@@ -28,10 +28,10 @@ from typing import Protocol
 import click
 
 from arena.match.protocol.latency import LimitUse
+from arena.standings.health import SLOWER, BotHealth, WorkerHealth
+from arena.standings.tournament import PairStanding, Standings, SweepVariant, TableStandings
 from arena.stats.elo import elo_from_score
 from arena.stats.sprt import SprtState
-from arena.tournament.health import SLOWER, BotHealth, WorkerHealth
-from arena.tournament.standings import PairStanding, Standings, SweepVariant, TableStandings
 
 from .common import plural
 

@@ -28,10 +28,10 @@ from .report import print_standings, sprt_status, sweep_plot_path
 from .repro import game_command
 
 if TYPE_CHECKING:  # the tournament's modules load on first use
+    from arena.standings.tournament import Standings
     from arena.store.records import GameRecord
     from arena.tournament.play import TournamentOutcome
     from arena.tournament.runner import Started
-    from arena.tournament.standings import Standings
 
 
 DEFAULTS_ELSEWHERE = {"format": "gauntlet", "workers": "the number of cores"}

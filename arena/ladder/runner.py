@@ -8,7 +8,7 @@ It holds the ladder's run lock (:mod:`arena.store.runlock`: one run per ladder; 
 
 What is played. A new pair is picked when the executor has a slot free for each of its games
 (with fewer slots than seats, when all are free), so that a pair's games start together: the
-ranking is fitted again over every stored game (:mod:`.ranking`) and
+ranking is fitted again over every stored game (:mod:`arena.standings.ranking`) and
 :func:`arena.stats.matchmaking.next_pair` chooses two active bots (a bot with fewer than
 ``min_games`` games first, against opponents spread over the ranking; then the two bots adjacent
 in the ranking whose order is least certain and that one more pair informs most). The pick, and
@@ -48,6 +48,7 @@ from ..match.sandbox import SandboxMode
 from ..runner.executor import Executor, ExecutorError, LocalExecutor
 from ..runner.failures import FailureWatch
 from ..runner.task import GameTask, ReplayPolicy, ScheduledGame
+from ..standings.ranking import Played, Ranking, rank
 from ..stats.matchmaking import MIN_GAMES, next_pair
 from ..store.records import BotState, GameRecord, PickRow, RunnerRow, TournamentStatus
 from ..store.results import Store, StoreError
@@ -56,7 +57,6 @@ from ..tournament.errors import replay_failure
 from ..tournament.runner import BotFailed
 from ..tournament.schedule import Comparison, pair_seed
 from .errors import LadderError
-from .ranking import Played, Ranking, rank
 from .stored import Ladder
 from .tables import next_table
 

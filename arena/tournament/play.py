@@ -21,10 +21,10 @@ import referee
 from ..match import sandbox
 from ..match.preflight import start_failures
 from ..runner.executor import ExecutorError
+from ..standings.tournament import Standings, standings
 from ..store.results import Store, StoreError
 from .config import TournamentConfig
 from .runner import Started, StorageFailure, Tournament, TournamentError, TournamentRun, bot_spec
-from .standings import Standings, standings
 
 if TYPE_CHECKING:
     from ..runner.dask_executor import DaskExecutor

@@ -4,7 +4,7 @@
 progress bar). It pulls the next game to play from the schedule and the results so far, hands
 it to an executor (:mod:`arena.runner.executor`: worker processes by default) as a plain
 :class:`arena.runner.task.GameTask`, stores each result (:mod:`arena.store.results`) and counts it
-(:mod:`arena.tournament.tracker`); provenance checks are in :mod:`arena.versions.provenance`.
+(:mod:`arena.standings.tracker`); provenance checks are in :mod:`arena.versions.provenance`.
 
 Determinism. Game ``(comparison, pair, leg)`` always gets the same seed and seats, and the
 statistics never depend on the order in which games finished: a comparison's SPRT is run on its
@@ -40,6 +40,7 @@ from ..match.sandbox import SandboxMode
 from ..runner.executor import Executor, ExecutorError, LocalExecutor
 from ..runner.failures import Failure, FailureWatch
 from ..runner.task import GameTask
+from ..standings.tracker import ComparisonTracker, TableTracker, make_tracker
 from ..stats import ComparisonStats
 from ..stats.sprt import SprtState
 from ..store.records import BotRow, GameRecord, RunnerRow, TournamentRow, TournamentStatus
@@ -52,7 +53,6 @@ from .entries import BotEntry
 from .errors import StorageFailure, TournamentBusy, TournamentError, replay_failure
 from .resume import SettingsChange, settings_change, stopped_by_failures
 from .schedule import Schedule, make_schedule
-from .tracker import ComparisonTracker, TableTracker, make_tracker
 
 __all__ = [
     "TournamentError",

@@ -13,17 +13,16 @@ from typing import Any
 from markupsafe import Markup
 
 from arena.ladder import settings as ladder_settings
-from arena.ladder.commands import bot_specs, show_ladder
-from arena.ladder.history import rating_history
+from arena.ladder.commands import bot_specs, rating_history, show_ladder
 from arena.match.protocol.latency import BIN_LABELS
+from arena.standings.health import BotHealth
+from arena.standings.history import TournamentHistory, tournament_history
+from arena.standings.tournament import PairStanding, TableStandings, load_standings, standings
 from arena.store import paging
 from arena.store.browse import GameFilter, find_game, find_tournament, result_of
 from arena.store.records import GameRecord, TournamentRow
 from arena.store.results import Store
 from arena.store.where import parse_condition
-from arena.tournament.health import BotHealth
-from arena.tournament.history import TournamentHistory, tournament_history
-from arena.tournament.standings import PairStanding, TableStandings, load_standings, standings
 
 from ..report import bot_cells, bot_columns, elo_cells, fmt, los_cell, percent, sprt_cell
 from ..repro import ladder_game_command, stored_game_command

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import io
 
-from arena.ladder.ranking import RankedBot, Ranking
 from arena.ladder.runner import LadderGameDone, LadderStarted
 from arena.runner.failures import Failure
+from arena.standings.ranking import RankedBot, Ranking
 from arena.store.records import GameRecord, PlayerRecord
 from arena.tournament.runner import BotFailed
 from cli.ladder_progress import LadderProgress, status_line

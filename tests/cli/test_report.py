@@ -1,6 +1,6 @@
 """What ``arena results`` prints on small or degenerate samples, and that its columns line up.
 
-The standings are built by hand as the typed records :func:`arena.tournament.standings.standings`
+The standings are built by hand as the typed records :func:`arena.standings.tournament.standings`
 returns (a comparison is a :class:`PairStanding` around :class:`arena.stats.ComparisonStats`;
 infinities are floats there, as computed, and ``None`` in the JSON: both must show the same). The
 figures in them are worked out next to each case with z = 1.959964 and
@@ -17,12 +17,8 @@ from typing import Any
 import pytest
 
 from arena.match.protocol.latency import LimitUse
-from arena.stats import ComparisonStats
-from arena.stats.leaderboard import LeaderboardEntry
-from arena.stats.sprt import SprtParams, SprtResult, SprtState
-from arena.stats.sweep import SweepPoint
-from arena.tournament.health import BotHealth, Latency
-from arena.tournament.standings import (
+from arena.standings.health import BotHealth, Latency
+from arena.standings.tournament import (
     PairStanding,
     Standings,
     SweepRanking,
@@ -30,7 +26,11 @@ from arena.tournament.standings import (
     TableStandings,
     TournamentInfo,
 )
-from arena.tournament.tracker import TableStanding
+from arena.standings.tracker import TableStanding
+from arena.stats import ComparisonStats
+from arena.stats.leaderboard import LeaderboardEntry
+from arena.stats.sprt import SprtParams, SprtResult, SprtState
+from arena.stats.sweep import SweepPoint
 from cli.report import comparison_line, print_standings
 
 LN_03_07 = -0.8472978603872036  # ln(0.3 / 0.7): alpha = beta = 0.3
