@@ -263,14 +263,18 @@ def section(want: Sequence[Rated]) -> str:
 def ranking_lines(rows: Sequence[Rated]) -> list[str]:
     """The table ``arena results`` prints for a two-player game, laid out here by hand: rank
     right-aligned, bot left, rating (whole Elo, signed) right, its interval left, games, score
-    and P(above next) right, two blanks between columns, no trailing blanks."""
+    and P(above next) right, two blanks between columns, no trailing blanks (and no ``-0``)."""
+
+    def signed(x: float) -> str:  # a rating of -0.3 Elo is +0, not -0
+        return "+0" if f"{x:+.0f}" == "-0" else f"{x:+.0f}"
+
     header = ["rank", "bot", "rating", "95% interval", "games", "score", "P(above next)"]
     table = [header] + [
         [
             str(r.rank),
             r.bot,
-            f"{r.rating:+.0f}",
-            f"[{r.low:+.0f}, {r.high:+.0f}]",
+            signed(r.rating),
+            f"[{signed(r.low)}, {signed(r.high)}]",
             str(r.games),
             "" if r.score is None else f"{100 * r.score:.1f}%",
             "" if r.above_next is None else f"{r.above_next:.2f}",
