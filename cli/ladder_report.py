@@ -17,10 +17,12 @@ import click
 import referee
 
 from .common import plural
+from .ranking import ranking_table
+from .tables import Column, render
 
 if TYPE_CHECKING:
     from arena.ladder.commands import LadderView
-    from arena.ladder.ranking import Ranking
+    from arena.standings.ranking import Ranking
 
 __all__ = ["JSON_FORMAT", "to_json", "print_json", "print_csv", "print_table", "print_top", "CSV_COLUMNS"]
 
@@ -83,10 +85,6 @@ def print_json(found: LadderView) -> None:
     click.echo(json.dumps(to_json(found)))
 
 
-def _percent(score: float | None) -> str:
-    return "" if score is None else f"{100 * score:.1f}%"
-
-
 def _rows(ranking: Ranking, shown: tuple[str, ...]) -> list[tuple[str, ...]]:
     keep = set(shown)
     return [
@@ -113,14 +111,6 @@ def print_csv(found: LadderView) -> None:
     writer.writerows(_rows(found.ranking, found.shown))
 
 
-def _columns(rows: Sequence[Sequence[str]], right: set[int]) -> None:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        click.echo(
-            "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-        )
-
-
 def print_table(found: LadderView) -> None:
     ladder, ranking = found.ladder, found.ranking
     rules = referee.get(ladder.settings.game)
@@ -133,43 +123,33 @@ def print_table(found: LadderView) -> None:
     if not ranking.bots:
         click.echo("no bot yet: arena ladder add NAME BOT")
         return
-    header = ("rank", "bot", "rating", "95% interval", "games", "score", "P(above next)", "state")
-    two = ranking.fit is not None
-    rows = [header]
+    for line in ranking_table(ranking, found.shown, states=True):
+        click.echo(line)
     keep = set(found.shown)
-    for b in ranking.bots:
-        if b.name not in keep:
-            continue
-        rows.append(
-            (
-                str(b.rank),
-                b.name,
-                f"{b.rating:+.0f}" if two else f"{b.rating:.2f}",
-                f"[{b.low:+.0f}, {b.high:+.0f}]" if two else f"[{b.low:.2f}, {b.high:.2f}]",
-                str(b.games),
-                _percent(b.score),
-                "" if b.above_next is None else f"{b.above_next:.2f}",
-                "" if b.state == "active" else b.state,
-            )
-        )
-    _columns(rows, right={0, 2, 4, 5, 6})
     names = [b.name for b in ranking.bots if b.name in keep]
     if len(names) > 1:
         click.echo("")
         click.echo("cross-table: the row bot's score against the column bot (games)")
-        table: list[tuple[str, ...]] = [("", *names)]
-        for row in names:
-            cells = []
-            for column in names:
-                got = ranking.cross.get((row, column))
-                cells.append("-" if row == column else "" if got is None else f"{100 * got[0]:.0f}% ({got[1]})")
-            table.append((row, *cells))
-        _columns(table, right=set(range(1, len(names) + 1)))
+        for line in cross_table(ranking, names):
+            click.echo(line)
     if found.picks:
         click.echo("")
         click.echo("recent picks (latest first):")
         for p in found.picks:
             click.echo(f"  {' vs '.join(p.bots)}, pair {p.pair} (seed {p.seed}, {p.games} games stored): {p.reason}")
+
+
+def cross_table(ranking: Ranking, names: Sequence[str]) -> list[str]:
+    """The row bot's score against the column bot, with the games they played (``-`` on the
+    diagonal, empty where they never met), for the bots ``names`` in that order."""
+    rows = []
+    for row in names:
+        cells = []
+        for column in names:
+            got = ranking.cross.get((row, column))
+            cells.append("-" if row == column else "" if got is None else f"{100 * got[0]:.0f}% ({got[1]})")
+        rows.append([row, *cells])
+    return render([Column("", "<"), *(Column(name) for name in names)], rows)
 
 
 def print_top(ranking: Ranking, top: int = 5) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from arena.tournament.config import DEFAULT_DB
 
 from .common import plural, shown
 from .repro import ladder_game_command, stored_game_command
+from .tables import Column, render
 from .viewing import announce
 
 
@@ -57,11 +58,17 @@ def _game_dict(tid: int, g: GameRecord) -> dict[str, Any]:
     return out
 
 
-def _columns(rows: Sequence[Sequence[str]], right: set[int], echo: Callable[[str], None] = click.echo) -> None:
-    """Rows of cells in columns as wide as their widest cell (``right``: right-aligned ones)."""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        echo("  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+GAME_COLUMNS = (
+    Column("id"),
+    Column("seed"),
+    Column("players (seat: bot score status)", "<"),
+    Column("end", "<"),
+    Column("turns"),
+    Column("replay", "<"),
+)
+"""The table of ``arena matches list``."""
+TOURNAMENT_COLUMNS = (Column("id", width=3), Column("created", "<"), Column("status", "<", width=11), Column("", "<"))
+"""The lines of ``arena tournaments`` (no header): id, date, status, then what it played."""
 
 
 @click.group()
@@ -114,11 +121,12 @@ def list_matches(
     click.echo(f"{kind} {tid}: {len(found.games)} of {found.total} games")
     if not found.games:
         return
-    rows: list[tuple[str, ...]] = [("id", "seed", "players (seat: bot score status)", "end", "turns", "replay")]
+    rows = []
     for g in found.games:
         seats = "  ".join(f"{p.seat}: {p.bot} {p.score} {p.status}" for p in g.players)
-        rows.append((str(g.id), str(g.seed), seats, g.end_reason, str(g.turns), "yes" if g.replay else ""))
-    _columns(rows, right={0, 1, 4})
+        rows.append([str(g.id), str(g.seed), seats, g.end_reason, str(g.turns), "yes" if g.replay else ""])
+    for line in render(GAME_COLUMNS, rows):
+        click.echo(line)
     click.echo("details: arena matches show ID" + (f" --db {db}" if db != DEFAULT_DB else ""))
 
 
@@ -275,9 +283,10 @@ def list_tournaments(db: str, fmt: str) -> None:
     if not rows:
         click.echo(f"{db}: no tournament yet")
         return
+    lines = []
     for t, n, bots in rows:
         target = "" if is_ladder(t.settings) else f" (target {t.games_target} per comparison)"
-        click.echo(
-            f"{t.id:3d}  {_when(t.created)}  {t.status:11}  {t.settings.get('game')}  "
-            f"{t.settings.get('format')}  {n} games stored{target}  {', '.join(bots)}"
-        )
+        what = f"{t.settings.get('game')}  {t.settings.get('format')}  {n} games stored{target}  {', '.join(bots)}"
+        lines.append([str(t.id), _when(t.created), t.status, what])
+    for line in render(TOURNAMENT_COLUMNS, lines, header=False):
+        click.echo(line)

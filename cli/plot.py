@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from arena.tournament.standings import SweepRanking
+    from arena.standings.tournament import SweepRanking
 
 __all__ = ["PlotUnavailable", "plot_available", "plot_sweep", "sweep_series", "INSTALL_HINT"]
 

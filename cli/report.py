@@ -1,7 +1,8 @@
 """How tournament standings are printed: the table, the N-player tables, the sweep ranking.
 
-Every table is a list of :class:`Column` specs and rows of text cells; the header and the rows are
-laid out with the same widths by :func:`render`, so they stay in line whatever the values.
+Every table is a list of :class:`cli.tables.Column` specs and rows of text cells, laid out by
+:func:`cli.tables.render`; the ranking is printed as ``arena ladder show`` prints it
+(:mod:`cli.ranking`).
 
 Every figure of a comparison is shown from the same sample, and never as an infinity
 (docs/statistics.md has the rules with examples):
@@ -21,58 +22,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import click
 
 from arena.match.protocol.latency import LimitUse
+from arena.standings.health import SLOWER, BotHealth, WorkerHealth
+from arena.standings.tournament import PairStanding, Standings, SweepVariant, TableStandings
 from arena.stats.elo import elo_from_score
 from arena.stats.sprt import SprtState
-from arena.tournament.health import SLOWER, BotHealth, WorkerHealth
-from arena.tournament.standings import PairStanding, Standings, SweepVariant, TableStandings
 
 from .common import plural
+from .ranking import heading, ranking_table
+from .tables import Column, render, render_row, widths
 
 NA = "n/a"
 """What a figure that is not defined shows."""
-
-SEP = "  "
-"""Between two columns."""
-
-
-# --------------------------------------------------------------------------- columns
-
-
-@dataclass(frozen=True)
-class Column:
-    """One column of a table: its title, minimum width and alignment (``"<"`` or ``">"``)."""
-
-    title: str
-    align: str = ">"
-    width: int = 0
-
-
-def widths(columns: Sequence[Column], rows: Sequence[Sequence[str]]) -> list[int]:
-    """Each column's width: the widest of its minimum, its title and its cells."""
-    return [max(col.width, len(col.title), *(len(row[i]) for row in rows)) for i, col in enumerate(columns)]
-
-
-def render_row(columns: Sequence[Column], cells: Sequence[str], sizes: Sequence[int], indent: str = "") -> str:
-    """One line: each cell padded to its column's width and alignment (no trailing blanks)."""
-    parts = [format(cell, f"{col.align}{size}") for col, cell, size in zip(columns, cells, sizes)]
-    return (indent + SEP.join(parts)).rstrip()
-
-
-def render(columns: Sequence[Column], rows: Sequence[Sequence[str]], indent: str = "") -> list[str]:
-    """The header line and one line per row, all with the same widths."""
-    sizes = widths(columns, rows)
-    return [
-        render_row(columns, [c.title for c in columns], sizes, indent),
-        *(render_row(columns, row, sizes, indent) for row in rows),
-    ]
-
 
 # --------------------------------------------------------------------------- figures
 
@@ -282,13 +248,16 @@ def limit_cells(use: LimitUse | None) -> list[str]:
     return [f"{100 * use.share_above:.1f}%{past}", f"{100 * use.closest:.0f}%"]
 
 
+HISTOGRAM_COLUMNS = (Column("bot", "<"), Column("answers", "<"))
+
+
 def limit_histograms(bots: Sequence[BotHealth]) -> list[str]:
     """One line per bot that answered: its answers per share of the limit (empty bins left out)."""
     named = [(b.name, b.limit_use) for b in bots if b.limit_use is not None and b.limit_use.answers]
     if not named:
         return []
-    width = max(len(name) for name, _ in named)
-    return ["answers by share of their time limit:"] + [f"  {n:<{width}}  {u.bars()}" for n, u in named if u]
+    rows = [[name, use.bars()] for name, use in named if use]
+    return ["answers by share of their time limit:", *render(HISTOGRAM_COLUMNS, rows, "  ", header=False)]
 
 
 def overload_note(bots: Sequence[BotHealth]) -> str | None:
@@ -395,11 +364,11 @@ def print_standings(data: Standings) -> None:
                 f"slow: {', '.join(slow)} (a bot answers there {SLOWER:g}x slower or more than on all workers: "
                 "a slower CPU, or more games at once than cores)"
             )
-    if data.leaderboard:
+    if data.ranking.games:
         click.echo("")
-        click.echo("leaderboard (openskill, counted games only):" if counted < total else "leaderboard (openskill):")
-        for i, e in enumerate(data.leaderboard, 1):
-            click.echo(f"  {i:2d}. {e.name:28} ordinal {e.ordinal:7.2f}  mu {e.mu:6.2f}  sigma {e.sigma:5.2f}")
+        click.echo(heading(data.ranking, counted_only=counted < total))
+        for line in ranking_table(data.ranking):
+            click.echo(line)
     sweep = data.sweep
     if sweep is not None:
         click.echo("")

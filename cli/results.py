@@ -26,8 +26,8 @@ from .report import csv_rows, print_standings
 )
 def results(db: str, tid: int | None, fmt: str, plot_path: str | None) -> None:
     """Standings of a tournament (finished or running) from its database."""
+    from arena.standings.tournament import load_standings
     from arena.store.results import StoreError
-    from arena.tournament.standings import load_standings
 
     from .plot import INSTALL_HINT, plot_available, plot_sweep
 

@@ -30,9 +30,9 @@ from .repro import game_command
 
 if TYPE_CHECKING:  # the tournament's modules load on first use
     from arena.runner.runner import Started
+    from arena.standings.tournament import Standings
     from arena.store.records import GameRecord
     from arena.tournament.play import TournamentOutcome
-    from arena.tournament.standings import Standings
 
 
 @click.command()

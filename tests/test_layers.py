@@ -5,7 +5,8 @@ inside functions and ``importlib.import_module("...")`` calls included):
 - ``bots`` import none of the project's packages (a bot bundles into one file on its own);
 - ``arena`` imports neither ``bundler`` nor the command layer ``cli``; inside it, ``stats`` is
   pure maths (nothing else of the arena), and its layers (:data:`ABOVE`) never import upward:
-  one match, the results database, bot versions, the batch runner, then tournaments and ladders;
+  one match, the results database, what its games say (standings) and bot versions, the batch
+  runner, then tournaments and ladders;
 - ``bundler`` reaches the arena only through its small public pieces (``arena.api``, and how a
   Python bot path becomes a module) and never imports ``cli``;
 - the command layer is the top-level package ``cli``: every click command is defined there and
@@ -34,14 +35,23 @@ PACKAGES = ("referee", "arena", "bundler", "bots", "cli")
 BUNDLER_MAY_USE = {"arena", "arena.api", "arena.match.launch.pymodule"}
 """What of the arena the bundler may import (``arena`` itself re-exports ``arena.api``)."""
 ABOVE = {
-    "arena.match": ("arena.store", "arena.versions", "arena.runner", "arena.tournament", "arena.ladder"),
-    "arena.store": ("arena.versions", "arena.runner", "arena.tournament", "arena.ladder"),
+    "arena.match": (
+        "arena.store",
+        "arena.standings",
+        "arena.versions",
+        "arena.runner",
+        "arena.tournament",
+        "arena.ladder",
+    ),
+    "arena.store": ("arena.standings", "arena.versions", "arena.runner", "arena.tournament", "arena.ladder"),
+    "arena.standings": ("arena.versions", "arena.runner", "arena.tournament", "arena.ladder"),
     "arena.versions": ("arena.runner", "arena.tournament", "arena.ladder"),
     "arena.runner": ("arena.tournament", "arena.ladder"),
 }
 """The arena's layers, each with the packages above it that it never imports: one match
-(``match``) below the results database (``store``) below the frozen bot versions (``versions``)
-below the one batch runner (``runner``) below what schedules games (``tournament``, ``ladder``)."""
+(``match``) below the results database (``store``) below what the stored games say (``standings``:
+rankings, standings, health) and the frozen bot versions (``versions``), below the one batch
+runner (``runner``) below what schedules games (``tournament``, ``ladder``)."""
 COMMAND_GROUPS = {"cli.arena"}
 """The modules that gather the command modules into a command group."""
 

@@ -1,8 +1,8 @@
 """The ladder commands as library functions: :func:`init_ladder`, :func:`add_bot`,
-:func:`run_ladder`, :func:`show_ladder`, :func:`set_state` (retire, remove) and
-:func:`rename_bot`. They never print; every failure is a :class:`LadderError` (one line) raised
-before anything is written: a database that cannot be used
-(:class:`arena.store.results.StoreError`) is reported as one too.
+:func:`run_ladder`, :func:`show_ladder` (and :func:`rating_history`, its ratings over the
+games), :func:`set_state` (retire, remove) and :func:`rename_bot`. They never print; every
+failure is a :class:`LadderError` (one line) raised before anything is written: a database that
+cannot be used (:class:`arena.store.results.StoreError`) is reported as one too.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ from ..runner.failures import FAILURES
 from ..runner.runner import Runner, RunResult, RunSetup
 from ..runner.task import ReplayPolicy
 from ..settings import ConfigError, Workers
+from ..standings.ranking import Played, Ranking, rank
+from ..standings.ratings import RatingPoint
+from ..standings.ratings import rating_history as _rating_history
 from ..store.records import BotRow, BotState
 from ..store.results import Store, StoreError
 from ..store.runlock import RunLock
@@ -36,7 +39,6 @@ from ..versions.freeze import freeze
 from ..versions.provenance import ArenaFiles, same_rules
 from ..versions.snapshot import FreezeError, Frozen, store_for, verify
 from .errors import LadderError
-from .ranking import Played, Ranking, rank
 from .scheduler import MIN_GAMES, LadderScheduler
 from .settings import LadderSettings, differences, read_settings
 from .stored import Ladder, create_ladder, find_ladder, ladders, title
@@ -50,6 +52,7 @@ __all__ = [
     "LadderView",
     "RecentPick",
     "show_ladder",
+    "rating_history",
     "set_state",
     "rename_bot",
     "spec_of",
@@ -383,6 +386,25 @@ def show_ladder(
     )
     return LadderView(
         ladder, ranking, len(records), shown, recent_picks, tuple(str(c) for c in conditions), tuple(facts)
+    )
+
+
+def rating_history(db: str | Path, ladder_id: int | None = None, points: int = 20) -> list[RatingPoint]:
+    """The ratings of ladder ``ladder_id`` (the latest of ``db``, opened read-only) after each
+    ``len(games) / points`` games, in the order they were stored
+    (:func:`arena.standings.ratings.rating_history`)."""
+    with _store(db, read_only=True) as store:
+        try:
+            ladder = find_ladder(store, ladder_id)
+            records = sorted(store.games(ladder.id), key=lambda g: g.id or 0)
+        except StoreError as exc:
+            raise LadderError(str(exc)) from None
+    return _rating_history(
+        [Played.of(r) for r in records],
+        [(b.name, b.state) for b in ladder.in_state(BotState.ACTIVE, BotState.RETIRED)],
+        players=referee.get(ladder.settings.game).player_count,
+        bots_of={c.index: c.bots for c in ladder.comparisons},
+        points=points,
     )
 
 

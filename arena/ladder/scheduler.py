@@ -36,11 +36,11 @@ from ..match.launch.botspec import BotSpec
 from ..runner.executor import Executor
 from ..runner.runner import Plan
 from ..runner.task import ScheduledGame
+from ..standings.ranking import Played, Ranking, rank
 from ..stats.matchmaking import MIN_GAMES, next_pair
 from ..store.records import BotState, GameRecord, PickRow
 from ..store.results import Store
 from ..tournament.schedule import Comparison, pair_seed
-from .ranking import Played, Ranking, rank
 from .stored import Ladder
 from .tables import next_table
 

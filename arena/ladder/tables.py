@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ..standings.ranking import Ranking
 from ..stats.matchmaking import van_der_corput
-from .ranking import Ranking
 
 __all__ = ["next_table"]
 

@@ -1,6 +1,6 @@
 """Tournaments: settings (:mod:`.settings`, read by :mod:`.config`), which games (:mod:`.schedule`)
 and in which order (:mod:`.dispatcher`), played on the executors of :mod:`arena.runner`, stored in
-:mod:`arena.store`, counted (:mod:`.tracker`) and reported (:mod:`.standings`, :mod:`.health`);
+:mod:`arena.store`, counted (:mod:`arena.standings.tracker`) and reported (:mod:`arena.standings`);
 :mod:`.scheduler` says what the one runner (:mod:`arena.runner.runner`) plays next (what stops
 it is in :mod:`.errors`), and :mod:`.play` is a tournament as ``arena tournament`` plays it."""
 

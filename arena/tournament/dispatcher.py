@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ..runner.task import ScheduledGame
+from ..standings.tracker import Tracker
 from ..store.records import GameRecord
 from .schedule import Schedule
-from .tracker import Tracker
 
 __all__ = ["Dispatcher"]
 

@@ -21,11 +21,11 @@ from ..match import sandbox
 from ..match.preflight import start_failures
 from ..runner.executor import Cluster, connect
 from ..runner.runner import Runner, RunResult, Started, StorageFailure
+from ..standings.tournament import Standings, standings
 from ..store.results import Store, StoreError
 from .config import TournamentConfig
 from .errors import TournamentError
 from .scheduler import TournamentScheduler, bot_spec, tournament_setup
-from .standings import Standings, standings
 
 __all__ = ["TournamentOutcome", "play_tournament"]
 

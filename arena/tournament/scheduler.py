@@ -30,6 +30,7 @@ from ..match.sandbox import SandboxUnavailable, decide
 from ..runner.executor import Executor, LocalExecutor
 from ..runner.runner import Plan, Runner, RunResult, RunSetup
 from ..runner.task import ReplayPolicy, ScheduledGame
+from ..standings.tracker import ComparisonTracker, TableTracker, make_tracker
 from ..stats import ComparisonStats
 from ..stats.sprt import SprtState
 from ..store.records import BotRow, GameRecord, TournamentStatus
@@ -41,7 +42,6 @@ from .entries import BotEntry
 from .errors import TournamentError
 from .resume import SettingsChange, settings_change
 from .schedule import Schedule, make_schedule
-from .tracker import ComparisonTracker, TableTracker, make_tracker
 
 __all__ = ["Decided", "TournamentScheduler", "bot_spec", "settings_key", "run_tournament", "tournament_setup"]
 

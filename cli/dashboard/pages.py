@@ -13,18 +13,19 @@ from typing import Any
 from markupsafe import Markup
 
 from arena.ladder import settings as ladder_settings
-from arena.ladder.commands import bot_specs, show_ladder
-from arena.ladder.history import rating_history
+from arena.ladder.commands import bot_specs, rating_history, show_ladder
 from arena.match.protocol.latency import BIN_LABELS
+from arena.standings.health import BotHealth
+from arena.standings.history import TournamentHistory, tournament_history
+from arena.standings.ranking import Ranking
+from arena.standings.tournament import PairStanding, TableStandings, load_standings, standings
 from arena.store import paging
 from arena.store.browse import GameFilter, find_game, find_tournament, result_of
 from arena.store.records import GameRecord, TournamentRow
 from arena.store.results import Store
 from arena.store.where import parse_condition
-from arena.tournament.health import BotHealth
-from arena.tournament.history import TournamentHistory, tournament_history
-from arena.tournament.standings import PairStanding, TableStandings, load_standings, standings
 
+from ..ranking import model_name, ranking_cells
 from ..report import bot_cells, bot_columns, elo_cells, fmt, los_cell, percent, sprt_cell
 from ..repro import ladder_game_command, stored_game_command
 from .charts import Band, Series, heat_colour, histogram, interval_bar, line_chart
@@ -159,8 +160,8 @@ def _sweep(data: Any) -> Markup | None:
 
 
 def tournament_page(db: Path, tid: int) -> dict[str, Any]:
-    """A tournament: its comparisons (or N-player tables), the bots' health, the charts of its
-    figures over the games, the maps each bot loses most, a sweep's plot."""
+    """A tournament: its comparisons (or N-player tables), the ranking of its bots, their health,
+    the charts of its figures over the games, the maps each bot loses most, a sweep's plot."""
     with Store(db, read_only=True) as store:  # the games read once, for the standings and the charts
         row = find_tournament(store, tid, ladders=False)
         games = store.games(row.id)
@@ -174,6 +175,9 @@ def tournament_page(db: Path, tid: int) -> dict[str, Any]:
         "updated": when(data.tournament.updated),
         "pairs": pairs,
         "tables": tables,
+        "ranking": data.ranking,
+        "ranking_rows": ranking_rows(data.ranking) if data.ranking.games else [],
+        "model": model_name(data.ranking),
         "health": _health(data.bots, data.tournament.players),
         "charts": charts,
         "losses": losses,
@@ -184,28 +188,36 @@ def tournament_page(db: Path, tid: int) -> dict[str, Any]:
     }
 
 
+def ranking_rows(ranking: Ranking) -> list[dict[str, Any]]:
+    """A ranking's rows with the cells ``arena results`` and ``arena ladder show`` print
+    (:func:`cli.ranking.ranking_cells`), each bot's interval drawn as a bar (one scale for all)."""
+    finite = [abs(v) for b in ranking.bots for v in (b.low, b.high) if math.isfinite(v)]
+    scale = max([100.0, *finite])
+    rows = []
+    for b in ranking.bots:
+        _, _, rating, interval, games, score, above = ranking_cells(b, ranking.fit is not None)
+        rows.append(
+            {
+                "rank": b.rank,
+                "name": b.name,
+                "state": b.state,
+                "rating": rating,
+                "interval": interval,
+                "bar": interval_bar(b.rating, b.low, b.high, scale),
+                "games": games,
+                "score": score,
+                "above": above,
+            }
+        )
+    return rows
+
+
 def ladder_page(db: Path, lid: int) -> dict[str, Any]:
     """A ladder: ranking with intervals, the cross-table as a heat map, the ratings over time."""
     view = show_ladder(db, ladder_id=lid)
     ranking = view.ranking
     order = [b.name for b in ranking.bots]
-    finite = [abs(v) for b in ranking.bots for v in (b.low, b.high) if math.isfinite(v)]
-    scale = max([100.0, *finite])
-    rows = [
-        {
-            "rank": b.rank,
-            "name": b.name,
-            "state": b.state,
-            "rating": fmt(b.rating if math.isfinite(b.rating) else None, "+.0f"),
-            "interval": f"[{fmt(b.low if math.isfinite(b.low) else None, '+.0f')}, "
-            f"{fmt(b.high if math.isfinite(b.high) else None, '+.0f')}]",
-            "bar": interval_bar(b.rating, b.low, b.high, scale),
-            "games": b.games,
-            "score": percent(b.score),
-            "above": percent(b.above_next),
-        }
-        for b in ranking.bots
-    ]
+    rows = ranking_rows(ranking)
     cross = []
     for a in order:
         cells = []

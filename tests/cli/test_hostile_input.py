@@ -17,13 +17,13 @@ from click.testing import CliRunner
 
 from arena.match.launch.botspec import REPO_ROOT, BotSpec
 from arena.match.preflight import start_failures
+from arena.standings.tracker import ComparisonTracker, TableTracker, make_tracker
 from arena.store.results import Store
 from arena.tournament import TournamentError, TournamentScheduler, run_tournament
 from arena.tournament import schedule as schedule_module
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
 from arena.tournament.dispatcher import Dispatcher
 from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule
-from arena.tournament.tracker import ComparisonTracker, TableTracker, make_tracker
 from arena.versions.provenance import source_hash
 from cli.arena import main
 

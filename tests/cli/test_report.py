@@ -1,6 +1,6 @@
 """What ``arena results`` prints on small or degenerate samples, and that its columns line up.
 
-The standings are built by hand as the typed records :func:`arena.tournament.standings.standings`
+The standings are built by hand as the typed records :func:`arena.standings.tournament.standings`
 returns (a comparison is a :class:`PairStanding` around :class:`arena.stats.ComparisonStats`;
 infinities are floats there, as computed, and ``None`` in the JSON: both must show the same). The
 figures in them are worked out next to each case with z = 1.959964 and
@@ -17,12 +17,9 @@ from typing import Any
 import pytest
 
 from arena.match.protocol.latency import LimitUse
-from arena.stats import ComparisonStats
-from arena.stats.leaderboard import LeaderboardEntry
-from arena.stats.sprt import SprtParams, SprtResult, SprtState
-from arena.stats.sweep import SweepPoint
-from arena.tournament.health import BotHealth, Latency
-from arena.tournament.standings import (
+from arena.standings.health import BotHealth, Latency
+from arena.standings.ranking import Played, Ranking, rank
+from arena.standings.tournament import (
     PairStanding,
     Standings,
     SweepRanking,
@@ -30,7 +27,10 @@ from arena.tournament.standings import (
     TableStandings,
     TournamentInfo,
 )
-from arena.tournament.tracker import TableStanding
+from arena.standings.tracker import TableStanding
+from arena.stats import ComparisonStats
+from arena.stats.sprt import SprtParams, SprtResult, SprtState
+from arena.stats.sweep import SweepPoint
 from cli.report import comparison_line, print_standings
 
 LN_03_07 = -0.8472978603872036  # ln(0.3 / 0.7): alpha = beta = 0.3
@@ -156,13 +156,25 @@ def bot(name: str, games: int, latency: Latency | None = None, **extra: Any) -> 
     return BotHealth(name=name, games=games, answers=10 * games, latency=latency, source_hash="x", **values)
 
 
-def entry(name: str, mu: float, sigma: float, ordinal: float, games: int) -> LeaderboardEntry:
-    return LeaderboardEntry(name=name, mu=mu, sigma=sigma, ordinal=ordinal, games=games)
+NO_RANKING = Ranking((), {}, 0, "bradley-terry (maximum likelihood, Elo scale)")
+"""The ranking of no game: its section is not printed."""
+
+
+def ranked(pairs: list[tuple[float, float]]) -> Ranking:
+    """The ranking of greedy and random over pairs of games, greedy's scores (the seats swapped
+    in the second game of each pair), by the ranking of the library (its figures are checked
+    against a second fit in the tests of :mod:`arena.standings`)."""
+    games = []
+    for pair, scores in enumerate(pairs):
+        for leg, score in enumerate(scores):
+            seats, ranks = ("greedy", "random"), (int(score < 0.5), int(score > 0.5))
+            games.append(Played(0, pair, leg, seats if leg == 0 else seats[::-1], ranks if leg == 0 else ranks[::-1]))
+    return rank(games, [("greedy", "active"), ("random", "active")], bots_of={0: ("greedy", "random")})
 
 
 def data(comparisons: list[Any], bots: list[BotHealth], stored: int, players: int = 2, **extra: Any) -> Standings:
     info = TournamentInfo(3, "finished", "spring2021", "gauntlet", stored, 4, "v", 0.0, 0.0, {}, players)
-    extra.setdefault("leaderboard", ())
+    extra.setdefault("ranking", NO_RANKING)
     return Standings(tournament=info, comparisons=tuple(comparisons), bots=tuple(bots), **extra)
 
 
@@ -269,8 +281,8 @@ def test_a_decided_sprt_with_games_after_it_says_which_games_count(capsys: pytes
     decided = dataclasses.replace(
         with_stats(won, sprt=sprt("H1", 1.2, 2, LN_03_07)), decision="H1", decided_at_pair=2, games_stored=5
     )
-    leaderboard = (entry("greedy", 32.49, 7.43, 10.18, 4), entry("random", 17.51, 7.43, -4.79, 4))
-    lines = report(capsys, data([decided], [bot("greedy", 5), bot("random", 5, refused=2)], 5, leaderboard=leaderboard))
+    ranking = ranked([(1, 1), (1, 1)])  # the counted games only
+    lines = report(capsys, data([decided], [bot("greedy", 5), bot("random", 5, refused=2)], 5, ranking=ranking))
     assert lines[0] == (
         "tournament 3 (finished): spring2021, gauntlet, 4 counted of 5 games stored "
         "(games played after an SPRT decision are not counted)"
@@ -297,7 +309,16 @@ def test_a_decided_sprt_with_games_after_it_says_which_games_count(capsys: pytes
     ]
     assert cells(lines[6])[:7] == ["greedy", "5", "0", "0", "0", "0", "0"]
     assert cells(lines[7])[:7] == ["random", "5", "0", "0", "0", "2", "0"]
-    assert lines[9] == "leaderboard (openskill, counted games only):"
+    assert lines[8] == ""
+    assert lines[9] == "ranking (Bradley-Terry, Elo scale, counted games only):"
+    # two won pairs, by the second fit (tests.helpers.bradley_terry): greedy +234.94 Elo, interval
+    # [-59.90, +529.77], P(above random) 0.9408; random the mirror image
+    assert lines[10:13] == [
+        "rank  bot     rating  95% interval  games   score  P(above next)",
+        "   1  greedy    +235  [-60, +530]       4  100.0%           0.94",
+        "   2  random    -235  [-530, +60]       4    0.0%",
+    ]
+    assert len(lines) == 13
 
 
 def test_counts_agree_when_every_game_counts(capsys: pytest.CaptureFixture[str]) -> None:
@@ -308,14 +329,14 @@ def test_counts_agree_when_every_game_counts(capsys: pytest.CaptureFixture[str])
             [running],
             [bot("greedy", 6), bot("random", 6)],
             6,
-            leaderboard=(entry("greedy", 25.0, 8.0, 1.0, 6),),
+            ranking=ranked([(0, 0.5), (1, 0), (1, 0.5)]),
         ),
     )
     assert lines[0].endswith(", 6 games stored")
     assert cells(lines[1])[1] == "games" and cells(lines[2])[1] == "6"
     assert "stored" not in lines[1] and "counted" not in "\n".join(lines)
     assert lines[4].startswith("bot ")
-    assert "leaderboard (openskill):" in lines
+    assert "ranking (Bradley-Terry, Elo scale):" in lines
 
 
 # --------------------------------------------------------------------------- other tables

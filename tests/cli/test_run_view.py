@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import io
 
-from arena.ladder.ranking import RankedBot, Ranking
 from arena.ladder.scheduler import LadderStanding, LadderStart
 from arena.runner.failures import Failure
 from arena.runner.runner import BotFailed, GameDone, Started
+from arena.standings.ranking import RankedBot, Ranking
 from arena.store.records import GameRecord, PlayerRecord
 from cli.progress import RunView, describe_ranking
 

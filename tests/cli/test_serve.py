@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -70,6 +71,24 @@ def test_the_tournament_page_shows_the_figures_of_arena_results(db: Path) -> Non
             assert cells["latency ms median / p99 / max"] == f"{median:.1f} / {p99:.1f} / {top:.1f}"
     assert f'<span id="games-stored">{results["tournament"]["games_stored"]}</span>' in shown
     assert client(db).get("/api/standings/1").get_json() == results
+
+
+def test_the_tournament_page_ranks_the_bots_as_arena_results_does(db: Path) -> None:
+    """The ranking (#43: the Bradley-Terry fit ``arena results`` and ``arena ladder show`` print):
+    the same bots in the same order, the same cells as the terminal's table (the page adds the
+    interval's bar), and the model named."""
+    ranking = json.loads(arena("results", "--db", str(db), "--format", "json"))["leaderboard"]
+    printed = arena("results", "--db", str(db)).splitlines()
+    at = next(i for i, line in enumerate(printed) if line.startswith("ranking (Bradley-Terry, Elo scale"))
+    assert headers(page(db, "/tournament/1"), "ranking") == [
+        "#", "bot", "rating", "95%", "", "games", "score", "above next"
+    ]  # fmt: skip
+    rows = table(page(db, "/tournament/1"), "ranking")
+    assert [r[1] for r in rows] == [b["bot"] for b in ranking["ranking"]] and len(rows) == 3
+    for cells, line in zip(rows, printed[at + 2 : at + 5], strict=True):
+        terminal = re.split(r"  +", line.strip())
+        assert cells[:4] + cells[5:] == terminal + [""] * (7 - len(terminal))
+    assert f"over the {ranking['games']} counted games" in page(db, "/tournament/1")
 
 
 def test_the_games_list_filtered_by_crash_is_the_one_matches_list_gives(db: Path) -> None:

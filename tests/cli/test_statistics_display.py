@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from arena.standings.tournament import PairStanding, SweepRanking, SweepVariant
 from arena.stats import HeadToHead, sweep_points
-from arena.tournament.standings import PairStanding, SweepRanking, SweepVariant
 from cli.plot import plot_sweep, sweep_series
 from cli.progress import describe_leader
 from cli.report import comparison_line

@@ -16,8 +16,11 @@ What is masked, and why:
   ``<PYTHON>``.
 
 Everything else (seeds, moves, scores, statuses, end reasons, game ids, replay names, figures,
-settings) must be equal. The openskill leaderboard of a tournament's results is split off (see
-:func:`split_leaderboard`), to be compared on its own: it is meant to change.
+settings) must be equal. The ranking of a tournament's results is split off (see
+:func:`split_leaderboard`) and checked on its own: f515562 printed an openskill leaderboard
+(``leaderboard (openskill):``, the JSON's ``leaderboard``), today's arena ranks with a
+Bradley-Terry fit (``ranking (Bradley-Terry, ...):``), which :func:`fixture_ranking` computes
+again from the stored games, with plain SQL and :mod:`tests.helpers.bradley_terry`.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tests.helpers import bradley_terry
 from tests.helpers.paths import FIXTURES
 
 STORE_V9 = FIXTURES / "store_v9"
@@ -58,7 +62,8 @@ VOLATILE_KEYS = frozenset(
 _FOLDER = re.compile(r"(?:/[\w.+@~-]+)*/store_v9(?![\w.-])")
 _PYTHON = re.compile(r"/[^\s'\"=]*/python[\d.]*(?![\w.-])")
 _CLOCK = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:[+-]\d\d:\d\d|Z)?")
-_LEADERBOARD = "leaderboard (openskill):"
+_RANKING = ("leaderboard (openskill):", "ranking (")
+"""How the ranking's section of a printed report starts: f515562's, today's."""
 
 
 def mask_text(text: str) -> str:
@@ -99,10 +104,11 @@ def split_json_leaderboard(text: str) -> tuple[str, str]:
 
 
 def split_leaderboard(text: str) -> tuple[str, str]:
-    """A printed tables of a tournament without its ``leaderboard (openskill):`` section (the
-    header line and the lines up to the next empty line or the end), and that section."""
+    """A printed tables of a tournament without its ranking section (f515562's ``leaderboard
+    (openskill):``, today's ``ranking (...):``: the heading and the lines up to the next empty
+    line or the end), and that section."""
     lines = text.splitlines(keepends=True)
-    start = next(i for i, line in enumerate(lines) if line.rstrip("\n") == _LEADERBOARD)
+    start = next(i for i, line in enumerate(lines) if line.startswith(_RANKING) and line.rstrip().endswith(":"))
     end = next((i for i in range(start + 1, len(lines)) if not lines[i].strip()), len(lines))
     return "".join(lines[:start] + lines[end:]), "".join(lines[start:end])
 
@@ -242,3 +248,26 @@ def tournament_rows(db: Path, tournaments: Iterable[int]) -> dict[str, list[tupl
             db, f"SELECT * FROM comparison_bots {where} ORDER BY tournament_id, idx, position", args
         ),
     }
+
+
+def fixture_ranking(db: Path, tournament: int) -> tuple[list[bradley_terry.Rated], int, bradley_terry.Cross]:
+    """The ranking of a two-player tournament of ``db`` (a copy of a fixture's database) over its
+    counted games, found again: its games read with plain SQL (each game's two players and
+    ranks), those played after an SPRT decision left out (``decided_at_pair``), scored from the
+    side of each comparison's first bot and fitted by :func:`tests.helpers.bradley_terry.fit`;
+    with the number of games counted and the cross-table (:func:`tests.helpers.bradley_terry.cross`)."""
+    decided = dict(_rows(db, "SELECT idx, decided_at_pair FROM comparisons WHERE tournament_id = ?", [tournament]))
+    first = dict(
+        _rows(db, "SELECT idx, bot FROM comparison_bots WHERE tournament_id = ? AND position = 0", [tournament])
+    )
+    games = _rows(
+        db,
+        "SELECT p0.comparison, p0.pair, p0.leg, p0.bot, p1.bot, p0.rank, p1.rank FROM game_players p0 "
+        "JOIN game_players p1 USING (tournament_id, comparison, pair, leg) "
+        "WHERE p0.seat = 0 AND p1.seat = 1 AND p0.tournament_id = ?",
+        [tournament],
+    )
+    counted = [g for g in games if decided.get(g[0]) is None or g[1] < decided[g[0]]]
+    bots = [name for (name,) in _rows(db, "SELECT name FROM bots WHERE tournament_id = ?", [tournament])]
+    results = bradley_terry.map_results(counted, first)
+    return bradley_terry.fit(results, bots), len(counted), bradley_terry.cross(results)

@@ -245,8 +245,10 @@ def test_a_round_robin_tournament_with_results(fields_installed: dict[str, str],
     bots = {b["name"]: b for b in data["bots"]}
     assert bots["dancer"]["invalid"] == 9 and bots["dancer"]["losses"] == 9
     assert bots["waiter"]["eliminated"] == 3  # only at the table it shares with greedy and second
-    assert [e["name"] for e in data["leaderboard"]][2:] == ["waiter", "dancer"]
-    assert {e["name"]: e["games"] for e in data["leaderboard"]} == dict.fromkeys(bots, 9)
+    ranking = data["leaderboard"]
+    assert ranking["model"] == "openskill (Plackett-Luce, games in schedule order)" and ranking["games"] == 12
+    assert [e["bot"] for e in ranking["ranking"]][2:] == ["waiter", "dancer"]
+    assert {e["bot"]: e["games"] for e in ranking["ranking"]} == dict.fromkeys(bots, 9)
     # Seats rotate: each bot sits once in each seat per seed.
     with_seats = CliRunner().invoke(main, ["results", "--db", db, "--format", "csv"]).output.splitlines()
     assert with_seats[0] == "table,bot,games,firsts,mean_rank,mean_score" and len(with_seats) == 13

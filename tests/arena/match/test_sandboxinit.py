@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import time
@@ -45,6 +46,8 @@ def test_bwrap_tells_its_init_s_pid_and_nothing_when_it_made_none() -> None:
         while not proctree.children(proc.pid) and time.monotonic() < end:
             time.sleep(0.01)
         seen = proctree.children(proc.pid)
+        # bwrap writes the PID once its child is set up, a moment after the child appears here
+        select.select([info._read_fd], [], [], 10)
     finally:
         proc.kill()
         proc.wait()

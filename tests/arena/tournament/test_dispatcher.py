@@ -6,11 +6,11 @@ pair each comparison's leg 0 then leg 1).
 
 from __future__ import annotations
 
+from arena.standings.tracker import ComparisonTracker
 from arena.stats.sprt import SprtParams
 from arena.store.records import GameRecord, PlayerRecord
 from arena.tournament.dispatcher import Dispatcher
 from arena.tournament.schedule import GauntletSchedule
-from arena.tournament.tracker import ComparisonTracker
 
 SPRT = SprtParams(elo0=0, elo1=400, alpha=0.3, beta=0.3)  # decides after a couple of pairs
 

@@ -10,9 +10,10 @@ folder), into a new database; every replay, every stored game and everything pri
 what f515562 wrote, but for the measured and clock times and the machine's paths
 (:mod:`tests.helpers.golden` says what is masked and why).
 
-The openskill leaderboard of the results is compared on its own, in
-:func:`test_the_openskill_leaderboard_is_the_one_f515562_printed`: the tournaments' ranking is
-to be replaced (by a Bradley-Terry fit), and that test with it.
+The ranking of the results is checked on its own, in
+:func:`test_the_ranking_is_a_bradley_terry_fit_of_the_games_f515562_stored`: f515562 printed an
+openskill leaderboard, which a Bradley-Terry fit has replaced (#43); the figures are found again
+from the games f515562 stored, by a second fit (:mod:`tests.helpers.bradley_terry`).
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ import pytest
 from click.testing import CliRunner
 
 from cli.arena import main
+from tests.helpers import bradley_terry
 from tests.helpers.golden import (
     OUTPUTS,
     STORE_V9,
+    fixture_ranking,
     game_rows,
     mask_json,
     mask_tables,
@@ -127,7 +130,7 @@ def test_every_stored_game_is_the_one_f515562_stored(played: Played) -> None:
 
 @pytest.mark.parametrize("t", sorted(CONFIGS))
 def test_the_results_are_the_ones_f515562_printed(played: Played, t: int) -> None:
-    """``arena results`` in each format (the leaderboard aside: see the test below), and what
+    """``arena results`` in each format (the ranking aside: see the test below), and what
     ``arena tournament`` printed while it played."""
     assert played.printed[f"results-{t}.csv"] == _saved(f"results-{t}.csv")
     got, _ = split_json_leaderboard(played.printed[f"results-{t}.json"])
@@ -154,16 +157,17 @@ def test_the_games_listed_and_shown_are_the_ones_f515562_printed(played: Played,
     assert line == mask_text(_saved("tournaments.txt")).splitlines()[t - 1]
 
 
-# -- the leaderboard: meant to change (openskill is to be replaced by a Bradley-Terry fit) --------
+# -- the ranking: a Bradley-Terry fit (f515562's openskill leaderboard, replaced on purpose) ------
 
 
 @pytest.mark.parametrize("t", sorted(CONFIGS))
-def test_the_openskill_leaderboard_is_the_one_f515562_printed(played: Played, t: int) -> None:
-    """The ``leaderboard`` of ``arena results --format json``, and the ``leaderboard
-    (openskill):`` section of the table and of what ``arena tournament`` printed. Replace this
-    test when the tournaments' ranking changes on purpose."""
-    _, got = split_json_leaderboard(played.printed[f"results-{t}.json"])
-    _, expected = split_json_leaderboard(_saved(f"results-{t}.json"))
-    assert got == expected
+def test_the_ranking_is_a_bradley_terry_fit_of_the_games_f515562_stored(played: Played, t: int) -> None:
+    """The ``leaderboard`` of ``arena results --format json``, and the ranking section of the
+    table and of what ``arena tournament`` printed: the bots ranked by a second fit of the games
+    f515562 stored (read with plain SQL from a copy of its database; none was played after an
+    SPRT decision), laid out by hand."""
+    want, counted, met = fixture_ranking(played.fixture_db, t)
+    assert counted == {1: 24, 2: 12}[t]
+    bradley_terry.check_json(json.loads(played.printed[f"results-{t}.json"])["leaderboard"], want, counted, met)
     for name in (f"results-{t}.txt", RUNS[t]):
-        assert split_leaderboard(played.printed[name])[1] == split_leaderboard(_saved(name))[1], name
+        assert split_leaderboard(played.printed[name])[1] == bradley_terry.section(want), name

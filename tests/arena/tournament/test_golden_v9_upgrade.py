@@ -16,9 +16,10 @@ modes, so no mode is fixed here.
 The upgrade records the ladder's three frozen bots as versions (schema 10): checked against the
 fixture's rows, read by plain SQL, in :func:`test_the_upgrade_records_the_ladders_frozen_bots_as_versions`.
 
-The openskill leaderboard of the tournaments' results is compared on its own, in
-:func:`test_the_openskill_leaderboard_still_reads_as_f515562_printed`: it is meant to change (a
-Bradley-Terry fit is to replace it), and that test with it.
+The ranking of the tournaments' results is checked on its own, in
+:func:`test_the_ranking_is_a_bradley_terry_fit_of_the_stored_games`: f515562 printed an openskill
+leaderboard, which a Bradley-Terry fit has replaced (#43); the figures are found again from the
+stored games by a second fit (:mod:`tests.helpers.bradley_terry`).
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ from click.testing import CliRunner
 
 from arena.store.results import SCHEMA_VERSION, Store
 from cli.arena import main
+from tests.helpers import bradley_terry
 from tests.helpers.golden import (
     OUTPUTS,
     STORE_V9,
+    fixture_ranking,
     game_rows,
     mask_tables,
     mask_text,
@@ -68,7 +71,7 @@ READS: dict[str, list[str]] = {
 }
 """What make.sh saved of the database, by file name: the arguments that print it."""
 TABLES = {"results-1.txt", "results-2.txt"}
-"""Outputs with a bots' table (its measured columns masked) and a leaderboard section."""
+"""Outputs with a bots' table (its measured columns masked) and a ranking section."""
 
 
 def _invoke(args: list[str]) -> str:
@@ -115,7 +118,7 @@ def _saved(name: str) -> str:
 def _masked(name: str, text: str) -> str:
     if name.endswith(".json"):
         if name.startswith("results-"):
-            return split_json_leaderboard(text)[0]  # the leaderboard: in its own test
+            return split_json_leaderboard(text)[0]  # the ranking: in its own test
         return masked_json_text(text)
     if name in TABLES:
         return mask_tables(split_leaderboard(text)[0])
@@ -136,14 +139,14 @@ def test_reading_it_writes_nothing(read: Read) -> None:
 
 
 @pytest.mark.parametrize("t", (1, 2))
-def test_the_openskill_leaderboard_still_reads_as_f515562_printed(read: Read, t: int) -> None:
-    """The ``leaderboard`` of ``arena results --format json`` and the ``leaderboard
-    (openskill):`` section of its table. Replace this test when the tournaments' ranking changes
-    on purpose."""
-    name = f"results-{t}.json"
-    assert split_json_leaderboard(read.printed[name])[1] == split_json_leaderboard(_saved(name))[1]
-    name = f"results-{t}.txt"
-    assert split_leaderboard(read.printed[name])[1] == split_leaderboard(_saved(name))[1]
+def test_the_ranking_is_a_bradley_terry_fit_of_the_stored_games(read: Read, t: int, tmp_path: Path) -> None:
+    """The ``leaderboard`` of ``arena results --format json`` and the ranking section of its
+    table: the bots ranked by a second fit of the stored games (read with plain SQL from another
+    copy of the database), laid out by hand."""
+    copy = Path(shutil.copy(STORE_V9 / "results.sqlite", tmp_path / "stored.sqlite"))
+    want, counted, met = fixture_ranking(copy, t)
+    bradley_terry.check_json(json.loads(read.printed[f"results-{t}.json"])["leaderboard"], want, counted, met)
+    assert split_leaderboard(read.printed[f"results-{t}.txt"])[1] == bradley_terry.section(want)
 
 
 def test_it_takes_more_games_and_keeps_every_stored_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,13 +14,13 @@ import referee
 from arena.match.launch.botspec import REPO_ROOT, BotSpec
 from arena.match.limits import enforcement
 from arena.runner.runner import cores_warning
+from arena.standings.tracker import ComparisonTracker, score_of_a
 from arena.stats import HeadToHead, SprtParams, SprtState
 from arena.store.records import BotRow, GameRecord, PlayerRecord
 from arena.store.results import Store, StoreError
 from arena.tournament import TournamentError, TournamentScheduler, run_tournament
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
 from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
-from arena.tournament.tracker import ComparisonTracker, score_of_a
 from arena.versions.provenance import bot_sources
 
 CONFIGS = REPO_ROOT / "configs"

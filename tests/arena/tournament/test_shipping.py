@@ -1,6 +1,6 @@
 """What a Dask worker gets for each bot (:mod:`arena.runner.shipping`), and how a slow worker
 is told apart (:func:`arena.runner.dask_worker.slow_workers`,
-:func:`arena.tournament.health.worker_health`), without a cluster: the expected values are
+:func:`arena.standings.health.worker_health`), without a cluster: the expected values are
 worked out by hand."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import pytest
 from arena.match.launch.botspec import BotSpec, resolve
 from arena.runner.dask_worker import WorkerPace, slow_workers
 from arena.runner.shipping import Need, Shipped, ShippingError, describe_missing, missing, pack, unpack
+from arena.standings.health import Latency, worker_health
 from arena.store.records import GameRecord, PlayerRecord
-from arena.tournament.health import Latency, worker_health
 from bundler.ship import bundle_source
 
 

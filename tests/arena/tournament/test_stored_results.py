@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from arena.store.results import SCHEMA_VERSION, Store
 from cli.arena import main
+from tests.helpers import bradley_terry
 from tests.helpers.paths import FIXTURES
 
 FIXTURE = FIXTURES / "store_v1"
@@ -97,10 +98,25 @@ def _figure(text: str | float | None) -> float | None:
     return None if text in ("", None) else float(text)
 
 
+def _ranked(db: Path) -> tuple[list[bradley_terry.Rated], bradley_terry.Cross]:
+    """The ranking of the fixture's games found again (#43: a Bradley-Terry fit replaced 0.1.0's
+    openskill leaderboard): each game's winner from its scores, read with plain SQL, fitted by
+    :func:`tests.helpers.bradley_terry.fit`; with the cross-table."""
+    rows = [
+        (c, pair, leg, seat0, seat1, int(score1 > score0), int(score0 > score1))
+        for c, pair, leg, _, seat0, seat1, score0, score1, *_ in games(db)
+    ]
+    first = {c: seat0 for c, pair, leg, seat0, *_ in rows if (pair, leg) == (0, 0)}
+    results = bradley_terry.map_results(rows, first)
+    return bradley_terry.fit(results), bradley_terry.cross(results)
+
+
 def test_reports_what_the_release_that_wrote_it_reported(copy: Path) -> None:
     """CSV as it was but the figures :data:`CHANGED` (hand-worked); JSON with every key and
-    value it had (new keys may come, e.g. ``refused``); the table (whose layout changed: aligned
-    columns, never an infinite interval) with the same counts."""
+    value it had (new keys may come, e.g. ``refused``) but the ranking; the table (whose layout
+    changed: aligned columns, never an infinite interval) with the same counts; the ranking (the
+    JSON's ``leaderboard`` and the table's last section) is the Bradley-Terry fit of the stored
+    games, found again by a second fit."""
     out = {form: CliRunner().invoke(main, ["results", "--db", "results.sqlite", "--format", form]) for form in OUTPUTS}
     assert all(r.exit_code == 0 for r in out.values()), {f: r.output for f, r in out.items()}
     old = {form: (FIXTURE / name).read_text() for form, name in OUTPUTS.items()}
@@ -116,7 +132,10 @@ def test_reports_what_the_release_that_wrote_it_reported(copy: Path) -> None:
         changed = CHANGED[str(o["penta"])] | SCORES_CHANGED[str(o["penta"])]
         assert {k: n[k] for k in changed} == pytest.approx(changed)
         o.update({k: n[k] for k in changed})
+    assert [e["name"] for e in old_json.pop("leaderboard")] == ["random2", "random1", "wait", "quitter"]  # openskill
     _contains(new_json, old_json)
+    ranked, met = _ranked(copy / "results.sqlite")
+    bradley_terry.check_json(new_json["leaderboard"], ranked, 24, met)
     new_table, old_table = _sections(out["table"].output), _sections(old["table"])
     assert new_table[0][0] == old_table[0][0]  # tournament 1 (finished): ..., 24 games stored
     for n, o in zip(new_table[0][2:], old_table[0][2:], strict=True):  # name, games, W-D-L, score
@@ -125,7 +144,8 @@ def test_reports_what_the_release_that_wrote_it_reported(copy: Path) -> None:
     for n, o in zip(new_table[1][1:], old_table[1][1:], strict=True):  # name, games, timeouts, crashes, invalid
         assert n.split()[:5] == o.split()[:5]
         assert n.split()[-5:] == o.split()[-5:]  # latency median / p99 / max
-    assert new_table[2] == old_table[2]  # the leaderboard
+    assert old_table[2][0] == "leaderboard (openskill):"
+    assert "\n".join(new_table[2]) + "\n" == bradley_terry.section(ranked)
 
 
 def test_resumes_and_extends_it(copy: Path) -> None:

@@ -14,10 +14,10 @@ from arena.match.protocol.latency import LimitUse
 from arena.match.result import Verdict
 from arena.runner.failures import Failure, FailureWatch
 from arena.runner.runner import BotFailed
+from arena.standings.health import bot_health, worker_health
 from arena.store.records import BotRow, GameRecord, PlayerRecord
 from arena.store.results import Store
 from arena.tournament.config import ConfigError, config_from_mapping
-from arena.tournament.health import bot_health, worker_health
 from cli.arena import main
 from cli.tournament import _view
 from tests.helpers.paths import FIXTURES

@@ -4,8 +4,10 @@ records: :func:`standings` (or :func:`load_standings`, from a database file) giv
 
 It holds the settings; per comparison the statistics (from the first bot's side, with the SPRT
 state; for the tables of an N-player game each bot's first places and mean rank); per bot its
-health (:mod:`.health`); an openskill leaderboard; for sweeps the variants ranked with their
-intervals; and for games played on Dask workers the same health figures per worker.
+health (:mod:`arena.standings.health`); the ranking of the bots (:func:`arena.standings.ranking.rank`,
+as a ladder's: a Bradley-Terry fit for two-player games, openskill with more seats) over the
+counted games; for sweeps the variants ranked with their intervals; and for games played on Dask
+workers the same health figures per worker.
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from ..stats import ComparisonStats, rank_sweep, sweep_points
-from ..stats.leaderboard import GameResult, LeaderboardEntry, leaderboard
 from ..stats.sprt import SprtModel, SprtParams
 from ..stats.sweep import SweepPoint
 from ..store.browse import find_tournament
-from ..store.records import GameRecord, TournamentRow
+from ..store.records import BotRow, GameRecord, TournamentRow
 from ..store.results import Store
 from .health import BotHealth, WorkerHealth, bot_health, worker_health
+from .ranking import Played, Ranking, rank
 from .tracker import ComparisonTracker, TableStanding, TableTracker, make_tracker
 
 __all__ = [
@@ -197,7 +199,8 @@ class Standings:
     tournament: TournamentInfo
     comparisons: tuple[PairStanding | TableStandings, ...]
     bots: tuple[BotHealth, ...]
-    leaderboard: tuple[LeaderboardEntry, ...]
+    ranking: Ranking
+    """The bots ranked over the counted games (the JSON's ``leaderboard``)."""
     workers: tuple[WorkerHealth, ...] = ()
     sweep: SweepRanking | None = None
 
@@ -218,7 +221,7 @@ class Standings:
             "tournament": self.tournament.to_dict(),
             "comparisons": [c.to_dict() for c in self.comparisons],
             "bots": [b.to_dict() for b in self.bots],
-            "leaderboard": [e.to_dict() for e in self.leaderboard],
+            "leaderboard": self.ranking.to_dict(),
         }
         if self.workers:
             out["workers"] = [w.to_dict() for w in self.workers]
@@ -260,6 +263,7 @@ def standings(store: Store, row: TournamentRow, games: list[GameRecord] | None =
     settings = row.settings
     games = store.games(row.id) if games is None else games
     trackers = [make_tracker(c.index, c.bots, sprt_params(settings)) for c in store.comparisons(row.id)]
+    bots = store.bots(row.id)
     for g in games:
         if g.comparison < len(trackers):
             trackers[g.comparison].add(g)
@@ -280,8 +284,8 @@ def standings(store: Store, row: TournamentRow, games: list[GameRecord] | None =
     return Standings(
         tournament=info,
         comparisons=tuple(_comparison(t) for t in trackers),
-        bots=tuple(bot_health(b.name, games, b.source_hash, players) for b in store.bots(row.id)),
-        leaderboard=tuple(_leaderboard([g for g in games if _counted(g, trackers)])),
+        bots=tuple(bot_health(b.name, games, b.source_hash, players) for b in bots),
+        ranking=_ranking([g for g in games if _counted(g, trackers)], bots, trackers, players),
         workers=tuple(worker_health(games)),
         sweep=_sweep(settings, trackers),
     )
@@ -334,8 +338,16 @@ def _counted(g: GameRecord, trackers: list[ComparisonTracker | TableTracker]) ->
     return decided_at is None or g.pair < decided_at
 
 
-def _leaderboard(games: list[GameRecord]) -> list[LeaderboardEntry]:
-    """openskill ratings over the counted games, in schedule order (pair, comparison, leg), so
-    the same games always give the same leaderboard whatever order they finished in."""
-    ordered = sorted(games, key=lambda g: (g.pair, g.comparison, g.leg))
-    return leaderboard([GameResult(players=g.seats, scores=g.scores) for g in ordered])
+def _ranking(
+    games: list[GameRecord], bots: list[BotRow], trackers: list[ComparisonTracker | TableTracker], players: int
+) -> Ranking:
+    """The bots ranked over the counted ``games``, as a ladder ranks them; with more than two
+    seats (openskill) the games are rated in schedule order (pair, comparison, leg), so the same
+    games always give the same ranking whatever order they finished in."""
+    return rank(
+        [Played.of(g) for g in games],
+        [(b.name, b.state) for b in bots],
+        players=players,
+        bots_of={t.index: t.bots for t in trackers},
+        schedule_order=True,
+    )

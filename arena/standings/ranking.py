@@ -1,16 +1,19 @@
-"""A ladder's ranking and cross-table, from its stored games.
+"""The ranking of bots and their cross-table, from stored games: one model for a ladder
+(``arena ladder show``) and a tournament (``arena results``) alike.
 
 Two-player games are fitted at once, all of them, by :func:`arena.stats.ladder.fit_ladder`
 (a maximum-likelihood Bradley-Terry fit on the Elo scale, made for bots that do not learn: the
 order the games were played in does not matter), with a 95% interval per bot and the probability
 that each bot is above the next. N-player games (plugin games with more seats) are rated with
 openskill (:func:`arena.stats.leaderboard.leaderboard`, Plackett-Luce, the games in the order they
-were stored): the rating is ``mu``, the interval ``mu +- 1.96 sigma``, and the probability that
-a bot is above the next one ``Phi((mu_a - mu_b) / sqrt(sigma_a^2 + sigma_b^2))``.
+were stored, or for a tournament in the order of its schedule): the rating is ``mu``, the
+interval ``mu +- 1.96 sigma``, and the probability that a bot is above the next one
+``Phi((mu_a - mu_b) / sqrt(sigma_a^2 + sigma_b^2))``.
 
-Which games count: those whose players are all ranked (active or retired: a removed bot's games
-are left out, with the games of its opponents against it), and, with ``where``
-(:mod:`arena.store.where`), those whose start matches every condition.
+Which games count: those the caller gives (a tournament leaves out those played after an SPRT
+decision) whose players are all ranked (active or retired: a removed bot's games are left out,
+with the games of its opponents against it), and, with ``where`` (:mod:`arena.store.where`),
+those whose start matches every condition.
 """
 
 from __future__ import annotations
@@ -191,9 +194,12 @@ def rank(
     players: int = 2,
     bots_of: Mapping[int, tuple[str, ...]] | None = None,
     where: Sequence[Condition] = (),
+    schedule_order: bool = False,
 ) -> Ranking:
     """The ranking of ``bots`` ((name, state) of every ranked bot: active and retired) over the
-    ``games`` that count (see the module docstring)."""
+    ``games`` that count (see the module docstring). N-player games are rated in the order they
+    were stored (their ids), or with ``schedule_order`` in the order of a tournament's schedule
+    (pair, comparison, leg), which does not depend on the order they finished in."""
     names = [n for n, _ in bots]
     state = dict(bots)
     used = counted(games, names, where)
@@ -205,16 +211,19 @@ def rank(
             for r in fit.ranking
         )
         return Ranking(rows, cross, len(used), "bradley-terry (maximum likelihood, Elo scale)", fit)
-    return _openskill(used, names, state, cross)
-
-
-def _openskill(used: list[Played], names: list[str], state: Mapping[str, str], cross: Any) -> Ranking:
+    if schedule_order:
+        return _openskill(sorted(used, key=lambda g: (g.pair, g.comparison, g.leg)), names, state, cross, "schedule")
     ordered = sorted(used, key=lambda g: (g.id is None, g.id or 0, g.comparison, g.pair, g.leg))
+    return _openskill(ordered, names, state, cross, "stored")
+
+
+def _openskill(ordered: list[Played], names: list[str], state: Mapping[str, str], cross: Any, order: str) -> Ranking:
+    """openskill ratings over the games ``ordered`` in the order to rate them (``order`` names it)."""
     board = {e.name: e for e in leaderboard(GameResult(g.seats, ranks=g.ranks) for g in ordered)}
     default_sigma = 25.0 / 3.0
     entries = [(n, board[n].mu if n in board else 25.0, board[n].sigma if n in board else default_sigma) for n in names]
     entries.sort(key=lambda e: (-e[1], e[0]))
-    games = {n: sum(1 for g in used if n in g.seats) for n in names}
+    games = {n: sum(1 for g in ordered if n in g.seats) for n in names}
     above: dict[tuple[str, str], float] = {}
     for a, mu_a, s_a in entries:
         for b, mu_b, s_b in entries:
@@ -237,4 +246,4 @@ def _openskill(used: list[Played], names: list[str], state: Mapping[str, str], c
                 state[name],
             )
         )
-    return Ranking(tuple(rows), cross, len(used), "openskill (Plackett-Luce, games in stored order)", None, above)
+    return Ranking(tuple(rows), cross, len(ordered), f"openskill (Plackett-Luce, games in {order} order)", None, above)

@@ -13,7 +13,7 @@ from ..stats.sprt import SprtParams
 from ..store.browse import result_of
 from ..store.records import GameRecord, TournamentRow
 from ..store.results import Store
-from .standings import sprt_params
+from .tournament import sprt_params
 from .tracker import ComparisonTracker, make_tracker
 
 __all__ = [
