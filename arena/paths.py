@@ -34,6 +34,7 @@ __all__ = [
     "regular_chunks",
     "read_regular",
     "size_text",
+    "readable",
 ]
 
 _REASONS = {
@@ -180,3 +181,13 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the regular file ``path`` (see :func:`regular_chunks`: :class:`NotRegular`
     for anything else, or for more than ``limit`` bytes; :class:`OSError`)."""
     return b"".join(regular_chunks(path, limit))
+
+
+def readable(text: str) -> str:
+    """``text`` with the bytes of a file name that is not UTF-8 (kept by Python as surrogate
+    escapes, which no text column or terminal takes) shown as U+FFFD."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")  # a file name's own bytes
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogatepass")  # a lone surrogate written in YAML ("\\udc00")
+    return raw.decode("utf-8", "replace")

@@ -133,7 +133,7 @@ def read_bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
     dup = next((n for n in chosen if chosen.count(n) > 1), None)
     if dup is not None:
         raise ConfigError(f"two bots are named {dup!r}: give each a distinct name (NAME=BOT, or 'name:')")
-    bad = next((n for n in chosen if any(c in n for c in "\n\r\t") or _readable(n) != n), None)
+    bad = next((n for n in chosen if any(c in n for c in "\n\r\t") or paths.readable(n) != n), None)
     if bad is not None:
         raise ConfigError(f"bot name {bad!r} is not usable (a name is one line of UTF-8 text)")
     taken = set(chosen)
@@ -153,17 +153,7 @@ def _default_name(bot: str, base: Path | None) -> str:
     """The bot's name by the one naming rule of :mod:`arena.match.launch.botname` (as ``arena play``)."""
     whole = paths.expanded(bot)
     whole = whole if whole.is_absolute() else (base or Path.cwd()) / whole
-    return _readable(name_of_path(str(whole), base) if paths.exists(whole) else default_name(bot, base))
-
-
-def _readable(text: str) -> str:
-    """``text`` with the bytes of a file name that is not UTF-8 (kept by Python as surrogate
-    escapes, which no text column or terminal takes) shown as U+FFFD."""
-    try:
-        raw = text.encode("utf-8", "surrogateescape")  # a file name's own bytes
-    except UnicodeEncodeError:
-        raw = text.encode("utf-8", "surrogatepass")  # a lone surrogate written in YAML ("\\udc00")
-    return raw.decode("utf-8", "replace")
+    return paths.readable(name_of_path(str(whole), base) if paths.exists(whole) else default_name(bot, base))
 
 
 def read_sweep(raw: Any, bots: list[BotEntry]) -> SweepSettings | None:

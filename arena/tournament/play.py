@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import referee
 
@@ -23,7 +24,9 @@ from ..runner.executor import Cluster, connect
 from ..runner.runner import Runner, RunResult, Started, StorageFailure
 from ..standings.tournament import Standings, standings
 from ..store.results import Store, StoreError
+from ..versions.reference import parse
 from .config import TournamentConfig
+from .entries import BotEntry
 from .errors import TournamentError
 from .scheduler import TournamentScheduler, bot_spec, tournament_setup
 
@@ -72,10 +75,11 @@ def play_tournament(
 
 
 def _check(config: TournamentConfig, bundle: Callable[[str], str] | None) -> Cluster | None:
-    """Before the database exists: every bot resolves and starts (in the sandbox when it will
-    play there), the sandbox works when it must, Dask is installed and its cluster reached (the
+    """Before the database exists: every bot given by its source resolves and starts (in the
+    sandbox when it will play there; a stored version it names is checked when the tournament
+    opens), the sandbox works when it must, Dask is installed and its cluster reached (the
     executor returned) when asked for."""
-    specs = [bot_spec(entry, config.game) for entry in config.bots]
+    specs = [bot_spec(entry, config.game) for entry in config.bots if parse(entry.bot, _base(entry)) is None]
     level = config.league or referee.get(config.game).top_league
     refused = next((why for spec in specs if (why := spec.league_refusal(config.game, level))), None)
     if refused is not None:
@@ -91,6 +95,10 @@ def _check(config: TournamentConfig, bundle: Callable[[str], str] | None) -> Clu
         others = f" (and {more} other bot{'' if more == 1 else 's'})" if more else ""
         raise TournamentError(f"{failures[0]}{others}; fix it, then run the tournament again")
     return connect(config.executor, config.scheduler, config.local_cluster, specs, bundle)[1]
+
+
+def _base(entry: BotEntry) -> Path | None:
+    return None if entry.base is None else Path(entry.base)
 
 
 def _with_warnings(report: Callable[[object], None], warnings: tuple[str, ...]) -> Callable[[object], None]:

@@ -13,9 +13,10 @@ same numbers as an uninterrupted one, as long as the bots themselves play determ
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,9 +34,12 @@ from ..runner.task import ReplayPolicy, ScheduledGame
 from ..standings.tracker import ComparisonTracker, TableTracker, make_tracker
 from ..stats import ComparisonStats
 from ..stats.sprt import SprtState
-from ..store.records import BotRow, GameRecord, TournamentStatus
+from ..store.records import BotRow, GameRecord, TournamentRow, TournamentStatus
 from ..store.results import Store
 from ..versions.provenance import ArenaFiles, identity, referee_version, same_bot, same_rules
+from ..versions.reference import Reference, parse
+from ..versions.registry import Version, origin_of
+from ..versions.roster import Wanted, enter
 from .config import TournamentConfig
 from .dispatcher import Dispatcher
 from .entries import BotEntry
@@ -76,6 +80,36 @@ def settings_key(config: TournamentConfig) -> str:
     return hashlib.sha256(json.dumps(config.schedule_key(), sort_keys=True).encode()).hexdigest()[:16]
 
 
+def _reference(entry: BotEntry) -> Reference | None:
+    """The stored version a bot's BOT names (``mybot@3``), or ``None``: a source."""
+    return parse(entry.bot, None if entry.base is None else Path(entry.base))
+
+
+def _schedule(config: TournamentConfig) -> Schedule:
+    return make_schedule(
+        config.format, [b.name for b in config.bots], config.seed, config.pairs, config.baseline, config.players,
+        config.seeds,
+    )  # fmt: skip
+
+
+def _renamed(config: TournamentConfig, names: Mapping[str, str]) -> TournamentConfig:
+    """``config`` with its bots (and its baseline) renamed as ``names`` says."""
+    if all(old == new for old, new in names.items()):
+        return config
+    bots = tuple(dataclasses.replace(b, name=names[b.name]) for b in config.bots)
+    baseline = None if config.baseline is None else names.get(config.baseline, config.baseline)
+    return dataclasses.replace(config, bots=bots, baseline=baseline)
+
+
+def _with_entry(spec: BotSpec, entry: BotEntry) -> BotSpec:
+    """A stored version as the config runs it: with the config's arguments, variables and data
+    after its own (a bot given by its source has them in its version already)."""
+    if _reference(entry) is None:
+        return spec
+    data = tuple(str(p) for p in paths.data_paths(entry.data, entry.base))
+    return dataclasses.replace(spec, argv=spec.argv + entry.args, env={**spec.env, **entry.env}, data=spec.data + data)
+
+
 def _leader(trackers: Sequence[ComparisonTracker | TableTracker]) -> ComparisonStats | None:
     pairs = [t for t in trackers if isinstance(t, ComparisonTracker)]
     return max(pairs, key=lambda t: len(t.legs)).stats() if pairs else None
@@ -94,11 +128,12 @@ class TournamentScheduler:
         self.config = config
         self.new = new
         self.on_event = on_event or (lambda event: None)
-        self.specs = {b.name: bot_spec(b, config.game) for b in config.bots}
-        self.schedule: Schedule = make_schedule(
-            config.format, [b.name for b in config.bots], config.seed, config.pairs, config.baseline,
-            config.players, config.seeds,
-        )  # fmt: skip
+        self.sources = {b.name: bot_spec(b, config.game) for b in config.bots if _reference(b) is None}
+        """How each bot given by its source starts from it (the bots naming a stored version aside)."""
+        self.specs: dict[str, BotSpec] = dict(self.sources)
+        """How each bot starts: once the tournament is opened, from its frozen version."""
+        self.versions: dict[str, Version] = {}
+        self.schedule = _schedule(config)
         self.referee_version = referee_version(config.game)
         try:
             self.sandboxed, self.sandbox_note = decide(config.sandbox)
@@ -116,6 +151,8 @@ class TournamentScheduler:
         self._store: Store | None = None
         self._run_id = 0
         self.resumed = False
+        self._changed: str | None = None
+        """Why the latest tournament of these settings is not resumed: a bot is another version."""
 
     # -- the tournament -----------------------------------------------------------------------------
 
@@ -124,50 +161,112 @@ class TournamentScheduler:
         return ArenaFiles.of(store.path, self.config.replays)
 
     def bot_rows(self, store: Store) -> list[BotRow]:
-        """The bots as stored (their hashes), noting what the hashes leave out."""
+        """The bots as stored: a bot given by its source with its source hash (noting what the hash
+        leaves out), one naming a stored version with that version's; each with its version."""
         avoid = self.arena_files(store)
         rows: list[BotRow] = []
         self._left_out, self._unchecked = [], []
-        for name, spec in self.specs.items():
+        for b in self.config.bots:
+            name, version = b.name, self.versions.get(b.name)
+            spec = self.sources.get(name)
+            if spec is None:
+                assert version is not None
+                frozen = self.specs[name]
+                rows.append(BotRow(name, frozen.argv, dict(frozen.env), version.hash[:16], (), version=version.id))
+                continue
             found = identity(spec, avoid)
-            rows.append(found.row)
+            rows.append(dataclasses.replace(found.row, version=None if version is None else version.id))
             self._left_out += [f"bot {name!r}: {item} is left out of its source hash" for item in found.skipped]
             self._unchecked += [f"{name}: {', '.join(found.unchecked)}"] if found.unchecked else []
         return rows
 
+    def _pin(self, store: Store) -> None:
+        """Freeze each bot given by its source and read each stored version named (:mod:`arena.versions.roster`):
+        the bots then play their versions; one named by a reference alone (``mybot@prev``) is named
+        after the version it is (``mybot@1``)."""
+        bases = {b.name: None if b.base is None else Path(b.base) for b in self.config.bots}
+        wanted = []
+        for b in self.config.bots:
+            ref = _reference(b)
+            if ref is None:
+                wanted.append(Wanted(self.sources[b.name], origin=origin_of(b.bot, bases[b.name])))
+            else:
+                wanted.append(Wanted(reference=ref, name=None if b.name == b.bot else b.name))
+        entrants = enter(store, wanted, self.arena_files(store))
+        renamed = {b.name: e.name for b, e in zip(self.config.bots, entrants, strict=True)}
+        self.config = _renamed(self.config, renamed)
+        self.sources = {renamed[n]: s for n, s in self.sources.items()}
+        self.specs = {e.name: _with_entry(e.spec, b) for b, e in zip(self.config.bots, entrants, strict=True)}
+        self.versions = {e.name: e.version for e in entrants}
+        self._left_out += [n for e in entrants for n in e.notes]
+        self.schedule = _schedule(self.config)
+
     def open(self, store: Store) -> tuple[int, bool]:
-        """Find the tournament to resume, or create it: its id, and whether it is resumed."""
+        """Find the tournament to resume (the newest one of these settings whose bots are these
+        versions), or create it: its id, and whether it is resumed."""
         self._store = store
+        self._pin(store)
         key = settings_key(self.config)
         rows = self.bot_rows(store)
-        existing = None if self.new else store.latest(key)
+        existing = None if self.new else self._resumable(store, key, rows)
         if existing is None:
-            self.change = None if self.new else settings_change(self.config, store.tournaments())
+            self.change = None if self.new or self._changed else settings_change(self.config, store.tournaments())
             comparisons = [(c.index, c.bots) for c in self.schedule.comparisons()]
-            config = self.config
-            return store.create_tournament(
-                key, config.to_dict(), config.games, self.referee_version, rows, comparisons
-            ), False
-        stored = {b.name: b for b in store.bots(existing.id)}
-        for row in rows:
-            old = stored.get(row.name)
-            if old is not None and not same_bot(old, row, self.specs[row.name], self.arena_files(store)):
-                raise TournamentError(
-                    f"bot {row.name!r} changed since tournament {existing.id} started (source hash "
-                    f"{old.source_hash} -> {row.source_hash}: its code, or the data its config lists "
-                    "under data:); restore it, or pass --new to start a new tournament"
-                )
+            settings, games = self.config.to_dict(), self.config.games
+            return store.create_tournament(key, settings, games, self.referee_version, rows, comparisons), False
         self._same_league(existing.settings.get("league"), existing.id)
         if not same_rules(existing.referee_version, self.config.game):
             raise TournamentError(
                 f"the {self.config.game} referee changed since tournament {existing.id} started "
                 f"({existing.referee_version} -> {self.referee_version}); pass --new to start a new one"
             )
+        for row in rows:  # a tournament stored before versions were: its bots are these versions
+            store.set_bot_version(existing.id, row.name, row.version)
         store.update_tournament(
             existing.id, status=TournamentStatus.RUNNING, games_target=self.config.games, settings=self.config.to_dict()
         )
         self.resumed = True
         return existing.id, True
+
+    def _resumable(self, store: Store, key: str, rows: Sequence[BotRow]) -> TournamentRow | None:
+        """The newest tournament of these settings whose bots are these versions; when the latest
+        one's are not, why (:meth:`warnings`: a new tournament starts, the old one keeps its games)."""
+        same = [t for t in reversed(store.tournaments()) if t.key == key]
+        for i, row in enumerate(same):
+            changed = self._other_versions(store, row.id, rows)
+            if not changed:
+                return row
+            if i == 0:
+                self._changed = (
+                    f"{'; '.join(changed)}: tournament {row.id} keeps its games, and a new tournament starts for "
+                    "these versions"
+                )
+        return None
+
+    def _other_versions(self, store: Store, tid: int, rows: Sequence[BotRow]) -> list[str]:
+        """How the bots of tournament ``tid`` differ from ``rows``: ``bot 'v2' is v2@2 (tournament 3
+        played v2@1)``; empty when they are the same versions."""
+        stored = {b.name: b for b in store.bots(tid)}
+        out = []
+        for row in rows:
+            old = stored.get(row.name)
+            if old is None:
+                continue
+            if old.version is not None and row.version is not None:
+                if old.version == row.version:
+                    continue
+                then, now = store.version(old.version), self.versions[row.name]
+                played = then.name + f"@{then.number}" if then is not None else "another version"
+                out.append(
+                    f"bot {row.name!r} is {now.label} (tournament {tid} played {played}: its code, or the data its "
+                    "config lists under data:, changed)"
+                )
+            elif not same_bot(old, row, self.sources.get(row.name) or self.specs[row.name], self.arena_files(store)):
+                out.append(
+                    f"bot {row.name!r} changed since tournament {tid} started (source hash {old.source_hash} -> "
+                    f"{row.source_hash}: its code, or the data its config lists under data:)"
+                )
+        return out
 
     def _same_league(self, stored: int | None, tid: int) -> None:
         league = self.config.league
@@ -180,7 +279,7 @@ class TournamentScheduler:
             )
 
     def warnings(self) -> list[str]:
-        notes = [self.sandbox_note, self.limits_note]
+        notes = [self.sandbox_note, self.limits_note, self._changed]
         return [n for n in notes if n] + self._left_out + ([self.change.describe()] if self.change is not None else [])
 
     def notes(self, resumed: bool) -> list[str]:
@@ -214,7 +313,7 @@ class TournamentScheduler:
         self._dispatcher = Dispatcher(self.schedule, self.trackers, store.game_keys(run_id))
         done = len(self._dispatcher.done)
         notes = tuple(self.notes(self.resumed))
-        return Plan(done, done + self._dispatcher.remaining(), tuple(self.warnings()), notes)
+        return Plan(done, done + self._dispatcher.remaining(), tuple(self.warnings()), notes, self.config)
 
     def spec(self, name: str) -> BotSpec:
         return self.specs[name]

@@ -261,7 +261,7 @@ def _command(spec: BotSpec) -> _Plan:
     return _Plan(recipe)
 
 
-def _plan(spec: BotSpec, bundle: Callable[[str], str] | None, avoid: ArenaFiles) -> _Plan:
+def _plan(spec: BotSpec, bundle: Callable[[str], str] | None, avoid: ArenaFiles, lenient: bool) -> _Plan:
     if not spec.argv:
         raise _refuse(spec, "it has no command")
     words = provenance.code_words(spec)[0]
@@ -269,10 +269,21 @@ def _plan(spec: BotSpec, bundle: Callable[[str], str] | None, avoid: ArenaFiles)
     script = len(words) > 1 and "-m" not in words and paths.is_file(_where(spec, words[-1]))
     if spec.source is None and not binary and not script:
         return _command(spec)
-    _check_readable(spec, avoid)
+    _check_readable(dataclasses.replace(spec, data=()) if lenient else spec, avoid)
     if spec.source is not None:
         return _python(spec, bundle, avoid)
     return _binary(spec, avoid) if binary else _script(spec, words, avoid)
+
+
+def _unreadable(spec: BotSpec) -> tuple[BotSpec, tuple[str, ...]]:
+    """``spec`` without the declared data that cannot be frozen (a FIFO, a device, a file over
+    the limit), and that data's absolute paths."""
+    keep: list[str] = []
+    left: list[str] = []
+    for text, path in zip(spec.data, paths.data_paths(spec.data, spec.cwd), strict=True):
+        unread = not path.is_dir() and paths.not_regular(path, snapshot.FILE_LIMIT) is not None
+        (left if unread and paths.missing(path) is None else keep).append(str(path) if unread else text)
+    return dataclasses.replace(spec, data=tuple(keep)), tuple(left)
 
 
 def freeze(
@@ -280,15 +291,22 @@ def freeze(
     store: Path,
     bundle: Callable[[str], str] | None,
     avoid: ArenaFiles | None = None,
+    *,
+    lenient: bool = False,
 ) -> Frozen:
     """Freeze the bot ``spec`` into ``store`` (see the module's text for what is frozen, and
     :mod:`.snapshot` for the store): the version it is now, run as :attr:`Frozen.spec`.
     ``bundle(entry) -> text`` bundles a Python bot (``None``: its module tree is copied);
     ``avoid``: the arena's own files (its database, its replays), never frozen. The same content
     is stored once; an existing snapshot of it is checked, and replaced when damaged. Raises
-    :class:`FreezeError` (one line) when the bot cannot be frozen."""
+    :class:`FreezeError` (one line) when the bot cannot be frozen; ``lenient``: declared data that
+    cannot be (a FIFO, a device, a file over the limit, inside a data folder too) is left where it
+    is and read there at each game, as a tournament reads it (its hash names what it leaves out)."""
     store = Path(os.path.abspath(store))
     avoid = avoid or ArenaFiles()
     folders = {*avoid.folders, str(store), os.path.realpath(store)}
-    plan = _plan(spec, bundle, ArenaFiles(avoid.files, tuple(sorted(folders))))
+    spec, left = _unreadable(spec) if lenient else (spec, ())
+    plan = _plan(spec, bundle, ArenaFiles(avoid.files, tuple(sorted(folders))), lenient)
+    if left:
+        plan.recipe = dataclasses.replace(plan.recipe, data=plan.recipe.data + tuple(("word", d) for d in left))
     return snapshot.write(store, spec.name, plan.recipe, plan.content, plan.notes)

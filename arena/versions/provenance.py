@@ -114,8 +114,9 @@ _SIDE_FILES = ("-wal", "-shm", "-journal", ".lock")
 @dataclass(frozen=True)
 class ArenaFiles:
     """The arena's own files, never opened as a bot's: the results database, its side files
-    (``-wal``, ``-shm``, ``-journal``, the run lock's ``.lock``) and the replays folder, by the
-    names given and by their real names (a symbolic link is followed)."""
+    (``-wal``, ``-shm``, ``-journal``, the run lock's ``.lock``), the store of frozen versions
+    beside it and the replays folder, by the names given and by their real names (a symbolic link
+    is followed)."""
 
     files: frozenset[str] = frozenset()
     folders: tuple[str, ...] = ()
@@ -123,10 +124,12 @@ class ArenaFiles:
     @classmethod
     def of(cls, db: str | os.PathLike[str] | None, replays: str | os.PathLike[str] | None = None) -> ArenaFiles:
         files: set[str] = set()
+        places = [] if replays is None else [os.fspath(replays)]
         if db is not None:
             for name in {os.path.abspath(db), os.path.realpath(db)}:
                 files.update([name, *(name + side for side in _SIDE_FILES)])
-        folders = () if replays is None else tuple(sorted({os.path.abspath(replays), os.path.realpath(replays)}))
+            places.append(os.fspath(db) + "-bots")  # the store of frozen versions (arena.versions.snapshot.store_for)
+        folders = tuple(sorted({f(p) for p in places for f in (os.path.abspath, os.path.realpath)}))
         return cls(frozenset(files), folders)
 
     def holds(self, path: str | os.PathLike[str]) -> bool:

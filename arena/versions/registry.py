@@ -111,7 +111,7 @@ def record(store: Store, name: str, frozen: Frozen, origin: str) -> Version:
     (:func:`origin_of`)."""
     if not is_bot_name(name):
         raise VersionError(f"{name!r} cannot name a bot version: use letters, digits and _.#+- only")
-    row, new = store.add_version(name, frozen.hash, frozen.to_dict(), origin)
+    row, new = store.add_version(name, frozen.hash, frozen.to_dict(), paths.readable(origin))
     return Version.of(row, new)
 
 

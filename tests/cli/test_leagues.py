@@ -111,4 +111,5 @@ def test_a_shipped_bot_is_refused_outside_its_leagues(tmp_path: Path, monkeypatc
             else run(*command, "--league", "3")
         )
         assert code == 0, out
-    assert sorted(p.name for p in work.iterdir()) == ["arena.sqlite", "arena.sqlite.lock"]  # the league-3 run only
+    # the league-3 run only: its database, and the bots' frozen versions beside it
+    assert sorted(p.name for p in work.iterdir()) == ["arena.sqlite", "arena.sqlite-bots", "arena.sqlite.lock"]

@@ -49,7 +49,8 @@ def comparison_figures(data: dict) -> list[dict]:
 
 def bot_pids(cwd: Path) -> set[int]:
     """Running processes of the shipped bots started in ``cwd`` (bots inherit the tournament's
-    working directory; other test runs on the machine are not counted)."""
+    working directory), or of their frozen versions in the store beside a database there (other
+    test runs on the machine are not counted)."""
     found = set()
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -58,7 +59,9 @@ def bot_pids(cwd: Path) -> set[int]:
                 where = os.readlink(f"/proc/{entry}/cwd")
             except OSError:
                 continue
-            if b"bots/spring2021/" in cmdline and where == str(cwd) and alive(int(entry)):
+            shipped = b"bots/spring2021/" in cmdline and where == str(cwd)
+            frozen = f"{cwd}/".encode() in cmdline and b".sqlite-bots/" in cmdline  # their versions, beside the db
+            if (shipped or frozen) and alive(int(entry)):
                 found.add(int(entry))
     return found
 

@@ -16,7 +16,7 @@ import pytest
 
 from arena.match.launch.botspec import BotSpec
 from arena.store.results import Store
-from arena.tournament import TournamentError, TournamentScheduler
+from arena.tournament import TournamentScheduler
 from arena.tournament.config import load_config
 from arena.versions import provenance
 from tests.helpers.spring_text_bots import spring_bot_text
@@ -156,19 +156,26 @@ def test_a_bot_appending_to_the_log_on_its_command_line_resumes(tmp_path: Path) 
     ]
 
 
-def test_changed_declared_data_is_refused_and_the_error_names_data(tmp_path: Path) -> None:
+def test_changed_declared_data_is_a_new_version_and_a_new_tournament_naming_data(tmp_path: Path) -> None:
+    """#43: changed data makes the bot another version: a new tournament starts for it (no
+    --new), the first keeps its games, and the warning says why, naming data:."""
     (tmp_path / "weights.bin").write_bytes(b"\x00\x01")
     (tmp_path / "t.yaml").write_text(
         "game: spring2021\nbots: [{name: mine, bot: greedy, data: [weights.bin]}, random]\ngames: 2\ndb: r.sqlite\n"
     )
     config = load_config(tmp_path / "t.yaml")
     with Store(config.db) as store:
-        TournamentScheduler(config).open(store)
+        assert TournamentScheduler(config).open(store) == (1, False)
     (tmp_path / "weights.bin").write_bytes(b"\x00\x02")
-    with Store(config.db) as store, pytest.raises(TournamentError) as caught:
-        TournamentScheduler(config).open(store)
-    assert "bot 'mine' changed since tournament 1 started" in str(caught.value)
-    assert "its code, or the data its config lists under data:" in str(caught.value)
+    with Store(config.db) as store:
+        scheduler = TournamentScheduler(config)
+        assert scheduler.open(store) == (2, False)
+    (changed,) = [w for w in scheduler.warnings() if "tournament 1" in w]
+    assert changed.startswith("bot 'mine' is mine@2 (tournament 1 played mine@1: its code, or the data its config")
+    assert "lists under data:, changed): tournament 1 keeps its games, and a new tournament starts" in changed
+    (tmp_path / "weights.bin").write_bytes(b"\x00\x01")  # back to the first version: its tournament resumes
+    with Store(config.db) as store:
+        assert TournamentScheduler(config).open(store) == (1, True)
 
 
 def test_ordinary_bots_hash_as_before(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from the games f515562 stored, by a second fit (:mod:`tests.helpers.bradley_terr
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,8 +30,10 @@ from click.testing import CliRunner
 from cli.arena import main
 from tests.helpers import bradley_terry
 from tests.helpers.golden import (
+    MASK,
     OUTPUTS,
     STORE_V9,
+    dump,
     fixture_ranking,
     game_rows,
     mask_json,
@@ -101,15 +104,23 @@ def _saved(name: str) -> str:
 
 def test_every_replay_is_the_one_f515562_wrote(played: Played) -> None:
     """The same replay files (names: game id and seed), each the same document but for the
-    measured times and the machine's paths (in the bots' commands)."""
+    measured times and the bots' commands: f515562 ran each bot from its source, today's runs its
+    frozen version, from the store beside the database (#43: the same files, another folder); the
+    command is checked to run the same script there."""
     old = sorted(p.name for p in (STORE_V9 / "replays").iterdir())
     new = sorted(p.name for p in (played.folder / "replays").iterdir())
     assert new == old
     assert len(old) == 28  # tournament 1: all 24 games; tournament 2: its 4 failed games
     for name in old:
-        expected = masked_json_text((STORE_V9 / "replays" / name).read_text(encoding="utf-8"))
-        got = masked_json_text((played.folder / "replays" / name).read_text(encoding="utf-8"))
-        assert got == expected, name
+        expected = json.loads((STORE_V9 / "replays" / name).read_text(encoding="utf-8"))
+        got = json.loads((played.folder / "replays" / name).read_text(encoding="utf-8"))
+        for before, now in (*zip(expected["bots"], got["bots"], strict=True),
+                            *zip(expected["result"]["players"], got["result"]["players"], strict=True)):  # fmt: skip
+            script = mask_text(before["command"]).split(" ", 2)[2].rsplit("/", 1)[1]  # the script and its arguments
+            frozen = rf"<PYTHON> -u <DIR>/results\.sqlite-bots/[0-9a-f]{{64}}/tree/(?:[^ ]+/)?{re.escape(script)}"
+            assert re.fullmatch(frozen, mask_text(now["command"])), (name, now["command"])
+            before["command"] = now["command"] = MASK
+        assert dump(mask_json(got)) == dump(mask_json(expected)), name
 
 
 def test_every_stored_game_is_the_one_f515562_stored(played: Played) -> None:

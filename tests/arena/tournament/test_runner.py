@@ -18,7 +18,7 @@ from arena.standings.tracker import ComparisonTracker, score_of_a
 from arena.stats import HeadToHead, SprtParams, SprtState
 from arena.store.records import BotRow, GameRecord, PlayerRecord
 from arena.store.results import Store, StoreError
-from arena.tournament import TournamentError, TournamentScheduler, run_tournament
+from arena.tournament import TournamentScheduler, run_tournament
 from arena.tournament.config import ConfigError, config_from_mapping, load_config
 from arena.tournament.schedule import GauntletSchedule, RoundRobinSchedule, pair_seed
 from arena.versions.provenance import bot_sources
@@ -350,16 +350,24 @@ def test_each_game_is_stored_with_the_facts_of_its_map(tmp_path):
         assert set(g.meta) == {"holes", "richness", "rich_cells"}
 
 
-def test_a_changed_bot_source_is_detected_on_resume(tmp_path):
+def test_a_changed_bot_source_is_a_new_version_in_a_new_tournament(tmp_path):
+    """#43: an edited bot is simply a new version: the same command starts a new tournament for it
+    (no --new), which plays it; the first tournament keeps the games of the first version."""
     bot = tmp_path / "mybot.py"
     bot.write_text((REPO_ROOT / "bots" / "spring2021" / "greedy_bot.py").read_text())
     config = _config(tmp_path, bots=[str(bot), "random"], games=2)
-    _run(config)
+    first, _, _ = _run(config)
     bot.write_text(bot.read_text() + "\n# tuned\n")
-    with pytest.raises(TournamentError, match="'mybot' changed since tournament 1 started"):
-        _run(config)
+    edited, games, events = _run(config)
+    assert (first.run_id, edited.run_id, edited.played, len(games)) == (1, 2, 2, 2)
+    started = next(e for e in events if type(e).__name__ == "Started")
+    assert any(w.startswith("bot 'mybot' is mybot@2 (tournament 1 played mybot@1") for w in started.warnings)
+    with Store(config.db, read_only=True) as store:
+        assert len(store.games(1)) == 2  # kept
+        versions = {b.name: b.version for b in store.bots(2)} | {"first": store.bots(1)[0].version}
+    assert versions["mybot"] != versions["first"]
     result, _, _ = _run(config, new=True)
-    assert result.run_id == 2
+    assert result.run_id == 3
 
 
 def test_sprt_stops_a_comparison_and_leaves_later_pairs_unplayed(tmp_path):

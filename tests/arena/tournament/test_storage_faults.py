@@ -59,6 +59,11 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def tree_digest(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` (by its path there) with its digest."""
+    return {p.relative_to(folder).as_posix(): digest(p) for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 # -- creating one new database from several processes at once --------------------------------------
 
 
@@ -294,8 +299,8 @@ def read_only_folder(tmp_path: Path) -> Any:
     folder.mkdir()
     yield folder
     folder.chmod(0o755)
-    for p in folder.iterdir():
-        p.chmod(0o644)
+    for p in folder.rglob("*"):
+        p.chmod(0o755 if p.is_dir() else 0o644)
 
 
 def test_a_read_only_folder(tmp_path: Path, read_only_folder: Path) -> None:
@@ -303,11 +308,11 @@ def test_a_read_only_folder(tmp_path: Path, read_only_folder: Path) -> None:
     can be read; a run says in one line that the folder cannot be written."""
     db = small_tournament(read_only_folder)
     assert not (read_only_folder / "r.sqlite-wal").exists()
-    for p in read_only_folder.iterdir():
-        p.chmod(0o444)
+    for p in read_only_folder.rglob("*"):  # the database and the frozen versions beside it
+        p.chmod(0o555 if p.is_dir() else 0o444)
     read_only_folder.chmod(0o555)
     prefix = unprivileged(read_only_folder)
-    before = {p.name: digest(p) for p in read_only_folder.iterdir()}
+    before = tree_digest(read_only_folder)
 
     def arena(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*prefix, *ARENA, *args], cwd=tmp_path, capture_output=True, text=True, timeout=300)
@@ -323,7 +328,7 @@ def test_a_read_only_folder(tmp_path: Path, read_only_folder: Path) -> None:
     assert "make the folder writable, or pass --db with a file in a folder you can write" in line
     line = one_line_stderr(arena(*tournament_argv(bot, read_only_folder / "new.sqlite", 2, "--workers", "1")))
     assert "cannot write in its folder" in line
-    assert {p.name: digest(p) for p in read_only_folder.iterdir()} == before
+    assert tree_digest(read_only_folder) == before
 
 
 def test_a_read_only_database_file(tmp_path: Path) -> None:
@@ -399,7 +404,8 @@ def test_a_full_disk_stops_the_run_in_one_line_and_the_resume_loses_nothing(
 
 
 def test_a_really_full_disk(tmp_path: Path) -> None:
-    """The database on a 192 kB file system (tmpfs, mounted in a private mount namespace): the run
+    """The database on a 288 kB file system (tmpfs, mounted in a private mount namespace; room for
+    the bots' frozen versions beside the database, then a few games before it is full): the run
     stops in one line when the disk is full; the file system made larger, the same command
     resumes and plays the rest."""
     if shutil.which("unshare") is None:
@@ -433,7 +439,7 @@ def test_a_really_full_disk(tmp_path: Path) -> None:
     )
     listing = shlex.join([*ARENA, "tournaments", "--db", "r.sqlite"])
     script = (
-        f"mount -t tmpfs -o size=192k tmpfs {disk} && cd {disk} || exit 99\n"
+        f"mount -t tmpfs -o size=288k tmpfs {disk} && cd {disk} || exit 99\n"
         f'{run} 2>full.err >/dev/null; echo "full: $?"; tail -n 1 full.err; {listing}\n'
         f"mount -o remount,size=16m {disk} || exit 99\n"
         f'{run} >/dev/null 2>&1; echo "again: $?"; {listing}\n'

@@ -172,14 +172,22 @@ def test_resumes_and_extends_it(copy: Path) -> None:
 
 
 def test_a_changed_bot_is_still_noticed_in_it(copy: Path) -> None:
+    """Its bots have no recorded version (0.1.0 recorded none): a change is told by their source
+    hash, as then; since #43 it starts a new tournament, and the old one keeps its games."""
+    before = games(copy / "results.sqlite")
     with open(copy / "bots" / "random_bot.py", "a") as f:
         f.write("# edited\n")
     result = CliRunner().invoke(
         main, ["tournament", "tournament.yaml", "--games", "6", "--no-progress", "--max-failures", "1"]
     )  # the quitter quits
-    assert result.exit_code == 1
+    assert result.exit_code == 0, result.output
     assert "bot 'random1' changed since tournament 1 started" in result.output
-    assert len(games(copy / "results.sqlite")) == 24
+    assert "tournament 1 keeps its games, and a new tournament starts for these versions" in result.output
+    assert "tournament 2 (new)" in result.output
+    with sqlite3.connect(copy / "results.sqlite") as conn:
+        assert conn.execute("SELECT count(*) FROM games WHERE tournament_id = 2").fetchone() == (36,)
+        kept = conn.execute("SELECT count(*) FROM games WHERE tournament_id = 1").fetchone()
+    assert kept == (24,) and len(before) == 24  # the first tournament's games, untouched (the fixture held only them)
 
 
 def test_another_referee_is_still_noticed_in_it(copy: Path) -> None:
@@ -244,5 +252,5 @@ def test_a_moved_tournament_folder_resumes(tmp_path: Path, monkeypatch: pytest.M
     assert "resumed, 2 games already stored" in result.output
     (moved / "bots" / "a.py").write_text((moved / "bots" / "a.py").read_text() + "# edited\n")
     result = CliRunner().invoke(main, [*argv, "--games", "6"])
-    assert result.exit_code == 1
-    assert "changed since tournament 1 started" in result.output
+    assert result.exit_code == 0, result.output
+    assert "bot 'a' is a@2 (tournament 1 played a@1" in result.output and "tournament 2 (new)" in result.output
