@@ -48,6 +48,7 @@ __all__ = [
     "MAX_FORCED_WORKERS",
     "MAX_ELO",
     "DEFAULT_MAX_FAILURES",
+    "DEFAULT_DB",
     "PLAY_KEYS",
     "WORKER_KEYS",
     "read_params",
@@ -399,6 +400,9 @@ WORKER_KEYS = ("workers", "force_workers", "executor", "scheduler", "local_clust
 """Where games are played and how many at once (:class:`Workers`)."""
 
 _BY_KEY = {s.key: s for s in SETTINGS}
+
+DEFAULT_DB = "arena.sqlite"
+"""The results file used when no ``db`` / ``--db`` is given."""
 
 
 def setting(key: str) -> Setting:

@@ -66,41 +66,38 @@ def init(game: str, db: str, new: bool, **flags: Any) -> None:
 
 @ladder.command()
 @click.argument("name")
-@click.argument("bot")
+@click.argument("bot", required=False)
 @click.option(
     "--data", multiple=True, metavar="FILE", help="A file or folder the bot reads, frozen with it (repeatable)."
 )
 @_DB
 @_LADDER
-def add(name: str, bot: str, data: tuple[str, ...], db: str, ladder_id: int | None) -> None:
-    """Register a frozen version of BOT as NAME, after a self-play game.
+def add(name: str, bot: str | None, data: tuple[str, ...], db: str, ladder_id: int | None) -> None:
+    """Register BOT as NAME (or BOT alone: named after it), after a self-play game.
 
-    BOT is what arena play takes: a Python file or package (frozen as its bundle), a binary
-    (copied), an interpreter and its script (the script copied), or a command (kept as given,
-    with a warning: it cannot be frozen).
+    BOT is what arena play takes, recorded as a version (arena versions lists them): a Python file
+    or package (frozen as its module tree), a binary (copied), an interpreter and its script (the
+    script copied), or a command (kept as given, with a warning: it cannot be frozen); or a stored
+    version, as NAME@N or NAME@prev (arena ladder add mybot@prev).
     """
     from arena.ladder.commands import add_bot
-    from arena.ladder.errors import LadderError
     from arena.ladder.stored import title
-    from bundler.ship import bundle_source
 
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM):
-            added = add_bot(db, name, bot, data=data, ladder_id=ladder_id, bundle=bundle_source)
-    except LadderError as exc:
-        raise _fail(exc) from None
+            added = add_bot(db, name if bot else None, bot or name, data=data, ladder_id=ladder_id)
     except KeyboardInterrupt:
         click.echo("interrupted: the bot is not added", err=True)
         sys.exit(130)
-    frozen = added.frozen
-    if frozen.warning:
-        click.echo(f"warning: {shown(frozen.warning)}", err=True)
+    if added.warning:
+        click.echo(f"warning: {shown(added.warning)}", err=True)
     for note in added.notes:
         click.echo(f"note: {shown(note)}", err=True)
     if added.same_as:
         click.echo(f"note: {', '.join(added.same_as)} {'is' if len(added.same_as) == 1 else 'are'} this very version")
+    version = added.version
     click.echo(
-        f"added {name} to {title(added.ladder)}: version {frozen.hash[:12]} ({frozen.how}) in {frozen.folder}; "
+        f"added {added.name} to {title(added.ladder)}: {version.label}, version {version.short} ({version.how}); "
         "its self-play game went through"
     )
 

@@ -9,7 +9,7 @@ import re
 import signal
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +21,16 @@ from arena.match.process.shield import shielded
 from arena.match.request import (
     BotsCannotStart,
     MatchRequest,
+    Pin,
     PlayedMatch,
     Ready,
     RequestError,
     play_request,
 )
 from arena.match.result import Frame, Verdict
-from arena.match.settings import DEFAULT_GAME
+from arena.match.settings import DEFAULT_GAME, PlaySettings
+from arena.settings import DEFAULT_DB
+from arena.store.database import StoreError
 from referee.suggest import did_you_mean
 
 from .common import java_long, shown, stop_on_signals
@@ -70,7 +73,7 @@ PLAYED = ("time_scale", "time_margin", "memory_limit_mb", "params", "league", "s
     is_flag=True,
     help="Let --replay replace an existing file that is not a replay (never a database or a bot's own file).",
 )
-@setting_options(PLAYED)
+@setting_options((*PLAYED, "db"))
 @click.option("--no-timeout", is_flag=True, help="Wait for every answer forever (debugging).")
 @click.option(
     "--data",
@@ -114,7 +117,10 @@ def play(
     __main__.py, an executable, a command line in one string ("bot.py --depth 3"), or a shipped
     bot name from bots/shipped.yaml (arena bots lists them), optionally named: NAME=BOT.
     A bot's data files (weights, an opening book) are declared with --data N=PATH, N its place
-    among the BOTs: in the sandbox it may read them, its opponents may not.
+    among the BOTs: in the sandbox it may read them, its opponents may not. Where there is a
+    results database (--db, or arena.sqlite here), every bot plays as a version recorded there
+    (frozen by content: an edited bot is the next version), and a BOT may name one: NAME@N,
+    NAME@prev, NAME@latest (arena versions lists them).
     """
     game, bots = _game_first(game, bots)
     settings = play_settings(flags, game, PLAYED)
@@ -123,8 +129,8 @@ def play(
     out = click.echo if not as_json else functools.partial(click.echo, err=True)
     printer, played = _Printer(out, verbose, show_stderr), None
     try:
-        with stop_on_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            played = play_request(request, printer.on_ready, printer.on_frame)
+        with stop_on_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP), _versions(flags.get("db"), settings) as pin:
+            played = play_request(request, printer.on_ready, printer.on_frame, pin)
             with shielded():  # the match is over: a stop signal now waits for what it gave to be printed
                 status = _render(played, request, as_json, view, no_open)
     except RequestError as exc:
@@ -137,6 +143,28 @@ def play(
         sys.exit(130)
     if status:
         sys.exit(status)
+
+
+@contextlib.contextmanager
+def _versions(db: str | None, settings: PlaySettings) -> Iterator[Pin | None]:
+    """How the bots play as versions recorded in the results database: ``--db``, or the usual one
+    where there is one (none is made for a match alone: then they play from their sources). Where
+    it cannot be written, from their sources too, said in a note (a bot naming a stored version
+    then cannot play: its error says why)."""
+    from arena.store.results import Store
+    from arena.versions.roster import play_pin
+
+    if db is None and not Path(DEFAULT_DB).is_file():
+        yield None
+        return
+    try:
+        store = Store(db or DEFAULT_DB)
+    except StoreError as exc:
+        click.echo(f"note: the bots are not recorded as versions: {shown(str(exc))}", err=True)
+        yield None
+        return
+    with store:
+        yield play_pin(store, settings.libs, settings.env)
 
 
 def _game_first(game: str, bots: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:

@@ -35,8 +35,10 @@ from ..store.results import Store, StoreError
 from ..store.runlock import RunLock
 from ..store.where import WhereError, parse_where
 from ..tournament.schedule import pair_seed
-from ..versions.freeze import freeze
 from ..versions.provenance import ArenaFiles, same_rules
+from ..versions.reference import parse
+from ..versions.registry import Version, origin_of
+from ..versions.roster import Wanted, enter
 from ..versions.snapshot import FreezeError, Frozen, store_for, verify
 from .errors import LadderError
 from .scheduler import MIN_GAMES, LadderScheduler
@@ -102,14 +104,16 @@ def init_ladder(db: str | Path, game: str, given: Mapping[str, Any], *, new: boo
 
 @dataclass(frozen=True)
 class Added:
-    """A bot registered: its ladder, its frozen version, what is worth knowing about it."""
+    """A bot registered: its ladder, its version, what is worth knowing about it."""
 
     ladder: Ladder
     name: str
-    frozen: Frozen
+    version: Version
     notes: tuple[str, ...]
     same_as: tuple[str, ...] = ()
     """Bots of the ladder registered with this very version."""
+    warning: str | None = None
+    """Why it is not frozen (a command kept as given), in one line."""
 
 
 def spec_of(db: str | Path) -> Callable[[str, dict[str, Any]], BotSpec]:
@@ -159,64 +163,57 @@ def _smoke(name: str, spec: BotSpec, settings: LadderSettings, db: str | Path) -
 
 def add_bot(
     db: str | Path,
-    name: str,
+    name: str | None,
     bot: str,
     *,
     data: Sequence[str] = (),
     ladder_id: int | None = None,
-    bundle: Callable[[str], str] | None = None,
     base: Path | None = None,
     smoke: bool = True,
 ) -> Added:
-    """Register a frozen version of ``bot`` (a BOT argument as ``arena play`` takes it, relative
-    paths from ``base``, default the working directory) as ``name`` on ladder ``ladder_id`` (the
-    latest one): its files are copied beside the database (:mod:`arena.versions.freeze`), and it plays a
-    self-play game first, refused if it fails (``smoke``). ``bundle`` bundles a Python bot (the
-    command line gives the bundler's :func:`bundler.ship.bundle_source`)."""
+    """Register ``bot`` as ``name`` on ladder ``ladder_id`` (the latest one): a BOT argument as
+    ``arena play`` takes it (relative paths from ``base``, default the working directory), frozen
+    and recorded as a version (:mod:`arena.versions.roster`), or a stored version it names
+    (``mybot@2``; ``name`` ``None``: named after it); it plays a self-play game first, refused if
+    it fails (``smoke``)."""
     with _store(db, create=False) as store:
-        try:
-            ladder = find_ladder(store, ladder_id)
+        ladder = find_ladder(store, ladder_id)
+        settings = ladder.settings
+        ref = parse(bot, base)
+        if name is not None:
             _check_name(ladder, name)
-            settings = ladder.settings
+        if ref is not None:
+            wanted = Wanted(reference=ref, name=name)
+        else:
             try:
                 resolved = botspec.resolve(bot, settings.game, base=base)
             except botspec.BotSpecError as exc:
-                raise LadderError(f"bot {name!r}: {exc}") from None
-            level = settings.league or referee.get(settings.game).top_league
-            refused = resolved.league_refusal(settings.game, level)
-            if refused is not None:
-                raise LadderError(refused)
+                raise LadderError(f"bot {name or bot!r}: {exc}") from None
             here = Path.cwd() if base is None else base
-            spec = dataclasses.replace(
-                resolved, name=name, data=tuple(str(p) for p in paths.data_paths(tuple(data), str(here)))
-            )
-            try:
-                frozen = freeze(spec, store_for(db), bundle, ArenaFiles.of(db))
-            except FreezeError as exc:
-                raise LadderError(str(exc)) from None
-            why = verify(frozen)
-            if why is not None:
-                raise LadderError(why)
-            if smoke:
-                _smoke(name, frozen.spec, settings, db)
-            store.add_bot(
-                ladder.id,
-                BotRow(
-                    name=name,
-                    command=tuple(frozen.spec.argv),
-                    env=dict(frozen.spec.env),
-                    source_hash=frozen.hash,
-                    files=tuple(f.name for f in frozen.files),
-                    state=BotState.ACTIVE.value,
-                    added=time.time(),
-                    frozen=frozen.to_dict(),
-                ),
-            )
-            same = tuple(b.name for b in ladder.bots if b.source_hash == frozen.hash)
-            ladder.reload(store)
-            return Added(ladder, name, frozen, tuple(frozen.notes), same)
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+            found = tuple(str(p) for p in paths.data_paths(tuple(data), str(here)))
+            spec = dataclasses.replace(resolved, name=name or resolved.name, data=found)
+            wanted = Wanted(spec, name=name, origin=origin_of(bot, base))
+        (entrant,) = enter(store, [wanted], ArenaFiles.of(db))
+        if name is None:
+            _check_name(ladder, entrant.name)
+        refused = entrant.spec.league_refusal(settings.game, settings.league or referee.get(settings.game).top_league)
+        if refused is not None:
+            raise LadderError(refused)
+        if smoke:
+            _smoke(entrant.name, entrant.spec, settings, db)
+        version = entrant.version
+        files = tuple(str(f.get("name")) for f in version.frozen.get("files") or ())
+        store.add_bot(
+            ladder.id,
+            BotRow(
+                entrant.name, tuple(entrant.spec.argv), dict(entrant.spec.env), version.hash, files,
+                state=BotState.ACTIVE.value, added=time.time(), frozen=version.frozen, version=version.id,
+            ),
+        )  # fmt: skip
+        same = tuple(b.name for b in ladder.bots if b.source_hash == version.hash)
+        ladder.reload(store)
+        notes = tuple(n for n in entrant.notes if n != version.warning)
+        return Added(ladder, entrant.name, version, notes, same, version.warning)
 
 
 @dataclass(frozen=True)

@@ -118,20 +118,28 @@ class PlayedMatch:
         return replay_document(self.result, params)
 
 
+Pin = Callable[[Sequence[str], list["BotSpec | RequestError"]], list[BotSpec]]
+"""What turns a request's bots into what plays (the versions layer freezes them): given the BOT
+arguments and each one's spec as resolved from its source (or why it is none: a stored version's
+name is no bot this layer knows), the specs to play."""
+
+
 def play_request(
     request: MatchRequest,
     on_ready: Callable[[Ready], None] | None = None,
     on_frame: Callable[[Frame], None] | None = None,
+    pin: Pin | None = None,
 ) -> PlayedMatch:
     """Check ``request``, make sure its bots start, play the match and write its replay file.
     ``on_ready`` is called once everything is checked, before the match starts; ``on_frame``
-    after every frame. Raises :class:`RequestError` or :class:`BotsCannotStart` before any game.
+    after every frame; ``pin`` turns the bots resolved into what plays (their frozen versions).
+    Raises :class:`RequestError` or :class:`BotsCannotStart` before any game.
 
     Ctrl-C stops it as it stops a match, the bots killed, the result interrupted: during the bots'
     start check, no game is played (:attr:`PlayedMatch.started` is false); during the match, the
     result is partial; once the game has ended (the bots' clean-up, the replay file written) it
     is whole, and the replay file is written whole first."""
-    ready, options = _prepare(request)
+    ready, options = _prepare(request, pin)
     try:
         failures = start_failures(ready.specs, request.settings.memory_limit_mb, sandboxed=ready.sandboxed)
     except KeyboardInterrupt:  # the bots started for the check are killed
@@ -163,7 +171,7 @@ def _unplayed(ready: Ready) -> MatchResult:
     return MatchResult(ready.rules.name, ready.seed, players, None, interrupted=True, sandboxed=ready.sandboxed)
 
 
-def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
+def _prepare(request: MatchRequest, pin: Pin | None = None) -> tuple[Ready, MatchOptions]:
     """The checked request (all but the bots' start): what will be played, and the match's options."""
     settings, params = request.settings, request.settings.game_params()
     try:
@@ -175,8 +183,9 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
         raise RequestError(f"{rules.name} has no shipped bots: give its {rules.player_count} BOTs")
     if len(bots) != rules.player_count:
         raise RequestError(f"{rules.name} is played by {rules.player_count} bots, got {len(bots)}")
-    specs = [botspec.with_run_options(_spec(text, rules.name), settings.libs, settings.env) for text in bots]
-    specs = _with_data(specs, request.data)
+    resolved = _resolved(request, bots, rules.name, pin is not None)
+    sources = [s for s in resolved if isinstance(s, BotSpec)]
+    specs = [s for s in resolved if isinstance(s, BotSpec)] if pin is None else pin(bots, resolved)
     try:
         level = rules.league_level(params)
     except referee.ParameterError as exc:
@@ -185,7 +194,7 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
     if refused is not None:
         raise RequestError(refused)
     if request.replay is not None:
-        own = [entry for s in specs for entry in sandbox.bot_files(s.argv, s.cwd, s.data).entries]
+        own = [entry for s in [*specs, *sources] for entry in sandbox.bot_files(s.argv, s.cwd, s.data).entries]
         try:
             check_replay_path(request.replay, force=request.force, keep=own)
         except ReplayPathError as exc:
@@ -208,6 +217,21 @@ def _prepare(request: MatchRequest) -> tuple[Ready, MatchOptions]:
     return Ready(rules, tuple(specs), tuple(bots), seed, confined, why_not, limits), options
 
 
+def _resolved(request: MatchRequest, bots: Sequence[str], game: str, deferred: bool) -> list[BotSpec | RequestError]:
+    """Each bot resolved from its source, with the request's libraries, variables and data; with
+    ``deferred``, why one is not (instead of raising it: a stored version's name, say)."""
+    settings = request.settings
+    out: list[BotSpec | RequestError] = []
+    for text in bots:
+        try:
+            out.append(botspec.with_run_options(_spec(text, game), settings.libs, settings.env))
+        except RequestError as exc:
+            if not deferred:
+                raise
+            out.append(exc)
+    return _with_data(out, request.data)
+
+
 def _spec(text: str, game: str) -> BotSpec:
     label, bot = botspec.split_name(text)
     try:
@@ -217,7 +241,7 @@ def _spec(text: str, game: str) -> BotSpec:
     return spec if label is None else dataclasses.replace(spec, name=label)
 
 
-def _with_data(specs: list[BotSpec], data: Mapping[int, Sequence[str]]) -> list[BotSpec]:
+def _with_data(specs: list[BotSpec | RequestError], data: Mapping[int, Sequence[str]]) -> list[BotSpec | RequestError]:
     """``specs`` with the data files each bot reads (``data`` by place, from 1), checked."""
     for place, files in sorted(data.items()):
         if place > len(specs):
@@ -227,7 +251,9 @@ def _with_data(specs: list[BotSpec], data: Mapping[int, Sequence[str]]) -> list[
             if reason is not None:
                 raise RequestError(f"--data {place}={given}: {reason}")
         found = tuple(str(p) for p in paths.data_paths(files))  # absolute: whatever the bot's folder
-        specs[place - 1] = dataclasses.replace(specs[place - 1], data=specs[place - 1].data + found)
+        spec = specs[place - 1]
+        if isinstance(spec, BotSpec):
+            specs[place - 1] = dataclasses.replace(spec, data=spec.data + found)
     return specs
 
 

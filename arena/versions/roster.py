@@ -14,19 +14,20 @@ same command froze the name's source to.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..match.launch.botspec import BotSpec
+from ..match.launch.botspec import BotSpec, split_name, with_run_options
+from ..match.request import Pin, RequestError
 from ..store.results import Store
 from .errors import VersionError
 from .freeze import freeze
 from .provenance import ArenaFiles
-from .reference import Reference, resolve
-from .registry import Version, record
+from .reference import Reference, parse, resolve
+from .registry import Version, origin_of, record
 from .snapshot import FreezeError, store_for, verify
 
-__all__ = ["Wanted", "Entrant", "enter", "version_name"]
+__all__ = ["Wanted", "Entrant", "enter", "version_name", "play_pin"]
 
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_.#+-]+")
 
@@ -102,3 +103,28 @@ def enter(store: Store, bots: Sequence[Wanted], avoid: ArenaFiles | None = None)
         if wanted.spec is None:
             out[i] = _stored(store, wanted, current)
     return [out[i] for i in range(len(bots))]
+
+
+def play_pin(store: Store, libs: Sequence[str] = (), env: Mapping[str, str] | None = None) -> Pin:
+    """What ``arena play`` plays its bots as (:data:`arena.match.request.Pin`): each bot resolved
+    from its source frozen and recorded, each other one read from the stored version it names
+    (with the match's library folders ``libs`` and variables ``env``), named ``NAME=`` gives."""
+
+    def pin(texts: Sequence[str], specs: list[BotSpec | RequestError]) -> list[BotSpec]:
+        wanted = []
+        for text, spec in zip(texts, specs, strict=True):
+            label, bot = split_name(text)
+            if isinstance(spec, BotSpec):
+                wanted.append(Wanted(spec, origin=origin_of(bot)))
+                continue
+            ref = parse(bot)
+            if ref is None:
+                raise spec
+            wanted.append(Wanted(reference=ref, name=label))
+        entrants = enter(store, wanted)
+        return [
+            e.spec if w.spec is not None else with_run_options(e.spec, libs, env)
+            for w, e in zip(wanted, entrants, strict=True)
+        ]
+
+    return pin

@@ -21,7 +21,7 @@ def _ladder(tmp_path: Path, *bots: str) -> Path:
     init_ladder(db, "spring2021", {})
     for bot in bots:
         name, _, source = bot.partition("=")
-        add_bot(db, name, source or name, bundle=bundle_source)
+        add_bot(db, name, source or name)
     return db
 
 
@@ -66,7 +66,7 @@ def test_a_bot_added_while_a_run_plays_joins_that_run(tmp_path: Path) -> None:
 
     def on_event(event: object) -> None:
         if isinstance(event, GameDone) and event.played == 10 and not added:  # the others are placed
-            added.append(add_bot(db, "late", str(tmp_path / "late.py"), bundle=bundle_source))
+            added.append(add_bot(db, "late", str(tmp_path / "late.py")))
 
     run_ladder(db, {}, games=30, workers=Workers(1), on_event=on_event)
     with Store(db, read_only=True) as store:
