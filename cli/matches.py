@@ -3,8 +3,10 @@ reproducible."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
+import shlex
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +24,7 @@ from arena.store.results import StoreError
 from arena.tournament.config import DEFAULT_DB
 
 from .common import plural, shown
-from .repro import ladder_game_command, stored_game_command
+from .repro import ladder_game_command, stored_game_command, version_game_command
 from .tables import Column, render
 from .viewing import announce
 
@@ -161,22 +163,9 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
     """Everything stored about one game, and the command that plays it again."""
     with _one_line():
         row, g = find_game(db, game_id)
-    if is_ladder(row.settings):
-        from arena.ladder.commands import bot_specs
-        from arena.ladder.errors import LadderError
-
-        try:
-            command = ladder_game_command(row.settings, bot_specs(db, row.id), g)
-        except LadderError as exc:
-            raise click.ClickException(str(exc)) from None
-    else:
-        command = stored_game_command(row.settings, g)
+        command = _play_again(db, row, g)
     if view and (g.replay is None or not Path(g.replay).is_file()):
-        why = "no replay was kept" if g.replay is None else f"its replay {g.replay} is gone"
-        raise click.ClickException(
-            f"game {game_id}: {why}; play it again with --replay FILE --view: "
-            f"{command} --replay game{game_id}.json --view"
-        )
+        g = dataclasses.replace(g, replay=str(_replay_again(db, game_id, g, command)))
     if fmt == "json":
         data = _game_dict(row.id, g)
         for out, p in zip(data["players"], g.players):
@@ -196,6 +185,42 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
         except (ViewError, OSError) as exc:
             raise click.ClickException(f"{g.replay}: cannot make the viewer ({exc})") from None
         announce(page, no_open)
+
+
+def _play_again(db: str, row: TournamentRow, g: GameRecord) -> str:
+    """The command that plays game ``g`` again: a tournament's with its bots as its config names
+    them (their sources: as they are now); a ladder's with the versions that played it, from
+    anywhere (with its frozen bots where they are not recorded as versions)."""
+    if not is_ladder(row.settings):
+        return stored_game_command(row.settings, g)
+    from arena.ladder.commands import bot_specs
+    from arena.store.results import Store
+    from arena.versions.registry import labels
+
+    with Store(db, read_only=True) as store:
+        played = labels(store, row.id)
+    if all(name in played for name in g.seats):
+        return version_game_command(row.settings, played, g, db)
+    return ladder_game_command(row.settings, bot_specs(db, row.id), g)
+
+
+def _replay_again(db: str, game_id: int, g: GameRecord, command: str) -> Path:
+    """The replay of a game none was kept of: the game played again (its bots' versions, its seed
+    and settings), kept in the database's replays folder (never in a bot's folder)."""
+    from arena.runner.again import NoVersion, play_again, replays_for
+
+    try:
+        path = play_again(db, game_id)
+    except NoVersion as exc:
+        target = replays_for(db).resolve() / f"game{game_id}-seed{g.seed}.json"
+        raise click.ClickException(
+            f"game {game_id}: no replay was kept, and {exc}; play it again with --replay FILE --view: "
+            f"{command} --replay {shlex.quote(str(target))} --view"
+        ) from None
+    click.echo(
+        f"no replay was kept of game {game_id}: played it again (its bots' versions, seed and settings) into {path}"
+    )
+    return path
 
 
 def _league(row: TournamentRow) -> str:

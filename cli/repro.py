@@ -16,7 +16,14 @@ from arena.store.records import GameRecord
 from arena.tournament.entries import BotEntry
 from referee import LEAGUE
 
-__all__ = ["play_command", "bot_argument", "game_command", "stored_game_command", "ladder_game_command"]
+__all__ = [
+    "play_command",
+    "bot_argument",
+    "game_command",
+    "stored_game_command",
+    "ladder_game_command",
+    "version_game_command",
+]
 
 
 def play_command(
@@ -151,3 +158,13 @@ def ladder_game_command(settings: Mapping[str, Any], specs: Mapping[str, BotSpec
     bots = [named(s.name, w) for s, w in zip(seated, words)]
     played = PlaySettings.from_dict({**settings, "env": {**(settings.get("env") or {}), **env}})
     return play_command(played, bots, record.seed, cwd=cwd, sandboxed=record.sandboxed, data=data)
+
+
+def version_game_command(settings: Mapping[str, Any], labels: Mapping[str, str], record: GameRecord, db: str) -> str:
+    """The ``arena play`` command that plays a stored game again with the versions that played it
+    (``labels``: ``mybot@2`` by bot name; ``NAME=`` keeps each bot's name), read from ``db``:
+    from anywhere, whatever its sources became since."""
+    bots = [named(name, labels[name]) for name in record.seats]
+    played = PlaySettings.from_dict(settings)
+    command = play_command(played, bots, record.seed, sandboxed=record.sandboxed)
+    return f"{command} --db {shlex.quote(db)}"

@@ -39,7 +39,7 @@ from ..versions.provenance import ArenaFiles, same_rules
 from ..versions.reference import parse
 from ..versions.registry import Version, origin_of
 from ..versions.roster import Wanted, enter
-from ..versions.snapshot import FreezeError, Frozen, store_for, verify
+from ..versions.snapshot import FreezeError, Frozen, store_for, strays, verify
 from .errors import LadderError
 from .scheduler import MIN_GAMES, LadderScheduler
 from .settings import LadderSettings, differences, read_settings
@@ -251,12 +251,13 @@ def run_ladder(
         def make_spec(name: str, version: dict[str, Any]) -> BotSpec:
             return botspec.with_run_options(frozen(name, version), settings.libs, settings.env)
 
-        specs = [make_spec(row.name, _checked(row, db)) for row in ladder.in_state(BotState.ACTIVE)]
+        notes: list[str] = []
+        specs = [make_spec(row.name, _checked(row, db, notes)) for row in ladder.in_state(BotState.ACTIVE)]
         factory, cluster = connect(workers.executor, workers.scheduler, workers.local_cluster, specs, bundle)
         try:
             plan = LadderScheduler(
                 ladder, make_spec, games=games, until_confident=until_confident, on_event=on_event,
-                min_games=min_games,
+                min_games=min_games, warnings=notes,
             )  # fmt: skip
             replays = ReplayPolicy.of(asked, candidate=-1)
             hide = (str(Path(db).resolve()), f"{Path(db).resolve()}.lock")
@@ -297,8 +298,9 @@ def _check_run(ladder: Ladder, given: Mapping[str, Any]) -> LadderSettings:
     return asked
 
 
-def _checked(row: BotRow, db: str | Path) -> dict[str, Any]:
-    """An active bot's frozen version, checked on disk before the first game."""
+def _checked(row: BotRow, db: str | Path, notes: list[str]) -> dict[str, Any]:
+    """An active bot's frozen version, checked on disk before the first game (files found beside
+    it are noted in ``notes``, and ignored)."""
     try:
         assert row.frozen is not None
         frozen = Frozen.from_dict(row.frozen, row.name, store_for(db))
@@ -307,6 +309,7 @@ def _checked(row: BotRow, db: str | Path) -> dict[str, Any]:
     why = verify(frozen)
     if why is not None:
         raise LadderError(f"{why}, or retire it (arena ladder retire {row.name})")
+    notes += [n for n in (strays(frozen),) if n]
     return row.frozen
 
 

@@ -100,6 +100,7 @@ class LadderScheduler:
         on_event: Callable[[object], None] | None = None,
         rng: random.Random | None = None,
         min_games: int = MIN_GAMES,
+        warnings: Sequence[str] = (),
     ) -> None:
         self.ladder = ladder
         self.spec_of = spec_of
@@ -110,6 +111,8 @@ class LadderScheduler:
         self.on_event = on_event or (lambda event: None)
         self.rng = rng or random.Random()
         self.min_games = min_games
+        self.warnings = tuple(warnings)
+        """What the run starts by saying (files found beside a version, ignored)."""
         self._store: Store | None = None
         self._specs: dict[str, BotSpec] = {}
         self._games: dict[tuple[int, int, int], Played] = {}
@@ -171,7 +174,7 @@ class LadderScheduler:
         self._leftover = self._unfinished()
         unfinished = sum(len(legs) for legs in self._leftover)
         start = LadderStart(tuple(self._active()), unfinished, self.target)
-        return Plan(0, self.target, detail=start)
+        return Plan(0, self.target, self.warnings, detail=start)
 
     def _unfinished(self) -> list[list[ScheduledGame]]:
         """The games missing from pairs picked by an earlier run (killed, or stopped), whose bots

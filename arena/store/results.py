@@ -372,6 +372,12 @@ class Store(VersionRows):
         return tid, record
 
     @guarded
+    def set_replay(self, game_id: int, path: str) -> None:
+        """Note where the replay of the stored game ``game_id`` is (one made after it was played)."""
+        with self._database.transaction():
+            self._db.execute("UPDATE games SET replay = ? WHERE rowid = ?", (path, game_id))
+
+    @guarded
     def game_keys(self, tid: int) -> set[tuple[int, int, int]]:
         return {
             tuple(r)

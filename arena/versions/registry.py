@@ -44,6 +44,7 @@ __all__ = [
     "Removed",
     "record",
     "origin_of",
+    "labels",
     "versions",
     "usage",
     "remove",
@@ -136,6 +137,17 @@ def origin_of(bot: str, base: Path | None = None) -> str:
         return whole
     made = [absolute(w) or w for w in words]
     return text if made == words else shlex.join(made)
+
+
+def labels(store: Store, tid: int) -> dict[str, str]:
+    """The version each bot of tournament or ladder ``tid`` plays, as a BOT argument names it
+    (``mybot@2``), by bot name (a bot stored before versions were recorded has none)."""
+    out = {}
+    for bot in store.bots(tid):
+        row = None if bot.version is None else store.version(bot.version)
+        if row is not None:
+            out[bot.name] = f"{row.name}@{row.number}"
+    return out
 
 
 def versions(store: Store, name: str | None = None) -> list[Version]:

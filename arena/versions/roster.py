@@ -25,7 +25,7 @@ from .freeze import freeze
 from .provenance import ArenaFiles
 from .reference import Reference, parse, resolve
 from .registry import Version, origin_of, record
-from .snapshot import FreezeError, store_for, verify
+from .snapshot import FreezeError, store_for, strays, verify
 
 __all__ = ["Wanted", "Entrant", "enter", "version_name", "play_pin"]
 
@@ -85,7 +85,7 @@ def _stored(store: Store, wanted: Wanted, current: dict[str, str]) -> Entrant:
     why = verify(frozen)
     if why is not None:
         raise VersionError(f"{version.label}: {why}")
-    return Entrant(name, version, frozen.spec, tuple(n for n in (frozen.warning,) if n))
+    return Entrant(name, version, frozen.spec, tuple(n for n in (frozen.warning, strays(frozen)) if n))
 
 
 def enter(store: Store, bots: Sequence[Wanted], avoid: ArenaFiles | None = None) -> list[Entrant]:

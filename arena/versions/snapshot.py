@@ -65,6 +65,7 @@ __all__ = [
     "write",
     "load",
     "damage",
+    "strays",
     "verify",
     "discard",
 ]
@@ -362,20 +363,22 @@ def _file_damage(tree: Path, item: FrozenFile) -> str | None:
     return None
 
 
-def _added(tree: Path, names: set[str]) -> str | None:
-    """A file in ``tree`` that is none of ``names`` (Python's ``__pycache__`` folders aside)."""
+def _added(tree: Path, names: set[str]) -> list[str]:
+    """The files in ``tree`` that are none of ``names`` (Python's ``__pycache__`` folders aside)."""
+    out = []
     for top, folders, files in os.walk(tree):
         folders[:] = sorted(f for f in folders if f != "__pycache__")
-        for entry in [*files, *(f for f in folders if os.path.islink(os.path.join(top, f)))]:
+        for entry in sorted([*files, *(f for f in folders if os.path.islink(os.path.join(top, f)))]):
             name = Path(top, entry).relative_to(tree).as_posix()
             if name not in names:
-                return name
-    return None
+                out.append(name)
+    return out
 
 
-def damage(folder: Path, digest: str) -> str | None:
+def damage(folder: Path, digest: str, *, allow_added: bool = False) -> str | None:
     """What is wrong with the snapshot ``folder`` of the version ``digest`` (its manifest does not
-    have that hash, a file is missing, changed, added, or changed mode), or ``None``: intact."""
+    have that hash, a file is missing, changed, or changed mode; a file added, unless
+    ``allow_added``: see :func:`strays`), or ``None``: intact."""
     try:
         _, files, dirs = _manifest(folder, digest)
     except ValueError as exc:
@@ -388,8 +391,26 @@ def damage(folder: Path, digest: str) -> str | None:
     for name in dirs:
         if not paths.is_dir(tree / name):
             return f"its folder {name} is missing"
-    added = _added(tree, {f.name for f in files})
-    return None if added is None else f"{added} was added"
+    added = [] if allow_added else _added(tree, {f.name for f in files})
+    return f"{added[0]} was added" if added else None
+
+
+def strays(frozen: Frozen) -> str | None:
+    """The files found in the version ``frozen``'s folder that its manifest does not name (a bot
+    that wrote beside itself outside the sandbox, a page saved there), in one line; ``None`` when
+    there are none. They are not part of the version: a run says so and plays it as it is."""
+    try:
+        _, files, _ = _manifest(frozen.folder, frozen.hash)
+    except ValueError:
+        return None
+    found = _added(frozen.folder / TREE, {f.name for f in files})
+    if not found:
+        return None
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    return (
+        f"bot {frozen.spec.name!r}, version {frozen.hash[:12]}: {', '.join(found[:3])}{more} found in its folder "
+        "are not part of the version (its manifest names its files): ignored"
+    )
 
 
 def load(store: Path, digest: str, name: str) -> Frozen:
@@ -417,8 +438,9 @@ def _program_missing(spec: BotSpec) -> str | None:
 
 def verify(frozen: Frozen) -> str | None:
     """Why the stored version ``frozen`` cannot be played now (its snapshot was changed or removed,
-    or the program of a script or a command is gone), in one line; ``None`` when it can."""
-    why = damage(frozen.folder, frozen.hash)
+    or the program of a script or a command is gone), in one line; ``None`` when it can (files
+    added beside it are no reason: :func:`strays`)."""
+    why = damage(frozen.folder, frozen.hash, allow_added=True)
     if why is None and frozen.how in ("script", "command"):
         why = _program_missing(frozen.spec)
     if why is None:

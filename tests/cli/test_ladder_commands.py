@@ -255,7 +255,8 @@ def test_matches_show_plays_a_ladder_game_again_with_the_frozen_bots(copy: Path)
     first = json.loads(ok("matches", "list", "--ladder", "1", "--format", "json", "--db", str(copy)).output)["games"][0]
     shown_game = json.loads(ok("matches", "show", str(first["id"]), "--format", "json", "--db", str(copy)).output)
     command = shown_game["command"]
-    assert "l.sqlite-bots" in command and f"--seed {first['seed']}" in command
+    seats = " ".join(f"{p['bot']}={p['bot']}@1" for p in first["players"])  # the versions that played it (#43)
+    assert command.startswith(f"arena play spring2021 {seats} --seed {first['seed']} ") and f"--db {copy}" in command
     words = shlex.split(command)
     assert words[:2] == ["arena", "play"], command  # nothing to change folder or environment first
     python = [sys.executable, "-c", "import sys; from cli.arena import main; sys.exit(main())"]

@@ -217,8 +217,20 @@ def test_play_and_show_open_the_viewer(tmp_path):
     pages = list((tmp_path / "kept").glob("game1-seed*.html"))
     assert len(pages) == 1 and f"replay viewer: {pages[0]}" in shown
     run("tournament", "spring2021", "wait", "random", "--games", "2", "--db", str(tmp_path / "n.sqlite"), *SHORT)
-    none = CliRunner().invoke(main, ["matches", "show", "1", "--db", str(tmp_path / "n.sqlite"), "--view"])
-    assert none.exit_code == 1 and "no replay was kept" in none.output
+    # #43 point 7: no replay kept: the game is played again, its replay kept in the database's own
+    # replays folder (never in a bot's folder), noted with the game, and viewed
+    again = CliRunner().invoke(
+        main, ["matches", "show", "1", "--db", str(tmp_path / "n.sqlite"), "--view", "--no-open"]
+    )
+    assert again.exit_code == 0, again.output
+    (kept,) = (tmp_path / "n.sqlite-replays").glob("game1-seed*.json")
+    assert (
+        f"no replay was kept of game 1: played it again (its bots' versions, seed and settings) into {kept}"
+        in again.output
+    )
+    assert f"replay viewer: {kept.with_suffix('.html')}" in again.output
+    listed = json.loads(run("matches", "list", "--db", str(tmp_path / "n.sqlite"), "--format", "json"))["games"]
+    assert listed[0]["replay"] == str(kept) and read_replay(kept)["seed"] == str(listed[0]["seed"])
 
 
 def test_a_bots_escape_sequences_are_shown_escaped(tmp_path):

@@ -20,7 +20,7 @@ from arena.match.launch.botspec import BotSpec, resolve
 from arena.versions import snapshot
 from arena.versions.freeze import FreezeError, Frozen, freeze
 from arena.versions.provenance import ArenaFiles
-from arena.versions.snapshot import load, store_for, verify
+from arena.versions.snapshot import load, store_for, strays, verify
 
 
 def sha(data: bytes) -> str:
@@ -143,12 +143,29 @@ def _gone(frozen: Frozen) -> None:
 DAMAGE: dict[str, tuple[Callable[[Frozen], None], str]] = {
     "edited": (_change, "bot.py was changed"),
     "deleted file": (_remove, "w.txt is missing"),
-    "added file": (_add, "json.py was added"),
     "mode": (_chmod, "bot.py changed mode"),
     "manifest": (_manifest, "its manifest was changed"),
     "half written": (_half_written, "its manifest: No such file or directory"),
     "removed": (_gone, "it is missing"),
 }
+
+
+def test_a_file_added_beside_a_version_is_said_and_ignored_and_a_new_freeze_leaves_it_out(tmp_path: Path) -> None:
+    """#43 point 7: a stray file (a page saved there, a file a bot wrote beside itself outside the
+    sandbox) never stops a run: it is named (:func:`strays`) and the version plays; freezing the
+    same content again writes a clean copy."""
+    spec = write_bot(tmp_path)
+    frozen = freeze(spec, tmp_path / "store", None)
+    _add(frozen)
+    assert verify(frozen) is None
+    said = strays(frozen)
+    assert said == (
+        f"bot 'bot', version {frozen.hash[:12]}: json.py found in its folder are not part of the version (its "
+        "manifest names its files): ignored"
+    )
+    assert run(frozen) == "WAIT weights\n"
+    again = freeze(spec, tmp_path / "store", None)
+    assert again.hash == frozen.hash and not (again.folder / "tree" / "json.py").exists() and strays(again) is None
 
 
 @pytest.mark.parametrize("kind", DAMAGE)

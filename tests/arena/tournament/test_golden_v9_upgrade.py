@@ -130,7 +130,15 @@ def test_it_still_reads_as_f515562_printed(read: Read, name: str) -> None:
     """``arena results`` (tournaments 1 and 2, each format), ``arena ladder show`` (each
     format), ``arena matches list`` (each tournament, the ladder), ``arena matches show``
     (a game of each), ``arena tournaments``: what make.sh saved, masked alike."""
-    assert _masked(name, read.printed[name]) == _masked(name, _saved(name))
+    printed, saved = read.printed[name], _saved(name)
+    if name == "match-37.json":  # a ladder's game: played again with its bots' versions (#43), from anywhere
+        shown, stored = json.loads(printed), json.loads(saved)
+        seats = " ".join(f"{p['bot']}={p['bot']}@1" for p in stored["players"])
+        options = "--time-scale 4.0 --sandbox off --db results.sqlite"
+        assert shown.pop("command") == f"arena play fall2020 {seats} --seed {stored['seed']} {options}"
+        stored.pop("command")
+        printed, saved = json.dumps(shown), json.dumps(stored)
+    assert _masked(name, printed) == _masked(name, saved)
 
 
 def test_reading_it_writes_nothing(read: Read) -> None:
