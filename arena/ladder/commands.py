@@ -127,8 +127,9 @@ def spec_of(db: str | Path) -> Callable[[str, dict[str, Any]], BotSpec]:
 
 
 def _check_name(ladder: Ladder, name: str) -> None:
-    if not botspec.is_bot_name(name):
-        raise LadderError(f"{name!r} cannot name a bot: use letters, digits and _.#+- only")
+    base, at, number = name.partition("@")  # a version's label (mybot@2) names a bot too
+    if not botspec.is_bot_name(base) or (at and not number.isalnum()):
+        raise LadderError(f"{name!r} cannot name a bot: use letters, digits and _.#+- only (or a version: NAME@N)")
     old = ladder.bot(name)
     if old is not None:
         what = "a removed bot (its games are kept)" if old.state == BotState.REMOVED.value else "a bot"

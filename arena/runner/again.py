@@ -34,7 +34,7 @@ class NoVersion(ArenaError):
 def replays_for(db: str | os.PathLike[str]) -> Path:
     """The folder of the replays made on demand for the games of the results database ``db``:
     ``arena.sqlite`` -> ``arena.sqlite-replays``."""
-    return Path(os.fspath(db) + "-replays")
+    return Path(os.path.abspath(os.fspath(db) + "-replays"))
 
 
 def _specs(store: Store, tid: int, seats: tuple[str, ...], settings: PlaySettings) -> list[BotSpec]:
