@@ -24,6 +24,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -356,7 +357,8 @@ class Store(VersionRows):
                 return game_id
         except BaseException:
             if kept is not None:
-                _remove(kept)
+                with suppress(OSError):
+                    os.unlink(kept)
             raise
 
     @guarded
@@ -413,10 +415,3 @@ class Store(VersionRows):
             key_of = (values["comparison"], values["pair"], values["leg"])
             out.append(GameRecord(**values, players=tuple(players.get(key_of, ())), id=r[-1]))
         return out
-
-
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass

@@ -41,7 +41,7 @@ from ..store.results import Store
 from .errors import VersionError
 from .registry import Version, versions
 
-__all__ = ["MIN_PREFIX", "Kind", "Reference", "parse", "resolve", "lookup"]
+__all__ = ["MIN_PREFIX", "Kind", "Reference", "parse", "resolve"]
 
 MIN_PREFIX = 6
 """The fewest hexadecimal digits of a hash prefix (``mybot@3f2a9c``)."""
@@ -166,11 +166,3 @@ def resolve(store: Store, ref: Reference, current: Mapping[str, str] = NO_CURREN
         )
     return by_hash
 
-
-def lookup(
-    store: Store, text: str, current: Mapping[str, str] = NO_CURRENT, base: Path | None = None
-) -> Version | None:
-    """The stored version the BOT argument ``text`` names (:func:`parse`, then :func:`resolve`),
-    or ``None`` when it names none (a path, a command, a shipped bot)."""
-    ref = parse(text, base)
-    return None if ref is None else resolve(store, ref, current)
