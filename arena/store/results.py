@@ -13,9 +13,8 @@ mode: readers (``arena results``) see a running tournament without blocking it. 
 stored as running that no run holds is reported interrupted (its run was killed, or could not
 write). Which process plays a tournament is kept by :mod:`.runlock`.
 
-Every column of ``games`` and ``game_players`` is named once, in :data:`GAME_COLUMNS` and
-:data:`PLAYER_COLUMNS` beside the record field it holds (:mod:`.columns`): the INSERTs and SELECTs
-are made from them. A new column is a migration (:mod:`.schema`), a record field and one line there.
+Every column of ``games``, ``game_players`` and ``bots`` is named once, beside the record field it
+holds (:mod:`.columns`): the INSERTs and SELECTs are made from them.
 """
 
 from __future__ import annotations
@@ -29,14 +28,14 @@ from pathlib import Path
 from typing import Any
 
 from .columns import (
+    BOT_COLUMNS,
     GAME_COLUMNS,
+    INSERT_BOT,
     INSERT_GAME,
     INSERT_PLAYER,
     KEY,
     PLAYER_COLUMNS,
     SqlColumn,
-    from_json_or_null,
-    json_or_null,
     names,
 )
 from .database import BUSY_TIMEOUT_S, Database, StoreError, explain, guarded
@@ -120,26 +119,8 @@ class Store(VersionRows):
         return tid
 
     def _insert_bots(self, tid: int, bots: Iterable[BotRow]) -> None:
-        self._db.executemany(
-            "INSERT INTO bots (tournament_id, name, command, env, source_hash, files, hash_scheme, state, added,"
-            " frozen, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    tid,
-                    b.name,
-                    json.dumps(list(b.command)),
-                    json.dumps(b.env),
-                    b.source_hash,
-                    json.dumps(list(b.files)),
-                    b.hash_scheme,
-                    b.state,
-                    b.added,
-                    json_or_null(b.frozen),
-                    b.version,
-                )
-                for b in bots
-            ],
-        )
+        rows = [(tid, *(c.to_sql(getattr(b, c.field)) for c in BOT_COLUMNS)) for b in bots]
+        self._db.executemany(INSERT_BOT, rows)
 
     def _insert_comparisons(self, tid: int, comparisons: Iterable[tuple[int, Sequence[str]]]) -> None:
         comparisons = list(comparisons)
@@ -184,13 +165,8 @@ class Store(VersionRows):
         return [self._tournament_row(r) for r in self._db.execute("SELECT * FROM tournaments ORDER BY id")]
 
     @guarded
-    def latest(self, key: str | None = None) -> TournamentRow | None:
-        if key is None:
-            row = self._db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
-        else:
-            row = self._db.execute(
-                "SELECT * FROM tournaments WHERE key = ? ORDER BY id DESC LIMIT 1", (key,)
-            ).fetchone()
+    def latest(self) -> TournamentRow | None:
+        row = self._db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
         return self._tournament_row(row) if row else None
 
     def _tournament_row(self, row: Sequence[Any]) -> TournamentRow:
@@ -213,24 +189,9 @@ class Store(VersionRows):
     @guarded
     def bots(self, tid: int) -> list[BotRow]:
         """The bots of tournament or ladder ``tid``, in the order they joined."""
+        sql = f"SELECT {names(BOT_COLUMNS)} FROM bots WHERE tournament_id = ? ORDER BY rowid"
         return [
-            BotRow(
-                name=r[0],
-                command=tuple(json.loads(r[1])),
-                env=json.loads(r[2]),
-                source_hash=r[3],
-                files=tuple(json.loads(r[4])),
-                hash_scheme=r[5],
-                state=r[6],
-                added=r[7],
-                frozen=from_json_or_null(r[8]),
-                version=r[9],
-            )
-            for r in self._db.execute(
-                "SELECT name, command, env, source_hash, files, hash_scheme, state, added, frozen, version FROM bots"
-                " WHERE tournament_id = ? ORDER BY rowid",
-                (tid,),
-            )
+            BotRow(**{c.field: c.from_sql(v) for c, v in zip(BOT_COLUMNS, r)}) for r in self._db.execute(sql, (tid,))
         ]
 
     # -- ladders: bots that come and go, comparisons made as pairs are met --------------------------

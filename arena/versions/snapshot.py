@@ -20,12 +20,10 @@ with the arena's interpreter of the day: the word ``python`` of its command). It
 :mod:`.manifest`.
 
 A snapshot appears under its hash only complete (written in a temporary folder, then renamed); an
-existing one is reused only after its content is checked (:func:`damage`), else replaced.
-:func:`verify` checks a stored version before it is played: a user may edit or delete the store.
-A file added to a tree is damage too (a ``json.py`` beside a script would shadow the standard
-library's), Python's own ``__pycache__`` folders aside: a bot that writes files in its working
-directory, which is in the tree when it runs from there, makes its version unplayable once it
-has played outside the sandbox (inside, the tree is read-only: the write fails).
+existing one is reused only when intact with no file added (:func:`damage`: a ``json.py`` beside a
+script would shadow the standard library's), else replaced by a clean copy. :func:`verify` checks
+a stored version before it is played (a user may edit or delete the store); a file added since (a
+bot that wrote in its folder outside the sandbox) is named (:func:`strays`) and ignored.
 """
 
 from __future__ import annotations
@@ -319,8 +317,7 @@ def write(store: Path, bot: str, recipe: Recipe, content: Content, notes: Sequen
     finally:
         if temporary.exists():
             _remove(temporary)
-    frozen = _frozen(final, digest, recipe, files, bot)
-    return Frozen(frozen.spec, digest, recipe.how, files, final, frozen.warning, tuple(notes))
+    return dataclasses.replace(_frozen(final, digest, recipe, files, bot), notes=tuple(notes))
 
 
 # -- reading and checking ----------------------------------------------------------------------------
