@@ -37,7 +37,8 @@ drawn and lost (the other player's rank against its own)."""
 
 
 def _version_row(row: Sequence[Any]) -> VersionRow:
-    return VersionRow(*row[:6], frozen=json.loads(row[6]))  # the columns of _SELECT_VERSION
+    vid, name, number, digest, created, origin, frozen = row  # the columns of _SELECT_VERSION
+    return VersionRow(vid, name, number, digest, created, origin, json.loads(frozen))
 
 
 class VersionRows:

@@ -20,7 +20,6 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .. import paths
 from ..match.launch.botspec import is_bot_name
@@ -46,22 +45,9 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class Version:
-    """A recorded bot version."""
+class Version(VersionRow):
+    """A recorded bot version: the row the database keeps, and what is said of it."""
 
-    id: int
-    name: str
-    number: int
-    """1, 2, 3... among the versions of :attr:`name`, in the order they were first recorded."""
-    hash: str
-    """Its content hash: the name of its snapshot folder."""
-    created: float
-    """When it was first recorded (for a ladder's bot recorded by the migration to schema 10:
-    when it was added to the ladder)."""
-    origin: str
-    """Where it was frozen from (:func:`origin_of`); ``''`` when unknown."""
-    frozen: dict[str, Any] = field(compare=False)
-    """Its frozen form, as :meth:`.snapshot.Frozen.to_dict` gave it when it was first recorded."""
     recorded_now: bool = field(default=False, compare=False)
     """Whether the :func:`record` call that gave it recorded it (``False``: it was there)."""
 
