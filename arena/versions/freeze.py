@@ -71,9 +71,8 @@ class _Tree:
 
 
 def _where(spec: BotSpec, word: str) -> Path:
-    """``word`` as a path, relative ones taken from the bot's working directory."""
-    path = paths.expanded(word)
-    return Path(os.path.abspath(path if path.is_absolute() else Path(spec.cwd or ".") / path))
+    """``word`` as an absolute path, relative ones taken from the bot's working directory."""
+    return Path(os.path.abspath(paths.located(word, spec.cwd)))
 
 
 def _refuse(spec: BotSpec, why: str) -> FreezeError:

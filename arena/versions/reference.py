@@ -68,13 +68,6 @@ class Reference:
         return f"{self.name}@{self.value or self.kind}"
 
 
-def _is_path(text: str, base: Path | None) -> bool:
-    path = paths.expanded(text)
-    if not path.is_absolute() and base is not None:
-        path = base / path
-    return paths.exists(path)
-
-
 def parse(text: str, base: Path | None = None) -> Reference | None:
     """The version ``text`` names, or ``None`` when it names none: no ``@``, a name before it that
     is no bot name, or an existing file or folder (relative paths from ``base``, default the
@@ -82,7 +75,7 @@ def parse(text: str, base: Path | None = None) -> Reference | None:
     ``prev`` or a hash prefix is refused (:class:`VersionError`)."""
     text = text.strip()
     name, at, selector = text.partition("@")
-    if not at or not is_bot_name(name) or _is_path(text, base):
+    if not at or not is_bot_name(name) or paths.exists(paths.located(text, base)):
         return None
     word = selector.lower()
     if word in ("latest", "prev"):
@@ -165,4 +158,3 @@ def resolve(store: Store, ref: Reference, current: Mapping[str, str] = NO_CURREN
             f"{_listing(known)}); arena versions {ref.name} lists them"
         )
     return by_hash
-

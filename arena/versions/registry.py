@@ -98,7 +98,6 @@ def origin_of(bot: str, base: Path | None = None) -> str:
     """Where a version is frozen from, as its record keeps it: the BOT argument ``bot`` with each
     word that names an existing file or folder (relative ones from ``base``, default the working
     directory) made an absolute path; a shipped bot's name or a command stays as given."""
-    here = Path.cwd() if base is None else base
     text = bot.strip()
     try:
         words = shlex.split(text)
@@ -106,8 +105,7 @@ def origin_of(bot: str, base: Path | None = None) -> str:
         return text
 
     def absolute(word: str) -> str | None:
-        path = paths.expanded(word)
-        path = path if path.is_absolute() else here / path
+        path = paths.located(word, base)
         return os.path.abspath(path) if word and not word.startswith("-") and paths.exists(path) else None
 
     whole = absolute(text)
