@@ -43,8 +43,9 @@ from pathlib import Path
 from .. import paths
 from ..match.launch.botspec import BotSpec
 from . import provenance, snapshot
+from .manifest import How, Recipe, Word
 from .provenance import ArenaFiles
-from .snapshot import Content, FreezeError, Frozen, How, Recipe, Word
+from .snapshot import Content, FreezeError, Frozen
 
 __all__ = ["freeze", "Frozen", "FreezeError"]
 

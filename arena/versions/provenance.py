@@ -327,7 +327,7 @@ def unchecked_arguments(spec: BotSpec, avoid: ArenaFiles = ArenaFiles(), hashed:
     """The bot's arguments that name an existing file or folder outside its code and declared data
     (and not the arena's, nor among the files ``hashed``): files it may read or write, which its
     hash does not cover."""
-    covered = [*paths.data_paths(spec.data)]
+    covered = paths.data_paths(spec.data)
     out = []
     for word in code_words(spec)[1]:
         path = _located(spec, word)

@@ -50,11 +50,7 @@ from .manifest import FrozenFile, How, Recipe, Word, decode, encode
 from .provenance import HASH_LIMIT
 
 __all__ = [
-    "How",
-    "Word",
     "FreezeError",
-    "FrozenFile",
-    "Recipe",
     "Content",
     "Frozen",
     "FILE_LIMIT",
