@@ -224,7 +224,7 @@ class Database:
         removes them when it closes as the last one; with the ``-wal`` file empty it writes
         nothing to the database. Anything in the way (another process has the database open, the
         file is read-only) leaves them, harmlessly."""
-        try:
+        with suppress(OSError, sqlite3.Error):
             if self._wal().stat().st_size:
                 return
             db = _connect(str(self.path))
@@ -233,8 +233,6 @@ class Database:
                 db.execute("SELECT count(*) FROM sqlite_master").fetchone()
             finally:
                 db.close()
-        except (OSError, sqlite3.Error):
-            pass
 
     def _ensure_schema(self) -> None:
         """Check the database is an arena results database this release reads; create its schema

@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast, get_args
@@ -255,14 +256,12 @@ def _sweep(store: Path) -> None:
     """Remove what interrupted freezes left (temporary folders over a day old)."""
     now = time.time()
     for entry in store.glob(".*-*"):
-        try:
+        with suppress(OSError):
             if (
                 entry.name.startswith((".freezing-", ".replaced-", ".removed-"))
                 and now - entry.lstat().st_mtime > _STALE_S
             ):
                 _remove(entry)
-        except OSError:
-            continue
 
 
 def _settle(store: Path, temporary: Path, digest: str) -> Path:
@@ -447,18 +446,6 @@ def verify(frozen: Frozen) -> str | None:
 # -- removing ------------------------------------------------------------------------------------------
 
 
-def _size(folder: Path) -> int:
-    """The bytes the files under ``folder`` hold (symbolic links not followed)."""
-    total = 0
-    for top, _, names in os.walk(folder):
-        for name in names:
-            try:
-                total += os.lstat(os.path.join(top, name)).st_size
-            except OSError:
-                continue
-    return total
-
-
 def discard(store: Path, digest: str) -> int:
     """Remove the snapshot ``digest`` from ``store``, once no recorded version has that content:
     it is moved aside first (``.removed-*``, so that a freeze of the same content meanwhile writes
@@ -471,18 +458,19 @@ def discard(store: Path, digest: str) -> int:
     folder = store / digest
     if folder.is_symlink() or not folder.is_dir():
         return 0
-    size = _size(folder)
     aside = Path(tempfile.mkdtemp(prefix=".removed-", dir=store))
     try:
         os.rename(folder, aside / digest)
     except OSError:
         _remove(aside)
         raise
-    for top, dirs, _ in os.walk(aside):
+    size = 0
+    for top, dirs, names in os.walk(aside):
         for name in dirs:
-            try:
+            with suppress(OSError):
                 os.chmod(os.path.join(top, name), 0o700)  # a folder made read-only keeps its files
-            except OSError:
-                continue
+        for name in names:
+            with suppress(OSError):
+                size += os.lstat(os.path.join(top, name)).st_size  # a link's own size, not its target's
     _remove(aside)
     return size
