@@ -141,19 +141,16 @@ class Store(VersionRows):
         games_target: int | None = None,
         settings: dict[str, Any] | None = None,
     ) -> None:
-        sets: list[str] = ["updated = ?"]
-        values: list[float | str] = [time.time()]
+        sets: dict[str, float | str] = {"updated": time.time()}
         if status is not None:
-            sets.append("status = ?")
-            values.append(status.value)
+            sets["status"] = status.value
         if games_target is not None:
-            sets.append("games_target = ?")
-            values.append(games_target)
+            sets["games_target"] = games_target
         if settings is not None:
-            sets.append("settings = ?")
-            values.append(json.dumps(settings))
+            sets["settings"] = json.dumps(settings)
+        columns = ", ".join(f"{name} = ?" for name in sets)
         with self._database.transaction():
-            self._db.execute(f"UPDATE tournaments SET {', '.join(sets)} WHERE id = ?", (*values, tid))
+            self._db.execute(f"UPDATE tournaments SET {columns} WHERE id = ?", (*sets.values(), tid))
 
     @guarded
     def tournament(self, tid: int) -> TournamentRow | None:
