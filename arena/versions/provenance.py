@@ -291,7 +291,7 @@ def sources_of(spec: BotSpec, avoid: ArenaFiles = ArenaFiles(), *, arguments: bo
     collect = _Collector(avoid)
     todo: list[Path] = []
     roots: list[Path] = []
-    argv = list(spec.argv)
+    argv = spec.argv
     if "-m" in argv[1:-1]:  # python [-u] -m MODULE: the module's files, found from the cwd
         root = Path(spec.cwd or ".").resolve()
         roots.append(root)
