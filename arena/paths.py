@@ -28,6 +28,7 @@ __all__ = [
     "is_file",
     "is_dir",
     "expanded",
+    "located",
     "data_paths",
     "NotRegular",
     "not_regular",
@@ -73,6 +74,12 @@ def expanded(text: str) -> Path:
         return Path(text).expanduser()
     except RuntimeError:
         return Path(text)
+
+
+def located(text: str, base: str | os.PathLike[str] | None = None) -> Path:
+    """``text`` as a path (:func:`expanded`), a relative one taken from ``base`` when given."""
+    path = expanded(text)
+    return path if base is None or path.is_absolute() else Path(base) / path
 
 
 def exists(path: str | os.PathLike[str]) -> bool:

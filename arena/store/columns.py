@@ -1,7 +1,8 @@
 """The columns of ``games`` and ``game_players``, as the store writes and reads them. Each is named
-once, beside the record field it holds (:data:`GAME_COLUMNS`, :data:`PLAYER_COLUMNS`), with how
-a value is written and read back; the INSERTs and SELECTs of :mod:`arena.store.results` are made
-from them. A new column is a migration (:mod:`.schema`), a record field and one line here."""
+once, beside the record field it holds (:data:`GAME_COLUMNS`, :data:`PLAYER_COLUMNS`, and those
+of ``bots``: :data:`BOT_COLUMNS`), with how a value is written and read back; the INSERTs and
+SELECTs of :mod:`arena.store.results` are made from them. A new column is a migration
+(:mod:`.schema`), a record field and one line here."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ __all__ = [
     "SqlColumn",
     "GAME_COLUMNS",
     "PLAYER_COLUMNS",
+    "BOT_COLUMNS",
     "KEY",
     "INSERT_GAME",
     "INSERT_PLAYER",
+    "INSERT_BOT",
     "names",
     "json_or_null",
     "from_json_or_null",
@@ -67,6 +70,14 @@ def from_json_or_null(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
+def _json_list(values: Sequence[str]) -> str:
+    return json.dumps(list(values))
+
+
+def _json_tuple(text: str) -> tuple[str, ...]:
+    return tuple(json.loads(text))
+
+
 KEY = ("comparison", "pair", "leg")
 
 GAME_COLUMNS = (
@@ -103,6 +114,20 @@ PLAYER_COLUMNS = (
 )
 """The columns of ``game_players`` besides ``tournament_id`` and the game's key."""
 
+BOT_COLUMNS = (
+    SqlColumn("name", "name"),
+    SqlColumn("command", "command", _json_list, _json_tuple),
+    SqlColumn("env", "env", json.dumps, json.loads),
+    SqlColumn("source_hash", "source_hash"),
+    SqlColumn("files", "files", _json_list, _json_tuple),
+    SqlColumn("hash_scheme", "hash_scheme"),
+    SqlColumn("state", "state"),
+    SqlColumn("added", "added"),
+    SqlColumn("frozen", "frozen", json_or_null, from_json_or_null),
+    SqlColumn("version", "version"),
+)
+"""The columns of ``bots`` besides ``tournament_id``."""
+
 
 def names(columns: Iterable[SqlColumn]) -> str:
     return ", ".join(c.name for c in columns)
@@ -119,3 +144,4 @@ INSERT_PLAYER = (
     f"INSERT INTO game_players (tournament_id, {', '.join(KEY)}, {names(PLAYER_COLUMNS)})"
     f" VALUES ({_marks(1 + len(KEY) + len(PLAYER_COLUMNS))})"
 )
+INSERT_BOT = f"INSERT INTO bots (tournament_id, {names(BOT_COLUMNS)}) VALUES ({_marks(1 + len(BOT_COLUMNS))})"

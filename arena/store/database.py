@@ -23,14 +23,15 @@ import os
 import shlex
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from ..errors import ArenaError
 from .schema import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION
 
-__all__ = ["BUSY_TIMEOUT_S", "StoreError", "explain", "guarded", "Database", "Transaction"]
+__all__ = ["BUSY_TIMEOUT_S", "StoreError", "explain", "guarded", "Database"]
 
 BUSY_TIMEOUT_S = 30.0
 """How long every connection waits for another process's lock on the database before failing."""
@@ -147,8 +148,7 @@ class Database:
     autocommit mode; :meth:`transaction` is a write transaction."""
 
     def __init__(self, path: str | Path, *, create: bool = True, read_only: bool = False) -> None:
-        """Open the results database ``path``, creating it (and its schema) unless ``create`` is
-        false or ``read_only``; ``read_only`` opens it for reading and never writes to it."""
+        """Open ``path`` as :class:`arena.store.results.Store` does."""
         self.path = Path(path)
         self.read_only = read_only
         self._tidy = False
@@ -166,7 +166,7 @@ class Database:
             raise explain(self.path, exc, read_only=read_only) from None
         try:
             if not read_only:
-                self._check_ours()  # before anything changes the file
+                self._check_not_newer(self._schema_version())  # before anything (WAL mode too) changes the file
                 self._enable_wal()
                 self.conn.execute("PRAGMA synchronous=NORMAL")
                 self.conn.execute("PRAGMA foreign_keys=ON")
@@ -176,13 +176,6 @@ class Database:
             if isinstance(exc, StoreError):
                 raise
             raise explain(self.path, exc, read_only=read_only) from None
-
-    def _check_ours(self) -> None:
-        """Refuse, before anything is written (WAL mode included), a file that holds another
-        program's tables or a newer arena's results."""
-        version = self._schema_version()
-        if version is not None:
-            self._check_not_newer(version)
 
     def _enable_wal(self) -> None:
         """Switch the database to WAL mode. When processes switch a new file at once, SQLite
@@ -231,7 +224,7 @@ class Database:
         removes them when it closes as the last one; with the ``-wal`` file empty it writes
         nothing to the database. Anything in the way (another process has the database open, the
         file is read-only) leaves them, harmlessly."""
-        try:
+        with suppress(OSError, sqlite3.Error):
             if self._wal().stat().st_size:
                 return
             db = _connect(str(self.path))
@@ -240,8 +233,6 @@ class Database:
                 db.execute("SELECT count(*) FROM sqlite_master").fetchone()
             finally:
                 db.close()
-        except (OSError, sqlite3.Error):
-            pass
 
     def _ensure_schema(self) -> None:
         """Check the database is an arena results database this release reads; create its schema
@@ -255,8 +246,15 @@ class Database:
             return
         if self.read_only:
             if version is None:
-                raise self._not_results()
-            self.conn = self._in_memory_copy()
+                what = "an empty file" if self.path.stat().st_size == 0 else "an SQLite file without tables"
+                raise StoreError(
+                    f"{self.path}: {what}, not a tournament results database",
+                    "pass the --db a tournament wrote (arena tournament ... --db FILE creates one)",
+                )
+            copy = _connect(":memory:")  # migrated in a private copy: the file is never written
+            self.conn.backup(copy)
+            self.conn.close()
+            self.conn = copy
             with self.transaction():
                 self._migrate(version)
             return
@@ -287,75 +285,41 @@ class Database:
                 f"{self.path}: results database without a valid schema version (use another --db)"
             ) from None
 
-    def _check_not_newer(self, version: int) -> None:
-        if version > SCHEMA_VERSION:
+    def _check_not_newer(self, version: int | None) -> None:
+        if version is not None and version > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path}: written by a newer arena (results schema {version}, this "
                 f"one reads up to {SCHEMA_VERSION}); upgrade cgarena or use another --db"
             )
 
-    def _not_results(self) -> StoreError:
-        """The error for a file opened read-only that holds no results schema (never written)."""
-        what = "an empty file" if self.path.stat().st_size == 0 else "an SQLite file without tables"
-        return StoreError(
-            f"{self.path}: {what}, not a tournament results database",
-            "pass the --db a tournament wrote (arena tournament ... --db FILE creates one)",
-        )
-
-    def _in_memory_copy(self) -> sqlite3.Connection:
-        """A private in-memory copy of the database (which is closed), to migrate without
-        writing the file."""
-        copy = _connect(":memory:")
-        self.conn.backup(copy)
-        self.conn.close()
-        return copy
-
     def _migrate(self, version: int) -> None:
         """Bring the database from schema ``version`` to :data:`SCHEMA_VERSION`, inside the
         caller's transaction."""
-        if version >= SCHEMA_VERSION:
-            return
-        while version < SCHEMA_VERSION:
-            for statement in _statements(MIGRATIONS[version]):
+        for step in range(version, SCHEMA_VERSION):
+            for statement in _statements(MIGRATIONS[step]):
                 self.conn.execute(statement)
-            version += 1
-        self.conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
+        if version < SCHEMA_VERSION:
+            self.conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 
-    def transaction(self) -> Transaction:
-        """``with database.transaction():`` a write transaction (``BEGIN IMMEDIATE``)."""
-        return Transaction(self.conn)
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """``with database.transaction():`` a write transaction, ``BEGIN IMMEDIATE`` ... ``COMMIT``
+        (``ROLLBACK`` on error)."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            conn.execute("COMMIT")
+        except BaseException:
+            # SQLite may have rolled it back already (a full disk does; a failed COMMIT leaves it
+            # open), and a failing ROLLBACK must not hide the error that led here
+            if conn.in_transaction:
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         self.conn.close()
         if self._tidy:
             self._tidy = False
             self._remove_companions()
-
-
-class Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        if exc_type is not None:
-            self._rollback()
-            return
-        try:
-            self._db.execute("COMMIT")
-        except sqlite3.Error:  # a full disk, say: the transaction stays open
-            self._rollback()
-            raise
-
-    def _rollback(self) -> None:
-        """Roll back what is left of the transaction: SQLite may have rolled it back already (a
-        full disk does), and a failing ``ROLLBACK`` must not hide the error that led here."""
-        if self._db.in_transaction:
-            try:
-                self._db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass

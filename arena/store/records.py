@@ -129,13 +129,17 @@ class VersionRow:
     number: int
     """1, 2, 3... among the versions of :attr:`name`, in the order they were first recorded."""
     hash: str
-    """The frozen version's content hash (:attr:`arena.versions.snapshot.Frozen.hash`)."""
+    """The frozen version's content hash (:attr:`arena.versions.snapshot.Frozen.hash`): the name of
+    its snapshot folder."""
     created: float
+    """When it was first recorded (for a ladder's bot recorded by the migration to schema 10: when
+    it was added to the ladder)."""
     origin: str
-    """Where it was frozen from: the BOT as given (a path made absolute, a command); ``''`` when
-    unknown (a ladder's bot recorded by the migration to schema 10)."""
-    frozen: dict[str, Any]
-    """Its frozen form (:meth:`arena.versions.snapshot.Frozen.to_dict`)."""
+    """Where it was frozen from (:func:`arena.versions.registry.origin_of`: the BOT as given, a path
+    made absolute); ``''`` when unknown (a ladder's bot recorded by the migration to schema 10)."""
+    frozen: dict[str, Any] = field(compare=False)
+    """Its frozen form, as :meth:`arena.versions.snapshot.Frozen.to_dict` gave it when it was first
+    recorded."""
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,8 @@ mode: readers (``arena results``) see a running tournament without blocking it. 
 stored as running that no run holds is reported interrupted (its run was killed, or could not
 write). Which process plays a tournament is kept by :mod:`.runlock`.
 
-Every column of ``games`` and ``game_players`` is named once, in :data:`GAME_COLUMNS` and
-:data:`PLAYER_COLUMNS` beside the record field it holds (:mod:`.columns`): the INSERTs and SELECTs
-are made from them. A new column is a migration (:mod:`.schema`), a record field and one line there.
+Every column of ``games``, ``game_players`` and ``bots`` is named once, beside the record field it
+holds (:mod:`.columns`): the INSERTs and SELECTs are made from them.
 """
 
 from __future__ import annotations
@@ -24,18 +23,19 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 from .columns import (
+    BOT_COLUMNS,
     GAME_COLUMNS,
+    INSERT_BOT,
     INSERT_GAME,
     INSERT_PLAYER,
     KEY,
     PLAYER_COLUMNS,
     SqlColumn,
-    from_json_or_null,
-    json_or_null,
     names,
 )
 from .database import BUSY_TIMEOUT_S, Database, StoreError, explain, guarded
@@ -119,26 +119,8 @@ class Store(VersionRows):
         return tid
 
     def _insert_bots(self, tid: int, bots: Iterable[BotRow]) -> None:
-        self._db.executemany(
-            "INSERT INTO bots (tournament_id, name, command, env, source_hash, files, hash_scheme, state, added,"
-            " frozen, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    tid,
-                    b.name,
-                    json.dumps(list(b.command)),
-                    json.dumps(b.env),
-                    b.source_hash,
-                    json.dumps(list(b.files)),
-                    b.hash_scheme,
-                    b.state,
-                    b.added,
-                    json_or_null(b.frozen),
-                    b.version,
-                )
-                for b in bots
-            ],
-        )
+        rows = [(tid, *(c.to_sql(getattr(b, c.field)) for c in BOT_COLUMNS)) for b in bots]
+        self._db.executemany(INSERT_BOT, rows)
 
     def _insert_comparisons(self, tid: int, comparisons: Iterable[tuple[int, Sequence[str]]]) -> None:
         comparisons = list(comparisons)
@@ -159,19 +141,16 @@ class Store(VersionRows):
         games_target: int | None = None,
         settings: dict[str, Any] | None = None,
     ) -> None:
-        sets: list[str] = ["updated = ?"]
-        values: list[float | str] = [time.time()]
+        sets: dict[str, float | str] = {"updated": time.time()}
         if status is not None:
-            sets.append("status = ?")
-            values.append(status.value)
+            sets["status"] = status.value
         if games_target is not None:
-            sets.append("games_target = ?")
-            values.append(games_target)
+            sets["games_target"] = games_target
         if settings is not None:
-            sets.append("settings = ?")
-            values.append(json.dumps(settings))
+            sets["settings"] = json.dumps(settings)
+        columns = ", ".join(f"{name} = ?" for name in sets)
         with self._database.transaction():
-            self._db.execute(f"UPDATE tournaments SET {', '.join(sets)} WHERE id = ?", (*values, tid))
+            self._db.execute(f"UPDATE tournaments SET {columns} WHERE id = ?", (*sets.values(), tid))
 
     @guarded
     def tournament(self, tid: int) -> TournamentRow | None:
@@ -183,13 +162,8 @@ class Store(VersionRows):
         return [self._tournament_row(r) for r in self._db.execute("SELECT * FROM tournaments ORDER BY id")]
 
     @guarded
-    def latest(self, key: str | None = None) -> TournamentRow | None:
-        if key is None:
-            row = self._db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
-        else:
-            row = self._db.execute(
-                "SELECT * FROM tournaments WHERE key = ? ORDER BY id DESC LIMIT 1", (key,)
-            ).fetchone()
+    def latest(self) -> TournamentRow | None:
+        row = self._db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
         return self._tournament_row(row) if row else None
 
     def _tournament_row(self, row: Sequence[Any]) -> TournamentRow:
@@ -212,24 +186,9 @@ class Store(VersionRows):
     @guarded
     def bots(self, tid: int) -> list[BotRow]:
         """The bots of tournament or ladder ``tid``, in the order they joined."""
+        sql = f"SELECT {names(BOT_COLUMNS)} FROM bots WHERE tournament_id = ? ORDER BY rowid"
         return [
-            BotRow(
-                name=r[0],
-                command=tuple(json.loads(r[1])),
-                env=json.loads(r[2]),
-                source_hash=r[3],
-                files=tuple(json.loads(r[4])),
-                hash_scheme=r[5],
-                state=r[6],
-                added=r[7],
-                frozen=from_json_or_null(r[8]),
-                version=r[9],
-            )
-            for r in self._db.execute(
-                "SELECT name, command, env, source_hash, files, hash_scheme, state, added, frozen, version FROM bots"
-                " WHERE tournament_id = ? ORDER BY rowid",
-                (tid,),
-            )
+            BotRow(**{c.field: c.from_sql(v) for c, v in zip(BOT_COLUMNS, r)}) for r in self._db.execute(sql, (tid,))
         ]
 
     # -- ladders: bots that come and go, comparisons made as pairs are met --------------------------
@@ -356,7 +315,8 @@ class Store(VersionRows):
                 return game_id
         except BaseException:
             if kept is not None:
-                _remove(kept)
+                with suppress(OSError):
+                    os.unlink(kept)
             raise
 
     @guarded
@@ -413,10 +373,3 @@ class Store(VersionRows):
             key_of = (values["comparison"], values["pair"], values["leg"])
             out.append(GameRecord(**values, players=tuple(players.get(key_of, ())), id=r[-1]))
         return out
-
-
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass

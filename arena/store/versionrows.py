@@ -37,15 +37,8 @@ drawn and lost (the other player's rank against its own)."""
 
 
 def _version_row(row: Sequence[Any]) -> VersionRow:
-    return VersionRow(
-        id=row[0],
-        name=row[1],
-        number=row[2],
-        hash=row[3],
-        created=row[4],
-        origin=row[5],
-        frozen=json.loads(row[6]),
-    )
+    vid, name, number, digest, created, origin, frozen = row  # the columns of _SELECT_VERSION
+    return VersionRow(vid, name, number, digest, created, origin, json.loads(frozen))
 
 
 class VersionRows:
@@ -58,9 +51,7 @@ class VersionRows:
     _db: sqlite3.Connection
 
     @guarded
-    def add_version(
-        self, name: str, digest: str, frozen: dict[str, Any], origin: str, created: float | None = None
-    ) -> tuple[VersionRow, bool]:
+    def add_version(self, name: str, digest: str, frozen: dict[str, Any], origin: str) -> tuple[VersionRow, bool]:
         """The version of ``name`` whose content hash is ``digest``: the one recorded already,
         else a new one numbered after the name's others, in one transaction (processes recording
         the same version at once record it once). Returns it, and whether it is new."""
@@ -71,7 +62,7 @@ class VersionRows:
             (number,) = self._db.execute(
                 "SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE name = ?", (name,)
             ).fetchone()
-            when = time.time() if created is None else created
+            when = time.time()
             cur = self._db.execute(
                 "INSERT INTO versions (name, number, hash, created, origin, frozen) VALUES (?, ?, ?, ?, ?, ?)",
                 (name, number, digest, when, origin, json.dumps(frozen, sort_keys=True)),

@@ -3,41 +3,32 @@ that editing or rebuilding its source later never changes the version registered
 
 What is frozen, by kind of bot (:class:`arena.match.launch.botspec.BotSpec`):
 
-- **A Python bot** (a script, a package, a shipped module: :attr:`BotSpec.source`): its bundle,
-  when a bundling function is given (``bundle(entry) -> text``, as :func:`arena.runner.shipping.pack`
-  takes it: the arena does not import the bundler, the command line hands over
-  :func:`bundler.ship.bundle_source`), written where its entry was (a package's bundle as its
-  ``__main__.py``) and run as a script; else, or when the bundler refuses it (a note says why),
-  its module tree: the files the bot hash covers (:func:`arena.versions.provenance.bot_sources`:
-  the script or module and the local modules it imports, a package directory whole), in their
-  relative layout, run as before (``-m PKG`` from the folder above the package). Its arguments are
-  kept; it runs with the arena's interpreter of the day.
+- **A Python bot** (:attr:`BotSpec.source`: a script, a package, a shipped module): its bundle
+  when a bundling function is given (``bundle(entry) -> text``: the arena does not import the
+  bundler), run as a script (a package's bundle as its ``__main__.py``); else, or when the
+  bundler refuses it (a note says why), its module tree: the files the bot hash covers
+  (:func:`arena.versions.provenance.bot_sources`) in their relative layout, run as before. Its
+  arguments are kept; it runs with the arena's interpreter of the day.
 - **An executable given by path** (not an interpreter): the file, executable.
-- **An interpreter and its script** (``node bot.js``, ``java -jar bot.jar``, ``python3 bot.py``,
-  the script being the first argument that names an existing file, as the bot hash sees it): the
-  script is copied (for a ``.py`` script, with the local modules it imports) and run by the same
-  interpreter, which is not frozen. A note says that only these files are: any other file the
-  script loads is read as it is at each game. On CodinGame a bot is one file, so the script
-  usually is the whole bot (a bundled script, a jar).
+- **An interpreter and its script** (``node bot.js``, ``java -jar bot.jar``, ``python3 bot.py``):
+  the script (a ``.py`` one with the local modules it imports), run by the same interpreter, which
+  is not frozen. A note says that any other file the script loads is read as it is at each game
+  (on CodinGame a bot is one file, so the script usually is the whole bot).
 - **Any other command** (a program on ``PATH`` without a file argument: ``java Main``,
   ``python3 -m bot``, ``mybot``): kept as given, from its working directory of the day it was
-  added, with a one-line warning (:attr:`.snapshot.Frozen.warning`) saying what to give instead.
-  Its data files are left where they are too: it reads them by its own paths.
+  added, its data where it is, with a one-line warning (:attr:`.snapshot.Frozen.warning`).
 
-**Declared data** (:attr:`BotSpec.data`: files and folders, folders whole) is copied along.
-Code, data and the bot's working directory keep their relative layout in the snapshot's tree
-(names relative to the folder that holds them all), and the frozen bot runs from its working
-directory's place there: a path it reads relative to it, or relative to its script, finds the copy.
-The frozen command and data name the copies. A bot without a working directory of its own and
-without data (a script run by hand) runs from wherever it is played, as before.
+**Declared data** (:attr:`BotSpec.data`: files and folders, folders whole) is copied along. Code,
+data and the bot's working directory keep their relative layout in the snapshot's tree, and the
+frozen bot runs from its working directory's place there, its command and data naming the copies;
+a bot without a working directory of its own and without data (a script run by hand) runs from
+wherever it is played. An argument naming an existing file or folder that is not frozen is named
+in a note (and given as an absolute path when the bot runs from the snapshot).
 
-An argument that names an existing file or folder not frozen (neither code nor declared data)
-is named in a note; when the frozen bot runs from the snapshot, it is given as an absolute path
-(the file is read, or written, where it is). Only regular files are read, at most
-:data:`.snapshot.FILE_LIMIT` bytes each (:mod:`arena.paths`): a FIFO, a device or a larger
-file among the bot's code or data (in a folder taken whole too), missing data, or data that is
-one of the arena's own files (its database, replays, this store), is refused in one line
-(:class:`.snapshot.FreezeError`), before anything is written. Inside a folder taken whole, the
+Only regular files of at most :data:`.snapshot.FILE_LIMIT` bytes are read (:mod:`arena.paths`): a
+FIFO, a device or a larger file among the bot's code or data, missing data, or data that is one
+of the arena's own files (its database, replays, this store) is refused in one line
+(:class:`.snapshot.FreezeError`) before anything is written. Inside a folder taken whole, the
 arena's own files are left out, as from the bot hash.
 """
 
@@ -52,8 +43,9 @@ from pathlib import Path
 from .. import paths
 from ..match.launch.botspec import BotSpec
 from . import provenance, snapshot
+from .manifest import How, Recipe, Word
 from .provenance import ArenaFiles
-from .snapshot import Content, FreezeError, Frozen, How, Recipe, Word
+from .snapshot import Content, FreezeError, Frozen
 
 __all__ = ["freeze", "Frozen", "FreezeError"]
 
@@ -80,9 +72,8 @@ class _Tree:
 
 
 def _where(spec: BotSpec, word: str) -> Path:
-    """``word`` as a path, relative ones taken from the bot's working directory."""
-    path = paths.expanded(word)
-    return Path(os.path.abspath(path if path.is_absolute() else Path(spec.cwd or ".") / path))
+    """``word`` as an absolute path, relative ones taken from the bot's working directory."""
+    return Path(os.path.abspath(paths.located(word, spec.cwd)))
 
 
 def _refuse(spec: BotSpec, why: str) -> FreezeError:
@@ -94,9 +85,7 @@ def _declared(spec: BotSpec) -> list[Path]:
     the limit (else refused)."""
     declared = paths.data_paths(spec.data, spec.cwd)
     for text, path in zip(spec.data, declared, strict=True):
-        why = paths.missing(path)
-        if why is None and not path.is_dir():
-            why = paths.not_regular(path, snapshot.FILE_LIMIT)
+        why = None if paths.is_dir(path) else paths.not_regular(path, snapshot.FILE_LIMIT)
         if why is not None:
             raise _refuse(spec, f"its data {text}: {why}")
     return declared

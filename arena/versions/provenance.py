@@ -4,38 +4,33 @@ A tournament is resumed (or extended) only when both are unchanged, so that ever
 it was played by the same code. The bot hash covers the files' contents and their names relative
 to the folder they share, so a project moved or cloned elsewhere still resumes its tournaments.
 
-Which files make a bot (:func:`sources_of`): its code and its declared data, not every path on its
-command line.
+Which files make a bot (:func:`sources_of`), not every path on its command line:
 
-- Its code: for a Python bot the arena runs (:attr:`BotSpec.source`: a script, a package, a module
-  of one, a shipped module) the words that start it (the script; or ``-m MODULE``, with the
-  module's files and its packages' ``__init__.py`` under the folder it runs from); for a command,
-  its program when given by path (not the Python interpreter), and when the program is an
-  interpreter (one started by name from ``PATH``, or Python, Node, Java... by path) the first
-  argument that names a file or folder, its script. Every ``.py`` file of it adds the local
+- Its code: for a Python bot the arena runs (:attr:`BotSpec.source`) the script, or with ``-m
+  MODULE`` the module's files and its packages' ``__init__.py`` under the folder it runs from; for
+  a command, its program when given by path (not the Python interpreter) and, when that program
+  is an interpreter (one started by name from ``PATH``, or Python, Node, Java... by path), the
+  first argument that names a file or folder: its script. Every ``.py`` file of it adds the local
   modules it imports, transitively; a folder is taken whole.
 - Its declared data: the files and folders its config lists under ``data:`` (folders whole).
 
-The words after its code are its arguments: a log it appends to, an input it reads. They are not
-part of the hash (a bot writing its log would never resume), so a file among them changes without
-stopping a resume unless it is declared as data; :func:`unchecked_arguments` names them, to say so.
+The words after its code are its arguments (a log it appends to, an input it reads): not hashed,
+or a bot writing its log would never resume; :func:`unchecked_arguments` names those that name
+files, to say so.
 
-The arena's own files are never opened as a bot's (:class:`ArenaFiles`: the results database with
-its ``-wal``, ``-shm``, ``-journal`` and ``.lock`` files, the replays folder), even inside a folder
-that a bot's command or data names: opening and closing the database file outside SQLite drops
-the locks SQLite holds on it in this process (POSIX locks belong to a process, and closing any
-descriptor of the file drops them all), and the next program whose connection closes (the
-``sqlite3`` shell, a notebook) then takes itself for the last one and deletes the write-ahead log
-the arena is still writing. Only regular files are read, up to :data:`HASH_LIMIT` bytes each: a
-FIFO, a device or a larger file is left out of the hash and named (:attr:`Sources.skipped`).
+The arena's own files are never opened as a bot's (:class:`ArenaFiles`), even inside a folder a
+bot names: opening and closing the database file outside SQLite drops the POSIX locks SQLite holds
+on it in this process, and the next program whose connection closes (the ``sqlite3`` shell, a
+notebook) then takes itself for the last one and deletes the write-ahead log the arena is still
+writing. Only regular files of at most :data:`HASH_LIMIT` bytes are read: a FIFO, a device or a
+larger file is left out of the hash and named (:attr:`Sources.skipped`).
 
-Databases written by cgarena 0.1.0 (results schema 1) used other formulas, which are still
-checked: the referee was identified by a hash of its source files (the hashes of that release,
-rules version 1 of both games, are listed here) and the bot hash covered absolute file names
-(recomputed from the names stored with it and the current contents, the files matched by their
-place under their shared folder). Bots stored before the hash left out their arguments and the
-arena's files (hashes of every existing path on the command line) are recognised by that rule
-too (:func:`same_bot`), so their tournaments still resume.
+Databases written by cgarena 0.1.0 (results schema 1) used other formulas, still checked: the
+referee was identified by a hash of its source files (that release's hashes, rules version 1 of
+both games, are listed here) and the bot hash covered absolute file names (recomputed from the
+names stored with it and today's contents, the files matched by their place under their shared
+folder). Bots stored before the hash left out their arguments and the arena's files (it covered
+every existing path on the command line) are recognised by that rule too (:func:`same_bot`).
 """
 
 from __future__ import annotations
@@ -296,7 +291,7 @@ def sources_of(spec: BotSpec, avoid: ArenaFiles = ArenaFiles(), *, arguments: bo
     collect = _Collector(avoid)
     todo: list[Path] = []
     roots: list[Path] = []
-    argv = list(spec.argv)
+    argv = spec.argv
     if "-m" in argv[1:-1]:  # python [-u] -m MODULE: the module's files, found from the cwd
         root = Path(spec.cwd or ".").resolve()
         roots.append(root)
@@ -332,7 +327,7 @@ def unchecked_arguments(spec: BotSpec, avoid: ArenaFiles = ArenaFiles(), hashed:
     """The bot's arguments that name an existing file or folder outside its code and declared data
     (and not the arena's, nor among the files ``hashed``): files it may read or write, which its
     hash does not cover."""
-    covered = [*paths.data_paths(spec.data)]
+    covered = paths.data_paths(spec.data)
     out = []
     for word in code_words(spec)[1]:
         path = _located(spec, word)

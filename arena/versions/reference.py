@@ -5,13 +5,10 @@
   digits or more that number no version are tried as a hash prefix (a hash may start with
   digits only).
 - ``NAME@latest``: the newest version of ``NAME`` (the highest number).
-- ``NAME@prev``: the version before. It is relative to the version the same command runs from
-  ``NAME``'s source, when there is one: ``arena tournament mybot/ mybot@prev`` freezes
-  ``mybot/`` (recording it as a version of ``mybot`` when it is new) and plays it against the
-  newest *other* version of ``mybot``, whether or not the source changed since. The caller gives
-  that hash as ``current[NAME]`` to :func:`resolve`: prev is then the newest version of ``NAME``
-  whose hash is not ``current[NAME]``. With no current version of ``NAME`` (nothing of the
-  command runs from its source), prev is the one before the newest.
+- ``NAME@prev``: the newest version of ``NAME`` other than the one the same command froze
+  ``NAME``'s source to (its hash given to :func:`resolve` as ``current[NAME]``): ``arena
+  tournament mybot/ mybot@prev`` plays ``mybot/`` against its newest *other* version, whether or
+  not the source changed. With no current version of ``NAME``, the one before the newest.
 - ``NAME@HASH``: the version of ``NAME`` whose content hash starts with ``HASH``: at least
   :data:`MIN_PREFIX` hexadecimal digits, any case, naming one of ``NAME``'s versions only.
 
@@ -30,7 +27,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 from typing import Literal
 
 from referee.suggest import did_you_mean
@@ -41,7 +37,7 @@ from ..store.results import Store
 from .errors import VersionError
 from .registry import Version, versions
 
-__all__ = ["MIN_PREFIX", "Kind", "Reference", "parse", "resolve", "lookup"]
+__all__ = ["MIN_PREFIX", "Kind", "Reference", "parse", "resolve"]
 
 MIN_PREFIX = 6
 """The fewest hexadecimal digits of a hash prefix (``mybot@3f2a9c``)."""
@@ -51,8 +47,6 @@ MAX_LISTED = 8
 Kind = Literal["number", "latest", "prev", "hash"]
 _NUMBER = re.compile(r"[0-9]+")
 _HEX = re.compile(r"[0-9a-f]+")
-NO_CURRENT: Mapping[str, str] = MappingProxyType({})
-"""No bot runs from its source: ``prev`` is the one before the newest."""
 
 
 @dataclass(frozen=True)
@@ -68,21 +62,12 @@ class Reference:
         return f"{self.name}@{self.value or self.kind}"
 
 
-def _is_path(text: str, base: Path | None) -> bool:
-    path = paths.expanded(text)
-    if not path.is_absolute() and base is not None:
-        path = base / path
-    return paths.exists(path)
-
-
 def parse(text: str, base: Path | None = None) -> Reference | None:
-    """The version ``text`` names, or ``None`` when it names none: no ``@``, a name before it that
-    is no bot name, or an existing file or folder (relative paths from ``base``, default the
-    working directory). A bot name followed by ``@`` and anything but a number, ``latest``,
-    ``prev`` or a hash prefix is refused (:class:`VersionError`)."""
+    """The version ``text`` names, or ``None`` when it names none (see the module's text; relative
+    paths from ``base``, default the working directory). Raises :class:`VersionError`."""
     text = text.strip()
     name, at, selector = text.partition("@")
-    if not at or not is_bot_name(name) or _is_path(text, base):
+    if not at or not is_bot_name(name) or paths.exists(paths.located(text, base)):
         return None
     word = selector.lower()
     if word in ("latest", "prev"):
@@ -136,17 +121,16 @@ def _by_prefix(store: Store, ref: Reference, prefix: str) -> Version | None:
     return found[0] if found else None
 
 
-def resolve(store: Store, ref: Reference, current: Mapping[str, str] = NO_CURRENT) -> Version:
-    """The stored version ``ref`` names in ``store``. ``current[NAME]``: the hash ``NAME``'s
-    source was just frozen to by the same command, if it was (see the module's text for
-    ``prev``). Raises :class:`VersionError` naming the versions there are."""
+def resolve(store: Store, ref: Reference, current: Mapping[str, str] | None = None) -> Version:
+    """The stored version ``ref`` names in ``store``; ``current``: see ``prev`` in the module's
+    text. Raises :class:`VersionError` naming the versions there are."""
     known = versions(store, ref.name)
     if not known:
         raise _unknown_name(store, ref)
     if ref.kind == "latest":
         return known[-1]
     if ref.kind == "prev":
-        return _previous(ref, known, current.get(ref.name))
+        return _previous(ref, known, (current or {}).get(ref.name))
     if ref.kind == "number":
         found = [Version.of(r) for r in store.find_versions(ref.name, number=int(ref.value))]
         if found:
@@ -165,12 +149,3 @@ def resolve(store: Store, ref: Reference, current: Mapping[str, str] = NO_CURREN
             f"{_listing(known)}); arena versions {ref.name} lists them"
         )
     return by_hash
-
-
-def lookup(
-    store: Store, text: str, current: Mapping[str, str] = NO_CURRENT, base: Path | None = None
-) -> Version | None:
-    """The stored version the BOT argument ``text`` names (:func:`parse`, then :func:`resolve`),
-    or ``None`` when it names none (a path, a command, a shipped bot)."""
-    ref = parse(text, base)
-    return None if ref is None else resolve(store, ref, current)

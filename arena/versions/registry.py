@@ -1,24 +1,16 @@
 """Bot versions recorded in the results database: every bot a tournament, a ladder or ``arena
 play`` runs is frozen by content (:mod:`.freeze`) and recorded here once, under its name.
 
-A version is a name and a content hash (:attr:`.snapshot.Frozen.hash`): :func:`record` gives the
-version of that name already recorded with that hash, else a new one numbered after the name's
-others (1, 2, 3... in the order first recorded). So an unchanged bot is one version however often
-it runs, an edited one is simply the next version, and the same content under two names is two
-versions that share one snapshot folder (``<db>-bots/<hash>``). Each version keeps when it was
-recorded, where it was frozen from (:func:`origin_of`: the BOT as given, its paths made absolute;
-``''`` when unknown) and its frozen form (:meth:`.snapshot.Frozen.to_dict`), from which it plays
-again (:meth:`Version.frozen_version`). A BOT argument names one as ``NAME@N``, ``NAME@latest``,
-``NAME@prev`` or ``NAME@HASH`` (:mod:`.reference`).
+A version is a name and a content hash (:attr:`.snapshot.Frozen.hash`), numbered 1, 2, 3... per
+name in the order first recorded (:func:`record`): an unchanged bot is one version however often
+it runs, an edited one the next version, and the same content under two names two versions that
+share one snapshot folder (``<db>-bots/<hash>``). A BOT argument names one as ``NAME@N``,
+``NAME@latest``, ``NAME@prev`` or ``NAME@HASH`` (:mod:`.reference`).
 
 A version is *used* while a tournament's or a ladder's bot plays it (its ``bots.version``): its
-games need it. :func:`usage` counts each version's games (one per seat its bots played; wins,
-draws and losses of the two-player games, from the games' ranks) and names where it is used;
-:func:`remove` deletes unused versions (a used one is refused, in one line naming where it is
-used, before anything is removed), and each one's snapshot folder unless another version has the
-same content; :func:`prune`
-removes every unused version. Every failure is a :class:`.errors.VersionError` or, for the
-database itself, a :class:`arena.store.database.StoreError`: one line each.
+games need it, so only unused versions are removed (:func:`remove`, :func:`prune`). Every failure
+is one line: a :class:`.errors.VersionError` or, for the database itself, a
+:class:`arena.store.database.StoreError`.
 """
 
 from __future__ import annotations
@@ -28,7 +20,6 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .. import paths
 from ..match.launch.botspec import is_bot_name
@@ -54,22 +45,9 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class Version:
-    """A recorded bot version."""
+class Version(VersionRow):
+    """A recorded bot version: the row the database keeps, and what is said of it."""
 
-    id: int
-    name: str
-    number: int
-    """1, 2, 3... among the versions of :attr:`name`, in the order they were first recorded."""
-    hash: str
-    """Its content hash: the name of its snapshot folder."""
-    created: float
-    """When it was first recorded (for a ladder's bot recorded by the migration to schema 10:
-    when it was added to the ladder)."""
-    origin: str
-    """Where it was frozen from (:func:`origin_of`); ``''`` when unknown."""
-    frozen: dict[str, Any] = field(compare=False)
-    """Its frozen form, as :meth:`.snapshot.Frozen.to_dict` gave it when it was first recorded."""
     recorded_now: bool = field(default=False, compare=False)
     """Whether the :func:`record` call that gave it recorded it (``False``: it was there)."""
 
@@ -120,7 +98,6 @@ def origin_of(bot: str, base: Path | None = None) -> str:
     """Where a version is frozen from, as its record keeps it: the BOT argument ``bot`` with each
     word that names an existing file or folder (relative ones from ``base``, default the working
     directory) made an absolute path; a shipped bot's name or a command stays as given."""
-    here = Path.cwd() if base is None else base
     text = bot.strip()
     try:
         words = shlex.split(text)
@@ -128,8 +105,7 @@ def origin_of(bot: str, base: Path | None = None) -> str:
         return text
 
     def absolute(word: str) -> str | None:
-        path = paths.expanded(word)
-        path = path if path.is_absolute() else here / path
+        path = paths.located(word, base)
         return os.path.abspath(path) if word and not word.startswith("-") and paths.exists(path) else None
 
     whole = absolute(text)

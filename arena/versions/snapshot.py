@@ -20,12 +20,10 @@ with the arena's interpreter of the day: the word ``python`` of its command). It
 :mod:`.manifest`.
 
 A snapshot appears under its hash only complete (written in a temporary folder, then renamed); an
-existing one is reused only after its content is checked (:func:`damage`), else replaced.
-:func:`verify` checks a stored version before it is played: a user may edit or delete the store.
-A file added to a tree is damage too (a ``json.py`` beside a script would shadow the standard
-library's), Python's own ``__pycache__`` folders aside: a bot that writes files in its working
-directory, which is in the tree when it runs from there, makes its version unplayable once it
-has played outside the sandbox (inside, the tree is read-only: the write fails).
+existing one is reused only when intact with no file added (:func:`damage`: a ``json.py`` beside a
+script would shadow the standard library's), else replaced by a clean copy. :func:`verify` checks
+a stored version before it is played (a user may edit or delete the store); a file added since (a
+bot that wrote in its folder outside the sandbox) is named (:func:`strays`) and ignored.
 """
 
 from __future__ import annotations
@@ -41,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast, get_args
@@ -52,11 +51,7 @@ from .manifest import FrozenFile, How, Recipe, Word, decode, encode
 from .provenance import HASH_LIMIT
 
 __all__ = [
-    "How",
-    "Word",
     "FreezeError",
-    "FrozenFile",
-    "Recipe",
     "Content",
     "Frozen",
     "FILE_LIMIT",
@@ -261,14 +256,12 @@ def _sweep(store: Path) -> None:
     """Remove what interrupted freezes left (temporary folders over a day old)."""
     now = time.time()
     for entry in store.glob(".*-*"):
-        try:
+        with suppress(OSError):
             if (
                 entry.name.startswith((".freezing-", ".replaced-", ".removed-"))
                 and now - entry.lstat().st_mtime > _STALE_S
             ):
                 _remove(entry)
-        except OSError:
-            continue
 
 
 def _settle(store: Path, temporary: Path, digest: str) -> Path:
@@ -319,8 +312,7 @@ def write(store: Path, bot: str, recipe: Recipe, content: Content, notes: Sequen
     finally:
         if temporary.exists():
             _remove(temporary)
-    frozen = _frozen(final, digest, recipe, files, bot)
-    return Frozen(frozen.spec, digest, recipe.how, files, final, frozen.warning, tuple(notes))
+    return dataclasses.replace(_frozen(final, digest, recipe, files, bot), notes=tuple(notes))
 
 
 # -- reading and checking ----------------------------------------------------------------------------
@@ -454,18 +446,6 @@ def verify(frozen: Frozen) -> str | None:
 # -- removing ------------------------------------------------------------------------------------------
 
 
-def _size(folder: Path) -> int:
-    """The bytes the files under ``folder`` hold (symbolic links not followed)."""
-    total = 0
-    for top, _, names in os.walk(folder):
-        for name in names:
-            try:
-                total += os.lstat(os.path.join(top, name)).st_size
-            except OSError:
-                continue
-    return total
-
-
 def discard(store: Path, digest: str) -> int:
     """Remove the snapshot ``digest`` from ``store``, once no recorded version has that content:
     it is moved aside first (``.removed-*``, so that a freeze of the same content meanwhile writes
@@ -478,18 +458,19 @@ def discard(store: Path, digest: str) -> int:
     folder = store / digest
     if folder.is_symlink() or not folder.is_dir():
         return 0
-    size = _size(folder)
     aside = Path(tempfile.mkdtemp(prefix=".removed-", dir=store))
     try:
         os.rename(folder, aside / digest)
     except OSError:
         _remove(aside)
         raise
-    for top, dirs, _ in os.walk(aside):
+    size = 0
+    for top, dirs, names in os.walk(aside):
         for name in dirs:
-            try:
+            with suppress(OSError):
                 os.chmod(os.path.join(top, name), 0o700)  # a folder made read-only keeps its files
-            except OSError:
-                continue
+        for name in names:
+            with suppress(OSError):
+                size += os.lstat(os.path.join(top, name)).st_size  # a link's own size, not its target's
     _remove(aside)
     return size

@@ -11,7 +11,7 @@ import pytest
 
 from arena.store.results import Store
 from arena.versions.errors import VersionError
-from arena.versions.reference import Reference, lookup, parse, resolve
+from arena.versions.reference import Reference, parse, resolve
 
 H1 = "aaaaaa11" + "0" * 56
 H2 = "aaaaaa22" + "0" * 56
@@ -135,8 +135,9 @@ def test_what_names_no_stored_version_is_refused_in_one_line(
     assert says in str(refused.value) and "\n" not in str(refused.value)
 
 
-def test_lookup_is_none_for_what_names_no_version(store: Store) -> None:
-    assert lookup(store, "greedy") is None
-    assert lookup(store, "python3 bot.py") is None
-    found = lookup(store, "mybot@1")
+def test_what_names_no_version_parses_to_none(store: Store) -> None:
+    assert parse("greedy") is None
+    assert parse("python3 bot.py") is None
+    ref = parse("mybot@1")
+    found = None if ref is None else resolve(store, ref)
     assert found is not None and found.hash == H1
