@@ -29,10 +29,6 @@ PLAYED = ("time_scale", "time_margin", "memory_limit_mb", "params", "league", "s
 """How a ladder's games are played: fixed when it is made (``init``), checked by ``run``."""
 
 
-def _fail(exc: Exception) -> click.ClickException:
-    return click.ClickException(shown(str(exc)))
-
-
 @click.group()
 def ladder() -> None:
     """A persistent ladder of bot versions: init, add, run, show, retire, remove, rename.
@@ -204,14 +200,10 @@ def _after_run(outcome: LadderOutcome, db: str) -> None:
 def show(fmt: str, min_games: int, where: tuple[str, ...], recent: int, db: str, ladder_id: int | None) -> None:
     """The ranking (rating, 95% interval, P above the next bot) and the cross-table."""
     from arena.ladder.commands import show_ladder
-    from arena.ladder.errors import LadderError
 
     from .ladder_report import print_csv, print_json, print_table
 
-    try:
-        found = show_ladder(db, ladder_id=ladder_id, min_games=min_games, where=where, recent=recent)
-    except LadderError as exc:
-        raise _fail(exc) from None
+    found = show_ladder(db, ladder_id=ladder_id, min_games=min_games, where=where, recent=recent)
     {"json": print_json, "csv": print_csv, "table": print_table}[fmt](found)
 
 
@@ -221,14 +213,10 @@ def _state_command(name: str, state: str, doc: str) -> click.Command:
     @_LADDER
     def command(bot: str, db: str, ladder_id: int | None) -> None:
         from arena.ladder.commands import set_state
-        from arena.ladder.errors import LadderError
         from arena.ladder.stored import title
         from arena.store.records import BotState
 
-        try:
-            changed = set_state(db, bot, BotState(state), ladder_id=ladder_id)
-        except LadderError as exc:
-            raise _fail(exc) from None
+        changed = set_state(db, bot, BotState(state), ladder_id=ladder_id)
         click.echo(f"{bot} is {state} in {title(changed)}")
 
     command.__doc__ = doc
@@ -248,11 +236,7 @@ _state_command("activate", "active", "Bring a retired or removed BOT back: it pl
 def rename(old: str, new: str, db: str, ladder_id: int | None) -> None:
     """Rename bot OLD to NEW, in its games too."""
     from arena.ladder.commands import rename_bot
-    from arena.ladder.errors import LadderError
     from arena.ladder.stored import title
 
-    try:
-        renamed = rename_bot(db, old, new, ladder_id=ladder_id)
-    except LadderError as exc:
-        raise _fail(exc) from None
+    renamed = rename_bot(db, old, new, ladder_id=ladder_id)
     click.echo(f"{old} is now {new} in {title(renamed)}")

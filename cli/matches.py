@@ -7,8 +7,7 @@ import dataclasses
 import datetime
 import json
 import shlex
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,23 +19,12 @@ from arena.ladder.settings import is_ladder
 from arena.match.protocol.latency import LimitUse
 from arena.store.browse import RESULTS, STATUSES, GameFilter, UnknownBot, find_game, find_games, tournaments
 from arena.store.records import GameRecord, PlayerRecord, TournamentRow
-from arena.store.results import StoreError
 from arena.tournament.config import DEFAULT_DB
 
 from .common import plural, shown
 from .repro import ladder_game_command, stored_game_command, version_game_command
 from .tables import Column, render
 from .viewing import announce
-
-
-@contextmanager
-def _one_line() -> Iterator[None]:
-    """A database that cannot be opened or read (a damaged file, say) ends the command with its
-    one-line message."""
-    try:
-        yield
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
 
 
 def _when(timestamp: float) -> str:
@@ -108,8 +96,7 @@ def list_matches(
             raise click.UsageError("give --tournament or --ladder, not both")
         tid = _ladder_id(db, lid)
     try:
-        with _one_line():
-            found = find_games(db, tid, GameFilter(bot, result, status))
+        found = find_games(db, tid, GameFilter(bot, result, status))
     except UnknownBot as exc:
         raise click.UsageError(str(exc)) from None
     tid = found.tournament.id
@@ -146,7 +133,7 @@ def _ladder_id(db: str, lid: int) -> int:
     from arena.ladder.stored import find_ladder
     from arena.store.results import Store
 
-    with _one_line(), Store(db, read_only=True) as store:
+    with Store(db, read_only=True) as store:
         try:
             return find_ladder(store, lid).id
         except LadderError as exc:
@@ -161,9 +148,8 @@ def _ladder_id(db: str, lid: int) -> int:
 @click.option("--no-open", is_flag=True, help="With --view: write the viewer page, do not open a browser.")
 def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> None:
     """Everything stored about one game, and the command that plays it again."""
-    with _one_line():
-        row, g = find_game(db, game_id)
-        command = _play_again(db, row, g)
+    row, g = find_game(db, game_id)
+    command = _play_again(db, row, g)
     if view and (g.replay is None or not Path(g.replay).is_file()):
         g = dataclasses.replace(g, replay=str(_replay_again(db, game_id, g, command)))
     if fmt == "json":
@@ -285,8 +271,7 @@ def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def list_tournaments(db: str, fmt: str) -> None:
     """The tournaments (and ladders) in a results database: date, game, bots, games done, status."""
-    with _one_line():
-        rows = tournaments(db)
+    rows = tournaments(db)
     if fmt == "json":
         keys = ("id", "created", "updated", "status")
         click.echo(

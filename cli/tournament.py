@@ -60,7 +60,7 @@ def tournament(args: tuple[str, ...], new: bool, as_json: bool, no_progress: boo
             outcome = play_tournament(config, new=new, on_event=on_event, bundle=_bundler(config))
     except StorageFailure as exc:  # one line: what failed, the games stored, how to resume
         if exc.run_id is None:
-            raise click.ClickException(str(exc)) from None
+            raise
         then = ", then" if exc.error.advice else ";"
         raise click.ClickException(f"{exc}{then} resume with: {again}") from None
     except KeyboardInterrupt:  # outside the games (while the bots' start is checked, say)

@@ -23,12 +23,6 @@ from arena.store.results import Store, StoreError
 
 from . import pages
 
-__all__ = ["create_app", "DashboardError"]
-
-
-class DashboardError(RuntimeError):
-    """The dashboard cannot serve this database (one line)."""
-
 
 def _guard(app: Flask) -> None:
     """One-line errors as pages, and a Content-Security-Policy on every page but the replay
@@ -49,13 +43,11 @@ def _guard(app: Flask) -> None:
 
 
 def create_app(db: str | Path) -> Flask:
-    """The dashboard of the results database ``db`` (which must exist: it is never created)."""
+    """The dashboard of the results database ``db``: a :class:`StoreError` when it cannot be read
+    (it is never created)."""
     path = Path(db)
-    try:
-        with Store(path, read_only=True):
-            pass
-    except StoreError as exc:
-        raise DashboardError(str(exc)) from None
+    with Store(path, read_only=True):
+        pass
     app = Flask(__name__)
     app.config["DB"] = path
     app.url_map.merge_slashes = False  # "/static//etc/passwd" is a 404, not a redirect to one
