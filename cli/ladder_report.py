@@ -6,7 +6,6 @@ stable: new keys may be added, none is renamed or removed without raising ``form
 from __future__ import annotations
 
 import csv
-import datetime
 import json
 import sys
 from collections.abc import Sequence
@@ -16,7 +15,7 @@ import click
 
 import referee
 
-from .common import plural
+from .common import iso_utc, plural
 from .ranking import ranking_table
 from .tables import Column, render
 
@@ -29,12 +28,6 @@ __all__ = ["JSON_FORMAT", "to_json", "print_json", "print_csv", "print_table", "
 JSON_FORMAT = 1
 """The version of ``arena ladder show --format json``'s layout."""
 CSV_COLUMNS = ("rank", "bot", "state", "rating", "low", "high", "games", "score", "above_next")
-
-
-def _time(timestamp: float | None) -> str | None:
-    if timestamp is None:
-        return None
-    return datetime.datetime.fromtimestamp(timestamp, tz=datetime.UTC).isoformat(timespec="seconds")
 
 
 def to_json(found: LadderView) -> dict[str, Any]:
@@ -60,7 +53,7 @@ def to_json(found: LadderView) -> dict[str, Any]:
             {
                 "bot": b.name,
                 "state": b.state,
-                "added": _time(b.added),
+                "added": None if b.added is None else iso_utc(b.added),
                 "version": b.source_hash,
                 "frozen_as": (b.frozen or {}).get("how"),
                 "warning": (b.frozen or {}).get("warning"),
@@ -73,7 +66,7 @@ def to_json(found: LadderView) -> dict[str, Any]:
                 "pair": p.pair,
                 "seed": p.seed,
                 "games": p.games,
-                "picked": _time(p.picked),
+                "picked": iso_utc(p.picked),
                 "reason": p.reason,
             }
             for p in found.picks

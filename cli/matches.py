@@ -4,7 +4,6 @@ reproducible."""
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import json
 import shlex
 from collections.abc import Sequence
@@ -21,14 +20,10 @@ from arena.store.browse import RESULTS, STATUSES, GameFilter, UnknownBot, find_g
 from arena.store.records import GameRecord, PlayerRecord, TournamentRow
 from arena.tournament.config import DEFAULT_DB
 
-from .common import plural, shown
+from .common import minute, plural, shown
 from .repro import ladder_game_command, stored_game_command, version_game_command
 from .tables import Column, render
 from .viewing import announce
-
-
-def _when(timestamp: float) -> str:
-    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
 
 
 def _player_dict(p: PlayerRecord) -> dict[str, Any]:
@@ -234,7 +229,7 @@ def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
         f"seed {g.seed}"
     )
     click.echo(
-        f"  {g.end_reason} after {g.turns} turns, {g.duration_s:.1f} s, finished {_when(g.finished)}; "
+        f"  {g.end_reason} after {g.turns} turns, {g.duration_s:.1f} s, finished {minute(g.finished)}; "
         f"rules {g.referee_version}, {_league(row)}"
         + "".join(f", {k}={v}" for k, v in sorted((row.settings.get("params") or {}).items()))
         + ("" if g.sandboxed is None else f"; bots {'sandboxed' if g.sandboxed else 'not sandboxed'}")
@@ -297,6 +292,6 @@ def list_tournaments(db: str, fmt: str) -> None:
     for t, n, bots in rows:
         target = "" if is_ladder(t.settings) else f" (target {t.games_target} per comparison)"
         what = f"{t.settings.get('game')}  {t.settings.get('format')}  {n} games stored{target}  {', '.join(bots)}"
-        lines.append([str(t.id), _when(t.created), t.status, what])
+        lines.append([str(t.id), minute(t.created), t.status, what])
     for line in render(TOURNAMENT_COLUMNS, lines, header=False):
         click.echo(line)

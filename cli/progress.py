@@ -27,8 +27,8 @@ import click
 from arena.stats.counts import SprtModel
 from arena.stats.headtohead import ComparisonStats
 
-from .common import plural, shown
-from .report import NA, elo_cells
+from .common import NA, plural, shown
+from .report import elo_cells
 
 if TYPE_CHECKING:  # the runner and the ladder load on first use
     from typing import NoReturn

@@ -25,8 +25,9 @@ from arena.store.records import GameRecord, TournamentRow
 from arena.store.results import Store
 from arena.store.where import parse_condition
 
+from ..common import fmt
 from ..ranking import model_name, ranking_cells
-from ..report import bot_cells, bot_columns, elo_cells, fmt, los_cell, percent, sprt_cell
+from ..report import bot_cells, bot_columns, elo_cells, percent, sprt_cell
 from ..repro import ladder_game_command, stored_game_command
 from .charts import Band, Series, heat_colour, histogram, interval_bar, line_chart
 
@@ -92,7 +93,7 @@ def _comparison(c: PairStanding) -> dict[str, Any]:
         "score": percent(st.score),
         "elo": elo,
         "ci": ci,
-        "los": los_cell(st),
+        "los": percent(st.los),
         "penta": "[" + ", ".join(str(n) for n in st.penta) + "]",
         "sprt": sprt_cell(c),
         "bar": interval_bar(st.elo, st.elo_lo, st.elo_hi, min(scale, 800.0)),
