@@ -6,12 +6,22 @@ from __future__ import annotations
 import contextlib
 import datetime
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 
 import click
 
 from arena.match.seeds import SeedError, parse_seed
+
+
+def bundler(executor: str) -> Callable[[str], str] | None:
+    """What sends Python bots to Dask workers as one file, for the ``dask`` executor (the arena
+    below cannot import the bundler: this layer hands it over)."""
+    if executor != "dask":
+        return None
+    from bundler.ship import bundle_source
+
+    return bundle_source
 
 
 def java_long(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:

@@ -12,8 +12,8 @@ import click
 from arena.settings import WORKER_KEYS, ConfigError, read_workers
 from arena.tournament.config import DEFAULT_DB
 
-from .common import shown, stop_on_signals
-from .options import given, setting_options
+from .common import bundler, shown, stop_on_signals
+from .options import PLAYED, given, setting_options
 from .progress import RunView
 
 if TYPE_CHECKING:  # the ladder's modules load on first use
@@ -23,10 +23,6 @@ if TYPE_CHECKING:  # the ladder's modules load on first use
 
 _DB = click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 _LADDER = click.option("--ladder", "ladder_id", type=int, help="Ladder id (default: the latest ladder of --db).")
-
-
-PLAYED = ("time_scale", "time_margin", "memory_limit_mb", "params", "league", "sandbox", "lib", "env")
-"""How a ladder's games are played: fixed when it is made (``init``), checked by ``run``."""
 
 
 @click.group()
@@ -129,18 +125,13 @@ def run(
         workers = read_workers(given(flags, WORKER_KEYS))
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
-    bundle = None
-    if workers.executor == "dask":
-        from bundler.ship import bundle_source
-
-        bundle = bundle_source
     view = RunView(_run_header, _failure_hint, quiet=no_progress, header_err=True)
     asked = given(flags, (*PLAYED, "replays", "keep"))
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM):
             result = run_ladder(
                 db, asked, ladder_id=ladder_id, workers=workers, games=games, until_confident=until_confident,
-                bundle=bundle, on_event=view.on_event,
+                bundle=bundler(workers.executor), on_event=view.on_event,
             )  # fmt: skip
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)

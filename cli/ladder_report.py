@@ -116,15 +116,13 @@ def print_table(found: LadderView) -> None:
     if not ranking.bots:
         click.echo("no bot yet: arena ladder add NAME BOT")
         return
-    for line in ranking_table(ranking, found.shown, states=True):
-        click.echo(line)
+    click.echo("\n".join(ranking_table(ranking, found.shown, states=True)))
     keep = set(found.shown)
     names = [b.name for b in ranking.bots if b.name in keep]
     if len(names) > 1:
         click.echo("")
         click.echo("cross-table: the row bot's score against the column bot (games)")
-        for line in cross_table(ranking, names):
-            click.echo(line)
+        click.echo("\n".join(cross_table(ranking, names)))
     if found.picks:
         click.echo("")
         click.echo("recent picks (latest first):")

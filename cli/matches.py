@@ -17,7 +17,7 @@ import referee
 from arena.ladder.settings import is_ladder
 from arena.match.protocol.latency import LimitUse
 from arena.store.browse import RESULTS, STATUSES, GameFilter, UnknownBot, find_game, find_games, tournaments
-from arena.store.records import GameRecord, PlayerRecord, TournamentRow
+from arena.store.records import GameRecord, TournamentRow
 from arena.tournament.config import DEFAULT_DB
 
 from .common import minute, plural, shown
@@ -26,19 +26,15 @@ from .tables import Column, render
 from .viewing import announce
 
 
-def _player_dict(p: PlayerRecord) -> dict[str, Any]:
-    keys = ("seat", "bot", "score", "rank", "status", "message", "refused")
-    return {k: getattr(p, k) for k in keys}
-
-
 def _game_dict(tid: int, g: GameRecord) -> dict[str, Any]:
     keys = ("id", "tournament", "comparison", "pair", "leg", "seed", "end_reason", "turns", "winner", "duration_s")
+    seated = ("seat", "bot", "score", "rank", "status", "message", "refused")
     out = {k: tid if k == "tournament" else getattr(g, k) for k in keys}
     out.update(
         replay=g.replay,
         sandbox=None if g.sandboxed is None else ("on" if g.sandboxed else "off"),
         worker=g.worker,
-        players=[_player_dict(p) for p in g.players],
+        players=[{k: getattr(p, k) for k in seated} for p in g.players],
     )
     return out
 
@@ -109,8 +105,7 @@ def list_matches(
     for g in found.games:
         seats = "  ".join(f"{p.seat}: {p.bot} {p.score} {p.status}" for p in g.players)
         rows.append([str(g.id), str(g.seed), seats, g.end_reason, str(g.turns), "yes" if g.replay else ""])
-    for line in render(GAME_COLUMNS, rows):
-        click.echo(line)
+    click.echo("\n".join(render(GAME_COLUMNS, rows)))
     click.echo("details: arena matches show ID" + (f" --db {db}" if db != DEFAULT_DB else ""))
 
 
@@ -269,21 +264,13 @@ def list_tournaments(db: str, fmt: str) -> None:
     rows = tournaments(db)
     if fmt == "json":
         keys = ("id", "created", "updated", "status")
-        click.echo(
-            json.dumps(
-                [
-                    {
-                        **{k: getattr(t, k) for k in keys},
-                        "game": t.settings.get("game"),
-                        "format": t.settings.get("format"),
-                        "bots": list(bots),
-                        "games_stored": n,
-                        "games_target": t.games_target,
-                    }
-                    for t, n, bots in rows
-                ]
-            )
-        )
+        listed = [
+            {k: getattr(t, k) for k in keys}
+            | {k: t.settings.get(k) for k in ("game", "format")}
+            | {"bots": list(bots), "games_stored": n, "games_target": t.games_target}
+            for t, n, bots in rows
+        ]
+        click.echo(json.dumps(listed))
         return
     if not rows:
         click.echo(f"{db}: no tournament yet")
@@ -293,5 +280,4 @@ def list_tournaments(db: str, fmt: str) -> None:
         target = "" if is_ladder(t.settings) else f" (target {t.games_target} per comparison)"
         what = f"{t.settings.get('game')}  {t.settings.get('format')}  {n} games stored{target}  {', '.join(bots)}"
         lines.append([str(t.id), minute(t.created), t.status, what])
-    for line in render(TOURNAMENT_COLUMNS, lines, header=False):
-        click.echo(line)
+    click.echo("\n".join(render(TOURNAMENT_COLUMNS, lines, header=False)))

@@ -2,9 +2,8 @@
 runner's events (:mod:`arena.runner.runner`) into a start line, warnings, a bot's first failure,
 and the progress: a tqdm bar on a terminal, a plain line every so often elsewhere (:class:`Progress`).
 
-On a terminal :class:`Progress` draws the usual bar. When the output is not a terminal (CI logs,
-``nohup``, a pipe) a bar is unreadable, so it writes a line instead, at most every
-``every_seconds`` seconds or every ``every_games`` games, and always once the run is complete::
+When the output is not a terminal (CI logs, ``nohup``, a pipe) a bar is unreadable, so
+:class:`Progress` writes lines instead, every so often and once the run is complete::
 
     progress: 120/400 games (30%), greedy vs wait 50-10-60 (W-D-L), score 45.8%, Elo -29 ±60, \
 SPRT continue (LLR -0.41 [-2.94, 2.94]), 2.1 games/s, ETA 2m13s
@@ -285,9 +284,7 @@ class RunView:
 
     def say(self, text: str, err: bool = False) -> None:
         """A message line that does not break the progress bar."""
-        stream = sys.stderr if err or self.header_err else sys.stdout
-        if self.stream is not None:
-            stream = self.stream
+        stream = self.stream or (sys.stderr if err or self.header_err else sys.stdout)
         if self.progress is not None:
             self.progress.write(text, file=stream)
         else:

@@ -4,18 +4,10 @@ Every table is a list of :class:`cli.tables.Column` specs and rows of text cells
 :func:`cli.tables.render`; the ranking is printed as ``arena ladder show`` prints it
 (:mod:`cli.ranking`).
 
-Every figure of a comparison is shown from the same sample, and never as an infinity
-(docs/statistics.md has the rules with examples):
-
-* no games: score, Elo, its interval and LOS are ``n/a``;
-* a score of 100% (or 0%): the Elo is unbounded on that side and is shown as the other end of its
-  95% interval, ``> +166.2`` (``< -166.2``), with no half-width;
-* otherwise the Elo and the half-width of its interval, always finite: where the normal interval
-  would reach a score of 0 or 1, or has no width, it is Wilson's (:mod:`arena.stats`);
-* the LOS is always a number, exact where the sample has no spread (10-0-0: 99.95%).
-
-The SPRT state is worded by :meth:`arena.stats.sprt.SprtState.describe` everywhere ("continue",
-"H0 accepted", "H1 accepted"); :func:`sprt_status` adds the pairs the test has seen.
+Every figure of a comparison is shown from the same sample, ``n/a`` without games, and never as
+an infinity (:func:`elo_cells`; docs/statistics.md has the rules with examples). The SPRT state
+is worded by :meth:`arena.stats.sprt.SprtState.describe` everywhere ("continue", "H0 accepted",
+"H1 accepted"); :func:`sprt_status` adds the pairs the test has seen.
 """
 
 from __future__ import annotations
@@ -297,15 +289,13 @@ def print_standings(data: Standings) -> None:
         head += f"{plural(total, 'game')} stored"
     click.echo(head)
     if t.players == 2:
-        for line in comparison_table(data.pairs):
-            click.echo(line)
+        click.echo("\n".join(comparison_table(data.pairs)))
     else:
         print_tables(data)
     click.echo("")
     if counted < total:
         click.echo(f"bots, over all {plural(total, 'stored game')}:")
-    for line in render(bot_columns(t.players), [bot_cells(b, t.players) for b in data.bots]):
-        click.echo(line)
+    click.echo("\n".join(render(bot_columns(t.players), [bot_cells(b, t.players) for b in data.bots])))
     for line in limit_histograms(data.bots):
         click.echo(line)
     note = overload_note(data.bots)
@@ -313,8 +303,7 @@ def print_standings(data: Standings) -> None:
         click.echo(note)
     if data.workers:
         click.echo("")
-        for line in render(WORKER_COLUMNS, [worker_cells(w) for w in data.workers]):
-            click.echo(line)
+        click.echo("\n".join(render(WORKER_COLUMNS, [worker_cells(w) for w in data.workers])))
         slow = [w.worker for w in data.workers if w.slow]
         if slow:
             click.echo(
@@ -324,14 +313,12 @@ def print_standings(data: Standings) -> None:
     if data.ranking.games:
         click.echo("")
         click.echo(heading(data.ranking, counted_only=counted < total))
-        for line in ranking_table(data.ranking):
-            click.echo(line)
+        click.echo("\n".join(ranking_table(data.ranking)))
     sweep = data.sweep
     if sweep is not None:
         click.echo("")
         click.echo(f"sweep of {sweep.bot} against {sweep.baseline}, best first:")
-        for line in sweep_table(sweep.ranking):
-            click.echo(line)
+        click.echo("\n".join(sweep_table(sweep.ranking)))
 
 
 CSV_FIGURES = ("games", "wins", "draws", "losses", "score", "draw_ratio", "elo", "elo_ci95", "elo_lo", "elo_hi", "los")

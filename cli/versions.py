@@ -89,8 +89,7 @@ def _table(db: str, found: Sequence[Usage]) -> None:
         wdl, score = ("-", "-") if u.score is None else (f"{u.wins}-{u.draws}-{u.losses}", f"{100 * u.score:.1f}%")
         origin = shown(v.origin) if v.origin else "(unknown)"
         rows.append([v.label, v.short, v.how, minute(v.created), str(u.games), wdl, score, u.where(), origin])
-    for line in render(TABLE, rows):
-        click.echo(line)
+    click.echo("\n".join(render(TABLE, rows)))
     unused = sum(not u.used for u in found)
     if unused:
         click.echo(f"{plural(unused, 'unused version')}: arena versions --prune removes them")

@@ -75,8 +75,7 @@ def create_app(db: str | Path) -> Flask:
 
     @app.get("/tournament/<int:tid>")
     def tournament(tid: int) -> str | Response:
-        row = pages.find_row(path, tid)
-        if pages.is_ladder(row):
+        if pages.is_ladder_id(path, tid):
             return redirect(url_for("ladder", lid=tid))
         return cached("t", tid, lambda: render_template("tournament.html", **pages.tournament_page(path, tid)))
 
@@ -110,7 +109,6 @@ def create_app(db: str | Path) -> Flask:
 
     @app.get("/api/standings/<int:tid>")
     def standings_json(tid: int) -> Response:
-        data: dict[str, Any] = pages.standings_json(path, tid)
-        return jsonify(data)
+        return jsonify(pages.standings_json(path, tid))
 
     return app
