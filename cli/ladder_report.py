@@ -120,12 +120,10 @@ def print_table(found: LadderView) -> None:
     keep = set(found.shown)
     names = [b.name for b in ranking.bots if b.name in keep]
     if len(names) > 1:
-        click.echo("")
-        click.echo("cross-table: the row bot's score against the column bot (games)")
+        click.echo("\ncross-table: the row bot's score against the column bot (games)")
         click.echo("\n".join(cross_table(ranking, names)))
     if found.picks:
-        click.echo("")
-        click.echo("recent picks (latest first):")
+        click.echo("\nrecent picks (latest first):")
         for p in found.picks:
             click.echo(f"  {' vs '.join(p.bots)}, pair {p.pair} (seed {p.seed}, {p.games} games stored): {p.reason}")
 

@@ -311,13 +311,11 @@ def print_standings(data: Standings) -> None:
                 "a slower CPU, or more games at once than cores)"
             )
     if data.ranking.games:
-        click.echo("")
-        click.echo(heading(data.ranking, counted_only=counted < total))
+        click.echo("\n" + heading(data.ranking, counted_only=counted < total))
         click.echo("\n".join(ranking_table(data.ranking)))
     sweep = data.sweep
     if sweep is not None:
-        click.echo("")
-        click.echo(f"sweep of {sweep.bot} against {sweep.baseline}, best first:")
+        click.echo(f"\nsweep of {sweep.bot} against {sweep.baseline}, best first:")
         click.echo("\n".join(sweep_table(sweep.ranking)))
 
 

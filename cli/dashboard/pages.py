@@ -178,9 +178,7 @@ def tournament_page(db: Path, tid: int) -> dict[str, Any]:
         "charts": charts,
         "losses": losses,
         "sweep": _sweep(data),
-        "sweep_rows": data.sweep.ranking if data.sweep else (),
         "fmt": fmt,
-        "percent": percent,
     }
 
 
