@@ -63,8 +63,7 @@ def list_bots(game: str | None) -> None:
         defaults = botspec.default_bots(name)
         click.echo(f"{name} (default match: {' vs '.join(defaults) or 'none'})")
         for bot, entry in botspec.shipped_bots(name).items():
-            for line in _bot_lines(name, bot, entry or {}):
-                click.echo(line)
+            click.echo("\n".join(_bot_lines(name, bot, entry or {})))
     click.echo(f"measured: {MEASURED}")
 
 

@@ -51,10 +51,8 @@ def _seeds(text: str | None, games: int) -> list[int]:
 
 
 def _describe(bundle: Bundle) -> str:
-    return (
-        f"{bundle.mode} mode, {len(bundle.size.modules)} module"
-        f"{'s' if len(bundle.size.modules) != 1 else ''}, {bundle.size.total:,} of {LIMIT:,} characters"
-    )
+    modules = plural(len(bundle.size.modules), "module")
+    return f"{bundle.mode} mode, {modules}, {bundle.size.total:,} of {LIMIT:,} characters"
 
 
 def _render(event: Event, check: bool) -> None:
@@ -117,12 +115,6 @@ def _link(cg_local: bool, play: bool, backup: Path | None) -> tuple[int, Path, b
         return port_from_env(os.environ), backup or Path("cg-local-backups"), play
     except CGLocalError as exc:
         raise click.UsageError(str(exc)) from None
-
-
-def _serve(options: BuildOptions, outputs: Outputs, watch_files: bool, link: tuple[int, Path, bool]) -> None:
-    from .cglocal import serve
-
-    serve(options, outputs, watch_files, link, lambda event: _render(event, outputs.check))
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
@@ -256,7 +248,9 @@ def main(
     link = _link(cg_local, play, ide_backup)
     try:
         if link is not None:
-            _serve(options, outputs, watch_files, link)
+            from .cglocal import serve
+
+            serve(options, outputs, watch_files, link, lambda event: _render(event, check))
         else:
             for event in watch(options, outputs) if watch_files else make(options, outputs):
                 _render(event, check)

@@ -4,13 +4,24 @@ text from a bot is shown, and how a command stops on Ctrl-C."""
 from __future__ import annotations
 
 import contextlib
+import datetime
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 
 import click
 
 from arena.match.seeds import SeedError, parse_seed
+
+
+def bundler(executor: str) -> Callable[[str], str] | None:
+    """What sends Python bots to Dask workers as one file, for the ``dask`` executor (the arena
+    below cannot import the bundler: this layer hands it over)."""
+    if executor != "dask":
+        return None
+    from bundler.ship import bundle_source
+
+    return bundle_source
 
 
 def java_long(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
@@ -38,6 +49,31 @@ def shown(text: str, lines: bool = False) -> str:
     clipboard write with OSC 52, a cleared screen, a line rewritten). With ``lines``, newlines
     and tabs are kept: a text printed line by line (split it after)."""
     return text.translate(_CONTROLS_IN_LINES if lines else _CONTROLS)
+
+
+NA = "n/a"
+"""What a figure that is not defined shows."""
+
+
+def fmt(x: float | None, spec: str, none: str = NA) -> str:
+    """``x`` formatted, ``none`` when it is ``None``; never a negative zero (``-0.0``, or
+    ``-0.04`` shown with one decimal, is ``0.0``)."""
+    if x is None:
+        return none
+    text = format(x, spec)
+    if text.startswith("-") and float(text) == 0.0:
+        text = format(0.0, spec)
+    return text
+
+
+def minute(timestamp: float) -> str:
+    """A stored time as the tables show it: local, to the minute (``2026-11-23 14:05``)."""
+    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+
+
+def iso_utc(timestamp: float) -> str:
+    """A stored time as the JSON outputs give it: ISO 8601 in UTC, to the second."""
+    return datetime.datetime.fromtimestamp(timestamp, tz=datetime.UTC).isoformat(timespec="seconds")
 
 
 def plural(n: int, word: str) -> str:

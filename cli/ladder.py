@@ -12,8 +12,8 @@ import click
 from arena.settings import WORKER_KEYS, ConfigError, read_workers
 from arena.tournament.config import DEFAULT_DB
 
-from .common import shown, stop_on_signals
-from .options import given, setting_options
+from .common import bundler, shown, stop_on_signals
+from .options import PLAYED, given, setting_options
 from .progress import RunView
 
 if TYPE_CHECKING:  # the ladder's modules load on first use
@@ -23,14 +23,6 @@ if TYPE_CHECKING:  # the ladder's modules load on first use
 
 _DB = click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results file.")
 _LADDER = click.option("--ladder", "ladder_id", type=int, help="Ladder id (default: the latest ladder of --db).")
-
-
-PLAYED = ("time_scale", "time_margin", "memory_limit_mb", "params", "league", "sandbox", "lib", "env")
-"""How a ladder's games are played: fixed when it is made (``init``), checked by ``run``."""
-
-
-def _fail(exc: Exception) -> click.ClickException:
-    return click.ClickException(shown(str(exc)))
 
 
 @click.group()
@@ -133,18 +125,13 @@ def run(
         workers = read_workers(given(flags, WORKER_KEYS))
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
-    bundle = None
-    if workers.executor == "dask":
-        from bundler.ship import bundle_source
-
-        bundle = bundle_source
     view = RunView(_run_header, _failure_hint, quiet=no_progress, header_err=True)
     asked = given(flags, (*PLAYED, "replays", "keep"))
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM):
             result = run_ladder(
                 db, asked, ladder_id=ladder_id, workers=workers, games=games, until_confident=until_confident,
-                bundle=bundle, on_event=view.on_event,
+                bundle=bundler(workers.executor), on_event=view.on_event,
             )  # fmt: skip
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
@@ -204,14 +191,10 @@ def _after_run(outcome: LadderOutcome, db: str) -> None:
 def show(fmt: str, min_games: int, where: tuple[str, ...], recent: int, db: str, ladder_id: int | None) -> None:
     """The ranking (rating, 95% interval, P above the next bot) and the cross-table."""
     from arena.ladder.commands import show_ladder
-    from arena.ladder.errors import LadderError
 
     from .ladder_report import print_csv, print_json, print_table
 
-    try:
-        found = show_ladder(db, ladder_id=ladder_id, min_games=min_games, where=where, recent=recent)
-    except LadderError as exc:
-        raise _fail(exc) from None
+    found = show_ladder(db, ladder_id=ladder_id, min_games=min_games, where=where, recent=recent)
     {"json": print_json, "csv": print_csv, "table": print_table}[fmt](found)
 
 
@@ -221,14 +204,10 @@ def _state_command(name: str, state: str, doc: str) -> click.Command:
     @_LADDER
     def command(bot: str, db: str, ladder_id: int | None) -> None:
         from arena.ladder.commands import set_state
-        from arena.ladder.errors import LadderError
         from arena.ladder.stored import title
         from arena.store.records import BotState
 
-        try:
-            changed = set_state(db, bot, BotState(state), ladder_id=ladder_id)
-        except LadderError as exc:
-            raise _fail(exc) from None
+        changed = set_state(db, bot, BotState(state), ladder_id=ladder_id)
         click.echo(f"{bot} is {state} in {title(changed)}")
 
     command.__doc__ = doc
@@ -248,11 +227,7 @@ _state_command("activate", "active", "Bring a retired or removed BOT back: it pl
 def rename(old: str, new: str, db: str, ladder_id: int | None) -> None:
     """Rename bot OLD to NEW, in its games too."""
     from arena.ladder.commands import rename_bot
-    from arena.ladder.errors import LadderError
     from arena.ladder.stored import title
 
-    try:
-        renamed = rename_bot(db, old, new, ladder_id=ladder_id)
-    except LadderError as exc:
-        raise _fail(exc) from None
+    renamed = rename_bot(db, old, new, ladder_id=ladder_id)
     click.echo(f"{old} is now {new} in {title(renamed)}")

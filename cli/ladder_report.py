@@ -6,7 +6,6 @@ stable: new keys may be added, none is renamed or removed without raising ``form
 from __future__ import annotations
 
 import csv
-import datetime
 import json
 import sys
 from collections.abc import Sequence
@@ -16,7 +15,7 @@ import click
 
 import referee
 
-from .common import plural
+from .common import iso_utc, plural
 from .ranking import ranking_table
 from .tables import Column, render
 
@@ -29,12 +28,6 @@ __all__ = ["JSON_FORMAT", "to_json", "print_json", "print_csv", "print_table", "
 JSON_FORMAT = 1
 """The version of ``arena ladder show --format json``'s layout."""
 CSV_COLUMNS = ("rank", "bot", "state", "rating", "low", "high", "games", "score", "above_next")
-
-
-def _time(timestamp: float | None) -> str | None:
-    if timestamp is None:
-        return None
-    return datetime.datetime.fromtimestamp(timestamp, tz=datetime.UTC).isoformat(timespec="seconds")
 
 
 def to_json(found: LadderView) -> dict[str, Any]:
@@ -60,7 +53,7 @@ def to_json(found: LadderView) -> dict[str, Any]:
             {
                 "bot": b.name,
                 "state": b.state,
-                "added": _time(b.added),
+                "added": None if b.added is None else iso_utc(b.added),
                 "version": b.source_hash,
                 "frozen_as": (b.frozen or {}).get("how"),
                 "warning": (b.frozen or {}).get("warning"),
@@ -73,7 +66,7 @@ def to_json(found: LadderView) -> dict[str, Any]:
                 "pair": p.pair,
                 "seed": p.seed,
                 "games": p.games,
-                "picked": _time(p.picked),
+                "picked": iso_utc(p.picked),
                 "reason": p.reason,
             }
             for p in found.picks
@@ -123,18 +116,14 @@ def print_table(found: LadderView) -> None:
     if not ranking.bots:
         click.echo("no bot yet: arena ladder add NAME BOT")
         return
-    for line in ranking_table(ranking, found.shown, states=True):
-        click.echo(line)
+    click.echo("\n".join(ranking_table(ranking, found.shown, states=True)))
     keep = set(found.shown)
     names = [b.name for b in ranking.bots if b.name in keep]
     if len(names) > 1:
-        click.echo("")
-        click.echo("cross-table: the row bot's score against the column bot (games)")
-        for line in cross_table(ranking, names):
-            click.echo(line)
+        click.echo("\ncross-table: the row bot's score against the column bot (games)")
+        click.echo("\n".join(cross_table(ranking, names)))
     if found.picks:
-        click.echo("")
-        click.echo("recent picks (latest first):")
+        click.echo("\nrecent picks (latest first):")
         for p in found.picks:
             click.echo(f"  {' vs '.join(p.bots)}, pair {p.pair} (seed {p.seed}, {p.games} games stored): {p.reason}")
 

@@ -4,11 +4,9 @@ reproducible."""
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import json
 import shlex
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,43 +17,24 @@ import referee
 from arena.ladder.settings import is_ladder
 from arena.match.protocol.latency import LimitUse
 from arena.store.browse import RESULTS, STATUSES, GameFilter, UnknownBot, find_game, find_games, tournaments
-from arena.store.records import GameRecord, PlayerRecord, TournamentRow
-from arena.store.results import StoreError
+from arena.store.records import GameRecord, TournamentRow
 from arena.tournament.config import DEFAULT_DB
 
-from .common import plural, shown
+from .common import minute, plural, shown
 from .repro import ladder_game_command, stored_game_command, version_game_command
 from .tables import Column, render
 from .viewing import announce
 
 
-@contextmanager
-def _one_line() -> Iterator[None]:
-    """A database that cannot be opened or read (a damaged file, say) ends the command with its
-    one-line message."""
-    try:
-        yield
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
-
-
-def _when(timestamp: float) -> str:
-    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
-
-
-def _player_dict(p: PlayerRecord) -> dict[str, Any]:
-    keys = ("seat", "bot", "score", "rank", "status", "message", "refused")
-    return {k: getattr(p, k) for k in keys}
-
-
 def _game_dict(tid: int, g: GameRecord) -> dict[str, Any]:
     keys = ("id", "tournament", "comparison", "pair", "leg", "seed", "end_reason", "turns", "winner", "duration_s")
+    seated = ("seat", "bot", "score", "rank", "status", "message", "refused")
     out = {k: tid if k == "tournament" else getattr(g, k) for k in keys}
     out.update(
         replay=g.replay,
         sandbox=None if g.sandboxed is None else ("on" if g.sandboxed else "off"),
         worker=g.worker,
-        players=[_player_dict(p) for p in g.players],
+        players=[{k: getattr(p, k) for k in seated} for p in g.players],
     )
     return out
 
@@ -108,8 +87,7 @@ def list_matches(
             raise click.UsageError("give --tournament or --ladder, not both")
         tid = _ladder_id(db, lid)
     try:
-        with _one_line():
-            found = find_games(db, tid, GameFilter(bot, result, status))
+        found = find_games(db, tid, GameFilter(bot, result, status))
     except UnknownBot as exc:
         raise click.UsageError(str(exc)) from None
     tid = found.tournament.id
@@ -127,8 +105,7 @@ def list_matches(
     for g in found.games:
         seats = "  ".join(f"{p.seat}: {p.bot} {p.score} {p.status}" for p in g.players)
         rows.append([str(g.id), str(g.seed), seats, g.end_reason, str(g.turns), "yes" if g.replay else ""])
-    for line in render(GAME_COLUMNS, rows):
-        click.echo(line)
+    click.echo("\n".join(render(GAME_COLUMNS, rows)))
     click.echo("details: arena matches show ID" + (f" --db {db}" if db != DEFAULT_DB else ""))
 
 
@@ -146,7 +123,7 @@ def _ladder_id(db: str, lid: int) -> int:
     from arena.ladder.stored import find_ladder
     from arena.store.results import Store
 
-    with _one_line(), Store(db, read_only=True) as store:
+    with Store(db, read_only=True) as store:
         try:
             return find_ladder(store, lid).id
         except LadderError as exc:
@@ -161,9 +138,8 @@ def _ladder_id(db: str, lid: int) -> int:
 @click.option("--no-open", is_flag=True, help="With --view: write the viewer page, do not open a browser.")
 def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> None:
     """Everything stored about one game, and the command that plays it again."""
-    with _one_line():
-        row, g = find_game(db, game_id)
-        command = _play_again(db, row, g)
+    row, g = find_game(db, game_id)
+    command = _play_again(db, row, g)
     if view and (g.replay is None or not Path(g.replay).is_file()):
         g = dataclasses.replace(g, replay=str(_replay_again(db, game_id, g, command)))
     if fmt == "json":
@@ -248,7 +224,7 @@ def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
         f"seed {g.seed}"
     )
     click.echo(
-        f"  {g.end_reason} after {g.turns} turns, {g.duration_s:.1f} s, finished {_when(g.finished)}; "
+        f"  {g.end_reason} after {g.turns} turns, {g.duration_s:.1f} s, finished {minute(g.finished)}; "
         f"rules {g.referee_version}, {_league(row)}"
         + "".join(f", {k}={v}" for k, v in sorted((row.settings.get("params") or {}).items()))
         + ("" if g.sandboxed is None else f"; bots {'sandboxed' if g.sandboxed else 'not sandboxed'}")
@@ -285,25 +261,16 @@ def _describe(row: TournamentRow, g: GameRecord, command: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def list_tournaments(db: str, fmt: str) -> None:
     """The tournaments (and ladders) in a results database: date, game, bots, games done, status."""
-    with _one_line():
-        rows = tournaments(db)
+    rows = tournaments(db)
     if fmt == "json":
         keys = ("id", "created", "updated", "status")
-        click.echo(
-            json.dumps(
-                [
-                    {
-                        **{k: getattr(t, k) for k in keys},
-                        "game": t.settings.get("game"),
-                        "format": t.settings.get("format"),
-                        "bots": list(bots),
-                        "games_stored": n,
-                        "games_target": t.games_target,
-                    }
-                    for t, n, bots in rows
-                ]
-            )
-        )
+        listed = [
+            {k: getattr(t, k) for k in keys}
+            | {k: t.settings.get(k) for k in ("game", "format")}
+            | {"bots": list(bots), "games_stored": n, "games_target": t.games_target}
+            for t, n, bots in rows
+        ]
+        click.echo(json.dumps(listed))
         return
     if not rows:
         click.echo(f"{db}: no tournament yet")
@@ -312,6 +279,5 @@ def list_tournaments(db: str, fmt: str) -> None:
     for t, n, bots in rows:
         target = "" if is_ladder(t.settings) else f" (target {t.games_target} per comparison)"
         what = f"{t.settings.get('game')}  {t.settings.get('format')}  {n} games stored{target}  {', '.join(bots)}"
-        lines.append([str(t.id), _when(t.created), t.status, what])
-    for line in render(TOURNAMENT_COLUMNS, lines, header=False):
-        click.echo(line)
+        lines.append([str(t.id), minute(t.created), t.status, what])
+    click.echo("\n".join(render(TOURNAMENT_COLUMNS, lines, header=False)))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arena.starter import StarterError, write_starter
+from arena.starter import write_starter
 
 
 @click.command()
@@ -26,10 +26,7 @@ def new(game: str, name: str, parent: Path) -> None:
     the input as the statement gives it and plays a legal move every turn, with a test of its
     reader against an input recorded from the referee and a README of the commands to play,
     test, run a tournament and bundle it. An existing NAME folder is never overwritten."""
-    try:
-        starter = write_starter(game, name, parent)
-    except StarterError as exc:
-        raise click.ClickException(str(exc)) from None  # one line, before anything is written
+    starter = write_starter(game, name, parent)
     shown = shlex.quote(str(starter.folder))
     click.echo(f"wrote {starter.folder}/ ({starter.game} starter): {', '.join(starter.files)}")
     click.echo("next:")

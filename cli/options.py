@@ -15,11 +15,15 @@ from typing import Any, TypeVar
 import click
 
 from arena.match.settings import PlaySettings
-from arena.settings import SETTINGS, ConfigError, Setting, flags_to_mapping, read_play_settings, setting
+from arena.settings import PLAY_KEYS, SETTINGS, ConfigError, Setting, flags_to_mapping, read_play_settings, setting
 
-__all__ = ["setting_options", "shown_default", "play_settings", "given", "flagged"]
+__all__ = ["PLAYED", "setting_options", "shown_default", "play_settings", "given", "flagged"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+PLAYED = tuple(k for k in PLAY_KEYS if k not in ("replays", "keep"))
+"""How games are played, as ``arena play`` takes it (the replays it writes are its ``--replay
+FILE``) and a ladder fixes it when it is made (``init``; ``run`` checks it)."""
 
 DEFAULTS_ELSEWHERE = {"format": "gauntlet", "workers": "the number of cores", "league": "the top league"}
 """The defaults of settings that the config, not :data:`SETTINGS`, gives (shown in the help)."""

@@ -34,7 +34,7 @@ from arena.store.database import StoreError
 from referee.suggest import did_you_mean
 
 from .common import java_long, shown, stop_on_signals
-from .options import play_settings, setting_options
+from .options import PLAYED, play_settings, setting_options
 from .repro import play_command
 from .viewing import view_document
 
@@ -48,11 +48,6 @@ def bot_data(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
             raise click.BadParameter(f"{item!r}: expected N=PATH, N the bot's place among the BOTs (1, 2...)")
         out.setdefault(int(place), []).append(path)
     return out
-
-
-PLAYED = ("time_scale", "time_margin", "memory_limit_mb", "params", "league", "sandbox", "lib", "env")
-"""The settings of how games are played that ``arena play`` takes (the replays it writes are its
-``--replay FILE``)."""
 
 
 @click.command()
@@ -132,7 +127,7 @@ def play(
         with stop_on_signals(signal.SIGINT, signal.SIGTERM, signal.SIGHUP), _versions(flags.get("db"), settings) as pin:
             played = play_request(request, printer.on_ready, printer.on_frame, pin)
             with shielded():  # the match is over: a stop signal now waits for what it gave to be printed
-                status = _render(played, request, as_json, view, no_open)
+                status = _render(played, request, out, as_json, view, no_open)
     except RequestError as exc:
         raise click.UsageError(shown(str(exc))) from None
     except BotsCannotStart as exc:
@@ -194,10 +189,12 @@ def _game_first(game: str, bots: tuple[str, ...]) -> tuple[str, tuple[str, ...]]
     return DEFAULT_GAME, (game, *bots)
 
 
-def _render(played: PlayedMatch, request: MatchRequest, as_json: bool, view: bool, no_open: bool) -> int:
-    """What the match gave: its result (or why there is none), its viewer, its JSON line. The
-    exit status: 1 when a bot could not be started for the match, 130 when it was interrupted."""
-    out = click.echo if not as_json else functools.partial(click.echo, err=True)
+def _render(
+    played: PlayedMatch, request: MatchRequest, out: Callable[[str], None], as_json: bool, view: bool, no_open: bool
+) -> int:
+    """What the match gave (printed with ``out``): its result (or why there is none), its viewer,
+    its JSON line. The exit status: 1 when a bot could not be started for the match, 130 when it
+    was interrupted."""
     if played.unstarted:  # started above, not now (its file went away...): no game
         for why in played.unstarted:
             click.echo(f"error: {shown(why)}; fix it and play again", err=True)

@@ -2,9 +2,8 @@
 runner's events (:mod:`arena.runner.runner`) into a start line, warnings, a bot's first failure,
 and the progress: a tqdm bar on a terminal, a plain line every so often elsewhere (:class:`Progress`).
 
-On a terminal :class:`Progress` draws the usual bar. When the output is not a terminal (CI logs,
-``nohup``, a pipe) a bar is unreadable, so it writes a line instead, at most every
-``every_seconds`` seconds or every ``every_games`` games, and always once the run is complete::
+When the output is not a terminal (CI logs, ``nohup``, a pipe) a bar is unreadable, so
+:class:`Progress` writes lines instead, every so often and once the run is complete::
 
     progress: 120/400 games (30%), greedy vs wait 50-10-60 (W-D-L), score 45.8%, Elo -29 ±60, \
 SPRT continue (LLR -0.41 [-2.94, 2.94]), 2.1 games/s, ETA 2m13s
@@ -27,8 +26,8 @@ import click
 from arena.stats.counts import SprtModel
 from arena.stats.headtohead import ComparisonStats
 
-from .common import plural, shown
-from .report import NA, elo_cells
+from .common import NA, plural, shown
+from .report import elo_cells
 
 if TYPE_CHECKING:  # the runner and the ladder load on first use
     from typing import NoReturn
@@ -124,10 +123,6 @@ def format_duration(seconds: float) -> str:
     return f"{s // 86400}d{s % 86400 // 3600:02d}h"
 
 
-def _rate_text(rate: float) -> str:
-    return f"{rate:.1f}" if rate >= 1.0 else f"{rate:.2g}"
-
-
 def progress_line(done: int, total: int | None, standing: object, *, played: int, elapsed: float) -> str:
     """One log line. ``played`` games of ``done`` were played by this run in ``elapsed``
     seconds (the rest were stored by an earlier run): the rate and the ETA come from them. When
@@ -139,15 +134,11 @@ def progress_line(done: int, total: int | None, standing: object, *, played: int
     parts = [head, describe(standing)]
     rate = played / elapsed if played > 0 and elapsed > 0 else None
     if rate is not None:
-        parts.append(f"{_rate_text(rate)} games/s")
-    if total is None:
-        pass
-    elif done >= total:
+        parts.append(f"{rate:.1f} games/s" if rate >= 1.0 else f"{rate:.2g} games/s")
+    if total is not None and done >= total:
         parts.append(f"took {format_duration(elapsed)}")
-    elif rate is None:
-        parts.append("ETA ?")
-    else:
-        parts.append(f"ETA {format_duration((total - done) / rate)}")
+    elif total is not None:
+        parts.append("ETA ?" if rate is None else f"ETA {format_duration((total - done) / rate)}")
     return ", ".join(p for p in parts if p)
 
 
@@ -157,8 +148,9 @@ def progress_line(done: int, total: int | None, standing: object, *, played: int
 class Progress:
     """A run's progress on ``stream``: a tqdm bar (``interactive``) or log lines.
 
-    Make one with :meth:`create`, feed it with :meth:`update`, print messages with :meth:`write`
-    and finish with :meth:`close`.
+    It has ``initial`` of ``total`` games done already (``interactive=None``: a bar when
+    ``stream`` is a terminal). Feed it with :meth:`update`, print messages with :meth:`write` and
+    finish with :meth:`close`.
 
     Log mode: :meth:`update` writes a line when at least ``every_seconds`` seconds have passed
     since the last line (or since the start), or when at least ``every_games`` games were done
@@ -175,7 +167,7 @@ class Progress:
         total: int | None,
         initial: int,
         *,
-        interactive: bool,
+        interactive: bool | None = None,
         every_seconds: float = 10.0,
         every_games: int | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -185,7 +177,7 @@ class Progress:
         if every_games is not None and every_games < 1:
             raise ValueError(f"every_games must be >= 1, not {every_games!r}")
         self.stream = stream
-        self.interactive = interactive
+        self.interactive = _isatty(stream) if interactive is None else interactive
         self.every_seconds = every_seconds
         if every_games is None and total is not None:  # an open-ended run: a line every so often only
             every_games = max(1, (total - initial) // GAMES_LINES)
@@ -204,36 +196,10 @@ class Progress:
         """The final line (done >= total) was written."""
         self.closed = False
         self.bar: tqdm[NoReturn] | None = None
-        if interactive:
+        if self.interactive:
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, initial=initial, unit="game", dynamic_ncols=True, file=stream)
-
-    @classmethod
-    def create(
-        cls,
-        stream: TextIO,
-        total: int | None,
-        initial: int,
-        *,
-        interactive: bool | None = None,
-        every_seconds: float = 10.0,
-        every_games: int | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> Progress:
-        """The progress of a run that has ``initial`` of ``total`` games done already.
-        ``interactive=None`` draws a bar when ``stream`` is a terminal, log lines otherwise."""
-        if interactive is None:
-            interactive = _isatty(stream)
-        return cls(
-            stream,
-            total,
-            initial,
-            interactive=interactive,
-            every_seconds=every_seconds,
-            every_games=every_games,
-            clock=clock,
-        )
 
     def update(self, done: int, total: int | None, standing: object = None) -> None:
         """``done`` of ``total`` games are done (``total`` may shrink as SPRT decisions come;
@@ -278,15 +244,10 @@ class Progress:
         elif self.pending:
             self._line(self.clock())
 
-    def line(self, now: float | None = None) -> str:
-        """The log line for the current state."""
-        now = self.clock() if now is None else now
-        return progress_line(
-            self.done, self.total, self.standing, played=self.done - self.initial, elapsed=now - self.start
-        )
-
     def _line(self, now: float) -> None:
-        print(self.line(now), file=self.stream, flush=True)
+        played, elapsed = self.done - self.initial, now - self.start
+        line = progress_line(self.done, self.total, self.standing, played=played, elapsed=elapsed)
+        print(line, file=self.stream, flush=True)
         self.last_time = now
         self.last_done = self.done
         self.pending = False
@@ -323,9 +284,7 @@ class RunView:
 
     def say(self, text: str, err: bool = False) -> None:
         """A message line that does not break the progress bar."""
-        stream = sys.stderr if err or self.header_err else sys.stdout
-        if self.stream is not None:
-            stream = self.stream
+        stream = self.stream or (sys.stderr if err or self.header_err else sys.stdout)
         if self.progress is not None:
             self.progress.write(text, file=stream)
         else:
@@ -356,7 +315,7 @@ class RunView:
             click.echo(f"note: {note}", file=err)
         click.echo(self.header(event), file=self.stream or (sys.stderr if self.header_err else sys.stdout))
         if not self.quiet:
-            self.progress = Progress.create(self.stream or sys.stderr, event.total, event.done, clock=self.clock)
+            self.progress = Progress(self.stream or sys.stderr, event.total, event.done, clock=self.clock)
 
     def close(self) -> None:
         if self.progress is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .common import fmt
 from .tables import Column, render
 
 if TYPE_CHECKING:
@@ -45,18 +46,12 @@ def heading(ranking: Ranking, counted_only: bool = False) -> str:
     return f"ranking ({model_name(ranking)}{', counted games only' if counted_only else ''}):"
 
 
-def _number(x: float, spec: str) -> str:
-    """``x`` formatted, never as a negative zero (a rating of -1e-12 Elo is ``+0``)."""
-    text = format(x, spec)
-    return format(0.0, spec) if text.startswith("-") and float(text) == 0.0 else text
-
-
 def ranking_cells(b: RankedBot, two_player: bool) -> list[str]:
     """One bot's cells under :data:`RANKING_COLUMNS`: ``1``, ``greedy``, ``+134``,
     ``[-150, +418]``, ``4``, ``100.0%``, ``0.88`` (the last one's ``P(above next)`` is empty, as
     is the score of a bot without games)."""
     spec = "+.0f" if two_player else ".2f"
-    rating, interval = _number(b.rating, spec), f"[{_number(b.low, spec)}, {_number(b.high, spec)}]"
+    rating, interval = fmt(b.rating, spec), f"[{fmt(b.low, spec)}, {fmt(b.high, spec)}]"
     return [
         str(b.rank),
         b.name,

@@ -4,18 +4,10 @@ Every table is a list of :class:`cli.tables.Column` specs and rows of text cells
 :func:`cli.tables.render`; the ranking is printed as ``arena ladder show`` prints it
 (:mod:`cli.ranking`).
 
-Every figure of a comparison is shown from the same sample, and never as an infinity
-(docs/statistics.md has the rules with examples):
-
-* no games: score, Elo, its interval and LOS are ``n/a``;
-* a score of 100% (or 0%): the Elo is unbounded on that side and is shown as the other end of its
-  95% interval, ``> +166.2`` (``< -166.2``), with no half-width;
-* otherwise the Elo and the half-width of its interval, always finite: where the normal interval
-  would reach a score of 0 or 1, or has no width, it is Wilson's (:mod:`arena.stats`);
-* the LOS is always a number, exact where the sample has no spread (10-0-0: 99.95%).
-
-The SPRT state is worded by :meth:`arena.stats.sprt.SprtState.describe` everywhere ("continue",
-"H0 accepted", "H1 accepted"); :func:`sprt_status` adds the pairs the test has seen.
+Every figure of a comparison is shown from the same sample, ``n/a`` without games, and never as
+an infinity (:func:`elo_cells`; docs/statistics.md has the rules with examples). The SPRT state
+is worded by :meth:`arena.stats.sprt.SprtState.describe` everywhere ("continue", "H0 accepted",
+"H1 accepted"); :func:`sprt_status` adds the pairs the test has seen.
 """
 
 from __future__ import annotations
@@ -23,7 +15,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
 
 import click
 
@@ -31,27 +22,15 @@ from arena.match.protocol.latency import LimitUse
 from arena.standings.health import SLOWER, BotHealth, WorkerHealth
 from arena.standings.tournament import PairStanding, Standings, SweepVariant, TableStandings
 from arena.stats.elo import elo_from_score
+from arena.stats.headtohead import ComparisonStats
 from arena.stats.sprt import SprtState
+from arena.stats.sweep import SweepPoint
 
-from .common import plural
+from .common import NA, fmt, plural
 from .ranking import heading, ranking_table
 from .tables import Column, render, render_row, widths
 
-NA = "n/a"
-"""What a figure that is not defined shows."""
-
 # --------------------------------------------------------------------------- figures
-
-
-def fmt(x: float | None, spec: str, none: str = NA) -> str:
-    """``x`` formatted, ``none`` when it is ``None``; never a negative zero (``-0.0``, or
-    ``-0.04`` shown with one decimal, is ``0.0``)."""
-    if x is None:
-        return none
-    text = format(x, spec)
-    if text.startswith("-") and float(text) == 0.0:
-        text = format(0.0, spec)
-    return text
 
 
 def percent(x: float | None) -> str:
@@ -59,30 +38,12 @@ def percent(x: float | None) -> str:
     return NA if x is None else fmt(100 * x, ".1f") + "%"
 
 
-class Figures(Protocol):
-    """The figures of a comparison (:class:`arena.stats.ComparisonStats`) or of a sweep's variant
-    (:class:`arena.stats.sweep.SweepPoint`) that the Elo and LOS cells show."""
-
-    @property
-    def score(self) -> float | None: ...
-    @property
-    def score_lo(self) -> float | None: ...
-    @property
-    def score_hi(self) -> float | None: ...
-    @property
-    def elo(self) -> float | None: ...
-    @property
-    def elo_ci95(self) -> float | None: ...
-    @property
-    def los(self) -> float | None: ...
-
-
 def finite(x: float | None) -> float | None:
     """``x``, or ``None`` when it is infinite or NaN (as the JSON has them)."""
     return x if x is not None and math.isfinite(x) else None
 
 
-def elo_cells(r: Figures, spec: str = "+.1f", half_spec: str = ".1f") -> tuple[str, str]:
+def elo_cells(r: ComparisonStats | SweepPoint, spec: str = "+.1f", half_spec: str = ".1f") -> tuple[str, str]:
     """The Elo and its interval's half-width, as shown, from a comparison's (or a sweep point's)
     ``score``, ``elo``, ``elo_ci95``, ``score_lo`` and ``score_hi`` (infinities may be ``None``, as
     in the JSON, or floats): ``+240.8``, ``±120.3``. At a score of 100% (0%) the Elo is unbounded
@@ -99,11 +60,6 @@ def elo_cells(r: Figures, spec: str = "+.1f", half_spec: str = ".1f") -> tuple[s
         return f"{'>' if above else '<'} {fmt(elo_from_score(end), spec)}", NA
     half = finite(r.elo_ci95)
     return fmt(elo, spec), NA if half is None else "±" + fmt(half, half_spec)
-
-
-def los_cell(r: Figures) -> str:
-    """The likelihood of superiority, ``n/a`` without games."""
-    return percent(r.los)
 
 
 def sprt_status(state: SprtState, pairs: int) -> str:
@@ -160,7 +116,7 @@ def comparison_cells(c: PairStanding, columns: Sequence[Column]) -> list[str]:
         "score": percent(st.score),
         "Elo": elo,
         "95%": ci,
-        "LOS": los_cell(st),
+        "LOS": percent(st.los),
         "penta": "[" + ", ".join(str(n) for n in st.penta) + "]",
         "SPRT": sprt_cell(c),
     }
@@ -171,13 +127,6 @@ def comparison_table(comparisons: Sequence[PairStanding]) -> list[str]:
     """The header and one line per comparison."""
     cols = comparison_columns(comparisons)
     return render(cols, [comparison_cells(c, cols) for c in comparisons])
-
-
-def comparison_line(c: PairStanding) -> str:
-    """One comparison on its own line, with the columns' minimum widths."""
-    cols = comparison_columns([c])
-    cells = comparison_cells(c, cols)
-    return render_row(cols, cells, widths(cols, [cells]))
 
 
 # --------------------------------------------------------------------------- N-player tables
@@ -340,15 +289,13 @@ def print_standings(data: Standings) -> None:
         head += f"{plural(total, 'game')} stored"
     click.echo(head)
     if t.players == 2:
-        for line in comparison_table(data.pairs):
-            click.echo(line)
+        click.echo("\n".join(comparison_table(data.pairs)))
     else:
         print_tables(data)
     click.echo("")
     if counted < total:
         click.echo(f"bots, over all {plural(total, 'stored game')}:")
-    for line in render(bot_columns(t.players), [bot_cells(b, t.players) for b in data.bots]):
-        click.echo(line)
+    click.echo("\n".join(render(bot_columns(t.players), [bot_cells(b, t.players) for b in data.bots])))
     for line in limit_histograms(data.bots):
         click.echo(line)
     note = overload_note(data.bots)
@@ -356,8 +303,7 @@ def print_standings(data: Standings) -> None:
         click.echo(note)
     if data.workers:
         click.echo("")
-        for line in render(WORKER_COLUMNS, [worker_cells(w) for w in data.workers]):
-            click.echo(line)
+        click.echo("\n".join(render(WORKER_COLUMNS, [worker_cells(w) for w in data.workers])))
         slow = [w.worker for w in data.workers if w.slow]
         if slow:
             click.echo(
@@ -365,40 +311,17 @@ def print_standings(data: Standings) -> None:
                 "a slower CPU, or more games at once than cores)"
             )
     if data.ranking.games:
-        click.echo("")
-        click.echo(heading(data.ranking, counted_only=counted < total))
-        for line in ranking_table(data.ranking):
-            click.echo(line)
+        click.echo("\n" + heading(data.ranking, counted_only=counted < total))
+        click.echo("\n".join(ranking_table(data.ranking)))
     sweep = data.sweep
     if sweep is not None:
-        click.echo("")
-        click.echo(f"sweep of {sweep.bot} against {sweep.baseline}, best first:")
-        for line in sweep_table(sweep.ranking):
-            click.echo(line)
+        click.echo(f"\nsweep of {sweep.bot} against {sweep.baseline}, best first:")
+        click.echo("\n".join(sweep_table(sweep.ranking)))
 
 
-CSV_FIELDS = (
-    "bot_a",
-    "bot_b",
-    "games",
-    "wins",
-    "draws",
-    "losses",
-    "score",
-    "draw_ratio",
-    "elo",
-    "elo_ci95",
-    "elo_lo",
-    "elo_hi",
-    "los",
-    "ll",
-    "ld",
-    "wl_dd",
-    "wd",
-    "ww",
-    "sprt_state",
-    "sprt_llr",
-)
+CSV_FIGURES = ("games", "wins", "draws", "losses", "score", "draw_ratio", "elo", "elo_ci95", "elo_lo", "elo_hi", "los")
+"""The figures of a comparison's JSON that ``arena results --format csv`` has as they are."""
+CSV_FIELDS = ("bot_a", "bot_b", *CSV_FIGURES, "ll", "ld", "wl_dd", "wd", "ww", "sprt_state", "sprt_llr")
 """The columns of ``arena results --format csv`` for a two-player tournament."""
 TABLE_CSV_FIELDS = ("table", "bot", "games", "firsts", "mean_rank", "mean_score")
 """Its columns for an N-player tournament: one row per bot of each table."""
@@ -417,9 +340,7 @@ def csv_rows(data: Standings) -> list[list[object]]:
     for c in data.pairs:
         d = c.to_dict()  # the JSON's figures: infinities are None (an empty cell)
         sprt = d.get("sprt") or {}
-        figures = [d[k] for k in ("games", "wins", "draws", "losses", "score", "draw_ratio")]
-        elo = [d[k] for k in ("elo", "elo_ci95", "elo_lo", "elo_hi", "los")]
-        out.append([*c.bots, *figures, *elo, *d["penta"], sprt.get("state", ""), sprt.get("llr", "")])
+        out.append([*c.bots, *(d[k] for k in CSV_FIGURES), *d["penta"], sprt.get("state", ""), sprt.get("llr", "")])
     return out
 
 

@@ -41,8 +41,8 @@ def play_command(
     [--lib DIR ...] [--env NAME=VALUE ...]``: the game played as ``settings`` say (their library
     folders, and the variables the bots need, given with ``--env``: the sandbox clears the caller's
     environment), ``bots`` in the order given on the command line, ``cwd`` the directory relative
-    paths are taken from,
-    ``data`` the files each bot reads, by its place among ``bots`` (from 1), in ``--data N=PATH`` order.
+    paths are taken from, ``data`` the files each bot reads, by its place among ``bots`` (from 1),
+    in ``--data N=PATH`` order.
 
     ``sandboxed`` is whether the bots *did* run in the sandbox, and the command asks for exactly
     that, whatever mode was asked (``auto`` included): ``--sandbox on`` for a sandboxed game, so

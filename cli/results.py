@@ -27,16 +27,12 @@ from .report import csv_rows, print_standings
 def results(db: str, tid: int | None, fmt: str, plot_path: str | None) -> None:
     """Standings of a tournament (finished or running) from its database."""
     from arena.standings.tournament import load_standings
-    from arena.store.results import StoreError
 
     from .plot import INSTALL_HINT, plot_available, plot_sweep
 
     if plot_path and not plot_available():
         raise click.ClickException(f"--plot: {INSTALL_HINT}")
-    try:
-        data = load_standings(db, tid)
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
+    data = load_standings(db, tid)
     if plot_path:
         if data.sweep is None:
             raise click.ClickException(f"tournament {data.tournament.id} is not a sweep: nothing to plot")

@@ -37,13 +37,10 @@ def serve(db: str, port: int, host: str, open_browser: bool) -> None:
     try:
         from werkzeug.serving import make_server
 
-        from .dashboard import DashboardError, create_app
+        from .dashboard import create_app
     except ImportError:
         raise click.ClickException(INSTALL_HINT) from None
-    try:
-        app = create_app(db)
-    except DashboardError as exc:
-        raise click.ClickException(str(exc)) from None
+    app = create_app(db)
     try:
         server = make_server(host, port, app, threaded=True)
     except OSError as exc:

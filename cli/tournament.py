@@ -21,7 +21,7 @@ import click
 from arena.settings import flags_to_mapping
 from arena.tournament.config import ConfigError, TournamentConfig, config_from_mapping, load_config
 
-from .common import plural, shown, stop_on_signals
+from .common import bundler, plural, shown, stop_on_signals
 from .options import setting_options
 from .plot import INSTALL_HINT, plot_available
 from .progress import RunView
@@ -57,10 +57,10 @@ def tournament(args: tuple[str, ...], new: bool, as_json: bool, no_progress: boo
     view, on_event = _view(config, as_json, no_progress)
     try:
         with stop_on_signals(signal.SIGINT, signal.SIGTERM):
-            outcome = play_tournament(config, new=new, on_event=on_event, bundle=_bundler(config))
+            outcome = play_tournament(config, new=new, on_event=on_event, bundle=bundler(config.executor))
     except StorageFailure as exc:  # one line: what failed, the games stored, how to resume
         if exc.run_id is None:
-            raise click.ClickException(str(exc)) from None
+            raise
         then = ", then" if exc.error.advice else ";"
         raise click.ClickException(f"{exc}{then} resume with: {again}") from None
     except KeyboardInterrupt:  # outside the games (while the bots' start is checked, say)
@@ -103,16 +103,6 @@ def _resume_command(argv: list[str]) -> str:
     return "arena " + (shlex.join(kept) if kept else "tournament ...")
 
 
-def _bundler(config: TournamentConfig) -> Callable[[str], str] | None:
-    """The bundler, which sends Python bots to Dask workers as one file (the arena below it
-    cannot import it: this layer hands it over)."""
-    if config.executor != "dask":
-        return None
-    from bundler.ship import bundle_source
-
-    return bundle_source
-
-
 def _view(config: TournamentConfig, as_json: bool, no_progress: bool) -> tuple[RunView, Callable[[object], None]]:
     """What is shown while the tournament runs: its start, the progress bar (or lines), SPRT
     decisions, a bot's first failure with the command that plays that game again; and the
@@ -124,7 +114,8 @@ def _view(config: TournamentConfig, as_json: bool, no_progress: bool) -> tuple[R
 
     def hint(record: GameRecord) -> str:
         seats = ", ".join(f"{i}: {name}" for i, name in enumerate(record.seats))
-        return f"seed {record.seed}, seats {seats}; play it again with: {reproduce(config, record)}"
+        again = game_command(config, {b.name: b for b in config.bots}, record)
+        return f"seed {record.seed}, seats {seats}; play it again with: {again}"
 
     view = RunView(lambda event: _header(config, event), hint, notes=notes, quiet=no_progress, header_err=as_json)
 
@@ -153,12 +144,6 @@ def _header(config: TournamentConfig, event: Started) -> str:
         f"tournament {event.run_id} ({state}): {config.game}, {config.format}, {len(config.bots)} bots, "
         f"{config.games} games per comparison, {where}, {seeds}, db {config.db}"
     )
-
-
-def reproduce(config: TournamentConfig, record: GameRecord) -> str:
-    """The ``arena play`` command that plays this game again, bots in their seats, with their
-    data files and the sandbox as the game ran in it."""
-    return game_command(config, {b.name: b for b in config.bots}, record)
 
 
 def _report(outcome: TournamentOutcome, config: TournamentConfig, as_json: bool, again: str) -> None:

@@ -3,7 +3,6 @@ with their games and where they are used; removing the unused ones."""
 
 from __future__ import annotations
 
-import datetime
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -19,35 +18,19 @@ from arena.versions.reference import parse, resolve
 from arena.versions.registry import Removed, Usage, Version
 from referee.suggest import did_you_mean
 
-from .common import plural, shown
+from .common import iso_utc, minute, plural, shown
+from .tables import Column, render
 
 FORMAT = 1
 """The layout of ``--format json``: keys may be added, none is renamed or removed without raising it."""
 
 
-def _when(timestamp: float) -> str:
-    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
-
-
-def _iso(timestamp: float) -> str:
-    return datetime.datetime.fromtimestamp(timestamp, tz=datetime.UTC).isoformat(timespec="seconds")
-
-
-def _score(u: Usage) -> str:
-    return "-" if u.score is None else f"{100 * u.score:.1f}%"
-
-
-def _wdl(u: Usage) -> str:
-    return "-" if u.score is None else f"{u.wins}-{u.draws}-{u.losses}"
-
-
-def _columns(rows: Sequence[Sequence[str]], right: set[int]) -> None:
-    """Rows of cells in columns as wide as their widest cell (``right``: right-aligned ones)."""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        click.echo(
-            "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-        )
+TABLE = [
+    *(Column(title, "<") for title in ("version", "hash", "frozen as", "recorded")),
+    *(Column(title) for title in ("games", "W-D-L", "score")),
+    *(Column(title, "<") for title in ("used by", "origin")),
+]
+"""The columns of the table of versions: counts right-aligned."""
 
 
 def _chosen(store: Store, name: str | None) -> list[Usage]:
@@ -80,7 +63,7 @@ def _usage_dict(u: Usage) -> dict[str, Any]:
         "number": v.number,
         "hash": v.hash,
         "frozen_as": v.how,
-        "recorded": _iso(v.created),
+        "recorded": iso_utc(v.created),
         "origin": v.origin,
         "games": u.games,
         "wins": u.wins,
@@ -100,12 +83,13 @@ def _table(db: str, found: Sequence[Usage]) -> None:
         return
     names = {u.version.name for u in found}
     click.echo(f"{db}: {plural(len(found), 'version')} of {plural(len(names), 'bot')}")
-    rows = [("version", "hash", "frozen as", "recorded", "games", "W-D-L", "score", "used by", "origin")]
+    rows = []
     for u in found:
         v = u.version
+        wdl, score = ("-", "-") if u.score is None else (f"{u.wins}-{u.draws}-{u.losses}", f"{100 * u.score:.1f}%")
         origin = shown(v.origin) if v.origin else "(unknown)"
-        rows.append((v.label, v.short, v.how, _when(v.created), str(u.games), _wdl(u), _score(u), u.where(), origin))
-    _columns(rows, right={4, 5, 6})
+        rows.append([v.label, v.short, v.how, minute(v.created), str(u.games), wdl, score, u.where(), origin])
+    click.echo("\n".join(render(TABLE, rows)))
     unused = sum(not u.used for u in found)
     if unused:
         click.echo(f"{plural(unused, 'unused version')}: arena versions --prune removes them")

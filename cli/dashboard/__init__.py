@@ -3,6 +3,6 @@
 
 from __future__ import annotations
 
-from .app import DashboardError, create_app
+from .app import create_app
 
-__all__ = ["DashboardError", "create_app"]
+__all__ = ["create_app"]

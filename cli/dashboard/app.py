@@ -23,12 +23,6 @@ from arena.store.results import Store, StoreError
 
 from . import pages
 
-__all__ = ["create_app", "DashboardError"]
-
-
-class DashboardError(RuntimeError):
-    """The dashboard cannot serve this database (one line)."""
-
 
 def _guard(app: Flask) -> None:
     """One-line errors as pages, and a Content-Security-Policy on every page but the replay
@@ -49,13 +43,11 @@ def _guard(app: Flask) -> None:
 
 
 def create_app(db: str | Path) -> Flask:
-    """The dashboard of the results database ``db`` (which must exist: it is never created)."""
+    """The dashboard of the results database ``db``: a :class:`StoreError` when it cannot be read
+    (it is never created)."""
     path = Path(db)
-    try:
-        with Store(path, read_only=True):
-            pass
-    except StoreError as exc:
-        raise DashboardError(str(exc)) from None
+    with Store(path, read_only=True):
+        pass
     app = Flask(__name__)
     app.config["DB"] = path
     app.url_map.merge_slashes = False  # "/static//etc/passwd" is a 404, not a redirect to one
@@ -83,8 +75,7 @@ def create_app(db: str | Path) -> Flask:
 
     @app.get("/tournament/<int:tid>")
     def tournament(tid: int) -> str | Response:
-        row = pages.find_row(path, tid)
-        if pages.is_ladder(row):
+        if pages.is_ladder_id(path, tid):
             return redirect(url_for("ladder", lid=tid))
         return cached("t", tid, lambda: render_template("tournament.html", **pages.tournament_page(path, tid)))
 
@@ -118,7 +109,6 @@ def create_app(db: str | Path) -> Flask:
 
     @app.get("/api/standings/<int:tid>")
     def standings_json(tid: int) -> Response:
-        data: dict[str, Any] = pages.standings_json(path, tid)
-        return jsonify(data)
+        return jsonify(pages.standings_json(path, tid))
 
     return app

@@ -12,8 +12,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from arena.ladder import settings as ladder_settings
 from arena.ladder.commands import bot_specs, rating_history, show_ladder
+from arena.ladder.settings import is_ladder
 from arena.match.protocol.latency import BIN_LABELS
 from arena.standings.health import BotHealth
 from arena.standings.history import TournamentHistory, tournament_history
@@ -25,15 +25,15 @@ from arena.store.records import GameRecord, TournamentRow
 from arena.store.results import Store
 from arena.store.where import parse_condition
 
+from ..common import fmt
 from ..ranking import model_name, ranking_cells
-from ..report import bot_cells, bot_columns, elo_cells, fmt, los_cell, percent, sprt_cell
+from ..report import bot_cells, bot_columns, elo_cells, percent, sprt_cell
 from ..repro import ladder_game_command, stored_game_command
 from .charts import Band, Series, heat_colour, histogram, interval_bar, line_chart
 
 __all__ = [
     "PAGE_SIZE",
-    "find_row",
-    "is_ladder",
+    "is_ladder_id",
     "tournament_row",
     "tournament_page",
     "ladder_page",
@@ -53,28 +53,24 @@ def when(timestamp: float | None) -> str:
     return "" if timestamp is None else datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def find_row(db: Path, tid: int) -> TournamentRow:
+def is_ladder_id(db: Path, tid: int) -> bool:
+    """Whether ``tid`` is a ladder of ``db``, not a tournament."""
     with Store(db, read_only=True) as store:
-        return find_tournament(store, tid)
-
-
-def is_ladder(row: TournamentRow) -> bool:
-    """Whether ``row`` is a ladder's (:func:`arena.ladder.settings.is_ladder`)."""
-    return ladder_settings.is_ladder(row.settings)
+        return is_ladder(find_tournament(store, tid).settings)
 
 
 def tournament_row(row: TournamentRow, stored: int, bots: Sequence[str]) -> dict[str, Any]:
     """One line of the list of tournaments and ladders."""
-    s = row.settings
+    s, ladder = row.settings, is_ladder(row.settings)
     return {
         "id": row.id,
-        "kind": "ladder" if is_ladder(row) else "tournament",
+        "kind": "ladder" if ladder else "tournament",
         "status": row.status,
         "game": s.get("game"),
-        "format": "ladder" if is_ladder(row) else s.get("format"),
+        "format": "ladder" if ladder else s.get("format"),
         "bots": ", ".join(bots),
         "stored": stored,
-        "target": row.games_target if not is_ladder(row) else None,
+        "target": None if ladder else row.games_target,
         "updated": when(row.updated),
     }
 
@@ -92,7 +88,7 @@ def _comparison(c: PairStanding) -> dict[str, Any]:
         "score": percent(st.score),
         "elo": elo,
         "ci": ci,
-        "los": los_cell(st),
+        "los": percent(st.los),
         "penta": "[" + ", ".join(str(n) for n in st.penta) + "]",
         "sprt": sprt_cell(c),
         "bar": interval_bar(st.elo, st.elo_lo, st.elo_hi, min(scale, 800.0)),
@@ -182,9 +178,7 @@ def tournament_page(db: Path, tid: int) -> dict[str, Any]:
         "charts": charts,
         "losses": losses,
         "sweep": _sweep(data),
-        "sweep_rows": data.sweep.ranking if data.sweep else (),
         "fmt": fmt,
-        "percent": percent,
     }
 
 
@@ -316,7 +310,7 @@ def _replay_file(g: GameRecord) -> Path | None:
 def game_page(db: Path, gid: int) -> dict[str, Any]:
     """One game as ``arena matches show`` gives it, with its replay embedded when kept."""
     row, g = find_game(db, gid)
-    if is_ladder(row):
+    if is_ladder(row.settings):
         command = ladder_game_command(row.settings, bot_specs(db, row.id), g)
     else:
         command = stored_game_command(row.settings, g)

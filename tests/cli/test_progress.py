@@ -50,7 +50,7 @@ def make(
     every_seconds: float = 10.0,
     every_games: int | None = None,
 ) -> Progress:
-    return Progress.create(
+    return Progress(
         stream,
         total,
         initial,
@@ -298,6 +298,6 @@ def test_isatty_decides() -> None:
         def isatty(self) -> bool:
             return True
 
-    p = Progress.create(Tty(), 10, 0)
+    p = Progress(Tty(), 10, 0)
     assert p.interactive and p.bar is not None
     p.close()

@@ -31,7 +31,7 @@ from arena.standings.tracker import TableStanding
 from arena.stats import ComparisonStats
 from arena.stats.sprt import SprtParams, SprtResult, SprtState
 from arena.stats.sweep import SweepPoint
-from cli.report import comparison_line, print_standings
+from cli.report import comparison_table, print_standings
 
 LN_03_07 = -0.8472978603872036  # ln(0.3 / 0.7): alpha = beta = 0.3
 LN_005_095 = -2.9444389791664403  # ln(0.05 / 0.95): alpha = beta = 0.05
@@ -233,7 +233,7 @@ COMPARISON_ALIGNS = "<><>><><"
 def test_edge_figures_are_bounds_never_inf(c: PairStanding, score: str, elo: str, ci: str, los: str) -> None:
     """Issue #34 point 12: a 100% (0%) score shows its Elo as the interval's finite end, no
     interval is ever ``±inf``, the LOS of a sample without spread is a number (exact)."""
-    line = comparison_line(c)
+    line = comparison_table([c])[1]
     games, wdl = str(c.stats.games), f"{c.stats.wins}-{c.stats.draws}-{c.stats.losses}"
     penta = "[" + ", ".join(map(str, c.stats.penta)) + "]"
     assert cells(line) == ["greedy vs random", games, wdl, score, elo, ci, los, penta]
@@ -261,13 +261,13 @@ def test_the_table_of_degenerate_cases_is_in_line(capsys: pytest.CaptureFixture[
 def test_sprt_is_worded_as_the_state_describes_itself() -> None:
     assert [s.describe() for s in SprtState] == ["continue", "H0 accepted", "H1 accepted"]
     running = with_stats(FINITE, sprt=sprt("continue", 0.31, 3, LN_005_095))
-    assert cells(comparison_line(running))[-1] == "continue after 3 pairs, LLR 0.31 [-2.94, 2.94]"
+    assert cells(comparison_table([running])[1])[-1] == "continue after 3 pairs, LLR 0.31 [-2.94, 2.94]"
     # the trinomial test counts games: 6 games of complete pairs are 3 pairs
     trinomial = with_stats(FINITE, sprt=sprt("continue", 0.31, 6, LN_005_095, model="trinomial"))
-    assert cells(comparison_line(trinomial))[-1] == "continue after 3 pairs, LLR 0.31 [-2.94, 2.94]"
+    assert cells(comparison_table([trinomial])[1])[-1] == "continue after 3 pairs, LLR 0.31 [-2.94, 2.94]"
     one = with_stats(ALL_WINS_2, sprt=sprt("continue", 0.03, 1, LN_005_095))
-    assert cells(comparison_line(one))[-1] == "continue after 1 pair, LLR 0.03 [-2.94, 2.94]"
-    assert "running" not in comparison_line(running)
+    assert cells(comparison_table([one])[1])[-1] == "continue after 1 pair, LLR 0.03 [-2.94, 2.94]"
+    assert "running" not in comparison_table([running])[1]
 
 
 def test_a_decided_sprt_with_games_after_it_says_which_games_count(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,7 @@ from arena.standings.tournament import PairStanding, SweepRanking, SweepVariant
 from arena.stats import HeadToHead, sweep_points
 from cli.plot import plot_sweep, sweep_series
 from cli.progress import describe_leader
-from cli.report import comparison_line
+from cli.report import comparison_table
 
 Z = 1.959963984540054  # Phi^-1(0.975)
 PERFECT_LO = 5 / (5 + Z * Z)  # Wilson's lower end after 5 pairs all won: 0.565518
@@ -30,7 +30,8 @@ def won(pairs: int) -> HeadToHead:
 def test_ten_nil_shows_a_bound_and_an_exact_los() -> None:
     """10-0-0 in 5 pairs: Elo > +45.8 (not +inf ±inf), LOS 1 - 2^-6 = 98.4% (not n/a)."""
     st = won(5).stats()
-    line = comparison_line(PairStanding(index=0, stats=st, decision=None, decided_at_pair=None, games_stored=10))
+    pair = PairStanding(index=0, stats=st, decision=None, decided_at_pair=None, games_stored=10)
+    line = comparison_table([pair])[1]
     assert "> +45.8" in line and "98.4%" in line
     assert "inf" not in line and line.count("n/a") == 1  # the interval cell: the bound is the Elo cell
     assert describe_leader(st) == "greedy vs random 10-0-0 (W-D-L), score 100.0%, Elo > +46"
