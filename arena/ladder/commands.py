@@ -1,8 +1,8 @@
 """The ladder commands as library functions: :func:`init_ladder`, :func:`add_bot`,
 :func:`run_ladder`, :func:`show_ladder` (and :func:`rating_history`, its ratings over the
 games), :func:`set_state` (retire, remove) and :func:`rename_bot`. They never print; every
-failure is a :class:`LadderError` (one line) raised before anything is written: a database that
-cannot be used (:class:`arena.store.results.StoreError`) is reported as one too.
+failure is an :class:`arena.errors.ArenaError` (one line: a :class:`LadderError`, or the error of
+the layer that failed, a database that cannot be used say) raised before anything is written.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from ..runner.executor import connect
 from ..runner.failures import FAILURES
 from ..runner.runner import Runner, RunResult, RunSetup
 from ..runner.task import ReplayPolicy
-from ..settings import ConfigError, Workers
+from ..settings import Workers
 from ..standings.ranking import Played, Ranking, rank
 from ..standings.ratings import RatingPoint
 from ..standings.ratings import rating_history as _rating_history
 from ..store.records import BotRow, BotState
-from ..store.results import Store, StoreError
+from ..store.results import Store
 from ..store.runlock import RunLock
-from ..store.where import WhereError, parse_where
+from ..store.where import parse_where
 from ..tournament.schedule import pair_seed
 from ..versions.provenance import ArenaFiles, same_rules
 from ..versions.reference import parse
@@ -65,41 +65,25 @@ __all__ = [
 def _store(db: str | Path, *, read_only: bool = False, create: bool = True) -> Store:
     if (read_only or not create) and not Path(db).is_file():
         raise LadderError(f"{db}: no results database here: make a ladder with arena ladder init GAME, or pass --db")
-    try:
-        return Store(db, read_only=read_only, create=create)
-    except StoreError as exc:
-        raise LadderError(str(exc)) from None
-
-
-def _settings(game: str, given: Mapping[str, Any], base: LadderSettings | None = None) -> LadderSettings:
-    try:
-        return read_settings(game, given, base)
-    except ConfigError as exc:
-        raise LadderError(str(exc)) from None
+    return Store(db, read_only=read_only, create=create)
 
 
 def init_ladder(db: str | Path, game: str, given: Mapping[str, Any], *, new: bool = False) -> Ladder:
     """Make a ladder of ``game`` in the results database ``db`` with the settings ``given``
     (``league``, ``params``, ``time_scale``, ``memory_limit_mb``, ``sandbox``, ``seed``: raw, as
     typed). A database holds one ladder unless ``new`` asks for another."""
-    settings = _settings(game, given)
-    try:
-        sandbox.decide(settings.sandbox)
-    except sandbox.SandboxUnavailable as exc:
-        raise LadderError(str(exc)) from None
+    settings = read_settings(game, given)
+    sandbox.decide(settings.sandbox)
     if (reason := paths.unusable(str(db))) is not None:
         raise LadderError(f"--db {db}: {reason}")
     with _store(db) as store:
-        try:
-            existing = ladders(store)
-            if existing and not new:
-                raise LadderError(
-                    f"{db} already holds ladder {existing[-1].id} ({existing[-1].settings.get('game')}): add bots to "
-                    "it (arena ladder add NAME BOT), or pass --new to make another ladder in this database"
-                )
-            return create_ladder(store, settings)
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+        existing = ladders(store)
+        if existing and not new:
+            raise LadderError(
+                f"{db} already holds ladder {existing[-1].id} ({existing[-1].settings.get('game')}): add bots to "
+                "it (arena ladder add NAME BOT), or pass --new to make another ladder in this database"
+            )
+        return create_ladder(store, settings)
 
 
 @dataclass(frozen=True)
@@ -302,11 +286,8 @@ def _check_run(ladder: Ladder, given: Mapping[str, Any]) -> LadderSettings:
 def _checked(row: BotRow, db: str | Path, notes: list[str]) -> dict[str, Any]:
     """An active bot's frozen version, checked on disk before the first game (files found beside
     it are noted in ``notes``, and ignored)."""
-    try:
-        assert row.frozen is not None
-        frozen = Frozen.from_dict(row.frozen, row.name, store_for(db))
-    except FreezeError as exc:
-        raise LadderError(str(exc)) from None
+    assert row.frozen is not None
+    frozen = Frozen.from_dict(row.frozen, row.name, store_for(db))
     why = verify(frozen)
     if why is not None:
         raise LadderError(f"{why}, or retire it (arena ladder retire {row.name})")
@@ -354,18 +335,12 @@ def show_ladder(
     """The ranking of ladder ``ladder_id`` (the latest of ``db``, opened read-only) over its games
     whose start matches ``where`` (:mod:`arena.store.where`), with the ``recent`` latest picks."""
     with _store(db, read_only=True) as store:
-        try:
-            ladder = find_ladder(store, ladder_id)
-            records = store.games(ladder.id)
-            picks = store.picks(ladder.id, recent)
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+        ladder = find_ladder(store, ladder_id)
+        records = store.games(ladder.id)
+        picks = store.picks(ladder.id, recent)
     played = [Played.of(r) for r in records]
     facts = sorted({k for p in played for k in (p.meta or {})})
-    try:
-        conditions = parse_where(where, facts)
-    except WhereError as exc:
-        raise LadderError(str(exc)) from None
+    conditions = parse_where(where, facts)
     ranked = [(b.name, b.state) for b in ladder.in_state(BotState.ACTIVE, BotState.RETIRED)]
     players = referee.get(ladder.settings.game).player_count
     bots_of = {c.index: c.bots for c in ladder.comparisons}
@@ -395,11 +370,8 @@ def rating_history(db: str | Path, ladder_id: int | None = None, points: int = 2
     ``len(games) / points`` games, in the order they were stored
     (:func:`arena.standings.ratings.rating_history`)."""
     with _store(db, read_only=True) as store:
-        try:
-            ladder = find_ladder(store, ladder_id)
-            records = sorted(store.games(ladder.id), key=lambda g: g.id or 0)
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+        ladder = find_ladder(store, ladder_id)
+        records = sorted(store.games(ladder.id), key=lambda g: g.id or 0)
     return _rating_history(
         [Played.of(r) for r in records],
         [(b.name, b.state) for b in ladder.in_state(BotState.ACTIVE, BotState.RETIRED)],
@@ -413,16 +385,12 @@ def set_state(db: str | Path, name: str, state: BotState, *, ladder_id: int | No
     """Retire a bot (out of matchmaking, still ranked), remove it (out of the ranking; its games
     are kept), or make it active again."""
     with _store(db, create=False) as store:
-        try:
-            ladder = find_ladder(store, ladder_id)
-            row = ladder.named(name)
-            if row.state == state.value:
-                raise LadderError(f"bot {name!r} of {title(ladder)} is {state.value} already")
-            store.set_bot_state(ladder.id, name, state)
-            ladder.reload(store)
-            return ladder
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+        ladder = find_ladder(store, ladder_id)
+        if ladder.named(name).state == state.value:
+            raise LadderError(f"bot {name!r} of {title(ladder)} is {state.value} already")
+        store.set_bot_state(ladder.id, name, state)
+        ladder.reload(store)
+        return ladder
 
 
 def rename_bot(db: str | Path, old: str, new: str, *, ladder_id: int | None = None) -> Ladder:
@@ -443,18 +411,13 @@ def rename_bot(db: str | Path, old: str, new: str, *, ladder_id: int | None = No
             return ladder
         except OSError as exc:
             raise LadderError(f"{store.path}: cannot lock the ladder ({exc.strerror or exc})") from None
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
 
 
 def bot_specs(db: str | Path, ladder_id: int) -> dict[str, BotSpec]:
     """How each bot of ladder ``ladder_id`` starts (its frozen version; the command stored with it
     when its snapshot is gone), by name: to play one of its games again."""
     with _store(db, read_only=True) as store:
-        try:
-            ladder = find_ladder(store, ladder_id)
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+        ladder = find_ladder(store, ladder_id)
     snapshots = store_for(db)
     out = {}
     for row in ladder.bots:
