@@ -18,14 +18,11 @@ from ..match.launch.botspec import BotSpec
 from ..match.loop import MatchOptions, play_match
 from ..match.replay import replay_document, replay_text
 from ..match.result import MatchResult, PlayerResult, Verdict
-from ..match.settings import PlaySettings
+from ..match.settings import KEEP_CHOICES, PlaySettings
 from ..store.records import GameRecord, PlayerRecord
+from .failures import FAILURES
 
-__all__ = ["ScheduledGame", "GameTask", "ReplayPolicy", "KEEP_CHOICES", "play_task", "record_of", "STDERR_KEEP"]
-
-KEEP_CHOICES = ("all", "failures", "losses")
-"""``--keep``: these, or a number N (the first N games of each comparison)."""
-_FAILED = {Verdict.CRASH.value, Verdict.TIMEOUT.value, Verdict.INVALID.value, Verdict.MEMORY.value}
+__all__ = ["ScheduledGame", "GameTask", "ReplayPolicy", "play_task", "record_of", "STDERR_KEEP"]
 
 
 @dataclass(frozen=True)
@@ -66,7 +63,7 @@ class ReplayPolicy:
         if self.keep == "all":
             return True
         if self.keep == "failures":
-            return any(p.status in _FAILED for p in record.players)
+            return any(p.status in FAILURES for p in record.players)
         if self.keep == "losses":  # bot k of the comparison sits at seat (leg + k) mod the seats
             return record.players[(game.leg + self.candidate) % players].rank > 0
         return game.pair * players + game.leg < int(self.keep)

@@ -14,6 +14,7 @@ from .. import paths
 from ..match.seeds import SeedError, parse_seed_list
 from ..match.settings import PlaySettings
 from ..settings import (
+    DEFAULT_DB,
     DEFAULT_MAX_FAILURES,
     MAX_GAMES,
     SETTINGS,
@@ -32,8 +33,6 @@ from .schedule import Format
 
 __all__ = ["ConfigError", "TournamentConfig", "load_config", "config_from_mapping", "DEFAULT_DB", "read_db"]
 
-DEFAULT_DB = str(setting("db").default)
-"""The results file used when no ``db`` / ``--db`` is given."""
 _TOP_KEYS = {s.key.split(".")[0] for s in SETTINGS}
 
 

@@ -16,10 +16,10 @@ from typing import Any
 from .. import paths
 from ..match.launch.botname import default_name, name_of_path
 from ..match.launch.botspec import split_name
-from ..settings import ConfigError, text
+from ..settings import ConfigError, string_map, text
 from .schedule import Format
 
-__all__ = ["BotEntry", "SweepSettings", "read_bots", "read_sweep", "with_variants", "check_data", "string_map"]
+__all__ = ["BotEntry", "SweepSettings", "read_bots", "read_sweep", "with_variants", "check_data"]
 
 MAX_SWEEP_VARIANTS = 1000
 """The most variants a sweep grid may make."""
@@ -217,14 +217,6 @@ def with_variants(
     elif fmt == Format.GAUNTLET:
         baseline = bots[-1].name  # `arena tournament GAME NEW OLD`: NEW is measured against OLD
     return bots, baseline
-
-
-def string_map(raw: Any, what: str) -> dict[str, str]:
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{what}: expected a mapping of NAME: value")
-    return {text(k, what): text(v, f"{what}.{k}") for k, v in raw.items()}
 
 
 def check_data(entry: BotEntry) -> None:
