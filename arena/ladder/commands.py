@@ -129,8 +129,7 @@ def _smoke(name: str, spec: BotSpec, settings: LadderSettings, db: str | Path) -
     specs = [dataclasses.replace(spec, name=name if i == 0 else f"{name}#{i + 1}") for i in range(seats)]
     seed = pair_seed(settings.seed, 0)
     try:
-        hide = (str(Path(db).resolve()), f"{Path(db).resolve()}.lock")
-        result = play_match(settings.game, seed, specs, settings.match_options(hide))
+        result = play_match(settings.game, seed, specs, settings.match_options(db=db))
     except RefereeFailure as exc:
         raise LadderError(f"bot {name!r}: its self-play game could not be played: {exc}") from None
     if result.interrupted:
@@ -244,11 +243,9 @@ def run_ladder(
                 ladder, make_spec, games=games, until_confident=until_confident, on_event=on_event,
                 min_games=min_games, warnings=notes,
             )  # fmt: skip
-            replays = ReplayPolicy.of(asked, candidate=-1)
-            hide = (str(Path(db).resolve()), f"{Path(db).resolve()}.lock")
             setup = RunSetup(
-                settings.game, dataclasses.replace(settings, replays=asked.replays).match_options(hide),
-                ladder.row.referee_version, workers.count, replays, executor=factory,
+                settings.game, asked.match_options(db=db), ladder.row.referee_version, workers.count,
+                ReplayPolicy.of(asked, candidate=-1), executor=factory,
             )  # fmt: skip
             run = Runner(plan, store, setup, on_event).run()
             return LadderOutcome(run, plan.ranking())

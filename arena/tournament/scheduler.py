@@ -26,7 +26,6 @@ from .. import paths
 from ..match.launch import botspec
 from ..match.launch.botspec import BotSpec
 from ..match.limits import TreeLimits, enforcement
-from ..match.loop import MatchOptions
 from ..match.sandbox import SandboxUnavailable, decide
 from ..runner.executor import Executor, LocalExecutor
 from ..runner.runner import Plan, Runner, RunResult, RunSetup
@@ -47,7 +46,7 @@ from .errors import TournamentError
 from .resume import SettingsChange, settings_change
 from .schedule import Schedule, make_schedule
 
-__all__ = ["Decided", "TournamentScheduler", "bot_spec", "settings_key", "run_tournament", "tournament_setup"]
+__all__ = ["Decided", "TournamentScheduler", "bot_spec", "reference_of", "run_tournament", "tournament_setup"]
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,7 @@ def settings_key(config: TournamentConfig) -> str:
     return hashlib.sha256(json.dumps(config.schedule_key(), sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _reference(entry: BotEntry) -> Reference | None:
+def reference_of(entry: BotEntry) -> Reference | None:
     """The stored version a bot's BOT names (``mybot@3``), or ``None``: a source."""
     return parse(entry.bot, None if entry.base is None else Path(entry.base))
 
@@ -104,7 +103,7 @@ def _renamed(config: TournamentConfig, names: Mapping[str, str]) -> TournamentCo
 def _with_entry(spec: BotSpec, entry: BotEntry) -> BotSpec:
     """A stored version as the config runs it: with the config's arguments, variables and data
     after its own (a bot given by its source has them in its version already)."""
-    if _reference(entry) is None:
+    if reference_of(entry) is None:
         return spec
     data = tuple(str(p) for p in paths.data_paths(entry.data, entry.base))
     return dataclasses.replace(spec, argv=spec.argv + entry.args, env={**spec.env, **entry.env}, data=spec.data + data)
@@ -128,7 +127,7 @@ class TournamentScheduler:
         self.config = config
         self.new = new
         self.on_event = on_event or (lambda event: None)
-        self.sources = {b.name: bot_spec(b, config.game) for b in config.bots if _reference(b) is None}
+        self.sources = {b.name: bot_spec(b, config.game) for b in config.bots if reference_of(b) is None}
         """How each bot given by its source starts from it (the bots naming a stored version aside)."""
         self.specs: dict[str, BotSpec] = dict(self.sources)
         """How each bot starts: once the tournament is opened, from its frozen version."""
@@ -187,7 +186,7 @@ class TournamentScheduler:
         bases = {b.name: None if b.base is None else Path(b.base) for b in self.config.bots}
         wanted = []
         for b in self.config.bots:
-            ref = _reference(b)
+            ref = reference_of(b)
             if ref is None:
                 wanted.append(Wanted(self.sources[b.name], origin=origin_of(b.bot, bases[b.name])))
             else:
@@ -350,10 +349,6 @@ class TournamentScheduler:
     def ended(self) -> str:
         return "every game of the schedule is played"
 
-    def match_options(self, store: Store) -> MatchOptions:
-        """How every game is played: the limits, the sandbox, the files hidden from the bots."""
-        return self.config.match_options((str(store.path.resolve()), f"{store.path.resolve()}.lock"))
-
 
 def tournament_setup(
     scheduler: TournamentScheduler, store: Store, executor: Callable[[int], Executor] | None = None
@@ -363,7 +358,7 @@ def tournament_setup(
     config = scheduler.config
     return RunSetup(
         game=config.game,
-        options=scheduler.match_options(store),
+        options=config.match_options(db=store.path),
         referee_version=scheduler.referee_version,
         workers=config.workers,
         replays=ReplayPolicy.of(config),
