@@ -79,8 +79,6 @@ class RunBusy(RunError):
             f"{kind} {run_id} is already being played by {who}; let that run finish (or stop it), then run "
             "this command again to resume it"
         )
-        self.run_id = run_id
-        self.runner = runner
 
 
 class StorageFailure(RunError):
@@ -110,8 +108,6 @@ class StorageFailure(RunError):
         super().__init__(text)
         self.error = error
         self.run_id = run_id
-        self.stored = stored
-        self.marked = marked
 
 
 def replay_failure(folder: Path, exc: OSError) -> StoreError:

@@ -16,14 +16,10 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    # Imported on first use: a worker process only needs the games, not the scheduler, the
-    # statistics and numpy.
-    if name == "TournamentError":
-        from .errors import TournamentError
+    # Imported on first use: a module of the package (its schedule, its config) comes without the
+    # scheduler, the statistics and numpy.
+    if name not in __all__:
+        raise AttributeError(f"module 'arena.tournament' has no attribute {name!r}")
+    from . import errors, scheduler
 
-        return TournamentError
-    if name in __all__:
-        from . import scheduler
-
-        return getattr(scheduler, name)
-    raise AttributeError(f"module 'arena.tournament' has no attribute {name!r}")
+    return getattr(errors if name == "TournamentError" else scheduler, name)

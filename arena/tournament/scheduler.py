@@ -26,7 +26,7 @@ from .. import paths
 from ..match.launch import botspec
 from ..match.launch.botspec import BotSpec
 from ..match.limits import TreeLimits, enforcement
-from ..match.sandbox import SandboxUnavailable, decide
+from ..match.sandbox import decide
 from ..runner.executor import Executor, LocalExecutor
 from ..runner.runner import Plan, Runner, RunResult, RunSetup
 from ..runner.task import ReplayPolicy, ScheduledGame
@@ -61,18 +61,12 @@ class Decided:
 
 def bot_spec(entry: BotEntry, game: str) -> BotSpec:
     """How to start a tournament bot: its BOT resolved as ``arena play`` does, plus its
-    arguments and environment."""
+    arguments, environment and data."""
     try:
         spec = botspec.resolve(entry.bot, game, base=None if entry.base is None else Path(entry.base))
     except botspec.BotSpecError as exc:
         raise TournamentError(f"bot {entry.name!r}: {exc}") from None
-    env = dict(spec.env)
-    env.update(entry.env)
-    data = tuple(str(p) for p in paths.data_paths(entry.data, entry.base))  # absolute: whatever the bot's cwd
-    return BotSpec(
-        name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env, data=data, source=spec.source,
-        leagues=spec.leagues,
-    )  # fmt: skip
+    return _with_entry(dataclasses.replace(spec, name=entry.name), entry)
 
 
 def settings_key(config: TournamentConfig) -> str:
@@ -101,17 +95,10 @@ def _renamed(config: TournamentConfig, names: Mapping[str, str]) -> TournamentCo
 
 
 def _with_entry(spec: BotSpec, entry: BotEntry) -> BotSpec:
-    """A stored version as the config runs it: with the config's arguments, variables and data
-    after its own (a bot given by its source has them in its version already)."""
-    if reference_of(entry) is None:
-        return spec
+    """``spec`` with the config's arguments, variables and data (absolute: whatever the bot's
+    cwd) after its own."""
     data = tuple(str(p) for p in paths.data_paths(entry.data, entry.base))
     return dataclasses.replace(spec, argv=spec.argv + entry.args, env={**spec.env, **entry.env}, data=spec.data + data)
-
-
-def _leader(trackers: Sequence[ComparisonTracker | TableTracker]) -> ComparisonStats | None:
-    pairs = [t for t in trackers if isinstance(t, ComparisonTracker)]
-    return max(pairs, key=lambda t: len(t.legs)).stats() if pairs else None
 
 
 class TournamentScheduler:
@@ -134,10 +121,7 @@ class TournamentScheduler:
         self.versions: dict[str, Version] = {}
         self.schedule = _schedule(config)
         self.referee_version = referee_version(config.game)
-        try:
-            self.sandboxed, self.sandbox_note = decide(config.sandbox)
-        except SandboxUnavailable as exc:
-            raise TournamentError(str(exc)) from None
+        self.sandbox_note = decide(config.sandbox)[1]
         self.limits_note = enforcement.limits_note(TreeLimits(config.memory_limit_mb))
         self.change: SettingsChange | None = None
         """How a new tournament's settings differ from the latest one of the same bots."""
@@ -195,7 +179,10 @@ class TournamentScheduler:
         renamed = {b.name: e.name for b, e in zip(self.config.bots, entrants, strict=True)}
         self.config = _renamed(self.config, renamed)
         self.sources = {renamed[n]: s for n, s in self.sources.items()}
-        self.specs = {e.name: _with_entry(e.spec, b) for b, e in zip(self.config.bots, entrants, strict=True)}
+        self.specs = {  # a bot given by its source has the config's arguments in its version already
+            e.name: e.spec if reference_of(b) is None else _with_entry(e.spec, b)
+            for b, e in zip(self.config.bots, entrants, strict=True)
+        }
         self.versions = {e.name: e.version for e in entrants}
         self._left_out += [n for e in entrants for n in e.notes]
         self.schedule = _schedule(self.config)
@@ -344,7 +331,8 @@ class TournamentScheduler:
 
     def standing(self) -> ComparisonStats | None:
         """The two-bot comparison with the most games (for the progress); ``None`` in an N-player game."""
-        return _leader(self.trackers)
+        pairs = [t for t in self.trackers if isinstance(t, ComparisonTracker)]
+        return max(pairs, key=lambda t: len(t.legs)).stats() if pairs else None
 
     def ended(self) -> str:
         return "every game of the schedule is played"
