@@ -209,8 +209,7 @@ def connect(
     Raises :class:`ExecutorError` (Dask missing, no cluster reached)."""
     if executor != "dask":
         return LocalExecutor, None
-    from .dask_executor import DaskExecutor, require_dask
+    from .dask_executor import DaskExecutor
 
-    require_dask()
     cluster = DaskExecutor.connect(scheduler, local_cluster, specs=specs, bundle=bundle)
     return (lambda _n: cluster), cluster

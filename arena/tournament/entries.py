@@ -116,19 +116,15 @@ def read_bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
             data = [data]  # one file
         bot = text(item["bot"], f"bots[{i}].bot")
         label = text(item["name"], f"bots[{i}].name") if item.get("name") not in (None, "") else None
-        entries.append(
-            (
-                label,
-                BotEntry(
-                    name=label or _default_name(bot, base),
-                    bot=bot,
-                    args=tuple(text(a, f"bots[{i}].args[{j}]") for j, a in enumerate(args, 1)),
-                    env=string_map(item.get("env"), f"bots[{i}].env"),
-                    base=None if base is None else str(base),
-                    data=tuple(text(d, f"bots[{i}].data[{j}]") for j, d in enumerate(data, 1)),
-                ),
-            )
+        entry = BotEntry(
+            name=label or _default_name(bot, base),
+            bot=bot,
+            args=tuple(text(a, f"bots[{i}].args[{j}]") for j, a in enumerate(args, 1)),
+            env=string_map(item.get("env"), f"bots[{i}].env"),
+            base=None if base is None else str(base),
+            data=tuple(text(d, f"bots[{i}].data[{j}]") for j, d in enumerate(data, 1)),
         )
+        entries.append((label, entry))
     chosen = [label for label, _ in entries if label is not None]
     dup = next((n for n in chosen if chosen.count(n) > 1), None)
     if dup is not None:

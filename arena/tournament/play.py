@@ -11,7 +11,6 @@ kept and, once a tournament exists, its id, so the caller can say how to resume)
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,7 +19,7 @@ import referee
 from ..match import sandbox
 from ..match.preflight import start_failures
 from ..runner.executor import Cluster, connect
-from ..runner.runner import RunResult, Started, StorageFailure
+from ..runner.runner import RunResult, StorageFailure
 from ..standings.tournament import Standings, standings
 from ..store.results import Store, StoreError
 from .config import TournamentConfig
@@ -48,9 +47,6 @@ def play_tournament(
     """Play ``config`` (resume it, unless ``new``). ``bundle`` turns a Python bot into one file for
     the Dask executor (:func:`bundler.ship.bundle_source`)."""
     cluster = _check(config, bundle)
-    report = on_event or (lambda event: None)
-    if cluster is not None:
-        report = _with_warnings(report, tuple(cluster.warnings))
     try:
         try:
             store = Store(config.db)
@@ -58,7 +54,8 @@ def play_tournament(
             raise StorageFailure(exc) from None
         with store:
             executor = None if cluster is None else (lambda _n: cluster)
-            run = run_tournament(config, store, new=new, on_event=report, executor=executor)
+            warnings = () if cluster is None else cluster.warnings
+            run = run_tournament(config, store, new=new, on_event=on_event, executor=executor, warnings=warnings)
             try:
                 row = store.tournament(run.run_id)
                 assert row is not None
@@ -91,16 +88,3 @@ def _check(config: TournamentConfig, bundle: Callable[[str], str] | None) -> Clu
         others = f" (and {more} other bot{'' if more == 1 else 's'})" if more else ""
         raise TournamentError(f"{failures[0]}{others}; fix it, then run the tournament again")
     return connect(config.executor, config.scheduler, config.local_cluster, specs, bundle)[1]
-
-
-def _with_warnings(report: Callable[[object], None], warnings: tuple[str, ...]) -> Callable[[object], None]:
-    """``report`` with ``warnings`` (the cluster's) first among the warnings of the start."""
-    if not warnings:
-        return report
-
-    def with_warnings(event: object) -> None:
-        if isinstance(event, Started):
-            event = dataclasses.replace(event, warnings=(*warnings, *event.warnings))
-        report(event)
-
-    return with_warnings

@@ -109,11 +109,18 @@ class TournamentScheduler:
     kind = "tournament"
 
     def __init__(
-        self, config: TournamentConfig, *, new: bool = False, on_event: Callable[[object], None] | None = None
+        self,
+        config: TournamentConfig,
+        *,
+        new: bool = False,
+        on_event: Callable[[object], None] | None = None,
+        warnings: Sequence[str] = (),
     ) -> None:
         self.config = config
         self.new = new
         self.on_event = on_event or (lambda event: None)
+        self.given_warnings = tuple(warnings)
+        """What the run starts by saying first (a Dask cluster's slow workers)."""
         self.sources = {b.name: bot_spec(b, config.game) for b in config.bots if reference_of(b) is None}
         """How each bot given by its source starts from it (the bots naming a stored version aside)."""
         self.specs: dict[str, BotSpec] = dict(self.sources)
@@ -265,7 +272,7 @@ class TournamentScheduler:
             )
 
     def warnings(self) -> list[str]:
-        notes = [self.sandbox_note, self.limits_note, self._changed]
+        notes = [*self.given_warnings, self.sandbox_note, self.limits_note, self._changed]
         return [n for n in notes if n] + self._left_out + ([self.change.describe()] if self.change is not None else [])
 
     def notes(self, resumed: bool) -> list[str]:
@@ -362,7 +369,9 @@ def run_tournament(
     new: bool = False,
     on_event: Callable[[object], None] | None = None,
     executor: Callable[[int], Executor] | None = None,
+    warnings: Sequence[str] = (),
 ) -> RunResult:
-    """Play ``config`` into ``store`` (resume it, unless ``new``) on ``executor``."""
-    scheduler = TournamentScheduler(config, new=new, on_event=on_event)
+    """Play ``config`` into ``store`` (resume it, unless ``new``) on ``executor``, starting by
+    saying ``warnings``."""
+    scheduler = TournamentScheduler(config, new=new, on_event=on_event, warnings=warnings)
     return Runner(scheduler, store, tournament_setup(scheduler, store, executor), on_event).run()
