@@ -20,7 +20,6 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import referee
@@ -497,26 +496,24 @@ def lib_texts(raw: Any) -> list[str]:
     return [text(raw, "lib")]
 
 
-def _libs_and_env(data: Mapping[str, Any], folder: Path | None) -> tuple[tuple[str, ...], dict[str, str]]:
-    """``lib:`` (absolute, relative ones from ``folder``, default the current one; each checked)
-    and ``env:`` (names checked)."""
+def _libs_and_env(data: Mapping[str, Any]) -> tuple[tuple[str, ...], dict[str, str]]:
+    """``lib:`` (absolute, relative ones from the current directory; each checked) and ``env:``
+    (names checked)."""
     env = string_map(data.get("env"), "env")
     try:
-        return read_libs(lib_texts(data.get("lib")), folder, what="lib:"), read_env(
+        return read_libs(lib_texts(data.get("lib")), what="lib:"), read_env(
             [f"{k}={v}" for k, v in env.items()], "env:"
         )
     except BotSpecError as exc:
         raise ConfigError(str(exc)) from None
 
 
-def read_play_settings(
-    data: Mapping[str, Any], game: str, *, base: PlaySettings | None = None, folder: Path | None = None
-) -> PlaySettings:
+def read_play_settings(data: Mapping[str, Any], game: str, *, base: PlaySettings | None = None) -> PlaySettings:
     """How games are played, from a config's or the flags' settings ``data`` (raw text as typed,
-    the settings of :class:`PlaySettings`; those absent, ``None`` or empty keep ``base``'s values, default the
-    defaults) for ``game`` (a name or an alias). ``folder``: where relative library folders are
-    taken from (a config file's; default the current directory). Raises :class:`ConfigError`
-    (one line) for a value that cannot be used."""
+    the settings of :class:`PlaySettings`; those absent, ``None`` or empty keep ``base``'s values,
+    default the defaults) for ``game`` (a name or an alias; a config file's relative library
+    folders made absolute before). Raises :class:`ConfigError` (one line) for a value that cannot
+    be used."""
     try:
         rules = referee.get(game)
     except referee.UnknownGame as exc:
@@ -530,7 +527,7 @@ def read_play_settings(
             merged["league"] = str(base.league)
         params, league = read_params(merged, rules.name)
     replays, keep = _replays(data, base)
-    libs, env = _libs_and_env(data, folder) if "lib" in data or "env" in data else (base.libs, base.env)
+    libs, env = _libs_and_env(data) if "lib" in data or "env" in data else (base.libs, base.env)
     return PlaySettings(
         game=rules.name,
         league=league,

@@ -41,7 +41,7 @@ from ..versions.registry import Version, origin_of
 from ..versions.roster import Wanted, enter
 from ..versions.snapshot import FreezeError, Frozen, store_for, strays, verify
 from .errors import LadderError
-from .scheduler import MIN_GAMES, LadderScheduler
+from .scheduler import LadderScheduler
 from .settings import LadderSettings, differences, read_settings
 from .stored import Ladder, create_ladder, find_ladder, ladders, title
 
@@ -152,31 +152,29 @@ def add_bot(
     *,
     data: Sequence[str] = (),
     ladder_id: int | None = None,
-    base: Path | None = None,
     smoke: bool = True,
 ) -> Added:
     """Register ``bot`` as ``name`` on ladder ``ladder_id`` (the latest one): a BOT argument as
-    ``arena play`` takes it (relative paths from ``base``, default the working directory), frozen
-    and recorded as a version (:mod:`arena.versions.roster`), or a stored version it names
+    ``arena play`` takes it (relative paths from the working directory), frozen and recorded as a
+    version (:mod:`arena.versions.roster`), or a stored version it names
     (``mybot@2``; ``name`` ``None``: named after it); it plays a self-play game first, refused if
     it fails (``smoke``)."""
     with _store(db, create=False) as store:
         ladder = find_ladder(store, ladder_id)
         settings = ladder.settings
-        ref = parse(bot, base)
+        ref = parse(bot)
         if name is not None:
             _check_name(ladder, name)
         if ref is not None:
             wanted = Wanted(reference=ref, name=name)
         else:
             try:
-                resolved = botspec.resolve(bot, settings.game, base=base)
+                resolved = botspec.resolve(bot, settings.game)
             except botspec.BotSpecError as exc:
                 raise LadderError(f"bot {name or bot!r}: {exc}") from None
-            here = Path.cwd() if base is None else base
-            found = tuple(str(p) for p in paths.data_paths(tuple(data), str(here)))
+            found = tuple(str(p) for p in paths.data_paths(data))
             spec = dataclasses.replace(resolved, name=name or resolved.name, data=found)
-            wanted = Wanted(spec, name=name, origin=origin_of(bot, base))
+            wanted = Wanted(spec, name=name, origin=origin_of(bot))
         (entrant,) = enter(store, [wanted], ArenaFiles.of(db))
         if name is None:
             _check_name(ladder, entrant.name)
@@ -218,7 +216,6 @@ def run_ladder(
     until_confident: bool = False,
     bundle: Callable[[str], str] | None = None,
     on_event: Callable[[object], None] | None = None,
-    min_games: int = MIN_GAMES,
 ) -> LadderOutcome:
     """Play ladder ``ladder_id`` (the latest one of ``db``): see :mod:`.scheduler`. The settings
     ``given`` (as :func:`init_ladder` takes them, and the replays this run keeps: ``replays``,
@@ -240,9 +237,8 @@ def run_ladder(
         factory, cluster = connect(workers.executor, workers.scheduler, workers.local_cluster, specs, bundle)
         try:
             plan = LadderScheduler(
-                ladder, make_spec, games=games, until_confident=until_confident, on_event=on_event,
-                min_games=min_games, warnings=notes,
-            )  # fmt: skip
+                ladder, make_spec, games=games, until_confident=until_confident, on_event=on_event, warnings=notes
+            )
             setup = RunSetup(
                 settings.game, asked.match_options(db=db), ladder.row.referee_version, workers.count,
                 ReplayPolicy.of(asked, candidate=-1), executor=factory,
