@@ -29,7 +29,7 @@ from .errors import ArenaError
 from .match.launch.botspec import BotSpecError, read_env, read_libs
 from .match.limits import DEFAULT_MEMORY_LIMIT_MB
 from .match.seeds import SeedError, parse_seed
-from .match.settings import KEEP_CHOICES, MAX_MEMORY_MB, MAX_TIME_MARGIN_MS, MAX_TIME_SCALE, PlaySettings
+from .match.settings import MAX_MEMORY_MB, MAX_TIME_MARGIN_MS, MAX_TIME_SCALE, PlaySettings
 
 __all__ = [
     "ConfigError",
@@ -69,6 +69,8 @@ DEFAULT_MAX_FAILURES = 0.25
 stops the tournament: its results would measure the failure."""
 DEFAULT_DB = "arena.sqlite"
 """The results file used when no ``db`` / ``--db`` is given."""
+KEEP_CHOICES = ("all", "failures", "losses")
+"""``keep``: these, or a number N (the first N games of each comparison)."""
 
 
 class ConfigError(ArenaError, ValueError):

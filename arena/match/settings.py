@@ -23,7 +23,7 @@ from .limits import DEFAULT_MEMORY_LIMIT_MB
 from .loop import MatchOptions
 from .sandbox import SandboxMode, decide
 
-__all__ = ["MAX_TIME_SCALE", "MAX_TIME_MARGIN_MS", "MAX_MEMORY_MB", "DEFAULT_GAME", "KEEP_CHOICES", "PlaySettings"]
+__all__ = ["MAX_TIME_SCALE", "MAX_TIME_MARGIN_MS", "MAX_MEMORY_MB", "DEFAULT_GAME", "PlaySettings"]
 
 MAX_TIME_SCALE = 1000.0
 """The largest time scale: a 50 ms turn becomes 50 s."""
@@ -33,8 +33,6 @@ MAX_MEMORY_MB = 1024 * 1024
 """The largest memory limit of a bot (1 TB)."""
 DEFAULT_GAME = "spring2021"
 """The game ``arena play`` plays when none is named."""
-KEEP_CHOICES = ("all", "failures", "losses")
-"""``keep``: these, or a number N (the first N games of each comparison)."""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ the one function an executor runs.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from ..match.launch.botspec import BotSpec
 from ..match.loop import MatchOptions, play_match
 from ..match.replay import replay_document, replay_text
 from ..match.result import MatchResult, PlayerResult, Verdict
-from ..match.settings import KEEP_CHOICES, PlaySettings
+from ..match.settings import PlaySettings
 from ..store.records import GameRecord, PlayerRecord
 from .failures import FAILURES
 
@@ -54,10 +53,6 @@ class ReplayPolicy:
     candidate: int = 0
     """Whose losses ``losses`` keeps: the comparison's bot of this index (0, its first: a
     tournament's candidate against the baseline; -1, its last: a ladder's newest bot)."""
-
-    def __post_init__(self) -> None:
-        if self.keep not in KEEP_CHOICES and not re.fullmatch(r"[0-9]+", self.keep):
-            raise ValueError(f"keep: {self.keep!r} is not one of {', '.join(KEEP_CHOICES)} or a number")
 
     def wants(self, game: ScheduledGame, record: GameRecord, players: int) -> bool:
         if self.keep == "all":
