@@ -275,11 +275,11 @@ class TournamentScheduler:
         notes = [*self.given_warnings, self.sandbox_note, self.limits_note, self._changed]
         return [n for n in notes if n] + self._left_out + ([self.change.describe()] if self.change is not None else [])
 
-    def notes(self, resumed: bool) -> list[str]:
+    def notes(self) -> list[str]:
         """What a resume checks of the bots (their code and declared data), and the files named
         on their command lines, which it does not."""
         named = f" ({'; '.join(self._unchecked)})" if self._unchecked else ""
-        if resumed:
+        if self.resumed:
             return [
                 "resumed with the bots' code and declared data (data:) unchanged; other files they read are not "
                 f"checked{named}: list those under data: in a config to have a change refused"
@@ -305,8 +305,7 @@ class TournamentScheduler:
                 store.set_decision(run_id, t.index, t.decision.value, t.decided_at or 0)
         self._dispatcher = Dispatcher(self.schedule, self.trackers, store.game_keys(run_id))
         done = len(self._dispatcher.done)
-        notes = tuple(self.notes(self.resumed))
-        return Plan(done, done + self._dispatcher.remaining(), tuple(self.warnings()), notes, self.config)
+        return Plan(done, done + self._dispatcher.remaining(), tuple(self.warnings()), tuple(self.notes()), self.config)
 
     def spec(self, name: str) -> BotSpec:
         return self.specs[name]
