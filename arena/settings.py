@@ -96,15 +96,8 @@ def text(raw: Any, key: str) -> str:
     a date, as YAML reads ``yes`` or ``2024-01-01``, is taken as its text), never a list or a
     mapping, and without NUL bytes (no file name, argument or environment value may hold one)."""
     if not isinstance(raw, _SCALARS):  # bool is an int
-        what = (
-            "nothing"
-            if raw is None
-            else "a list"
-            if isinstance(raw, list)
-            else "a mapping"
-            if isinstance(raw, dict)
-            else f"a {type(raw).__name__} value"
-        )
+        kinds = {type(None): "nothing", list: "a list", dict: "a mapping"}
+        what = kinds.get(type(raw), f"a {type(raw).__name__} value")
         raise ConfigError(f"{key}: expected a text or a number, got {what}")
     value = str(raw)
     if "\0" in value:

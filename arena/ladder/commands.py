@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -339,9 +340,7 @@ def show_ladder(
     bots_of = {c.index: c.bots for c in ladder.comparisons}
     ranking = rank(played, ranked, players=players, bots_of=bots_of, where=conditions)
     shown = tuple(b.name for b in ranking.bots if b.games >= min_games)
-    done: dict[tuple[int, int], int] = {}
-    for p in played:
-        done[p.comparison, p.pair] = done.get((p.comparison, p.pair), 0) + 1
+    done = Counter((p.comparison, p.pair) for p in played)
     recent_picks = tuple(
         RecentPick(
             bots_of.get(pick.comparison, ()),
@@ -349,7 +348,7 @@ def show_ladder(
             pair_seed(ladder.settings.seed, pick.pair),
             pick.reason,
             pick.picked,
-            done.get((pick.comparison, pick.pair), 0),
+            done[pick.comparison, pick.pair],
         )
         for pick in picks
     )

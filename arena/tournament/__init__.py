@@ -1,4 +1,4 @@
-"""Tournaments: settings (:mod:`.settings`, read by :mod:`.config`), which games (:mod:`.schedule`)
+"""Tournaments: settings (:mod:`arena.settings`, read by :mod:`.config`), which games (:mod:`.schedule`)
 and in which order (:mod:`.dispatcher`), played on the executors of :mod:`arena.runner`, stored in
 :mod:`arena.store`, counted (:mod:`arena.standings.tracker`) and reported (:mod:`arena.standings`);
 :mod:`.scheduler` says what the one runner (:mod:`arena.runner.runner`) plays next (what stops

@@ -120,7 +120,7 @@ class TournamentConfig(PlaySettings):
 
 def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
     """Read a YAML config; ``overrides`` (settings from flags, see
-    :func:`arena.tournament.settings.flags_to_mapping`; their relative paths are taken from the
+    :func:`arena.settings.flags_to_mapping`; their relative paths are taken from the
     current directory) replace the file's. Relative paths in the file are taken from its
     directory."""
     path = Path(path)

@@ -1,7 +1,7 @@
 """The bots of a tournament as a config names them (:class:`BotEntry`: a BOT, its name,
 arguments, environment and data files), and sweeps (:class:`SweepSettings`: one bot's variants,
 one per point of a grid of ``{NAME}`` placeholder values), read from a config's ``bots:`` and
-``sweep:`` with one-line :class:`arena.tournament.settings.ConfigError` s."""
+``sweep:`` with one-line :class:`arena.settings.ConfigError` s."""
 
 from __future__ import annotations
 
