@@ -1,9 +1,9 @@
 """Every setting, declared once: its key in a config file, its flag, its type (the reader that
 checks a raw value, from a file or a flag alike), its default and its help.
 
-:data:`SETTINGS` is the one table, of every command: how games are played (:data:`PLAY_KEYS`,
-read into :class:`arena.match.settings.PlaySettings` by :func:`read_play_settings`: ``arena
-play``, tournaments, ladders), where and how many at once (:data:`WORKER_KEYS`, read by
+:data:`SETTINGS` is the one table, of every command: how games are played (read into
+:class:`arena.match.settings.PlaySettings` by :func:`read_play_settings`: ``arena play``,
+tournaments, ladders), where and how many at once (:data:`WORKER_KEYS`, read by
 :func:`read_workers`: tournaments, ladder runs), and what a tournament schedules
 (:mod:`arena.tournament.config` reads a config with these readers). The command line makes its
 options from the same table (``cli/options.py``), so a setting cannot mean one thing in a file and
@@ -20,7 +20,6 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import referee
@@ -49,13 +48,12 @@ __all__ = [
     "MAX_ELO",
     "DEFAULT_MAX_FAILURES",
     "DEFAULT_DB",
-    "PLAY_KEYS",
     "WORKER_KEYS",
     "read_params",
+    "string_map",
     "lib_texts",
     "read_play_settings",
     "Workers",
-    "max_workers",
     "read_workers",
 ]
 
@@ -69,6 +67,10 @@ MAX_ELO = 1000.0
 DEFAULT_MAX_FAILURES = 0.25
 """A bot that fails (crash, timeout, invalid output) in more than this share of its first games
 stops the tournament: its results would measure the failure."""
+DEFAULT_DB = "arena.sqlite"
+"""The results file used when no ``db`` / ``--db`` is given."""
+KEEP_CHOICES = ("all", "failures", "losses")
+"""``keep``: these, or a number N (the first N games of each comparison)."""
 
 
 class ConfigError(ArenaError, ValueError):
@@ -94,15 +96,8 @@ def text(raw: Any, key: str) -> str:
     a date, as YAML reads ``yes`` or ``2024-01-01``, is taken as its text), never a list or a
     mapping, and without NUL bytes (no file name, argument or environment value may hold one)."""
     if not isinstance(raw, _SCALARS):  # bool is an int
-        what = (
-            "nothing"
-            if raw is None
-            else "a list"
-            if isinstance(raw, list)
-            else "a mapping"
-            if isinstance(raw, dict)
-            else f"a {type(raw).__name__} value"
-        )
+        kinds = {type(None): "nothing", list: "a list", dict: "a mapping"}
+        what = kinds.get(type(raw), f"a {type(raw).__name__} value")
         raise ConfigError(f"{key}: expected a text or a number, got {what}")
     value = str(raw)
     if "\0" in value:
@@ -335,7 +330,7 @@ SETTINGS: tuple[Setting, ...] = (
         flag="--sweep-bot",
     ),
     Setting("sweep.grid", "Sweep grid (repeatable).", flag="--grid", metavar="NAME=V1,V2,...", item=_name_values),
-    Setting("db", "SQLite results file (relative to the working directory).", read=text, default="arena.sqlite"),
+    Setting("db", "SQLite results file (relative to the working directory).", read=text, default=DEFAULT_DB),
     Setting(
         "max_failures",
         "Stop when a bot fails (crash, timeout, invalid) in more than this share of its first 20 games "
@@ -392,17 +387,10 @@ SETTINGS: tuple[Setting, ...] = (
 )
 """Every setting, in the order ``arena tournament --help`` lists them."""
 
-PLAY_KEYS = (
-    "time_scale", "time_margin", "memory_limit_mb", "params", "league", "replays", "keep", "sandbox", "lib", "env",
-)  # fmt: skip
-"""The settings of how games are played (:class:`arena.match.settings.PlaySettings`), the game aside."""
 WORKER_KEYS = ("workers", "force_workers", "executor", "scheduler", "local_cluster")
 """Where games are played and how many at once (:class:`Workers`)."""
 
 _BY_KEY = {s.key: s for s in SETTINGS}
-
-DEFAULT_DB = "arena.sqlite"
-"""The results file used when no ``db`` / ``--db`` is given."""
 
 
 def setting(key: str) -> Setting:
@@ -442,7 +430,7 @@ def flags_to_mapping(values: Mapping[str, Any]) -> dict[str, Any]:
 def read_params(data: Mapping[str, Any], game: str) -> tuple[dict[str, str], int | None]:
     """The game parameters and the league level (``None``: the top league), checked by the game
     itself. The league is a setting of its own (``league``, ``--league``), or a parameter."""
-    params = _string_map(data.get("params"), "params")
+    params = string_map(data.get("params"), "params")
     given = [str(v) for v in (params.pop(referee.LEAGUE, None), setting("league").value(data)) if v is not None]
     rules = referee.get(game)
     try:
@@ -456,7 +444,8 @@ def read_params(data: Mapping[str, Any], game: str) -> tuple[dict[str, str], int
     return params, None if level == rules.top_league else level
 
 
-def _string_map(raw: Any, what: str) -> dict[str, str]:
+def string_map(raw: Any, what: str) -> dict[str, str]:
+    """A mapping of names to values (``params:``, ``env:``), each a :func:`text`."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
@@ -483,10 +472,6 @@ def _replays(data: Mapping[str, Any], base: PlaySettings) -> tuple[str | None, s
     return str(folder.resolve()), keep
 
 
-KEEP_CHOICES = ("all", "failures", "losses")
-"""``keep``: these, or a number N (the first N games of each comparison)."""
-
-
 def _sandbox(data: Mapping[str, Any], default: str) -> str:
     """``auto``, ``on`` or ``off`` (YAML reads a bare on / off as true / false)."""
     raw = data.get("sandbox")
@@ -506,26 +491,24 @@ def lib_texts(raw: Any) -> list[str]:
     return [text(raw, "lib")]
 
 
-def _libs_and_env(data: Mapping[str, Any], folder: Path | None) -> tuple[tuple[str, ...], dict[str, str]]:
-    """``lib:`` (absolute, relative ones from ``folder``, default the current one; each checked)
-    and ``env:`` (names checked)."""
-    env = _string_map(data.get("env"), "env")
+def _libs_and_env(data: Mapping[str, Any]) -> tuple[tuple[str, ...], dict[str, str]]:
+    """``lib:`` (absolute, relative ones from the current directory; each checked) and ``env:``
+    (names checked)."""
+    env = string_map(data.get("env"), "env")
     try:
-        return read_libs(lib_texts(data.get("lib")), folder, what="lib:"), read_env(
+        return read_libs(lib_texts(data.get("lib")), what="lib:"), read_env(
             [f"{k}={v}" for k, v in env.items()], "env:"
         )
     except BotSpecError as exc:
         raise ConfigError(str(exc)) from None
 
 
-def read_play_settings(
-    data: Mapping[str, Any], game: str, *, base: PlaySettings | None = None, folder: Path | None = None
-) -> PlaySettings:
+def read_play_settings(data: Mapping[str, Any], game: str, *, base: PlaySettings | None = None) -> PlaySettings:
     """How games are played, from a config's or the flags' settings ``data`` (raw text as typed,
-    :data:`PLAY_KEYS`; those absent, ``None`` or empty keep ``base``'s values, default the
-    defaults) for ``game`` (a name or an alias). ``folder``: where relative library folders are
-    taken from (a config file's; default the current directory). Raises :class:`ConfigError`
-    (one line) for a value that cannot be used."""
+    the settings of :class:`PlaySettings`; those absent, ``None`` or empty keep ``base``'s values,
+    default the defaults) for ``game`` (a name or an alias; a config file's relative library
+    folders made absolute before). Raises :class:`ConfigError` (one line) for a value that cannot
+    be used."""
     try:
         rules = referee.get(game)
     except referee.UnknownGame as exc:
@@ -539,7 +522,7 @@ def read_play_settings(
             merged["league"] = str(base.league)
         params, league = read_params(merged, rules.name)
     replays, keep = _replays(data, base)
-    libs, env = _libs_and_env(data, folder) if "lib" in data or "env" in data else (base.libs, base.env)
+    libs, env = _libs_and_env(data) if "lib" in data or "env" in data else (base.libs, base.env)
     return PlaySettings(
         game=rules.name,
         league=league,
@@ -569,18 +552,12 @@ class Workers:
     local_cluster: int | None = None
 
 
-def max_workers() -> int:
-    """The most workers allowed without ``force_workers``: twice the cores. More only starve the
-    bots, which are timed in wall-clock time."""
-    return 2 * (os.cpu_count() or 1)
-
-
 def read_workers(data: Mapping[str, Any]) -> Workers:
-    """``workers`` (at most :func:`max_workers` unless ``force_workers``, then at most
-    :data:`MAX_FORCED_WORKERS`; default the cores), and ``executor`` with ``scheduler`` or
-    ``local_cluster`` for ``dask``."""
+    """``workers`` (at most twice the cores unless ``force_workers``, then at most
+    :data:`MAX_FORCED_WORKERS`; default the cores: more only starve the bots, which are timed in
+    wall-clock time), and ``executor`` with ``scheduler`` or ``local_cluster`` for ``dask``."""
     forced = setting("force_workers").value({"force_workers": data.get("force_workers") or None})
-    cap = MAX_FORCED_WORKERS if forced else max_workers()
+    cap = MAX_FORCED_WORKERS if forced else 2 * (os.cpu_count() or 1)
     count: int = integer(1)(data.get("workers", min(os.cpu_count() or 1, cap)), "workers")
     if count > cap:
         if forced:

@@ -1,14 +1,15 @@
 """The ladder commands as library functions: :func:`init_ladder`, :func:`add_bot`,
 :func:`run_ladder`, :func:`show_ladder` (and :func:`rating_history`, its ratings over the
 games), :func:`set_state` (retire, remove) and :func:`rename_bot`. They never print; every
-failure is a :class:`LadderError` (one line) raised before anything is written: a database that
-cannot be used (:class:`arena.store.results.StoreError`) is reported as one too.
+failure is an :class:`arena.errors.ArenaError` (one line: a :class:`LadderError`, or the error of
+the layer that failed, a database that cannot be used say) raised before anything is written.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,14 +27,14 @@ from ..runner.executor import connect
 from ..runner.failures import FAILURES
 from ..runner.runner import Runner, RunResult, RunSetup
 from ..runner.task import ReplayPolicy
-from ..settings import ConfigError, Workers
+from ..settings import Workers
 from ..standings.ranking import Played, Ranking, rank
 from ..standings.ratings import RatingPoint
 from ..standings.ratings import rating_history as _rating_history
 from ..store.records import BotRow, BotState
-from ..store.results import Store, StoreError
+from ..store.results import Store
 from ..store.runlock import RunLock
-from ..store.where import WhereError, parse_where
+from ..store.where import parse_where
 from ..tournament.schedule import pair_seed
 from ..versions.provenance import ArenaFiles, same_rules
 from ..versions.reference import parse
@@ -41,7 +42,7 @@ from ..versions.registry import Version, origin_of
 from ..versions.roster import Wanted, enter
 from ..versions.snapshot import FreezeError, Frozen, store_for, strays, verify
 from .errors import LadderError
-from .scheduler import MIN_GAMES, LadderScheduler
+from .scheduler import LadderScheduler
 from .settings import LadderSettings, differences, read_settings
 from .stored import Ladder, create_ladder, find_ladder, ladders, title
 
@@ -65,41 +66,25 @@ __all__ = [
 def _store(db: str | Path, *, read_only: bool = False, create: bool = True) -> Store:
     if (read_only or not create) and not Path(db).is_file():
         raise LadderError(f"{db}: no results database here: make a ladder with arena ladder init GAME, or pass --db")
-    try:
-        return Store(db, read_only=read_only, create=create)
-    except StoreError as exc:
-        raise LadderError(str(exc)) from None
-
-
-def _settings(game: str, given: Mapping[str, Any], base: LadderSettings | None = None) -> LadderSettings:
-    try:
-        return read_settings(game, given, base)
-    except ConfigError as exc:
-        raise LadderError(str(exc)) from None
+    return Store(db, read_only=read_only, create=create)
 
 
 def init_ladder(db: str | Path, game: str, given: Mapping[str, Any], *, new: bool = False) -> Ladder:
     """Make a ladder of ``game`` in the results database ``db`` with the settings ``given``
     (``league``, ``params``, ``time_scale``, ``memory_limit_mb``, ``sandbox``, ``seed``: raw, as
     typed). A database holds one ladder unless ``new`` asks for another."""
-    settings = _settings(game, given)
-    try:
-        sandbox.decide(settings.sandbox)
-    except sandbox.SandboxUnavailable as exc:
-        raise LadderError(str(exc)) from None
+    settings = read_settings(game, given)
+    sandbox.decide(settings.sandbox)
     if (reason := paths.unusable(str(db))) is not None:
         raise LadderError(f"--db {db}: {reason}")
     with _store(db) as store:
-        try:
-            existing = ladders(store)
-            if existing and not new:
-                raise LadderError(
-                    f"{db} already holds ladder {existing[-1].id} ({existing[-1].settings.get('game')}): add bots to "
-                    "it (arena ladder add NAME BOT), or pass --new to make another ladder in this database"
-                )
-            return create_ladder(store, settings)
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+        existing = ladders(store)
+        if existing and not new:
+            raise LadderError(
+                f"{db} already holds ladder {existing[-1].id} ({existing[-1].settings.get('game')}): add bots to "
+                "it (arena ladder add NAME BOT), or pass --new to make another ladder in this database"
+            )
+        return create_ladder(store, settings)
 
 
 @dataclass(frozen=True)
@@ -145,8 +130,7 @@ def _smoke(name: str, spec: BotSpec, settings: LadderSettings, db: str | Path) -
     specs = [dataclasses.replace(spec, name=name if i == 0 else f"{name}#{i + 1}") for i in range(seats)]
     seed = pair_seed(settings.seed, 0)
     try:
-        hide = (str(Path(db).resolve()), f"{Path(db).resolve()}.lock")
-        result = play_match(settings.game, seed, specs, settings.match_options(hide))
+        result = play_match(settings.game, seed, specs, settings.match_options(db=db))
     except RefereeFailure as exc:
         raise LadderError(f"bot {name!r}: its self-play game could not be played: {exc}") from None
     if result.interrupted:
@@ -169,31 +153,29 @@ def add_bot(
     *,
     data: Sequence[str] = (),
     ladder_id: int | None = None,
-    base: Path | None = None,
     smoke: bool = True,
 ) -> Added:
     """Register ``bot`` as ``name`` on ladder ``ladder_id`` (the latest one): a BOT argument as
-    ``arena play`` takes it (relative paths from ``base``, default the working directory), frozen
-    and recorded as a version (:mod:`arena.versions.roster`), or a stored version it names
+    ``arena play`` takes it (relative paths from the working directory), frozen and recorded as a
+    version (:mod:`arena.versions.roster`), or a stored version it names
     (``mybot@2``; ``name`` ``None``: named after it); it plays a self-play game first, refused if
     it fails (``smoke``)."""
     with _store(db, create=False) as store:
         ladder = find_ladder(store, ladder_id)
         settings = ladder.settings
-        ref = parse(bot, base)
+        ref = parse(bot)
         if name is not None:
             _check_name(ladder, name)
         if ref is not None:
             wanted = Wanted(reference=ref, name=name)
         else:
             try:
-                resolved = botspec.resolve(bot, settings.game, base=base)
+                resolved = botspec.resolve(bot, settings.game)
             except botspec.BotSpecError as exc:
                 raise LadderError(f"bot {name or bot!r}: {exc}") from None
-            here = Path.cwd() if base is None else base
-            found = tuple(str(p) for p in paths.data_paths(tuple(data), str(here)))
+            found = tuple(str(p) for p in paths.data_paths(data))
             spec = dataclasses.replace(resolved, name=name or resolved.name, data=found)
-            wanted = Wanted(spec, name=name, origin=origin_of(bot, base))
+            wanted = Wanted(spec, name=name, origin=origin_of(bot))
         (entrant,) = enter(store, [wanted], ArenaFiles.of(db))
         if name is None:
             _check_name(ladder, entrant.name)
@@ -235,7 +217,6 @@ def run_ladder(
     until_confident: bool = False,
     bundle: Callable[[str], str] | None = None,
     on_event: Callable[[object], None] | None = None,
-    min_games: int = MIN_GAMES,
 ) -> LadderOutcome:
     """Play ladder ``ladder_id`` (the latest one of ``db``): see :mod:`.scheduler`. The settings
     ``given`` (as :func:`init_ladder` takes them, and the replays this run keeps: ``replays``,
@@ -257,14 +238,11 @@ def run_ladder(
         factory, cluster = connect(workers.executor, workers.scheduler, workers.local_cluster, specs, bundle)
         try:
             plan = LadderScheduler(
-                ladder, make_spec, games=games, until_confident=until_confident, on_event=on_event,
-                min_games=min_games, warnings=notes,
-            )  # fmt: skip
-            replays = ReplayPolicy.of(asked, candidate=-1)
-            hide = (str(Path(db).resolve()), f"{Path(db).resolve()}.lock")
+                ladder, make_spec, games=games, until_confident=until_confident, on_event=on_event, warnings=notes
+            )
             setup = RunSetup(
-                settings.game, dataclasses.replace(settings, replays=asked.replays).match_options(hide),
-                ladder.row.referee_version, workers.count, replays, executor=factory,
+                settings.game, asked.match_options(db=db), ladder.row.referee_version, workers.count,
+                ReplayPolicy.of(asked, candidate=-1), executor=factory,
             )  # fmt: skip
             run = Runner(plan, store, setup, on_event).run()
             return LadderOutcome(run, plan.ranking())
@@ -302,11 +280,8 @@ def _check_run(ladder: Ladder, given: Mapping[str, Any]) -> LadderSettings:
 def _checked(row: BotRow, db: str | Path, notes: list[str]) -> dict[str, Any]:
     """An active bot's frozen version, checked on disk before the first game (files found beside
     it are noted in ``notes``, and ignored)."""
-    try:
-        assert row.frozen is not None
-        frozen = Frozen.from_dict(row.frozen, row.name, store_for(db))
-    except FreezeError as exc:
-        raise LadderError(str(exc)) from None
+    assert row.frozen is not None
+    frozen = Frozen.from_dict(row.frozen, row.name, store_for(db))
     why = verify(frozen)
     if why is not None:
         raise LadderError(f"{why}, or retire it (arena ladder retire {row.name})")
@@ -354,26 +329,18 @@ def show_ladder(
     """The ranking of ladder ``ladder_id`` (the latest of ``db``, opened read-only) over its games
     whose start matches ``where`` (:mod:`arena.store.where`), with the ``recent`` latest picks."""
     with _store(db, read_only=True) as store:
-        try:
-            ladder = find_ladder(store, ladder_id)
-            records = store.games(ladder.id)
-            picks = store.picks(ladder.id, recent)
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+        ladder = find_ladder(store, ladder_id)
+        records = store.games(ladder.id)
+        picks = store.picks(ladder.id, recent)
     played = [Played.of(r) for r in records]
     facts = sorted({k for p in played for k in (p.meta or {})})
-    try:
-        conditions = parse_where(where, facts)
-    except WhereError as exc:
-        raise LadderError(str(exc)) from None
+    conditions = parse_where(where, facts)
     ranked = [(b.name, b.state) for b in ladder.in_state(BotState.ACTIVE, BotState.RETIRED)]
     players = referee.get(ladder.settings.game).player_count
     bots_of = {c.index: c.bots for c in ladder.comparisons}
     ranking = rank(played, ranked, players=players, bots_of=bots_of, where=conditions)
     shown = tuple(b.name for b in ranking.bots if b.games >= min_games)
-    done: dict[tuple[int, int], int] = {}
-    for p in played:
-        done[p.comparison, p.pair] = done.get((p.comparison, p.pair), 0) + 1
+    done = Counter((p.comparison, p.pair) for p in played)
     recent_picks = tuple(
         RecentPick(
             bots_of.get(pick.comparison, ()),
@@ -381,7 +348,7 @@ def show_ladder(
             pair_seed(ladder.settings.seed, pick.pair),
             pick.reason,
             pick.picked,
-            done.get((pick.comparison, pick.pair), 0),
+            done[pick.comparison, pick.pair],
         )
         for pick in picks
     )
@@ -395,11 +362,8 @@ def rating_history(db: str | Path, ladder_id: int | None = None, points: int = 2
     ``len(games) / points`` games, in the order they were stored
     (:func:`arena.standings.ratings.rating_history`)."""
     with _store(db, read_only=True) as store:
-        try:
-            ladder = find_ladder(store, ladder_id)
-            records = sorted(store.games(ladder.id), key=lambda g: g.id or 0)
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+        ladder = find_ladder(store, ladder_id)
+        records = sorted(store.games(ladder.id), key=lambda g: g.id or 0)
     return _rating_history(
         [Played.of(r) for r in records],
         [(b.name, b.state) for b in ladder.in_state(BotState.ACTIVE, BotState.RETIRED)],
@@ -413,16 +377,12 @@ def set_state(db: str | Path, name: str, state: BotState, *, ladder_id: int | No
     """Retire a bot (out of matchmaking, still ranked), remove it (out of the ranking; its games
     are kept), or make it active again."""
     with _store(db, create=False) as store:
-        try:
-            ladder = find_ladder(store, ladder_id)
-            row = ladder.named(name)
-            if row.state == state.value:
-                raise LadderError(f"bot {name!r} of {title(ladder)} is {state.value} already")
-            store.set_bot_state(ladder.id, name, state)
-            ladder.reload(store)
-            return ladder
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+        ladder = find_ladder(store, ladder_id)
+        if ladder.named(name).state == state.value:
+            raise LadderError(f"bot {name!r} of {title(ladder)} is {state.value} already")
+        store.set_bot_state(ladder.id, name, state)
+        ladder.reload(store)
+        return ladder
 
 
 def rename_bot(db: str | Path, old: str, new: str, *, ladder_id: int | None = None) -> Ladder:
@@ -443,18 +403,13 @@ def rename_bot(db: str | Path, old: str, new: str, *, ladder_id: int | None = No
             return ladder
         except OSError as exc:
             raise LadderError(f"{store.path}: cannot lock the ladder ({exc.strerror or exc})") from None
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
 
 
 def bot_specs(db: str | Path, ladder_id: int) -> dict[str, BotSpec]:
     """How each bot of ladder ``ladder_id`` starts (its frozen version; the command stored with it
     when its snapshot is gone), by name: to play one of its games again."""
     with _store(db, read_only=True) as store:
-        try:
-            ladder = find_ladder(store, ladder_id)
-        except StoreError as exc:
-            raise LadderError(str(exc)) from None
+        ladder = find_ladder(store, ladder_id)
     snapshots = store_for(db)
     out = {}
     for row in ladder.bots:

@@ -98,8 +98,6 @@ class LadderScheduler:
         games: int | None = None,
         until_confident: bool = False,
         on_event: Callable[[object], None] | None = None,
-        rng: random.Random | None = None,
-        min_games: int = MIN_GAMES,
         warnings: Sequence[str] = (),
     ) -> None:
         self.ladder = ladder
@@ -109,8 +107,7 @@ class LadderScheduler:
         """Games to play: ``games`` rounded up to whole pairs (tables)."""
         self.until_confident = until_confident
         self.on_event = on_event or (lambda event: None)
-        self.rng = rng or random.Random()
-        self.min_games = min_games
+        self.rng = random.Random()
         self.warnings = tuple(warnings)
         """What the run starts by saying (files found beside a version, ignored)."""
         self._store: Store | None = None
@@ -202,7 +199,7 @@ class LadderScheduler:
     def _placing(self) -> bool:
         """Whether an active bot still has fewer than ``min_games`` games (placement comes first)."""
         games = {b.name: b.games for b in self.ranking().bots}
-        return any(games.get(name, 0) < self.min_games for name in self._active())
+        return any(games.get(name, 0) < MIN_GAMES for name in self._active())
 
     def _pick(self) -> list[ScheduledGame] | None:
         """Choose the next pair (or table) and note why; ``None`` when fewer active bots than seats."""
@@ -212,11 +209,11 @@ class LadderScheduler:
         ranking = self.ranking()
         if self.players == 2:
             assert ranking.fit is not None
-            pairing = next_pair(ranking.fit, active, self.rng, min_games=self.min_games)
+            pairing = next_pair(ranking.fit, active, self.rng, min_games=MIN_GAMES)
             group: tuple[str, ...] = (pairing.a, pairing.b)
             reason = pairing.reason
         else:
-            group, reason = next_table(ranking, active, self.players, self.rng, self.min_games)
+            group, reason = next_table(ranking, active, self.players, self.rng, MIN_GAMES)
         comparison = self.ladder.comparison(self.store, tuple(group))
         pair = self._next_pair.get(comparison.index, 0)
         self._next_pair[comparison.index] = pair + 1
@@ -258,7 +255,7 @@ class LadderScheduler:
         if len(active) < 2:
             return False
         ranking = self.ranking()
-        placed = all(b.games >= self.min_games for b in ranking.bots if b.name in active)
+        placed = all(b.games >= MIN_GAMES for b in ranking.bots if b.name in active)
         return placed and ranking.confident(active, CONFIDENCE)
 
     # -- the games stored -----------------------------------------------------------------------------

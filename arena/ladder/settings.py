@@ -15,8 +15,9 @@ from ..settings import read_play_settings, setting
 __all__ = ["KIND", "LadderSettings", "read_settings", "differences", "is_ladder"]
 
 KIND = "ladder"
-"""The ``kind`` of a ladder's stored settings (a tournament's have none): a ladder is a row of the
-results database's ``tournaments`` table, so its games are found and shown as a tournament's."""
+"""The ``kind`` of a ladder's stored settings (a tournament's have none) and the ``key`` of its row
+(a tournament's is a hash of its settings): a ladder is a row of the results database's
+``tournaments`` table, so its games are found and shown as a tournament's."""
 
 _KEYS = ("league", "params", "time_scale", "time_margin_ms", "memory_limit_mb", "sandbox", "libs", "env", "seed")
 """The settings fixed at init besides the game, in the order a refusal names them (the replays a

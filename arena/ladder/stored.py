@@ -20,10 +20,7 @@ from ..versions.provenance import referee_version
 from .errors import LadderError
 from .settings import KIND, LadderSettings, is_ladder
 
-__all__ = ["LADDER_KEY", "Ladder", "create_ladder", "find_ladder", "ladders", "title"]
-
-LADDER_KEY = KIND
-"""The ``key`` of every ladder's row (a tournament's key is a hash of its settings: never this)."""
+__all__ = ["Ladder", "create_ladder", "find_ladder", "ladders", "title"]
 
 
 @dataclass
@@ -55,15 +52,10 @@ class Ladder:
         wanted = {s.value for s in states}
         return [b for b in self.bots if b.state in wanted]
 
-    def comparison_of(self, group: tuple[str, ...]) -> ComparisonRow | None:
-        """The comparison of these bots (in any order), if they have met."""
-        key = frozenset(group)
-        return next((c for c in self.comparisons if frozenset(c.bots) == key), None)
-
     def comparison(self, store: Store, group: tuple[str, ...]) -> ComparisonRow:
-        """The comparison of these bots, made (and stored) the first time they meet: its bots
-        in the order they joined the ladder."""
-        found = self.comparison_of(group)
+        """The comparison of these bots (in any order), made (and stored) the first time they meet:
+        its bots in the order they joined the ladder."""
+        found = next((c for c in self.comparisons if frozenset(c.bots) == frozenset(group)), None)
         if found is not None:
             return found
         joined = {b.name: i for i, b in enumerate(self.bots)}
@@ -106,7 +98,7 @@ def find_ladder(store: Store, lid: int | None = None) -> Ladder:
 def create_ladder(store: Store, settings: LadderSettings) -> Ladder:
     """A new, empty ladder with these settings (and the referee's version of now)."""
     version = referee_version(settings.game)
-    tid = store.create_tournament(LADDER_KEY, settings.to_dict(), 0, version, [], [])
+    tid = store.create_tournament(KIND, settings.to_dict(), 0, version, [], [])
     row = store.tournament(tid)
     assert row is not None
     return Ladder(row, settings, [], [])

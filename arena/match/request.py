@@ -185,7 +185,7 @@ def _prepare(request: MatchRequest, pin: Pin | None = None) -> tuple[Ready, Matc
         raise RequestError(f"{rules.name} is played by {rules.player_count} bots, got {len(bots)}")
     resolved = _resolved(request, bots, rules.name, pin is not None)
     sources = [s for s in resolved if isinstance(s, BotSpec)]
-    specs = [s for s in resolved if isinstance(s, BotSpec)] if pin is None else pin(bots, resolved)
+    specs = list(sources) if pin is None else pin(bots, resolved)
     try:
         level = rules.league_level(params)
     except referee.ParameterError as exc:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import referee
@@ -90,14 +91,21 @@ class PlaySettings:
         return rules.league_label(self.league or rules.top_league)
 
     def match_options(
-        self, hide: tuple[str, ...] = (), *, record: bool = False, no_timeout: bool = False
+        self,
+        hide: tuple[str, ...] = (),
+        *,
+        db: str | Path | None = None,
+        record: bool = False,
+        no_timeout: bool = False,
     ) -> MatchOptions:
         """The options of every match played so: the limits, the parameters, the sandbox (decided
         here: ``auto`` is on where bubblewrap works), ``hide`` the paths the bots must not see
-        (and the replays folder), ``record`` every frame, wait for answers forever
-        (``no_timeout``). Raises :class:`arena.match.sandbox.SandboxUnavailable` for ``on`` where
-        it does not."""
+        (and the results database ``db`` with its lock file, and the replays folder), ``record``
+        every frame, wait for answers forever (``no_timeout``). Raises
+        :class:`arena.match.sandbox.SandboxUnavailable` for ``on`` where it does not."""
         confined, _ = decide(self.sandbox)
+        if db is not None:
+            hide = (*hide, str(Path(db).resolve()), f"{Path(db).resolve()}.lock")
         if self.replays is not None:
             hide = (*hide, self.replays)
         return MatchOptions(

@@ -63,10 +63,9 @@ def play_again(db: str | Path, game_id: int) -> Path:
         assert row is not None
         settings = PlaySettings.from_dict(row.settings)
         specs = _specs(store, tid, record.seats, settings)
-        hide = (str(Path(db).resolve()), f"{Path(db).resolve()}.lock")
         if record.sandboxed is not None:  # as it was played
             settings = dataclasses.replace(settings, sandbox="on" if record.sandboxed else "off")
-        options = settings.match_options(hide, record=True)
+        options = settings.match_options(db=db, record=True)
         result = play_match(settings.game, record.seed, specs, options)
         if result.interrupted:
             raise KeyboardInterrupt

@@ -49,7 +49,7 @@ from .dask_worker import (
     slow_workers,
     worker_cores,
 )
-from .executor import ExecutorError
+from .executor import RETRIES, ExecutorError
 from .shipping import Need, Shipped, ShippingError, describe_missing, missing, pack
 from .task import GameTask
 
@@ -88,35 +88,29 @@ def require_dask() -> None:
 
 
 class DaskExecutor:
-    """Games on the Dask cluster ``client`` is connected to (see the module's docstring).
-
-    ``cap``: at most this many games at once (``None``: what the workers' cores allow);
-    ``retries``: how many times a game whose worker died is played again before the tournament
-    stops with an error; ``on_close``: called by :meth:`stop` (closes what was made for this run:
-    the client, a local cluster).
+    """Games on the Dask cluster ``client`` is connected to (see the module's docstring), as many
+    at once as the workers' cores allow. A game whose worker died is played again, at most
+    :data:`arena.runner.executor.RETRIES` times; ``on_close`` is called by :meth:`stop` (closes
+    what was made for this run: the client, a local cluster).
     """
 
     def __init__(
         self,
         client: distributed.Client,
         *,
-        cap: int | None = None,
-        retries: int = 2,
         on_close: Callable[[], None] | None = None,
         bundle: Callable[[str], str] | None = None,
     ) -> None:
         self._client = client
         self._bundle = bundle
         """How a Python bot becomes the one file that travels (``bundle(entry) -> text``)."""
-        self._cap = cap
-        self._retries = retries
         self._on_close = on_close
         self._running: dict[Any, GameTask] = {}
         self._failures: dict[tuple[int, int, int], int] = {}
         self._stop_name = f"arena-stop-{uuid.uuid4().hex}"
         self._closed = False
-        self._capacity: tuple[float, int, int] | None = None
-        """(when, games at once, workers), as last asked of the scheduler."""
+        self._capacity: tuple[float, int] | None = None
+        """(when, games to keep submitted), as last asked of the scheduler."""
         self._prepared: set[str] = set()
         """The bots (by name) the workers were made ready for."""
         self._shipped: dict[str, Shipped] = {}
@@ -143,8 +137,6 @@ class DaskExecutor:
         local_cluster: int | None = None,
         *,
         specs: Iterable[BotSpec] | None = None,
-        cap: int | None = None,
-        timeout_s: float | None = None,
         bundle: Callable[[str], str] | None = None,
     ) -> DaskExecutor:
         """An executor on the scheduler at ``scheduler`` (``tcp://HOST:8786``), or on a new cluster
@@ -156,7 +148,6 @@ class DaskExecutor:
         import dask
         import distributed
 
-        timeout_s = CONNECT_TIMEOUT_S if timeout_s is None else timeout_s
         if (scheduler is None) == (local_cluster is None):
             raise DaskExecutorError(
                 "the Dask executor needs a scheduler address (--scheduler tcp://HOST:8786) "
@@ -177,9 +168,9 @@ class DaskExecutor:
                         scheduler_kwargs={"dashboard": False},
                         silence_logs=40,
                     )
-                client = distributed.Client(cluster, timeout=timeout_s)
+                client = distributed.Client(cluster, timeout=CONNECT_TIMEOUT_S)
             else:
-                client = distributed.Client(scheduler, timeout=timeout_s)
+                client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT_S)
         except (OSError, TimeoutError) as exc:
             if cluster is not None:
                 cluster.close()
@@ -195,7 +186,7 @@ class DaskExecutor:
                 cluster.close()
 
         try:
-            executor = cls(client, cap=cap, on_close=close, bundle=bundle)
+            executor = cls(client, on_close=close, bundle=bundle)
             if specs is not None:
                 executor.prepare(specs)
             return executor
@@ -273,26 +264,18 @@ class DaskExecutor:
                     f"--nthreads {cores[address]} (or fewer)"
                 )
 
-    def capacity(self) -> int:
-        """Games that can run at once on the workers connected now (within ``cap``); asked of the
-        scheduler at most once a second."""
-        now = time.monotonic()
-        if self._capacity is None or now - self._capacity[0] > CAPACITY_LOOK_S:
-            workers = self._workers()
-            total = sum(workers.values())
-            self._capacity = (now, total if self._cap is None else min(total, self._cap), len(workers))
-        return self._capacity[1]
-
     # -- the Executor protocol -------------------------------------------------------------------
 
     def free_slots(self) -> int:
-        """Games to submit now: as many as can run, plus one waiting per worker, so that a worker
-        that finishes a game starts the next without waiting for this process to hear of it.
-        (A worker still runs no more games at once than it has threads.)"""
-        capacity = self.capacity()
-        assert self._capacity is not None
-        waiting = self._capacity[2] if self._cap is None else 0
-        return max(0, capacity + waiting - len(self._running))
+        """Games to submit now: as many as the workers connected now can run (asked of the
+        scheduler at most once a second), plus one waiting per worker, so that a worker that
+        finishes a game starts the next without waiting for this process to hear of it. (A
+        worker still runs no more games at once than it has threads.)"""
+        now = time.monotonic()
+        if self._capacity is None or now - self._capacity[0] > CAPACITY_LOOK_S:
+            workers = self._workers()
+            self._capacity = (now, sum(workers.values()) + len(workers))
+        return max(0, self._capacity[1] - len(self._running))
 
     def running(self) -> int:
         return len(self._running)
@@ -331,7 +314,7 @@ class DaskExecutor:
                 record = future.result()
             except distributed.KilledWorker:
                 failures = self._failures[task.key] = self._failures.get(task.key, 0) + 1
-                if failures > self._retries:
+                if failures > RETRIES:
                     raise DaskExecutorError(
                         f"Dask workers died {failures} times playing game {task.key} "
                         f"(seed {task.game.seed}); see the workers' logs"

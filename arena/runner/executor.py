@@ -32,7 +32,10 @@ from ..store.records import GameRecord
 from . import worker
 from .task import GameTask
 
-__all__ = ["Executor", "ExecutorError", "LocalExecutor", "Cluster", "connect"]
+__all__ = ["RETRIES", "Executor", "ExecutorError", "LocalExecutor", "Cluster", "connect"]
+
+RETRIES = 2
+"""How many times a game whose worker died is played again before the run stops with an error."""
 
 
 class ExecutorError(ArenaError):
@@ -94,15 +97,14 @@ class _Worker:
 
 class LocalExecutor:
     """``size`` worker processes on this machine, one game each at a time; a worker that dies is
-    replaced and its game played again (at most ``retries`` times, then :class:`ExecutorError`)."""
+    replaced and its game played again (at most :data:`RETRIES` times, then :class:`ExecutorError`)."""
 
-    def __init__(self, size: int, retries: int = 2) -> None:
+    def __init__(self, size: int) -> None:
         become_subreaper()  # a dead worker's bots come to us, to be killed
         # Children this process had before (a program using the arena may run servers of its
         # own in sessions of their own): never taken for what a dead worker left.
         self._before = tuple(proctree.children(os.getpid()) or ())
         self._workers = [_Worker() for _ in range(size)]
-        self._retries = retries
         self._failures: dict[tuple[int, int, int], int] = {}
 
     def _idle(self) -> list[_Worker]:
@@ -141,7 +143,7 @@ class LocalExecutor:
                 self._replace(worker)
                 key = (task.game.comparison, task.game.pair, task.game.leg)
                 self._failures[key] = self._failures.get(key, 0) + 1
-                if self._failures[key] > self._retries:
+                if self._failures[key] > RETRIES:
                     raise ExecutorError(
                         f"a worker process died {self._failures[key]} times playing game "
                         f"{key} (seed {task.game.seed}); see the bots' stderr"
@@ -209,8 +211,7 @@ def connect(
     Raises :class:`ExecutorError` (Dask missing, no cluster reached)."""
     if executor != "dask":
         return LocalExecutor, None
-    from .dask_executor import DaskExecutor, require_dask
+    from .dask_executor import DaskExecutor
 
-    require_dask()
     cluster = DaskExecutor.connect(scheduler, local_cluster, specs=specs, bundle=bundle)
     return (lambda _n: cluster), cluster

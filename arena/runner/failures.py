@@ -58,10 +58,6 @@ class FailureWatch:
             self.add(record)
         self.stop_reason = None  # stored games are counted; only a new game can stop the run
 
-    def limit(self) -> float:
-        """Failures allowed among a bot's first ``window`` games."""
-        return self.max_share * self.window
-
     def add(self, record: GameRecord) -> list[Failure]:
         """Count one game; its failures (``first`` for a bot's first), and its timeouts in an
         overloaded window (``overloaded``, never counted). Sets :attr:`stop_reason` when a bot
@@ -78,7 +74,7 @@ class FailureWatch:
             self.failed.add(p.bot)
             if n <= self.window:
                 k = self.early_failures[p.bot] = self.early_failures.get(p.bot, 0) + 1
-                if k > self.limit() and self.max_share < 1:
+                if k > self.max_share * self.window and self.max_share < 1:
                     self.stop_reason = (
                         f"bot {p.bot!r} failed in {k} of its first {n} games (more than "
                         f"{self.max_share:.0%} of its first {self.window}); last: {p.status}"

@@ -79,8 +79,6 @@ class RunBusy(RunError):
             f"{kind} {run_id} is already being played by {who}; let that run finish (or stop it), then run "
             "this command again to resume it"
         )
-        self.run_id = run_id
-        self.runner = runner
 
 
 class StorageFailure(RunError):
@@ -110,8 +108,6 @@ class StorageFailure(RunError):
         super().__init__(text)
         self.error = error
         self.run_id = run_id
-        self.stored = stored
-        self.marked = marked
 
 
 def replay_failure(folder: Path, exc: OSError) -> StoreError:
@@ -270,15 +266,6 @@ def cores_warning(workers: int) -> list[str]:
 # -- the runner -------------------------------------------------------------------------------------
 
 
-@dataclass
-class _State:
-    """Where a run stands: its result so far, the failures seen, the games stored."""
-
-    result: RunResult
-    watch: FailureWatch
-    stored: int
-
-
 class Runner:
     """Plays what ``scheduler`` asks for into ``store``, as ``setup`` says (see the module
     docstring); ``on_event`` hears every event."""
@@ -296,6 +283,8 @@ class Runner:
         self.on_event = on_event or (lambda event: None)
         self._stored: int | None = None
         """Games of the run in the database, once known (for :class:`StorageFailure`)."""
+        self._result: RunResult  # set by _begin, with the failures watched
+        self._watch: FailureWatch
 
     def run(self) -> RunResult:
         """Take the run lock, open the tournament or ladder and play. Raises :class:`RunBusy`
@@ -344,9 +333,9 @@ class Runner:
             marked = False
         return StorageFailure(error, self.scheduler.kind, run_id, self._stored, marked)
 
-    def _begin(self, run_id: int, resumed: bool) -> tuple[_State, int]:
-        """What the run starts from: the games stored (read once), the failures among them, the
-        plan; and how many games it has at most to play (for the executor's size)."""
+    def _begin(self, run_id: int, resumed: bool) -> int:
+        """Start from the games stored (read once), the failures among them and the plan: how many
+        games the run has at most to play (for the executor's size)."""
         setup = self.setup
         if setup.replays is not None:
             Path(setup.replays.folder).mkdir(exist_ok=True)
@@ -361,9 +350,9 @@ class Runner:
         self.on_event(
             Started(kind, run_id, resumed, len(stored), plan.done, plan.total, warnings, plan.notes, plan.detail)
         )
-        watch = FailureWatch(setup.max_failures, FAILURE_WINDOW, stored)
-        todo = setup.workers if plan.total is None else plan.total - plan.done
-        return _State(RunResult(run_id), watch, len(stored)), todo
+        self._result = RunResult(run_id)
+        self._watch = FailureWatch(setup.max_failures, FAILURE_WINDOW, stored)
+        return setup.workers if plan.total is None else plan.total - plan.done
 
     def _refuse_failed(self, run_id: int, stored: Sequence[GameRecord]) -> None:
         """Refuse to resume a run whose stored games already have a bot failing in more than
@@ -401,32 +390,31 @@ class Runner:
             raise replay_failure(Path(replays.folder), exc) from None
         return str(path)
 
-    def _collect(self, pool: Executor, state: _State, record: GameRecord) -> None:
+    def _collect(self, pool: Executor, record: GameRecord) -> None:
         """Store a finished game and count it: failures, the scheduler's hook, the progress."""
-        game_id = self.store.record_game(state.result.run_id, record, self._keep_replay)
+        result, scheduler = self._result, self.scheduler
+        game_id = self.store.record_game(result.run_id, record, self._keep_replay)
         record = dataclasses.replace(record, replay_text=None, id=game_id)  # no replay text kept in memory
         if game_id is None:  # stored already (never by this run: it plays each game once)
             return
-        state.result.played += 1
-        state.stored += 1
-        self._stored = state.stored
-        for failure in state.watch.add(record):
+        assert self._stored is not None
+        result.played += 1
+        self._stored += 1
+        for failure in self._watch.add(record):
             self.on_event(BotFailed(failure))
-        self.scheduler.collected(record, pool)
-        done, total = self.scheduler.progress(state.stored, state.result.played)
-        scheduler = self.scheduler
-        self.on_event(GameDone(record, state.result.played, state.stored, done, total, scheduler.standing()))
-        if state.watch.stop_reason is not None:
-            state.result.stopped = state.watch.stop_reason
+        scheduler.collected(record, pool)
+        done, total = scheduler.progress(self._stored, result.played)
+        self.on_event(GameDone(record, result.played, self._stored, done, total, scheduler.standing()))
+        result.stopped = self._watch.stop_reason
 
     def _play(self, run_id: int, resumed: bool) -> RunResult:
-        state, todo = self._begin(run_id, resumed)
-        result = state.result
+        todo = self._begin(run_id, resumed)
+        result = self._result
         pool: Executor | None = None
         try:
             if todo > 0:
                 pool = self.setup.executor(min(max(1, self.setup.workers), todo))
-                self._loop(pool, state)
+                self._loop(pool)
             if result.stopped is not None and pool is not None:
                 pool.stop(interrupt=True)
                 pool = None
@@ -449,16 +437,16 @@ class Runner:
                     pool.stop(interrupt=True)
         return result
 
-    def _loop(self, pool: Executor, state: _State) -> None:
+    def _loop(self, pool: Executor) -> None:
         """Start what the scheduler asks for and collect the results, until nothing is started
         and nothing runs, or a bot failing too often stops the run."""
-        while state.result.stopped is None:
+        while self._result.stopped is None:
             for game in self.scheduler.next_games(pool.free_slots(), pool.running()) or ():
                 pool.submit(self._task(game))
             if pool.running() == 0:
                 return
             for _task, record in pool.results(timeout=1.0):
                 if record is not None:
-                    self._collect(pool, state, record)
-                    if state.result.stopped is not None:
+                    self._collect(pool, record)
+                    if self._result.stopped is not None:
                         return

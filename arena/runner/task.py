@@ -9,7 +9,6 @@ the one function an executor runs.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,12 +19,9 @@ from ..match.replay import replay_document, replay_text
 from ..match.result import MatchResult, PlayerResult, Verdict
 from ..match.settings import PlaySettings
 from ..store.records import GameRecord, PlayerRecord
+from .failures import FAILURES
 
-__all__ = ["ScheduledGame", "GameTask", "ReplayPolicy", "KEEP_CHOICES", "play_task", "record_of", "STDERR_KEEP"]
-
-KEEP_CHOICES = ("all", "failures", "losses")
-"""``--keep``: these, or a number N (the first N games of each comparison)."""
-_FAILED = {Verdict.CRASH.value, Verdict.TIMEOUT.value, Verdict.INVALID.value, Verdict.MEMORY.value}
+__all__ = ["ScheduledGame", "GameTask", "ReplayPolicy", "play_task", "record_of", "STDERR_KEEP"]
 
 
 @dataclass(frozen=True)
@@ -58,15 +54,11 @@ class ReplayPolicy:
     """Whose losses ``losses`` keeps: the comparison's bot of this index (0, its first: a
     tournament's candidate against the baseline; -1, its last: a ladder's newest bot)."""
 
-    def __post_init__(self) -> None:
-        if self.keep not in KEEP_CHOICES and not re.fullmatch(r"[0-9]+", self.keep):
-            raise ValueError(f"keep: {self.keep!r} is not one of {', '.join(KEEP_CHOICES)} or a number")
-
     def wants(self, game: ScheduledGame, record: GameRecord, players: int) -> bool:
         if self.keep == "all":
             return True
         if self.keep == "failures":
-            return any(p.status in _FAILED for p in record.players)
+            return any(p.status in FAILURES for p in record.players)
         if self.keep == "losses":  # bot k of the comparison sits at seat (leg + k) mod the seats
             return record.players[(game.leg + self.candidate) % players].rank > 0
         return game.pair * players + game.leg < int(self.keep)

@@ -1,4 +1,4 @@
-"""Tournaments: settings (:mod:`.settings`, read by :mod:`.config`), which games (:mod:`.schedule`)
+"""Tournaments: settings (:mod:`arena.settings`, read by :mod:`.config`), which games (:mod:`.schedule`)
 and in which order (:mod:`.dispatcher`), played on the executors of :mod:`arena.runner`, stored in
 :mod:`arena.store`, counted (:mod:`arena.standings.tracker`) and reported (:mod:`arena.standings`);
 :mod:`.scheduler` says what the one runner (:mod:`arena.runner.runner`) plays next (what stops
@@ -16,14 +16,10 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    # Imported on first use: a worker process only needs the games, not the scheduler, the
-    # statistics and numpy.
-    if name == "TournamentError":
-        from .errors import TournamentError
+    # Imported on first use: a module of the package (its schedule, its config) comes without the
+    # scheduler, the statistics and numpy.
+    if name not in __all__:
+        raise AttributeError(f"module 'arena.tournament' has no attribute {name!r}")
+    from . import errors, scheduler
 
-        return TournamentError
-    if name in __all__:
-        from . import scheduler
-
-        return getattr(scheduler, name)
-    raise AttributeError(f"module 'arena.tournament' has no attribute {name!r}")
+    return getattr(errors if name == "TournamentError" else scheduler, name)

@@ -14,6 +14,7 @@ from .. import paths
 from ..match.seeds import SeedError, parse_seed_list
 from ..match.settings import PlaySettings
 from ..settings import (
+    DEFAULT_DB,
     DEFAULT_MAX_FAILURES,
     MAX_GAMES,
     SETTINGS,
@@ -30,10 +31,8 @@ from .configfile import read_config_file
 from .entries import BotEntry, SweepSettings, check_data, read_bots, read_sweep, with_variants
 from .schedule import Format
 
-__all__ = ["ConfigError", "TournamentConfig", "load_config", "config_from_mapping", "DEFAULT_DB", "read_db"]
+__all__ = ["ConfigError", "TournamentConfig", "load_config", "config_from_mapping", "DEFAULT_DB"]
 
-DEFAULT_DB = str(setting("db").default)
-"""The results file used when no ``db`` / ``--db`` is given."""
 _TOP_KEYS = {s.key.split(".")[0] for s in SETTINGS}
 
 
@@ -121,7 +120,7 @@ class TournamentConfig(PlaySettings):
 
 def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
     """Read a YAML config; ``overrides`` (settings from flags, see
-    :func:`arena.tournament.settings.flags_to_mapping`; their relative paths are taken from the
+    :func:`arena.settings.flags_to_mapping`; their relative paths are taken from the
     current directory) replace the file's. Relative paths in the file are taken from its
     directory."""
     path = Path(path)
@@ -172,17 +171,21 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     if players != 2:
         _two_bots_only(game, players, fmt, sprt, sweep)
     workers = read_workers(data)
+    seed = setting("seed").value(data)
+    db = setting("db").value(data) or DEFAULT_DB
+    if (reason := paths.unusable(db)) is not None:
+        raise ConfigError(f"db: {db}: {reason}")
     return TournamentConfig(
         **{f.name: getattr(play, f.name) for f in fields(PlaySettings)},
         bots=tuple(bots),
         format=fmt,
         baseline=baseline,
         games=games,
-        seed=setting("seed").value(data),
+        seed=seed,
         workers=workers.count,
         sprt=sprt,
         sweep=sweep,
-        db=read_db(data),
+        db=str(db),
         seeds=seeds,
         max_failures=setting("max_failures").value(data),
         players=players,
@@ -227,14 +230,6 @@ def _games(data: Mapping[str, Any], players: int) -> tuple[int, tuple[int, ...] 
         return games, None, []
     note = f"games {asked} rounded up to {games}: each seed is played once per seat ({players} games per seed)"
     return games, None, [note]
-
-
-def read_db(data: Mapping[str, Any]) -> str:
-    """The results file ``data`` names (``db``), or the default; refused when it cannot be a file."""
-    db = setting("db").value(data) or DEFAULT_DB
-    if (reason := paths.unusable(db)) is not None:
-        raise ConfigError(f"db: {db}: {reason}")
-    return str(db)
 
 
 def _two_bots_only(game: str, players: int, fmt: str, sprt: SprtParams | None, sweep: SweepSettings | None) -> None:

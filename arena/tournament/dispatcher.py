@@ -29,12 +29,6 @@ class Dispatcher:
         self.done = done
         self._queue = self._wanted()
 
-    def _skip(self, game: ScheduledGame) -> bool:
-        tracker = self.trackers[game.comparison]
-        return (game.comparison, game.pair, game.leg) in self.done or (
-            tracker.decided_at is not None and game.pair >= tracker.decided_at
-        )
-
     def _wanted(self) -> Iterator[ScheduledGame]:
         """The wanted games in schedule order, made one at a time as they are asked for (a game's
         seed is computed only for a game that is handed out)."""
@@ -55,8 +49,9 @@ class Dispatcher:
 
     def next_game(self) -> ScheduledGame | None:
         """The next game to start, or ``None`` when every wanted game has been handed out."""
-        for game in self._queue:
-            if not self._skip(game):  # a decision may have come while it waited
+        for game in self._queue:  # a decision may have come while it waited
+            decided_at = self.trackers[game.comparison].decided_at
+            if game.key not in self.done and (decided_at is None or game.pair < decided_at):
                 return game
         return None
 

@@ -1,7 +1,7 @@
 """The bots of a tournament as a config names them (:class:`BotEntry`: a BOT, its name,
 arguments, environment and data files), and sweeps (:class:`SweepSettings`: one bot's variants,
 one per point of a grid of ``{NAME}`` placeholder values), read from a config's ``bots:`` and
-``sweep:`` with one-line :class:`arena.tournament.settings.ConfigError` s."""
+``sweep:`` with one-line :class:`arena.settings.ConfigError` s."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from typing import Any
 from .. import paths
 from ..match.launch.botname import default_name, name_of_path
 from ..match.launch.botspec import split_name
-from ..settings import ConfigError, text
+from ..settings import ConfigError, string_map, text
 from .schedule import Format
 
-__all__ = ["BotEntry", "SweepSettings", "read_bots", "read_sweep", "with_variants", "check_data", "string_map"]
+__all__ = ["BotEntry", "SweepSettings", "read_bots", "read_sweep", "with_variants", "check_data"]
 
 MAX_SWEEP_VARIANTS = 1000
 """The most variants a sweep grid may make."""
@@ -116,19 +116,15 @@ def read_bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
             data = [data]  # one file
         bot = text(item["bot"], f"bots[{i}].bot")
         label = text(item["name"], f"bots[{i}].name") if item.get("name") not in (None, "") else None
-        entries.append(
-            (
-                label,
-                BotEntry(
-                    name=label or _default_name(bot, base),
-                    bot=bot,
-                    args=tuple(text(a, f"bots[{i}].args[{j}]") for j, a in enumerate(args, 1)),
-                    env=string_map(item.get("env"), f"bots[{i}].env"),
-                    base=None if base is None else str(base),
-                    data=tuple(text(d, f"bots[{i}].data[{j}]") for j, d in enumerate(data, 1)),
-                ),
-            )
+        entry = BotEntry(
+            name=label or _default_name(bot, base),
+            bot=bot,
+            args=tuple(text(a, f"bots[{i}].args[{j}]") for j, a in enumerate(args, 1)),
+            env=string_map(item.get("env"), f"bots[{i}].env"),
+            base=None if base is None else str(base),
+            data=tuple(text(d, f"bots[{i}].data[{j}]") for j, d in enumerate(data, 1)),
         )
+        entries.append((label, entry))
     chosen = [label for label, _ in entries if label is not None]
     dup = next((n for n in chosen if chosen.count(n) > 1), None)
     if dup is not None:
@@ -217,14 +213,6 @@ def with_variants(
     elif fmt == Format.GAUNTLET:
         baseline = bots[-1].name  # `arena tournament GAME NEW OLD`: NEW is measured against OLD
     return bots, baseline
-
-
-def string_map(raw: Any, what: str) -> dict[str, str]:
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{what}: expected a mapping of NAME: value")
-    return {text(k, what): text(v, f"{what}.{k}") for k, v in raw.items()}
 
 
 def check_data(entry: BotEntry) -> None:

@@ -11,24 +11,20 @@ kept and, once a tournament exists, its id, so the caller can say how to resume)
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import referee
 
 from ..match import sandbox
 from ..match.preflight import start_failures
 from ..runner.executor import Cluster, connect
-from ..runner.runner import Runner, RunResult, Started, StorageFailure
+from ..runner.runner import RunResult, StorageFailure
 from ..standings.tournament import Standings, standings
 from ..store.results import Store, StoreError
-from ..versions.reference import parse
 from .config import TournamentConfig
-from .entries import BotEntry
 from .errors import TournamentError
-from .scheduler import TournamentScheduler, bot_spec, tournament_setup
+from .scheduler import bot_spec, reference_of, run_tournament
 
 __all__ = ["TournamentOutcome", "play_tournament"]
 
@@ -51,18 +47,15 @@ def play_tournament(
     """Play ``config`` (resume it, unless ``new``). ``bundle`` turns a Python bot into one file for
     the Dask executor (:func:`bundler.ship.bundle_source`)."""
     cluster = _check(config, bundle)
-    report = on_event or (lambda event: None)
-    if cluster is not None:
-        report = _with_warnings(report, tuple(cluster.warnings))
     try:
         try:
             store = Store(config.db)
         except StoreError as exc:
             raise StorageFailure(exc) from None
         with store:
-            scheduler = TournamentScheduler(config, new=new, on_event=report)
             executor = None if cluster is None else (lambda _n: cluster)
-            run = Runner(scheduler, store, tournament_setup(scheduler, store, executor), report).run()
+            warnings = () if cluster is None else cluster.warnings
+            run = run_tournament(config, store, new=new, on_event=on_event, executor=executor, warnings=warnings)
             try:
                 row = store.tournament(run.run_id)
                 assert row is not None
@@ -79,7 +72,7 @@ def _check(config: TournamentConfig, bundle: Callable[[str], str] | None) -> Clu
     sandbox when it will play there; a stored version it names is checked when the tournament
     opens), the sandbox works when it must, Dask is installed and its cluster reached (the
     executor returned) when asked for."""
-    specs = [bot_spec(entry, config.game) for entry in config.bots if parse(entry.bot, _base(entry)) is None]
+    specs = [bot_spec(entry, config.game) for entry in config.bots if reference_of(entry) is None]
     level = config.league or referee.get(config.game).top_league
     refused = next((why for spec in specs if (why := spec.league_refusal(config.game, level))), None)
     if refused is not None:
@@ -95,20 +88,3 @@ def _check(config: TournamentConfig, bundle: Callable[[str], str] | None) -> Clu
         others = f" (and {more} other bot{'' if more == 1 else 's'})" if more else ""
         raise TournamentError(f"{failures[0]}{others}; fix it, then run the tournament again")
     return connect(config.executor, config.scheduler, config.local_cluster, specs, bundle)[1]
-
-
-def _base(entry: BotEntry) -> Path | None:
-    return None if entry.base is None else Path(entry.base)
-
-
-def _with_warnings(report: Callable[[object], None], warnings: tuple[str, ...]) -> Callable[[object], None]:
-    """``report`` with ``warnings`` (the cluster's) first among the warnings of the start."""
-    if not warnings:
-        return report
-
-    def with_warnings(event: object) -> None:
-        if isinstance(event, Started):
-            event = dataclasses.replace(event, warnings=(*warnings, *event.warnings))
-        report(event)
-
-    return with_warnings

@@ -26,8 +26,7 @@ from .. import paths
 from ..match.launch import botspec
 from ..match.launch.botspec import BotSpec
 from ..match.limits import TreeLimits, enforcement
-from ..match.loop import MatchOptions
-from ..match.sandbox import SandboxUnavailable, decide
+from ..match.sandbox import decide
 from ..runner.executor import Executor, LocalExecutor
 from ..runner.runner import Plan, Runner, RunResult, RunSetup
 from ..runner.task import ReplayPolicy, ScheduledGame
@@ -47,7 +46,7 @@ from .errors import TournamentError
 from .resume import SettingsChange, settings_change
 from .schedule import Schedule, make_schedule
 
-__all__ = ["Decided", "TournamentScheduler", "bot_spec", "settings_key", "run_tournament", "tournament_setup"]
+__all__ = ["Decided", "TournamentScheduler", "bot_spec", "reference_of", "run_tournament", "tournament_setup"]
 
 
 @dataclass(frozen=True)
@@ -62,25 +61,19 @@ class Decided:
 
 def bot_spec(entry: BotEntry, game: str) -> BotSpec:
     """How to start a tournament bot: its BOT resolved as ``arena play`` does, plus its
-    arguments and environment."""
+    arguments, environment and data."""
     try:
         spec = botspec.resolve(entry.bot, game, base=None if entry.base is None else Path(entry.base))
     except botspec.BotSpecError as exc:
         raise TournamentError(f"bot {entry.name!r}: {exc}") from None
-    env = dict(spec.env)
-    env.update(entry.env)
-    data = tuple(str(p) for p in paths.data_paths(entry.data, entry.base))  # absolute: whatever the bot's cwd
-    return BotSpec(
-        name=entry.name, argv=spec.argv + entry.args, cwd=spec.cwd, env=env, data=data, source=spec.source,
-        leagues=spec.leagues,
-    )  # fmt: skip
+    return _with_entry(dataclasses.replace(spec, name=entry.name), entry)
 
 
 def settings_key(config: TournamentConfig) -> str:
     return hashlib.sha256(json.dumps(config.schedule_key(), sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _reference(entry: BotEntry) -> Reference | None:
+def reference_of(entry: BotEntry) -> Reference | None:
     """The stored version a bot's BOT names (``mybot@3``), or ``None``: a source."""
     return parse(entry.bot, None if entry.base is None else Path(entry.base))
 
@@ -102,17 +95,10 @@ def _renamed(config: TournamentConfig, names: Mapping[str, str]) -> TournamentCo
 
 
 def _with_entry(spec: BotSpec, entry: BotEntry) -> BotSpec:
-    """A stored version as the config runs it: with the config's arguments, variables and data
-    after its own (a bot given by its source has them in its version already)."""
-    if _reference(entry) is None:
-        return spec
+    """``spec`` with the config's arguments, variables and data (absolute: whatever the bot's
+    cwd) after its own."""
     data = tuple(str(p) for p in paths.data_paths(entry.data, entry.base))
     return dataclasses.replace(spec, argv=spec.argv + entry.args, env={**spec.env, **entry.env}, data=spec.data + data)
-
-
-def _leader(trackers: Sequence[ComparisonTracker | TableTracker]) -> ComparisonStats | None:
-    pairs = [t for t in trackers if isinstance(t, ComparisonTracker)]
-    return max(pairs, key=lambda t: len(t.legs)).stats() if pairs else None
 
 
 class TournamentScheduler:
@@ -123,22 +109,26 @@ class TournamentScheduler:
     kind = "tournament"
 
     def __init__(
-        self, config: TournamentConfig, *, new: bool = False, on_event: Callable[[object], None] | None = None
+        self,
+        config: TournamentConfig,
+        *,
+        new: bool = False,
+        on_event: Callable[[object], None] | None = None,
+        warnings: Sequence[str] = (),
     ) -> None:
         self.config = config
         self.new = new
         self.on_event = on_event or (lambda event: None)
-        self.sources = {b.name: bot_spec(b, config.game) for b in config.bots if _reference(b) is None}
+        self.given_warnings = tuple(warnings)
+        """What the run starts by saying first (a Dask cluster's slow workers)."""
+        self.sources = {b.name: bot_spec(b, config.game) for b in config.bots if reference_of(b) is None}
         """How each bot given by its source starts from it (the bots naming a stored version aside)."""
         self.specs: dict[str, BotSpec] = dict(self.sources)
         """How each bot starts: once the tournament is opened, from its frozen version."""
         self.versions: dict[str, Version] = {}
         self.schedule = _schedule(config)
         self.referee_version = referee_version(config.game)
-        try:
-            self.sandboxed, self.sandbox_note = decide(config.sandbox)
-        except SandboxUnavailable as exc:
-            raise TournamentError(str(exc)) from None
+        self.sandbox_note = decide(config.sandbox)[1]
         self.limits_note = enforcement.limits_note(TreeLimits(config.memory_limit_mb))
         self.change: SettingsChange | None = None
         """How a new tournament's settings differ from the latest one of the same bots."""
@@ -187,7 +177,7 @@ class TournamentScheduler:
         bases = {b.name: None if b.base is None else Path(b.base) for b in self.config.bots}
         wanted = []
         for b in self.config.bots:
-            ref = _reference(b)
+            ref = reference_of(b)
             if ref is None:
                 wanted.append(Wanted(self.sources[b.name], origin=origin_of(b.bot, bases[b.name])))
             else:
@@ -196,7 +186,10 @@ class TournamentScheduler:
         renamed = {b.name: e.name for b, e in zip(self.config.bots, entrants, strict=True)}
         self.config = _renamed(self.config, renamed)
         self.sources = {renamed[n]: s for n, s in self.sources.items()}
-        self.specs = {e.name: _with_entry(e.spec, b) for b, e in zip(self.config.bots, entrants, strict=True)}
+        self.specs = {  # a bot given by its source has the config's arguments in its version already
+            e.name: e.spec if reference_of(b) is None else _with_entry(e.spec, b)
+            for b, e in zip(self.config.bots, entrants, strict=True)
+        }
         self.versions = {e.name: e.version for e in entrants}
         self._left_out += [n for e in entrants for n in e.notes]
         self.schedule = _schedule(self.config)
@@ -279,14 +272,14 @@ class TournamentScheduler:
             )
 
     def warnings(self) -> list[str]:
-        notes = [self.sandbox_note, self.limits_note, self._changed]
+        notes = [*self.given_warnings, self.sandbox_note, self.limits_note, self._changed]
         return [n for n in notes if n] + self._left_out + ([self.change.describe()] if self.change is not None else [])
 
-    def notes(self, resumed: bool) -> list[str]:
+    def notes(self) -> list[str]:
         """What a resume checks of the bots (their code and declared data), and the files named
         on their command lines, which it does not."""
         named = f" ({'; '.join(self._unchecked)})" if self._unchecked else ""
-        if resumed:
+        if self.resumed:
             return [
                 "resumed with the bots' code and declared data (data:) unchanged; other files they read are not "
                 f"checked{named}: list those under data: in a config to have a change refused"
@@ -312,8 +305,7 @@ class TournamentScheduler:
                 store.set_decision(run_id, t.index, t.decision.value, t.decided_at or 0)
         self._dispatcher = Dispatcher(self.schedule, self.trackers, store.game_keys(run_id))
         done = len(self._dispatcher.done)
-        notes = tuple(self.notes(self.resumed))
-        return Plan(done, done + self._dispatcher.remaining(), tuple(self.warnings()), notes, self.config)
+        return Plan(done, done + self._dispatcher.remaining(), tuple(self.warnings()), tuple(self.notes()), self.config)
 
     def spec(self, name: str) -> BotSpec:
         return self.specs[name]
@@ -345,14 +337,11 @@ class TournamentScheduler:
 
     def standing(self) -> ComparisonStats | None:
         """The two-bot comparison with the most games (for the progress); ``None`` in an N-player game."""
-        return _leader(self.trackers)
+        pairs = [t for t in self.trackers if isinstance(t, ComparisonTracker)]
+        return max(pairs, key=lambda t: len(t.legs)).stats() if pairs else None
 
     def ended(self) -> str:
         return "every game of the schedule is played"
-
-    def match_options(self, store: Store) -> MatchOptions:
-        """How every game is played: the limits, the sandbox, the files hidden from the bots."""
-        return self.config.match_options((str(store.path.resolve()), f"{store.path.resolve()}.lock"))
 
 
 def tournament_setup(
@@ -363,7 +352,7 @@ def tournament_setup(
     config = scheduler.config
     return RunSetup(
         game=config.game,
-        options=scheduler.match_options(store),
+        options=config.match_options(db=store.path),
         referee_version=scheduler.referee_version,
         workers=config.workers,
         replays=ReplayPolicy.of(config),
@@ -379,7 +368,9 @@ def run_tournament(
     new: bool = False,
     on_event: Callable[[object], None] | None = None,
     executor: Callable[[int], Executor] | None = None,
+    warnings: Sequence[str] = (),
 ) -> RunResult:
-    """Play ``config`` into ``store`` (resume it, unless ``new``) on ``executor``."""
-    scheduler = TournamentScheduler(config, new=new, on_event=on_event)
+    """Play ``config`` into ``store`` (resume it, unless ``new``) on ``executor``, starting by
+    saying ``warnings``."""
+    scheduler = TournamentScheduler(config, new=new, on_event=on_event, warnings=warnings)
     return Runner(scheduler, store, tournament_setup(scheduler, store, executor), on_event).run()
