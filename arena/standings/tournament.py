@@ -13,12 +13,12 @@ workers the same health figures per worker.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..stats import ComparisonStats, rank_sweep, sweep_points
+from ..stats.elo import finite
 from ..stats.sprt import SprtModel, SprtParams
 from ..stats.sweep import SweepPoint
 from ..store.browse import find_tournament
@@ -159,8 +159,8 @@ class SweepVariant:
             "score": f.score,
             "score_lo": f.score_lo,
             "score_hi": f.score_hi,
-            "elo": _finite(f.elo),
-            "elo_ci95": _finite(f.elo_ci95),
+            "elo": finite(f.elo),
+            "elo_ci95": finite(f.elo_ci95),
             "los": f.los,
             "sprt": f.sprt_state,
         }
@@ -315,11 +315,6 @@ def _sweep(settings: dict[str, Any], trackers: list[ComparisonTracker | TableTra
 
 def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
-
-
-def _finite(x: float | None) -> float | None:
-    """A float for strict JSON: infinities become ``None``, as in the comparisons' figures."""
-    return x if x is None or math.isfinite(x) else None
 
 
 def _number(text: Any) -> Any:

@@ -23,6 +23,7 @@ __all__ = [
     "elo_pentanomial",
     "wilson_interval",
     "exact_los",
+    "finite",
 ]
 
 _NORMAL = NormalDist()
@@ -44,6 +45,11 @@ def normal_cdf(x: float) -> float:
 def normal_quantile(p: float) -> float:
     """Phi^-1(p) for 0 < p < 1 (``statistics.NormalDist.inv_cdf``, Wichura's AS241 algorithm)."""
     return _NORMAL.inv_cdf(p)
+
+
+def finite(x: float | None) -> float | None:
+    """``x``, or ``None`` for ``None``, an infinity or NaN (strict JSON has no such floats)."""
+    return x if x is not None and math.isfinite(x) else None
 
 
 def expected_score(elo: float) -> float:

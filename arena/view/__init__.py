@@ -8,22 +8,18 @@ the package data beside this module: ``page.html`` (the template), ``viewer.css`
 """
 
 from .page import (
-    GAME_SCRIPTS,
     ViewError,
     ViewPathError,
     build_page,
-    load_replay,
     open_in_browser,
     view_file,
     write_view,
 )
 
 __all__ = [
-    "GAME_SCRIPTS",
     "ViewError",
     "ViewPathError",
     "build_page",
-    "load_replay",
     "open_in_browser",
     "view_file",
     "write_view",

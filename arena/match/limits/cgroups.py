@@ -29,12 +29,11 @@ import errno
 import itertools
 import os
 import re
-import signal
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ..process import owners
+from ..process import owners, plumbing
 from . import Admission, Breach, BreachKind, TreeLimiter, TreeLimits
 
 __all__ = ["CGROUP_ROOT", "cgroup_limiter", "stale_cgroups"]
@@ -167,11 +166,7 @@ class _Cgroups:
             members = self.members()
             if not members:
                 return
-            for pid in members:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
+            plumbing.send(members)
             threading.Event().wait(0.002)
 
     def close(self) -> None:
@@ -196,11 +191,7 @@ class _Cgroups:
                 except OSError as exc:
                     if exc.errno != errno.EBUSY:
                         break
-                    for pid in _procs(d):  # a member left: the bot is being killed
-                        try:
-                            os.kill(pid, signal.SIGKILL)
-                        except OSError:
-                            pass
+                    plumbing.send(_procs(d))  # a member left: the bot is being killed
                     threading.Event().wait(0.01)
 
     def _memory_detail(self, peak_bytes: int | None) -> str:

@@ -60,9 +60,8 @@ class StderrTail:
         self._ended = threading.Event()
         self._fd: int | None = None
 
-    def start(self, fd: int, name: str = "") -> None:
-        """Read ``fd`` (made non-blocking) until its end or :meth:`stop` (``name``: unused, kept
-        for callers of earlier releases)."""
+    def start(self, fd: int) -> None:
+        """Read ``fd`` (made non-blocking) until its end or :meth:`stop`."""
         os.set_blocking(fd, False)
         self._fd = fd
         _reader.add(fd, self)
