@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path, PurePath
 
-__all__ = ["PRELUDE", "NODE_INSTALL", "node", "is_node", "js_argv", "with_prelude", "interpreter_hint"]
+__all__ = ["PRELUDE", "NODE_INSTALL", "js_argv", "with_prelude", "interpreter_hint"]
 
 PRELUDE = str(Path(__file__).resolve().with_name("cg_prelude.js"))
 """The file that defines ``readline``, ``print`` and ``printErr`` (``node --require`` runs it first)."""
@@ -35,20 +35,10 @@ _BY_EXTENSION = {
 }
 
 
-def node() -> str | None:
-    """The ``node`` program on ``PATH`` (or ``nodejs``), or ``None``."""
-    return shutil.which("node") or shutil.which("nodejs")
-
-
-def is_node(program: str) -> bool:
-    """Whether ``program`` (a name or a path) is Node.js."""
-    return PurePath(program).name in ("node", "nodejs")
-
-
 def js_argv(script: Path, args: Sequence[str] = ()) -> tuple[str, ...] | None:
     """How the ``.js`` bot ``script`` runs: ``node --require PRELUDE SCRIPT ARGS`` (``node`` by
     name, found on ``PATH`` as in the command ``node index.js``); ``None`` where it is not installed."""
-    program = node()
+    program = shutil.which("node") or shutil.which("nodejs")
     if program is None:
         return None
     return (PurePath(program).name, "--require", PRELUDE, str(script), *args)
@@ -58,7 +48,7 @@ def with_prelude(words: Sequence[str]) -> tuple[str, ...]:
     """A command ``node [OPTIONS] FILE.js ...`` with the prelude required first (unchanged when it
     is there already, or when it runs no ``.js`` file)."""
     words = tuple(words)
-    if not words or not is_node(words[0]) or PRELUDE in words:
+    if not words or PurePath(words[0]).name not in ("node", "nodejs") or PRELUDE in words:
         return words
     if not any(w.endswith((".js", ".cjs")) for w in words[1:]):
         return words

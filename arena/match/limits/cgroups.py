@@ -1,25 +1,13 @@
 """Holding a bot's limits with cgroups: a cgroup (or one per v1 hierarchy) per bot, where the
-kernel refuses or kills past the limits.
+kernel refuses or kills past the limits and its event files (``memory.events``,
+``memory.oom_control``, ``pids.events``) tell that it happened: v2 where this process's cgroup
+delegates the ``memory`` and ``pids`` controllers to its children, else v1 where those
+hierarchies are writable (often as root). An empty cgroup is kept for the next bot with the same
+limits, a few per process (making one costs milliseconds of the kernel's time).
 
-- **cgroup v2**, where this process's cgroup delegates the ``memory`` and ``pids`` controllers
-  to its children: a child cgroup per bot with ``memory.max``, ``memory.swap.max`` and
-  ``pids.max``; the kernel refuses or kills past the limits, and ``memory.events`` /
-  ``pids.events`` tell that it happened;
-- **cgroup v1**, where the ``memory`` and ``pids`` hierarchies are writable (often as root):
-  the same with ``memory.limit_in_bytes``, ``memory.memsw.limit_in_bytes`` and ``pids.max``,
-  read back from ``memory.oom_control`` and ``pids.events``.
-
-:func:`cgroup_limiter` makes one where this machine allows it (:mod:`arena.match.limits.enforcement`
-falls back to the watchdog where it does not). An empty cgroup is kept for the next bot with the
-same limits, a few per process (making one costs milliseconds of the kernel's time).
-
-A bot's cgroup is named ``arena-NS-PID-N``: the arena's PID namespace (``/proc/self/ns/pid``),
-its PID and a counter. An arena removes its cgroups when it ends; one that is killed outright
-(SIGKILL, the out-of-memory killer) cannot, so every arena, before it makes its first cgroup in
-a directory, removes those of the arenas of its own PID namespace that no longer run, and kills
-what is left in them (a daemon a bot started outside the sandbox). Cgroups of other namespaces
-(another container sharing the hierarchy) are never touched: their PIDs mean nothing here
-(:mod:`arena.match.process.owners`).
+A bot's cgroup is named ``arena-NS-PID-N`` (:mod:`arena.match.process.owners`): those of an arena
+killed outright (SIGKILL, the out-of-memory killer) are removed, what is left in them killed, by
+the next arena of the same PID namespace before it makes its first cgroup in that directory.
 """
 
 from __future__ import annotations
@@ -158,6 +146,7 @@ class _Cgroups:
         return Admission(cgroup_procs=tuple(str(d / "cgroup.procs") for d in self.dirs))
 
     def members(self) -> list[int]:
+        """Every process in the bot's cgroups."""
         return sorted({pid for d in self.dirs for pid in _procs(d)})
 
     def kill_all(self) -> None:
@@ -421,5 +410,4 @@ def cgroup_limiter(limits: TreeLimits) -> TreeLimiter | None:
     if reused is not None:
         return reused
     name = f"arena-{owners.tag()}-{next(_counter)}"
-    made: TreeLimiter | None = _cgroup_v2(limits, name) or _cgroup_v1(limits, name)
-    return made
+    return _cgroup_v2(limits, name) or _cgroup_v1(limits, name)

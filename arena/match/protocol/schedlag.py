@@ -27,7 +27,6 @@ __all__ = [
     "LagWindow",
     "LagProbe",
     "SchedLagProbe",
-    "run_wait_ms",
     "machine_load",
     "timeout_message",
 ]
@@ -79,19 +78,6 @@ class LagProbe(Protocol):
         """A window starting now for the bot whose processes are ``pids``."""
 
 
-def run_wait_ms(pids: Sequence[int]) -> float:
-    """The time the processes ``pids`` (their main threads) have waited for a core since they
-    started, in ms (``/proc/PID/schedstat``'s second field; 0 for those gone or unreadable)."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/schedstat", "rb") as f:
-                total += int(f.read().split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    return total / 1e6
-
-
 def machine_load() -> tuple[float, int]:
     """(load average over the last minute, cores this process may use)."""
     try:
@@ -107,11 +93,12 @@ def machine_load() -> tuple[float, int]:
 
 @dataclass
 class _Window:
+    probe: SchedLagProbe
     pids: tuple[int, ...]
     waited_ms: float
 
     def close(self, late_ms: float) -> MachineLoad:
-        waited = max(0.0, run_wait_ms(self.pids) - self.waited_ms)
+        waited = max(0.0, self.probe.run_wait_ms(self.pids) - self.waited_ms)
         load, cores = machine_load()
         return MachineLoad(lag_ms=round(max(waited, late_ms), 3), load=round(load, 2), cores=cores)
 
@@ -119,13 +106,10 @@ class _Window:
 class SchedLagProbe:
     """The real probe: the bot's run-queue wait over the window, and the arena's own lateness.
 
-    It is read at every answer window, so each process's ``schedstat`` stays open between
-    windows and is read with one ``pread`` (opening it costs ten times more); :meth:`close`
-    closes them (a match does at its end). A descriptor of a process that ended reads nothing
-    (``ESRCH``), even when its PID is taken again: it is then opened anew. A window that opens
-    less than :data:`REUSE_S` after the last reading starts from that reading (for bots that
-    answer in microseconds: the lag may then count up to that much of a wait from before the
-    window)."""
+    Each process's ``schedstat`` stays open between windows, read with one ``pread`` (opening it
+    costs ten times more) until :meth:`close`; a descriptor of a process that ended reads nothing
+    (``ESRCH``) and is opened anew. A window that opens less than :data:`REUSE_S` after the last
+    reading starts from that reading (for bots that answer in microseconds)."""
 
     REUSE_S = 0.001
 
@@ -135,7 +119,8 @@ class SchedLagProbe:
         """The last window opened with a reading, for each set of processes, and when."""
 
     def run_wait_ms(self, pids: Sequence[int]) -> float:
-        """:func:`run_wait_ms`, from the descriptors kept open."""
+        """The time the processes ``pids`` (their main threads) have waited for a core since they
+        started, in ms (``/proc/PID/schedstat``'s second field; 0 for those gone or unreadable)."""
         total = 0
         fds = self._fds
         for pid in pids:
@@ -160,7 +145,7 @@ class SchedLagProbe:
         last = self._last.get(key)
         if last is not None and now - last[0] < self.REUSE_S:
             return last[1]
-        window = _Window(key, self.run_wait_ms(key))
+        window = _Window(self, key, self.run_wait_ms(key))
         self._last[key] = (now, window)
         return window
 
