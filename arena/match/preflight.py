@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from . import sandbox
 from .launch.botspec import BotSpec
+from .loop import bot_process
 from .process import proctree
 from .process.botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from .process.shield import shielded
@@ -104,19 +105,8 @@ def _check_batch(
     interrupted = False
     try:
         for i, spec in enumerate(specs):
-            env: dict[str, str] | None = spec.full_env()
-            wrapper: list[str] = []
-            if sandboxed:
-                own = sandbox.bot_files(spec.argv, spec.cwd, spec.data)
-                wrapper, env = sandbox.confine(spec.argv, spec.cwd, spec.env, own=own, tmp_mb=memory_limit_mb), None
-            process = BotProcess(
-                spec.argv,
-                cwd=spec.cwd,
-                env=env,
-                memory_limit_mb=memory_limit_mb,
-                name=f"preflight-{spec.name}",
-                wrapper=wrapper,
-            )
+            own = sandbox.bot_files(spec.argv, spec.cwd, spec.data) if sandboxed else None
+            process = bot_process(spec, f"preflight-{spec.name}", memory_limit_mb, own=own)
             watches.append(_Watch(i, process))  # before it starts: an interrupted start still kills it
             try:
                 process.start()
