@@ -161,9 +161,7 @@ def _start_bots(
     a crash), so that an interrupted start still kills those already running."""
     for i, spec in enumerate(bots):
         own, others = (files[i], files[:i] + files[i + 1 :]) if files else (None, [])
-        process = bot_process(
-            spec, f"{i}-{spec.name}", options.memory_limit_mb, options.task_limit, own, others, options.hide
-        )
+        process = bot_process(spec, f"{i}-{spec.name}", options, own, others)
         procs.append(process)  # before it starts: an interrupted start still kills it
         try:
             process.start()
@@ -176,29 +174,19 @@ def _start_bots(
 def bot_process(
     spec: BotSpec,
     name: str,
-    memory_limit_mb: int | None,
-    task_limit: int | None = DEFAULT_TASK_LIMIT,
+    options: MatchOptions,
     own: sandbox.BotFiles | None = None,
     others: Sequence[sandbox.BotFiles] = (),
-    hide: Sequence[str] = (),
 ) -> BotProcess:
-    """The process of the bot ``spec``, not started: in the sandbox when its files ``own`` are
-    given (its opponents' files ``others`` and the paths ``hide`` hidden from it)."""
-    if own is None:
-        wrapper, env = [], spec.full_env()
-    else:
-        wrapper = sandbox.confine(
-            spec.argv, spec.cwd, spec.env, own=own, others=others, hide=hide, tmp_mb=memory_limit_mb
-        )
+    """The process of the bot ``spec``, not started, under the limits of ``options``: in the
+    sandbox when its files ``own`` are given (its opponents' files ``others`` and the paths
+    ``options.hide`` hidden from it)."""
+    mb, wrapper, env = options.memory_limit_mb, [], spec.full_env()
+    if own is not None:
+        wrapper = sandbox.confine(spec.argv, spec.cwd, spec.env, own=own, others=others, hide=options.hide, tmp_mb=mb)
         env = None  # bwrap clears it and sets the bot's own
     return BotProcess(
-        spec.argv,
-        cwd=spec.cwd,
-        env=env,
-        memory_limit_mb=memory_limit_mb,
-        task_limit=task_limit,
-        name=name,
-        wrapper=wrapper,
+        spec.argv, cwd=spec.cwd, env=env, memory_limit_mb=mb, task_limit=options.task_limit, name=name, wrapper=wrapper
     )
 
 

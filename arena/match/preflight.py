@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from . import sandbox
 from .launch.botspec import BotSpec
-from .loop import bot_process
+from .loop import MatchOptions, bot_process
 from .process import proctree
 from .process.botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from .process.shield import shielded
@@ -106,7 +106,7 @@ def _check_batch(
     try:
         for i, spec in enumerate(specs):
             own = sandbox.bot_files(spec.argv, spec.cwd, spec.data) if sandboxed else None
-            process = bot_process(spec, f"preflight-{spec.name}", memory_limit_mb, own=own)
+            process = bot_process(spec, f"preflight-{spec.name}", MatchOptions(memory_limit_mb=memory_limit_mb), own)
             watches.append(_Watch(i, process))  # before it starts: an interrupted start still kills it
             try:
                 process.start()
