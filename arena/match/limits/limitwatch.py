@@ -1,8 +1,9 @@
 """The one thread of a process that looks at its running bots' limits every
-:data:`arena.match.limits.WATCH_INTERVAL_S`, between the looks after each answer, so that a bot
-past its memory is killed even when it never answers again. One thread serves every bot (a thread
-per bot cost more CPU than the rest of the arena's work on a match), started at the first bot and
-asleep while no bot runs.
+:data:`arena.match.limits.WATCH_INTERVAL_S`.
+
+Between the looks after each answer, it makes a bot past its memory killed even when it never
+answers again. One thread serves every bot (a thread per bot cost more CPU than the rest of the
+arena's work on a match), started at the first bot and asleep while no bot runs.
 
 :func:`watch` adds a bot's look (a function that looks at its limits and says whether to stop,
 after a breach it acted on); :func:`unwatch` removes it and returns once no look at it is in
