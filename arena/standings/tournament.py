@@ -57,20 +57,10 @@ class TournamentInfo:
     players: int = 2
 
     def to_dict(self) -> dict[str, Any]:
-        out = {
-            "id": self.id,
-            "status": self.status,
-            "game": self.game,
-            "format": self.format,
-            "games_stored": self.games_stored,
-            "games_target": self.games_target,
-            "referee_version": self.referee_version,
-            "created": self.created,
-            "updated": self.updated,
-            "settings": self.settings,
-        }
-        if self.players > 2:
-            out["players"] = self.players
+        """Its fields, ``players`` only for an N-player game."""
+        out = dataclasses.asdict(self)
+        if self.players <= 2:
+            del out["players"]
         return out
 
 
@@ -127,16 +117,7 @@ class TableStandings:
             "index": self.index,
             "bots": list(self.bots),
             "games_stored": self.games_stored,
-            "standings": [
-                {
-                    "bot": s.bot,
-                    "games": s.games,
-                    "firsts": s.firsts,
-                    "mean_rank": s.mean_rank,
-                    "mean_score": s.mean_score,
-                }
-                for s in self.rows
-            ],
+            "standings": [dataclasses.asdict(s) for s in self.rows],
         }
 
 

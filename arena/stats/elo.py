@@ -32,9 +32,6 @@ Z95: float = _NORMAL.inv_cdf(0.975)
 """Phi^-1(0.975) = 1.959963984540054..., the two-sided 95% normal quantile."""
 
 
-# --------------------------------------------------------------------------- basic functions
-
-
 def normal_cdf(x: float) -> float:
     """Phi(x), the standard normal distribution function: (1 + erf(x / sqrt 2)) / 2."""
     if math.isnan(x):
@@ -90,9 +87,6 @@ def elo_from_score(mu: float) -> float:
     if mu == 0.0:
         return -math.inf
     return -400.0 * math.log10(1.0 / mu - 1.0)
-
-
-# --------------------------------------------------------------------------- Elo estimates
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -183,17 +183,7 @@ class BotRating:
     """P(this bot is above the bot ranked next); ``None`` for the last one."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "rank": self.rank,
-            "elo": self.elo,
-            "se": self.se,
-            "elo_lo": self.elo_lo,
-            "elo_hi": self.elo_hi,
-            "games": self.games,
-            "score": self.score,
-            "above_next": self.above_next,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)

@@ -110,8 +110,6 @@ class BotPipes:
         self._last_write = time.monotonic()
         return True
 
-    # -- output ----------------------------------------------------------------------------------
-
     def read_lines(self, count: int, timeout_s: float | None) -> tuple[tuple[str, ...] | None, float, ReadStatus]:
         """The next ``count`` answer lines, all within one deadline, ``timeout_s`` seconds (None =
         forever) from the end of the last :meth:`send` (the engine's rule: the limit covers every
