@@ -106,9 +106,6 @@ _PENTA_BINS = 5
 _TRI_BINS = 3
 
 
-# --------------------------------------------------------------------------- inputs
-
-
 @dataclass(frozen=True)
 class MapResult:
     """The games of two bots on one map, scores from ``a``'s side (0, 1/2 or 1 each): two scores
@@ -146,9 +143,6 @@ class PairCounts:
             raise ValueError("penta has 5 counts and singles 3")
         if any(int(c) != c or c < 0 for c in (*self.penta, *self.singles)):
             raise ValueError(f"counts are non-negative integers: {self.penta}, {self.singles}")
-
-
-# --------------------------------------------------------------------------- outputs
 
 
 @dataclass(frozen=True)
@@ -240,9 +234,6 @@ class LadderFit:
             "games": self.games,
             "ranking": [b.to_dict() for b in self.ranking],
         }
-
-
-# --------------------------------------------------------------------------- the fit
 
 
 @dataclass

@@ -84,9 +84,6 @@ class Watchdog:
                 return value
 
     def admission(self) -> Admission:
-        # A backstop for one process growing faster than the watchdog looks (gigabytes in a few
-        # milliseconds): its address space, which counts reserved as well as used memory, may
-        # not pass a few times the limit. Its value marks the bot's processes.
         return Admission(address_space_kb=self._address_space_kb)
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:

@@ -105,7 +105,6 @@ class BotProcess:
         self.argv = list(argv)
         self.cwd = cwd
         self.env = dict(env) if env is not None else None
-        self.memory_limit_mb = memory_limit_mb
         self.limits = TreeLimits(memory_limit_mb, task_limit)
         self._limiter: TreeLimiter | None = None
         self.wrapper = list(wrapper)
@@ -125,8 +124,6 @@ class BotProcess:
         self._killed = False
         self._pipes: BotPipes | None = None
         self._looked_at = 0.0  # time.monotonic() of the last look at the limits
-
-    # -- lifecycle -------------------------------------------------------------------------------
 
     def start(self) -> BotProcess:
         """Start the process in its own session, under its limits (the command is
@@ -277,8 +274,6 @@ class BotProcess:
         except ValueError:
             return ExitInfo(code, f"signal {-code}")
 
-    # -- input -----------------------------------------------------------------------------------
-
     @property
     def input_closed(self) -> bool:
         """Whether the bot closed its input (a write found the pipe broken: it exited, most
@@ -290,8 +285,6 @@ class BotProcess:
         (closed its input, or did not read them before ``deadline``)."""
         assert self._pipes is not None, "the bot is not started"
         return self._pipes.send(lines, deadline)
-
-    # -- output ----------------------------------------------------------------------------------
 
     def read_line(self, timeout_s: float | None) -> ReadResult:
         """The next answer line, waiting at most ``timeout_s`` seconds (None = forever) counted
@@ -321,8 +314,6 @@ class BotProcess:
             pids = [p for p in pids if p not in init]
         return not proctree.holds_open(pids, pipe, self._wrapper_exe)
 
-    # -- stderr ----------------------------------------------------------------------------------
-
     def drain_stderr(self, timeout_s: float) -> None:
         """Wait up to ``timeout_s`` for stderr to reach its end (after the bot exited)."""
         self._stderr.join(timeout_s)
@@ -344,8 +335,6 @@ class BotProcess:
     def stderr_bytes(self) -> int:
         """Total bytes the bot wrote to stderr."""
         return self._stderr.total
-
-    # -- termination -----------------------------------------------------------------------------
 
     def kill_tree(self, grace_s: float = KILL_GRACE_S) -> ExitInfo:
         """Terminate the bot and every descendant (TERM, then KILL after ``grace_s``), reap them
