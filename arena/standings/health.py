@@ -38,10 +38,6 @@ def _limit_use(players: Sequence[PlayerRecord]) -> LimitUse | None:
     return None if any(u is None for u in uses) else LimitUse.merge(u for u in uses if u is not None)
 
 
-def _limit_use_dict(use: LimitUse | None) -> dict[str, Any] | None:
-    return None if use is None else use.summary()
-
-
 @dataclass(frozen=True)
 class Latency:
     """Answer times in ms (``None`` without answers), rounded to the microsecond."""
@@ -111,7 +107,7 @@ class BotHealth:
             "invalid": self.invalid,
             "refused": self.refused,
             "near_limit": self.near_limit,
-            "limit_use": _limit_use_dict(self.limit_use),
+            "limit_use": None if self.limit_use is None else self.limit_use.summary(),
         }
         if self.eliminated is not None:
             out["eliminated"] = self.eliminated
@@ -193,7 +189,7 @@ class WorkerHealth:
             "overloaded_timeouts": self.overloaded_timeouts,
             "crashes": self.crashes,
             "near_limit": self.near_limit,
-            "limit_use": _limit_use_dict(self.limit_use),
+            "limit_use": None if self.limit_use is None else self.limit_use.summary(),
             "answers": self.answers,
             "latency_ms": self.latency.to_dict(with_max=False),
             "pace": self.pace,

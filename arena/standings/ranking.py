@@ -151,12 +151,6 @@ class Ranking:
         return order.get(key[0], len(order)), order.get(key[1], len(order))
 
 
-def counted(games: Iterable[Played], ranked: Iterable[str], where: Sequence[Condition] = ()) -> list[Played]:
-    """The games that count: every player ranked, the start matching ``where``."""
-    keep = set(ranked)
-    return [g for g in games if all(s in keep for s in g.seats) and (not where or matches(where, g.meta))]
-
-
 def map_results(games: Iterable[Played], bots_of: Mapping[int, tuple[str, ...]]) -> list[MapResult]:
     """Two-player games as map results: each pair of games on one map (both seats), or a lone
     game, scored from the side of its comparison's first bot (``bots_of[comparison]``)."""
@@ -198,7 +192,7 @@ def rank(
     (pair, comparison, leg), which does not depend on the order they finished in."""
     names = [n for n, _ in bots]
     state = dict(bots)
-    used = counted(games, names, where)
+    used = [g for g in games if all(s in state for s in g.seats) and (not where or matches(where, g.meta))]
     cross = _cross(used)
     if players == 2:
         fit = fit_ladder(map_results(used, bots_of or {}), names)

@@ -22,7 +22,7 @@ from ..stats.elo import finite
 from ..stats.sprt import SprtModel, SprtParams
 from ..stats.sweep import SweepPoint
 from ..store.browse import find_tournament
-from ..store.records import BotRow, GameRecord, TournamentRow
+from ..store.records import GameRecord, TournamentRow
 from ..store.results import Store
 from .health import BotHealth, WorkerHealth, bot_health, worker_health
 from .ranking import Played, Ranking, rank
@@ -266,7 +266,13 @@ def standings(store: Store, row: TournamentRow, games: list[GameRecord] | None =
         tournament=info,
         comparisons=tuple(_comparison(t) for t in trackers),
         bots=tuple(bot_health(b.name, games, b.source_hash, players) for b in bots),
-        ranking=_ranking([g for g in games if _counted(g, trackers)], bots, trackers, players),
+        ranking=rank(  # with more than two seats, rated in schedule order: the same whatever order they finished in
+            [Played.of(g) for g in games if _counted(g, trackers)],
+            [(b.name, b.state) for b in bots],
+            players=players,
+            bots_of={t.index: t.bots for t in trackers},
+            schedule_order=True,
+        ),
         workers=tuple(worker_health(games)),
         sweep=_sweep(settings, trackers),
     )
@@ -312,18 +318,3 @@ def _counted(g: GameRecord, trackers: list[ComparisonTracker | TableTracker]) ->
         return False
     decided_at = trackers[g.comparison].decided_at
     return decided_at is None or g.pair < decided_at
-
-
-def _ranking(
-    games: list[GameRecord], bots: list[BotRow], trackers: list[ComparisonTracker | TableTracker], players: int
-) -> Ranking:
-    """The bots ranked over the counted ``games``, as a ladder ranks them; with more than two
-    seats (openskill) the games are rated in schedule order (pair, comparison, leg), so the same
-    games always give the same ranking whatever order they finished in."""
-    return rank(
-        [Played.of(g) for g in games],
-        [(b.name, b.state) for b in bots],
-        players=players,
-        bots_of={t.index: t.bots for t in trackers},
-        schedule_order=True,
-    )
