@@ -51,7 +51,6 @@ __all__ = [
     "Reason",
     "SiteLayout",
     "StartPlan",
-    "enabled",
     "launch_argv",
     "probe_site",
     "start_plan",
@@ -203,11 +202,6 @@ class StartPlan:
         return "fast start" if self.fast else f"normal start ({why})"
 
 
-def enabled() -> bool:
-    """Whether the fast start is on (:data:`ENV_SWITCH`)."""
-    return os.environ.get(ENV_SWITCH, "1").strip().lower() not in ("0", "off", "no", "false")
-
-
 @functools.lru_cache(maxsize=16)
 def probe_site(variables: tuple[tuple[str, str | None], ...] = (), cwd: str | None = None) -> SiteLayout | str:
     """The layout of a normal start with these values of the variables ``site`` reads (the others
@@ -298,7 +292,7 @@ def start_plan(argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | No
     words = tuple(argv)
     if len(words) < 3 or words[0] != sys.executable or words[1] != "-u":
         return StartPlan(words, Reason.NOT_PYTHON_FORM)
-    if not enabled():
+    if os.environ.get(ENV_SWITCH, "1").strip().lower() in ("0", "off", "no", "false"):
         return StartPlan(words, Reason.SWITCHED_OFF, f"{ENV_SWITCH}={os.environ.get(ENV_SWITCH, '')}")
     values = env if env is not None else os.environ
     variables = tuple((k, values.get(k)) for k in _SITE_VARIABLES)
