@@ -9,11 +9,8 @@ a tournament config passes its own directory):
    ``bots/`` folder in the current directory cannot shadow it), a path relative to that
    directory, or a command;
 2. an existing path, alone or followed by arguments (``"bot.py --depth 3"``, no ``./`` needed):
-   a Python bot runs with this interpreter, unbuffered, the way it runs by hand and the way
-   ``bundle`` reads it (:func:`python_command`): a script as ``python -u FILE``; a package
-   directory (``__init__.py`` and ``__main__.py``) as ``python -u -m PKG`` from the directory
-   above its outermost package, and likewise a module of a package that uses relative imports;
-   a directory with only a ``__main__.py`` as ``python -u DIR/__main__.py``. A ``.js`` file runs
+   a Python file or directory runs with this interpreter, unbuffered, the way ``bundle`` reads it
+   (:func:`python_command`, by the rule of :mod:`arena.match.launch.pymodule`); a ``.js`` file
    under ``node`` with CodinGame's globals (:mod:`arena.match.launch.jsbot`). Another file must be
    executable and runs as is (else the error names the interpreter of its ``#!`` line or extension);
 3. otherwise a command line, split as a POSIX shell would split it (never run through a shell);
@@ -21,10 +18,9 @@ a tournament config passes its own directory):
    CodinGame prelude). A command from a config runs in the config's directory, so the relative
    paths in its arguments mean the same as in the file.
 
-A bot's name follows one rule everywhere (:mod:`arena.match.launch.botname`). :func:`with_run_options`
-adds ``--lib`` folders and ``--env`` variables to a resolved bot.
-
-``NAME=BOT`` (:func:`split_name`) names a bot on the command line (``old=bot.py``).
+A bot's name follows one rule everywhere (:mod:`arena.match.launch.botname`); ``NAME=BOT``
+(:func:`split_name`) names it on the command line. :func:`with_run_options` adds ``--lib`` folders
+and ``--env`` variables to a resolved bot.
 """
 
 from __future__ import annotations

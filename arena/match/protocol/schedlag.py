@@ -1,16 +1,11 @@
 """Whether the machine, not the bot, is the reason an answer came late: the scheduling lag of an
 answer window and the machine's load.
 
-A bot is timed in wall-clock time, so a machine busier than its cores (other jobs, too many
-tournament workers) makes a bot late that would answer in time on an idle one. Around each answer
-window the arena measures its *scheduling lag*: how long the bot was ready to run but waited for a
-core (the run-queue wait the kernel counts in ``/proc/PID/schedstat``, over the window), and how
-late the arena's own wait for the answer woke up past its deadline; the larger of the two is the
-window's lag. A window whose lag exceeds :data:`OVERLOAD_SHARE` of its limit is *overloaded*, and
-a timeout in it is the machine's as much as the bot's (see :class:`arena.match.result.Verdict`).
-
-The measuring is a seam: :func:`arena.match.loop.play_match` takes any :class:`LagProbe` in its
-options (tests give one that reports a chosen lag; :class:`SchedLagProbe` is the real one).
+A window's *scheduling lag* is the larger of how long the bot was ready to run but waited for a
+core (``/proc/PID/schedstat``) and how late the arena's own wait woke past its deadline; past
+:data:`OVERLOAD_SHARE` of its limit the window is *overloaded*, and a timeout in it is the
+machine's as much as the bot's (for users: docs/timing.md). :func:`arena.match.loop.play_match`
+takes any :class:`LagProbe` in its options (:class:`SchedLagProbe` is the real one).
 """
 
 from __future__ import annotations
