@@ -56,6 +56,9 @@ SCRATCH = "/tmp/home"
 _HIDDEN = ("/run", "/var/tmp", "/home", "/root")
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/dev", "/sys")
 _SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
+_ROOT = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc")
+"""The filesystem every sandbox starts from, the probe's too: the whole of it read-only, its own
+``/dev`` and ``/proc``."""
 _NAMESPACES = ("--unshare-user-try", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net")
 
 
@@ -85,21 +88,7 @@ def _probe(bwrap: str | None) -> Support:
     if bwrap is None:
         return Support(False, "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)", None)
     true = shutil.which("true") or "/bin/true"
-    argv = [
-        bwrap,
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        "--tmpfs",
-        "/tmp",
-        *_isolation(),
-        *init_words({}, true),
-        true,
-    ]
+    argv = [bwrap, *_ROOT, "--tmpfs", "/tmp", *_isolation(), *init_words({}, true), true]
     try:
         done = subprocess.run(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=10, check=False
@@ -368,25 +357,8 @@ def _mounts(tmp_mb: int | None) -> list[str]:
     """The filesystem the sandbox starts from: everything read-only, its own ``/dev`` and
     ``/proc``, a private ``/tmp`` (with the bot's ``HOME``) and ``/dev/shm`` of ``tmp_mb`` each."""
     size = ["--size", str(tmp_mb * 1024 * 1024)] if tmp_mb else []
-    return [
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        *size,
-        "--tmpfs",
-        "/tmp",
-        "--dir",
-        SCRATCH,
-        *size,
-        "--tmpfs",
-        "/dev/shm",
-        "--remount-ro",
-        "/dev",
-    ]
+    shm = [*size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    return [*_ROOT, *size, "--tmpfs", "/tmp", "--dir", SCRATCH, *shm]
 
 
 def _hidden_places() -> list[Path]:
