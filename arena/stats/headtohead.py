@@ -149,14 +149,9 @@ class HeadToHead:
         p = self._penta
         return (p[0], p[1], p[2], p[3], p[4])
 
-    @property
-    def trinomial_counts(self) -> tuple[int, int, int]:
-        """(losses, draws, wins)."""
-        return (self._tri[0], self._tri[1], self._tri[2])
-
     def sprt(self, params: SprtParams) -> SprtResult:
         """The SPRT on the pair counts or the game counts, as ``params.model`` says."""
-        counts: Sequence[int] = self.penta if params.model == SprtModel.PENTANOMIAL else self.trinomial_counts
+        counts: Sequence[int] = self.penta if params.model == SprtModel.PENTANOMIAL else tuple(self._tri)
         return sprt_test(counts, params)
 
     def stats(self, sprt: SprtParams | None = None) -> ComparisonStats:
