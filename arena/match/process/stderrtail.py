@@ -133,12 +133,16 @@ class _Reader:
     def remove(self, fd: int, tail: StderrTail) -> None:
         with self._lock:
             if self._streams.get(fd) is tail:
-                del self._streams[fd]
-                if self._epoll is not None:
-                    try:
-                        self._epoll.unregister(fd)
-                    except OSError:
-                        pass
+                self._forget(fd)
+
+    def _forget(self, fd: int) -> None:
+        """Read ``fd`` no more (the lock held)."""
+        del self._streams[fd]
+        try:
+            if self._epoll is not None:
+                self._epoll.unregister(fd)
+        except OSError:
+            pass
 
     def _run(self, epoll: select.epoll) -> None:
         while True:
@@ -149,11 +153,7 @@ class _Reader:
                         continue
                     ended = self._drain(fd, tail)
                     if ended:
-                        del self._streams[fd]
-                        try:
-                            epoll.unregister(fd)
-                        except OSError:
-                            pass
+                        self._forget(fd)
                 if ended:
                     tail._ended.set()
 
