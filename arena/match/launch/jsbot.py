@@ -2,11 +2,9 @@
 executable.
 
 CodinGame's JavaScript bots read their input with ``readline()`` and answer with ``print()`` and
-``printErr()``, globals that Node.js does not have. A ``.js`` bot (a bare ``index.js``, or a
-command ``node index.js``) is run as ``node --require PRELUDE index.js``, where :data:`PRELUDE`
-(shipped with the toolkit, ``cg_prelude.js``) defines the three globals: ``readline()`` reads
-standard input synchronously, line by line (``undefined`` once it has ended), ``print`` joins its
-arguments with spaces and ends the line, ``printErr`` writes the same to stderr.
+``printErr()``, globals that Node.js does not have: a ``.js`` bot (``index.js``, or ``node
+index.js``) runs as ``node --require PRELUDE index.js``, where :data:`PRELUDE` (``cg_prelude.js``)
+defines them (``readline()`` reads standard input synchronously, ``undefined`` once it has ended).
 """
 
 from __future__ import annotations
