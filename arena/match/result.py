@@ -98,6 +98,13 @@ class PlayerResult:
     stderr_tail: str = ""
     stderr_bytes: int = 0
 
+    def latency_summary(self) -> dict[str, float | None]:
+        lat = self.latencies_ms
+        return {
+            "median": round(statistics.median(lat), 3) if lat else None,
+            "max": round(max(lat), 3) if lat else None,
+        }
+
     @property
     def near_limit(self) -> int:
         """Answers over 80% of their limit: the figure of earlier releases, kept in ``--json`` and
@@ -110,7 +117,6 @@ class PlayerResult:
         return LimitUse.of(self.fractions)
 
     def to_dict(self) -> dict[str, Any]:
-        lat = self.latencies_ms
         return {
             "name": self.name,
             "command": self.command,
@@ -119,10 +125,7 @@ class PlayerResult:
             "exit_code": self.exit.returncode if self.exit.signal is None else None,
             "signal": self.exit.signal,
             "answers": len(self.latencies_ms),
-            "latency_ms": {
-                "median": round(statistics.median(lat), 3) if lat else None,
-                "max": round(max(lat), 3) if lat else None,
-            },
+            "latency_ms": self.latency_summary(),
             "near_limit": self.near_limit,
             "limit_use": self.limit_use.summary(),
             "overloaded": self.overloaded,
