@@ -146,11 +146,10 @@ def launch_command(
     ``preexec_fn``; ``None`` where ``setpriv`` sets the parent-death signal).
 
     The command is ``setpriv --pdeathsig KILL -- /bin/sh -c LAUNCHER ... -- command``: each part
-    replaces itself with the next (``exec``), and no Python runs in the child, so
-    :mod:`subprocess` starts it with ``vfork`` (a ``fork`` of a big arena process costs tens of
-    milliseconds). Without ``setpriv`` the parent-death signal is set from Python in the child
-    (:func:`die_with_parent`), which costs a ``fork``. ``admitted``: the command does the
-    shell's work itself (see :func:`admission_text`): no shell."""
+    ``exec`` s the next and no Python runs in the child, so :mod:`subprocess` starts it with
+    ``vfork``, not a ``fork`` of a big arena process (tens of milliseconds; without ``setpriv``,
+    :func:`die_with_parent` runs in the child). ``admitted``: the command does the shell's work
+    itself (:func:`admission_text`)."""
     setpriv, parent = _setpriv(), os.getpid()
     launcher = [] if admitted else _launcher(cgroup_procs, address_space_kb, parent if setpriv else None)
     launched = [*launcher, *command]

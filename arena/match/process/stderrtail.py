@@ -3,8 +3,8 @@ last turn (its last few KB), and how much came in all.
 
 :class:`arena.match.process.botprocess.BotProcess` keeps one per bot; the replay stores each turn's share,
 the result the tail and the total. One thread of the process reads every bot's stderr (an
-``epoll`` over them, started at the first bot): a thread per bot cost about a quarter of a
-millisecond of CPU a bot to start and end, more than the rest of the arena's work on a match.
+``epoll`` over them, started at the first bot): a thread per bot cost more CPU than the rest of the
+arena's work on a match.
 """
 
 from __future__ import annotations

@@ -115,8 +115,7 @@ class BotPipes:
         forever) from the end of the last :meth:`send` (the engine's rule: the limit covers every
         expected line): (the lines, or ``None`` when they did not all come; the ms from the end of
         the write to the arrival of the last line read, or to the give-up; the status). Lines
-        already buffered are taken at once. This runs after every input of every game: it makes
-        no object but the lines."""
+        already buffered are taken at once."""
         start = self._last_write
         deadline = None if timeout_s is None else start + timeout_s
         got: list[str] = []
