@@ -53,7 +53,6 @@ class BotPipes:
         self.stdin_closed = False
         """A write found the pipe broken (the bot exited, most likely)."""
         self.stdout_eof = False
-        """The bot's output reached its end."""
         self._last_write = time.monotonic()
 
     def close(self) -> None:
