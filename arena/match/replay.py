@@ -165,8 +165,7 @@ def _is_replay(path: Path, head: bytes) -> bool:
     return True
 
 
-def current_umask() -> int:
-    """This process's umask (read by setting it, then setting it back)."""
+def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
@@ -179,7 +178,7 @@ def write_text_atomic(path: Path, text: str) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:
-        os.fchmod(fd, 0o666 & ~current_umask())
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
