@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 import referee
 
 from .errors import ArenaError
-from .match.launch.botspec import BotSpec, BotSpecError, resolve
+from .match.launch.botspec import BotSpec, resolve
 from .match.loop import MatchOptions, play_match
 from .match.result import MatchResult, Verdict
-from .match.sandbox import SandboxMode, SandboxUnavailable, decide
+from .match.sandbox import SandboxMode, decide
 
 __all__ = ["Bot", "Seat", "ArenaError", "play_recorded"]
 
@@ -76,11 +76,9 @@ def play_recorded(
     specs = [_spec(bot, game, i) for i, bot in enumerate(bots)]
     try:
         mode = SandboxMode(sandbox)
-        decide(mode)
     except ValueError:
         raise ArenaError(f"sandbox {sandbox!r}: expected auto, on or off") from None
-    except SandboxUnavailable as exc:
-        raise ArenaError(str(exc)) from None
+    decide(mode)  # SandboxUnavailable, an ArenaError, for "on" where bots cannot be sandboxed
     result = play_match(game, seed, specs, MatchOptions(record=True, time_scale=time_scale, sandbox=mode))
     if result.interrupted:
         raise KeyboardInterrupt
@@ -90,10 +88,7 @@ def play_recorded(
 def _spec(bot: str | Bot, game: str, seat: int) -> BotSpec:
     if isinstance(bot, Bot):
         return BotSpec(name=bot.name or f"seat{seat}", argv=bot.argv, cwd=bot.cwd, env=dict(bot.env))
-    try:
-        return resolve(bot, game)
-    except BotSpecError as exc:
-        raise ArenaError(str(exc)) from None
+    return resolve(bot, game)  # BotSpecError, an ArenaError
 
 
 def _seat(result: MatchResult, seat: int) -> Seat:

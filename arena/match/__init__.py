@@ -5,6 +5,6 @@ the turn exchange with it (:mod:`.protocol`), the game loop (:mod:`.loop`) and w
 seeds (:mod:`.seeds`), and a match as ``arena play`` asks for it (:mod:`.request`)."""
 
 from .loop import MatchOptions, play_match
-from .result import Execution, Frame, MatchResult, PlayerResult, Verdict
+from .result import Verdict
 
-__all__ = ["Verdict", "MatchOptions", "Execution", "Frame", "PlayerResult", "MatchResult", "play_match"]
+__all__ = ["Verdict", "MatchOptions", "play_match"]

@@ -63,19 +63,16 @@ def play_match(
     on_frame: Callable[[Frame], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> MatchResult:
-    """Play one match. Bots that fail to start lose as if they never answered.
+    """Play one match. Bots that fail to start lose as if they never answered; ``should_stop`` is
+    asked before every turn (yes: the match stops as on Ctrl-C).
 
-    ``should_stop`` is asked before every turn: when it says yes, the match stops as on Ctrl-C.
-
-    ``KeyboardInterrupt`` is handled: every bot is killed and the partial result is returned with
-    ``interrupted=True``; a second Ctrl-C or a SIGTERM during that clean-up waits for its end.
-    Raises :class:`arena.match.limits.refereetime.RefereeFailure` (the bots killed) when the game cannot be
-    set up on this seed, or its referee goes past its time.
-    Once the game has ended, a signal during the bots' clean-up waits for its end, then goes to
-    the handler in place: where that raises ``KeyboardInterrupt`` (Ctrl-C), the whole result is
-    returned with ``interrupted=True``.
-    Raises :class:`arena.match.sandbox.SandboxUnavailable` for ``sandbox=on`` where bots cannot
-    be sandboxed, before starting anything.
+    On Ctrl-C (``KeyboardInterrupt``) every bot is killed and the partial result returned with
+    ``interrupted=True``. A signal during the bots' clean-up waits for its end (after the game's
+    end, a Ctrl-C then returns the whole result with ``interrupted=True``). Raises
+    :class:`arena.match.limits.refereetime.RefereeFailure` (the bots killed) when the game cannot
+    be set up on this seed or its referee goes past its time, and
+    :class:`arena.match.sandbox.SandboxUnavailable` for ``sandbox=on`` where bots cannot be
+    sandboxed, before starting anything.
     """
     with referee_time(game, "set the game up", options.time_scale, not options.no_timeout):
         try:
@@ -163,23 +160,8 @@ def _start_bots(
     process to ``procs`` as it starts (``None`` for a bot that cannot start, whose player is then
     a crash), so that an interrupted start still kills those already running."""
     for i, spec in enumerate(bots):
-        env: dict[str, str] | None = spec.full_env()
-        wrapper: list[str] = []
-        if files:
-            others, mb = files[:i] + files[i + 1 :], options.memory_limit_mb
-            wrapper = sandbox.confine(
-                spec.argv, spec.cwd, spec.env, own=files[i], others=others, hide=options.hide, tmp_mb=mb
-            )
-            env = None  # bwrap clears it and sets the bot's own
-        process = BotProcess(
-            spec.argv,
-            cwd=spec.cwd,
-            env=env,
-            memory_limit_mb=options.memory_limit_mb,
-            task_limit=options.task_limit,
-            name=f"{i}-{spec.name}",
-            wrapper=wrapper,
-        )
+        own, others = (files[i], files[:i] + files[i + 1 :]) if files else (None, [])
+        process = bot_process(spec, f"{i}-{spec.name}", options, own, others)
         procs.append(process)  # before it starts: an interrupted start still kills it
         try:
             process.start()
@@ -187,6 +169,25 @@ def _start_bots(
             procs[-1] = None
             players[i].verdict = Verdict.CRASH
             players[i].message = f"failed to start: {exc}"
+
+
+def bot_process(
+    spec: BotSpec,
+    name: str,
+    options: MatchOptions,
+    own: sandbox.BotFiles | None = None,
+    others: Sequence[sandbox.BotFiles] = (),
+) -> BotProcess:
+    """The process of the bot ``spec``, not started, under the limits of ``options``: in the
+    sandbox when its files ``own`` are given (its opponents' files ``others`` and the paths
+    ``options.hide`` hidden from it)."""
+    mb, wrapper, env = options.memory_limit_mb, [], spec.full_env()
+    if own is not None:
+        wrapper = sandbox.confine(spec.argv, spec.cwd, spec.env, own=own, others=others, hide=options.hide, tmp_mb=mb)
+        env = None  # bwrap clears it and sets the bot's own
+    return BotProcess(
+        spec.argv, cwd=spec.cwd, env=env, memory_limit_mb=mb, task_limit=options.task_limit, name=name, wrapper=wrapper
+    )
 
 
 def _execute_requests(

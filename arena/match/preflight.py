@@ -3,14 +3,12 @@ that a bot that cannot start (a missing interpreter, a syntax error, a missing m
 while loading) stops the command with its error, instead of losing every game as a crash. A bot
 that starts and then crashes on its first input is not caught here: that is a game it lost.
 
-A healthy bot waits for its first input. A bot counts as started once it has run for
-:data:`START_WAIT_S` and then sits idle (asleep, using no CPU, for a few polls: blocked reading its
-input), or once it is still running after :data:`MAX_START_WAIT_S` (a slow start on a loaded
-machine gets that long to fail). A bot that cannot be executed, or that exits before either with an
-error (or with nothing left to answer on its output), cannot play. Idleness is read from
-``/proc`` (Linux), for the bot's whole process tree (a sandboxed bot is the sandbox's child);
-elsewhere every running bot is given :data:`START_WAIT_S`. Each bot is started as it will play
-(with the memory limit, in the sandbox or not), sent no input, and killed with its whole tree.
+A bot counts as started once it has run for :data:`START_WAIT_S` and then sits idle (asleep with
+no CPU time for a few polls, read from ``/proc`` for its whole tree: blocked reading its first
+input), or once it still runs after :data:`MAX_START_WAIT_S` (a slow start on a loaded machine).
+A bot that exits before either with an error, or with nothing left on its output, cannot play.
+Each bot is started as it will play (memory limit, sandbox or not), sent no input, and killed
+with its whole tree.
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ from dataclasses import dataclass
 
 from . import sandbox
 from .launch.botspec import BotSpec
+from .loop import MatchOptions, bot_process
 from .process import proctree
 from .process.botprocess import BotProcess, BotStartError, ExitInfo, ReadStatus
 from .process.shield import shielded
@@ -104,19 +103,8 @@ def _check_batch(
     interrupted = False
     try:
         for i, spec in enumerate(specs):
-            env: dict[str, str] | None = spec.full_env()
-            wrapper: list[str] = []
-            if sandboxed:
-                own = sandbox.bot_files(spec.argv, spec.cwd, spec.data)
-                wrapper, env = sandbox.confine(spec.argv, spec.cwd, spec.env, own=own, tmp_mb=memory_limit_mb), None
-            process = BotProcess(
-                spec.argv,
-                cwd=spec.cwd,
-                env=env,
-                memory_limit_mb=memory_limit_mb,
-                name=f"preflight-{spec.name}",
-                wrapper=wrapper,
-            )
+            own = sandbox.bot_files(spec.argv, spec.cwd, spec.data) if sandboxed else None
+            process = bot_process(spec, f"preflight-{spec.name}", MatchOptions(memory_limit_mb=memory_limit_mb), own)
             watches.append(_Watch(i, process))  # before it starts: an interrupted start still kills it
             try:
                 process.start()

@@ -149,13 +149,11 @@ class MatchResult:
     wall_s: float = 0.0
     initial_snapshot: dict[str, Any] | None = None
     sandboxed: bool = False
-    """Whether the bots ran in the sandbox."""
     metadata: dict[str, int | str] = field(default_factory=dict)
     """The referee's facts about how the game started (:meth:`referee.Referee.metadata`)."""
     time_scale: float = 1.0
     """The time scale the match was played at (every limit applied was the game's times this)."""
     time_margin_ms: float = 0.0
-    """The time margin it was played with."""
 
     @property
     def scores(self) -> list[int] | None:

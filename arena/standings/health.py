@@ -25,21 +25,21 @@ PACE_ANSWERS = 20
 _FAILED_CRASH = (Verdict.CRASH, Verdict.MEMORY)  # memory: a crash as CodinGame names it
 
 
-def _timeouts(players: Sequence[PlayerRecord]) -> tuple[int, int]:
-    """(ordinary timeouts, timeouts in an overloaded window) of these players."""
+def _figures(players: Sequence[PlayerRecord]) -> dict[str, Any]:
+    """What a bot's and a worker's health count alike of these players: timeouts (those in an
+    overloaded window apart), crashes, answers and how close they came to their limits
+    (``limit_use`` is ``None`` when a game was stored without it)."""
     timed_out = [p for p in players if p.status == Verdict.TIMEOUT]
     overloaded = sum(p.overloaded for p in timed_out)
-    return len(timed_out) - overloaded, overloaded
-
-
-def _limit_use(players: Sequence[PlayerRecord]) -> LimitUse | None:
-    """Their answers against their limits; ``None`` when a game was stored without it."""
     uses = [p.limit_use for p in players]
-    return None if any(u is None for u in uses) else LimitUse.merge(u for u in uses if u is not None)
-
-
-def _limit_use_dict(use: LimitUse | None) -> dict[str, Any] | None:
-    return None if use is None else use.summary()
+    return {
+        "timeouts": len(timed_out) - overloaded,
+        "overloaded_timeouts": overloaded,
+        "crashes": sum(p.status in _FAILED_CRASH for p in players),
+        "limit_use": None if any(u is None for u in uses) else LimitUse.merge(u for u in uses if u is not None),
+        "near_limit": sum(p.near_limit for p in players),
+        "answers": sum(len(p.latencies_ms) for p in players),
+    }
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ class BotHealth:
             "invalid": self.invalid,
             "refused": self.refused,
             "near_limit": self.near_limit,
-            "limit_use": _limit_use_dict(self.limit_use),
+            "limit_use": None if self.limit_use is None else self.limit_use.summary(),
         }
         if self.eliminated is not None:
             out["eliminated"] = self.eliminated
@@ -139,25 +139,19 @@ def bot_health(name: str, games: Sequence[GameRecord], source_hash: str, players
     latencies = [x for _, p in mine for x in p.latencies_ms]
     unknown_refused = any(p.refused is None for _, p in mine)
     many = players > 2
-    timeouts, overloaded = _timeouts([p for _, p in mine])
     return BotHealth(
         name=name,
         games=len(mine),
         wins=wins,
         draws=draws,
         losses=losses,
-        timeouts=timeouts,
-        overloaded_timeouts=overloaded,
-        crashes=sum(s in _FAILED_CRASH for s in statuses),
         invalid=sum(s == Verdict.INVALID for s in statuses),
         refused=None if unknown_refused else sum(p.refused or 0 for _, p in mine),
-        limit_use=_limit_use([p for _, p in mine]),
-        near_limit=sum(p.near_limit for _, p in mine),
-        answers=len(latencies),
         latency=Latency.of(latencies),
         source_hash=source_hash,
         eliminated=sum(s == Verdict.ELIMINATED for s in statuses) if many else None,
         mean_rank=(round(sum(ranks) / len(ranks), 4) if ranks else None) if many else None,
+        **_figures([p for _, p in mine]),
     )
 
 
@@ -193,7 +187,7 @@ class WorkerHealth:
             "overloaded_timeouts": self.overloaded_timeouts,
             "crashes": self.crashes,
             "near_limit": self.near_limit,
-            "limit_use": _limit_use_dict(self.limit_use),
+            "limit_use": None if self.limit_use is None else self.limit_use.summary(),
             "answers": self.answers,
             "latency_ms": self.latency.to_dict(with_max=False),
             "pace": self.pace,
@@ -207,10 +201,9 @@ def _median(values: list[float]) -> float:
 
 def worker_health(games: Sequence[GameRecord]) -> list[WorkerHealth]:
     """Per Dask worker (games played on this machine are left out), in address order: the games
-    it played, its bots' timeouts, crashes and how close their answers came to their limits, their
-    latency percentiles,
-    and its pace (see :class:`WorkerHealth`): a bot that searches to a fixed depth answers slower
-    on a slower CPU; one that stops on the clock does not, but comes near the limit more often."""
+    it played, its bots' timeouts, crashes, closeness to their limits and latency percentiles, and
+    its pace (see :class:`WorkerHealth`): a bot that searches to a fixed depth answers slower on a
+    slower CPU; one that stops on the clock does not, but comes near the limit more often."""
     everywhere: dict[str, list[float]] = {}
     per: dict[str, dict[str, list[float]]] = {}
     played: dict[str, list[GameRecord]] = {}
@@ -229,20 +222,14 @@ def worker_health(games: Sequence[GameRecord]) -> list[WorkerHealth]:
             for bot, values in per.get(worker, {}).items()
             if len(values) >= PACE_ANSWERS and _median(everywhere[bot]) > 0
         ]
-        timeouts, overloaded = _timeouts(players)
         out.append(
             WorkerHealth(
                 worker=worker,
                 games=len(played[worker]),
-                timeouts=timeouts,
-                overloaded_timeouts=overloaded,
-                crashes=sum(p.status in _FAILED_CRASH for p in players),
-                limit_use=_limit_use(players),
-                near_limit=sum(p.near_limit for p in players),
-                answers=sum(len(p.latencies_ms) for p in players),
                 latency=Latency.of([x for values in per.get(worker, {}).values() for x in values], with_max=False),
                 pace=round(max(ratios), 3) if ratios else None,
                 slow=bool(ratios) and max(ratios) >= SLOWER,
+                **_figures(players),
             )
         )
     return out

@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..stats.elo import finite
 from ..stats.sprt import SprtParams
 from ..store.browse import result_of
 from ..store.records import GameRecord, TournamentRow
@@ -50,14 +51,10 @@ class ComparisonHistory:
     upper_bound: float | None
 
 
-def _finite(x: float | None) -> float | None:
-    return x if x is not None and math.isfinite(x) else None
-
-
 def _point(tracker: ComparisonTracker, games: int) -> HistoryPoint:
     s = tracker.stats()
     llr = s.sprt.llr if s.sprt is not None else None
-    return HistoryPoint(games, _finite(s.elo), _finite(s.elo_lo), _finite(s.elo_hi), _finite(llr))
+    return HistoryPoint(games, finite(s.elo), finite(s.elo_lo), finite(s.elo_hi), finite(llr))
 
 
 def comparison_history(

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..stats.elo import Z95, normal_cdf
+from ..stats.elo import Z95, finite, normal_cdf
 from ..stats.ladder import LadderFit, MapResult, fit_ladder
 from ..stats.leaderboard import GameResult, leaderboard
 from ..stats.matchmaking import confident
@@ -131,9 +131,9 @@ class Ranking:
                     "rank": b.rank,
                     "bot": b.name,
                     "state": b.state,
-                    "rating": _finite(b.rating),
-                    "low": _finite(b.low),
-                    "high": _finite(b.high),
+                    "rating": finite(b.rating),
+                    "low": finite(b.low),
+                    "high": finite(b.high),
                     "games": b.games,
                     "score": b.score,
                     "above_next": b.above_next,
@@ -149,16 +149,6 @@ class Ranking:
     def _place(self, key: tuple[str, str]) -> tuple[int, int]:
         order = {name: i for i, name in enumerate(self.order)}
         return order.get(key[0], len(order)), order.get(key[1], len(order))
-
-
-def _finite(x: float) -> float | None:
-    return x if math.isfinite(x) else None
-
-
-def counted(games: Iterable[Played], ranked: Iterable[str], where: Sequence[Condition] = ()) -> list[Played]:
-    """The games that count: every player ranked, the start matching ``where``."""
-    keep = set(ranked)
-    return [g for g in games if all(s in keep for s in g.seats) and (not where or matches(where, g.meta))]
 
 
 def map_results(games: Iterable[Played], bots_of: Mapping[int, tuple[str, ...]]) -> list[MapResult]:
@@ -202,7 +192,7 @@ def rank(
     (pair, comparison, leg), which does not depend on the order they finished in."""
     names = [n for n, _ in bots]
     state = dict(bots)
-    used = counted(games, names, where)
+    used = [g for g in games if all(s in state for s in g.seats) and (not where or matches(where, g.meta))]
     cross = _cross(used)
     if players == 2:
         fit = fit_ladder(map_results(used, bots_of or {}), names)

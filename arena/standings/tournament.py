@@ -13,16 +13,16 @@ workers the same health figures per worker.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..stats import ComparisonStats, rank_sweep, sweep_points
+from ..stats.elo import finite
 from ..stats.sprt import SprtModel, SprtParams
 from ..stats.sweep import SweepPoint
 from ..store.browse import find_tournament
-from ..store.records import BotRow, GameRecord, TournamentRow
+from ..store.records import GameRecord, TournamentRow
 from ..store.results import Store
 from .health import BotHealth, WorkerHealth, bot_health, worker_health
 from .ranking import Played, Ranking, rank
@@ -57,20 +57,10 @@ class TournamentInfo:
     players: int = 2
 
     def to_dict(self) -> dict[str, Any]:
-        out = {
-            "id": self.id,
-            "status": self.status,
-            "game": self.game,
-            "format": self.format,
-            "games_stored": self.games_stored,
-            "games_target": self.games_target,
-            "referee_version": self.referee_version,
-            "created": self.created,
-            "updated": self.updated,
-            "settings": self.settings,
-        }
-        if self.players > 2:
-            out["players"] = self.players
+        """Its fields, ``players`` only for an N-player game."""
+        out = dataclasses.asdict(self)
+        if self.players <= 2:
+            del out["players"]
         return out
 
 
@@ -127,16 +117,7 @@ class TableStandings:
             "index": self.index,
             "bots": list(self.bots),
             "games_stored": self.games_stored,
-            "standings": [
-                {
-                    "bot": s.bot,
-                    "games": s.games,
-                    "firsts": s.firsts,
-                    "mean_rank": s.mean_rank,
-                    "mean_score": s.mean_score,
-                }
-                for s in self.rows
-            ],
+            "standings": [dataclasses.asdict(s) for s in self.rows],
         }
 
 
@@ -159,8 +140,8 @@ class SweepVariant:
             "score": f.score,
             "score_lo": f.score_lo,
             "score_hi": f.score_hi,
-            "elo": _finite(f.elo),
-            "elo_ci95": _finite(f.elo_ci95),
+            "elo": finite(f.elo),
+            "elo_ci95": finite(f.elo_ci95),
             "los": f.los,
             "sprt": f.sprt_state,
         }
@@ -285,7 +266,13 @@ def standings(store: Store, row: TournamentRow, games: list[GameRecord] | None =
         tournament=info,
         comparisons=tuple(_comparison(t) for t in trackers),
         bots=tuple(bot_health(b.name, games, b.source_hash, players) for b in bots),
-        ranking=_ranking([g for g in games if _counted(g, trackers)], bots, trackers, players),
+        ranking=rank(  # with more than two seats, rated in schedule order: the same whatever order they finished in
+            [Played.of(g) for g in games if _counted(g, trackers)],
+            [(b.name, b.state) for b in bots],
+            players=players,
+            bots_of={t.index: t.bots for t in trackers},
+            schedule_order=True,
+        ),
         workers=tuple(worker_health(games)),
         sweep=_sweep(settings, trackers),
     )
@@ -317,11 +304,6 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
 
-def _finite(x: float | None) -> float | None:
-    """A float for strict JSON: infinities become ``None``, as in the comparisons' figures."""
-    return x if x is None or math.isfinite(x) else None
-
-
 def _number(text: Any) -> Any:
     try:
         value = float(text)
@@ -336,18 +318,3 @@ def _counted(g: GameRecord, trackers: list[ComparisonTracker | TableTracker]) ->
         return False
     decided_at = trackers[g.comparison].decided_at
     return decided_at is None or g.pair < decided_at
-
-
-def _ranking(
-    games: list[GameRecord], bots: list[BotRow], trackers: list[ComparisonTracker | TableTracker], players: int
-) -> Ranking:
-    """The bots ranked over the counted ``games``, as a ladder ranks them; with more than two
-    seats (openskill) the games are rated in schedule order (pair, comparison, leg), so the same
-    games always give the same ranking whatever order they finished in."""
-    return rank(
-        [Played.of(g) for g in games],
-        [(b.name, b.state) for b in bots],
-        players=players,
-        bots_of={t.index: t.bots for t in trackers},
-        schedule_order=True,
-    )

@@ -23,15 +23,13 @@ __all__ = [
     "elo_pentanomial",
     "wilson_interval",
     "exact_los",
+    "finite",
 ]
 
 _NORMAL = NormalDist()
 
 Z95: float = _NORMAL.inv_cdf(0.975)
 """Phi^-1(0.975) = 1.959963984540054..., the two-sided 95% normal quantile."""
-
-
-# --------------------------------------------------------------------------- basic functions
 
 
 def normal_cdf(x: float) -> float:
@@ -44,6 +42,11 @@ def normal_cdf(x: float) -> float:
 def normal_quantile(p: float) -> float:
     """Phi^-1(p) for 0 < p < 1 (``statistics.NormalDist.inv_cdf``, Wichura's AS241 algorithm)."""
     return _NORMAL.inv_cdf(p)
+
+
+def finite(x: float | None) -> float | None:
+    """``x``, or ``None`` for ``None``, an infinity or NaN (strict JSON has no such floats)."""
+    return x if x is not None and math.isfinite(x) else None
 
 
 def expected_score(elo: float) -> float:
@@ -84,9 +87,6 @@ def elo_from_score(mu: float) -> float:
     if mu == 0.0:
         return -math.inf
     return -400.0 * math.log10(1.0 / mu - 1.0)
-
-
-# --------------------------------------------------------------------------- Elo estimates
 
 
 @dataclass(frozen=True)

@@ -3,28 +3,18 @@ everything the report says about it (:class:`ComparisonStats`), from the first b
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .counts import SprtModel
-from .elo import EloEstimate, elo_pentanomial, elo_trinomial
+from .elo import EloEstimate, elo_pentanomial, elo_trinomial, finite
 from .sprt import SprtParams, SprtResult, sprt_test
 
 __all__ = ["PAIR_BINS", "ComparisonStats", "HeadToHead"]
 
 PAIR_BINS: tuple[str, ...] = ("LL", "LD", "WL+DD", "WD", "WW")
 """Names of the pentanomial bins, lowest pair score first (pair scores 0, 1/4, 1/2, 3/4, 1)."""
-
-
-# --------------------------------------------------------------------------- comparisons
-
-
-def _json_float(x: float | None) -> float | None:
-    if x is None or not math.isfinite(x):
-        return None
-    return x
 
 
 @dataclass(frozen=True)
@@ -89,10 +79,10 @@ class ComparisonStats:
             "model": self.model,
         }
         for name in ("elo", "elo_ci95", "elo_lo", "elo_hi", "los", "score_se", "score_lo", "score_hi"):
-            out[name] = _json_float(getattr(self, name))
+            out[name] = finite(getattr(self, name))
         if self.sprt is not None:
             sprt = self.sprt.to_dict()
-            sprt["llr"] = _json_float(sprt["llr"])
+            sprt["llr"] = finite(sprt["llr"])
             out["sprt"] = sprt
         return out
 
@@ -159,14 +149,9 @@ class HeadToHead:
         p = self._penta
         return (p[0], p[1], p[2], p[3], p[4])
 
-    @property
-    def trinomial_counts(self) -> tuple[int, int, int]:
-        """(losses, draws, wins)."""
-        return (self._tri[0], self._tri[1], self._tri[2])
-
     def sprt(self, params: SprtParams) -> SprtResult:
         """The SPRT on the pair counts or the game counts, as ``params.model`` says."""
-        counts: Sequence[int] = self.penta if params.model == SprtModel.PENTANOMIAL else self.trinomial_counts
+        counts: Sequence[int] = self.penta if params.model == SprtModel.PENTANOMIAL else tuple(self._tri)
         return sprt_test(counts, params)
 
     def stats(self, sprt: SprtParams | None = None) -> ComparisonStats:

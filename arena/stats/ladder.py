@@ -7,78 +7,67 @@ them, and gives the probability that each bot is truly above the next one in the
 
 Model (Bradley-Terry on the Elo scale, draws counted as half wins)
     Bot ``i`` has a rating ``r_i`` (Elo). A game of ``i`` against ``j`` scores 1, 1/2 or 0 for
-    ``i`` with expected score ``p_ij = L(r_i - r_j) = 1 / (1 + 10^(-(r_i - r_j)/400))``, the same
-    logistic curve as the rest of :mod:`arena.stats` (``expected_score``). The ratings maximise::
+    ``i`` with expected score ``p_ij = L(r_i - r_j) = 1 / (1 + 10^(-(r_i - r_j)/400))``, the
+    logistic curve of the rest of :mod:`arena.stats`. The ratings maximise::
 
         log posterior = l(r) / phi - sum_i r_i^2 / (2 sigma^2)
         l(r) = sum over games of [s log p_ij + (1 - s) log(1 - p_ij)]     (s: i's score)
 
     ``l`` is the binomial log-likelihood with a draw counted as half a win and half a loss (a
-    quasi-likelihood: the score's mean is modelled, not the draw rate). Why this model: a rating
-    difference means exactly what a head-to-head Elo means (two bots alone with mean score ``mu``
-    get ``400 log10(mu / (1 - mu))``, up to the prior's pull), it needs no draw parameter
-    (Davidson's model ties the draw rate to the ratings in one fixed way, which bots need not
-    follow), and its fit depends only on each pair of bots' game count and total score, so it is
-    independent of the order of the games. The pairs of games (below) enter through the variance
-    only, as a dispersion, not as a five-outcome model per pair (the pentanomial counts), which
-    would need the distribution of pair outcomes of every two bots (four more parameters each).
-    Since both seats of a map are always played, a seat advantage cancels out of a pair's mean.
-    Solved by Newton's method with step halving (the objective is strictly concave: one
-    maximum); ``fit_ladder`` sorts the bots by name and sums the counts first, so the same games
-    in any order give the same fit, bit for bit.
+    quasi-likelihood: the score's mean is modelled, not the draw rate). So a rating difference
+    means what a head-to-head Elo means (``400 log10(mu / (1 - mu))`` for two bots alone, up to
+    the prior's pull), no draw parameter is needed (Davidson's model ties the draw rate to the
+    ratings in a way bots need not follow), and the fit depends only on each pair of bots' game
+    count and total score: not on the order of the games. Pairs of games enter through the
+    variance only (a dispersion, below), not as a five-outcome model per pair, which would need
+    four more parameters for every two bots; a seat advantage cancels out of a pair's mean.
+    Solved by Newton's method with step halving (the objective is strictly concave); the bots are
+    sorted by name and the counts summed first, so the same games in any order give the same
+    fit, bit for bit.
 
 Prior (what makes every case finite)
     Each rating has a Gaussian prior N(0, sigma^2), ``sigma = prior_sd`` (default 400 Elo: as much
-    information as 0.75 of one even game against a bot of known rating, so it is weak), so the
-    fit is a maximum a posteriori, a penalised maximum likelihood. It keeps the ratings finite
-    for a bot that won or lost every game (10 wins out of 10 between two bots give about 600 Elo
-    instead of infinity), gives a bot with no games the rating 0 with a wide interval (up to
-    +-784 Elo), and places disconnected groups of bots (no game links them) each around 0, their
-    relative order being then about a coin flip (P near 1/2). Pass a larger ``prior_sd`` for a
-    ladder whose bots span well over 1000 Elo.
+    information as 0.75 of one even game against a bot of known rating, so it is weak): a maximum
+    a posteriori fit. A bot that won or lost every game gets a finite rating (10 wins out of 10
+    between two bots: about 600 Elo), a bot with no games 0 with a wide interval (up to +-784
+    Elo), and groups of bots that no game links are each placed around 0, their relative order a
+    coin flip. Pass a larger ``prior_sd`` for a ladder whose bots span well over 1000 Elo.
 
 Anchoring
-    The ratings have mean 0 over the fitted bots (every bot in ``bots`` or in the results). The
+    The ratings have mean 0 over the fitted bots (every bot in ``bots`` or in the results): the
     likelihood only sees differences and the prior's gradient along (1, ..., 1) is
-    ``-sum r_i / sigma^2``, so the maximum has mean exactly 0; the intervals are those of
-    ``r_i - mean(r)``.
+    ``-sum r_i / sigma^2``. The intervals are those of ``r_i - mean(r)``.
 
 Pairs of games and the dispersion ``phi``
-    Games come as pairs (one map played twice with the seats swapped), whose two games are not
-    independent: a seat advantage makes their scores negatively correlated (the pair's score
-    varies less than two independent games'), a map that suits one bot in both seats positively.
-    Draws also make a game's score vary less than a win/loss game's ``p (1 - p)``. So the
-    information is scaled by a dispersion ``phi``, the variance of a unit's mean score (a pair,
-    or a game with no pair) over its binomial variance, ``Var(y) = phi p (1 - p) / m``. Estimated
-    by moments at the first fit (``phi = 1``), each unit weighted by its binomial variance (so
-    that lopsided pairs, whose squared residuals say little, count little)::
+    The two games of a pair (one map, the seats swapped) are not independent: a seat advantage
+    makes their scores negatively correlated, a map that suits one bot in both seats positively;
+    draws also make a game's score vary less than ``p (1 - p)``. So the information is scaled by
+    ``phi``, the variance of a unit's mean score (a pair, or a game with no pair) over its
+    binomial variance, ``Var(y) = phi p (1 - p) / m``, estimated by moments at the first fit
+    (``phi = 1``), each unit weighted by its binomial variance (lopsided pairs count little)::
 
         phi = (sum_u m_u (y_u - p_u)^2 + K0 / 4) / ((df / U) sum_u p_u (1 - p_u) + K0 / 4)
 
     over the ``U`` units (``m_u`` games of mean score ``y_u``), ``df = U -`` the free ratings
     (bots with games minus the groups the games connect), ``K0 = 10`` pseudo-units of even games
-    at ``phi = 1`` (they keep ``phi`` near 1 while few close games are known). ``phi = 1`` for
-    independent win/loss games. ``phi`` is pooled over all pairs of bots; the ratings are
-    refitted with it (it weighs the data against the prior).
+    at ``phi = 1`` (they keep ``phi`` near 1 while few close games are known). ``phi`` is pooled
+    over all pairs of bots, and the ratings refitted with it.
 
 Intervals and above-next probabilities (Laplace approximation)
     The covariance of the ratings is the inverse of the negative Hessian of the log posterior at
     its maximum, ``C = (F / phi + I / sigma^2)^-1`` with ``F`` the Fisher information
     (``F_ij = -n_ij p_ij (1 - p_ij) k^2`` for i != j, rows summing to 0, ``k = ln 10 / 400``,
     ``n_ij`` games between i and j), centred on the anchor: ``C' = J C J``, ``J = I - 11^T / n``.
-    The 95% interval of a bot is ``r_i +- z sqrt(C'_ii)``, ``z = Phi^-1(0.975)``. The probability
-    that bot ``a`` is above bot ``b`` uses their joint estimate::
+    The 95% interval of a bot is ``r_i +- z sqrt(C'_ii)``, ``z = Phi^-1(0.975)``, and::
 
         P(a above b) = Phi((r_a - r_b) / sqrt(C_aa + C_bb - 2 C_ab))
 
-    (the covariance term matters: two bots measured mostly against each other have strongly
-    correlated ratings, and their difference is known better than their two intervals suggest).
-    ``above_next`` is that probability for each bot and the bot ranked just below it. These are
-    normal (Wald) approximations: the intervals are symmetric in Elo. On synthetic bots with
-    draws and a seat advantage (``tests/helpers/ladder_sim.py``) they contain the truth 95-96% of
-    the time for a fixed schedule of games, and about 92% when read at the moment the ladder's
-    matchmaking first finds the order confident (a data-dependent stop: 554 of 600 in 100 runs
-    of ``benchmarks/ladder_model.py``).
+    (two bots measured mostly against each other have strongly correlated ratings: their
+    difference is known better than their two intervals suggest). ``above_next`` is that
+    probability for each bot and the one ranked just below it. These normal (Wald) intervals are
+    symmetric in Elo; their coverage on synthetic bots is in ``benchmarks/README.md``
+    (``ladder_model``): 95-96% for a fixed schedule, about 92% when read where the ladder's
+    matchmaking stops.
 
 Ranking: by rating, highest first; equal ratings (to 1e-9 Elo) by name.
 """
@@ -87,7 +76,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -115,9 +104,6 @@ DISPERSION_PRIOR_UNITS: float = 10.0
 _MAX_NEWTON = 100
 _PENTA_BINS = 5
 _TRI_BINS = 3
-
-
-# --------------------------------------------------------------------------- inputs
 
 
 @dataclass(frozen=True)
@@ -159,9 +145,6 @@ class PairCounts:
             raise ValueError(f"counts are non-negative integers: {self.penta}, {self.singles}")
 
 
-# --------------------------------------------------------------------------- outputs
-
-
 @dataclass(frozen=True)
 class BotRating:
     """One bot's line of the ladder."""
@@ -183,17 +166,7 @@ class BotRating:
     """P(this bot is above the bot ranked next); ``None`` for the last one."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "rank": self.rank,
-            "elo": self.elo,
-            "se": self.se,
-            "elo_lo": self.elo_lo,
-            "elo_hi": self.elo_hi,
-            "games": self.games,
-            "score": self.score,
-            "above_next": self.above_next,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -261,9 +234,6 @@ class LadderFit:
             "games": self.games,
             "ranking": [b.to_dict() for b in self.ranking],
         }
-
-
-# --------------------------------------------------------------------------- the fit
 
 
 @dataclass

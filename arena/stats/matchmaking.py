@@ -30,12 +30,9 @@ The rule of :func:`next_pair`, in order
        priorities): ``rng``. A coin-flip pair that has played little comes first; two bots of
        equal strength that have already played each other very often do not take every pair
        (their share ``1 - sqrt(v'/v)`` falls like 1 / their games), so the other pairs are settled
-       too. Against the alternatives, measured once with each patched in (the six synthetic bots
-       of ``benchmarks/ladder_model.py``, 40 seeded runs until ``confident``): median 457 games
-       and 1 run stopped in a wrong order with this rule; 608 and 1 with a one-step look-ahead
-       (the expected rise of ``max(P, 1 - P)``, which keeps feeding a coin flip however often it
-       was played); 417 but 5 runs in a wrong order with the unweighted "P closest to 1/2" (it
-       brings every adjacent pair to the threshold together, so each is only just there).
+       too. On ``benchmarks/ladder_model.py`` this rule needed fewer games than a one-step
+       look-ahead (which keeps feeding a coin flip) and stopped in a wrong order less often than
+       the unweighted "P closest to 1/2" (which brings every pair only just to the threshold).
 
     With fewer than 2 active bots there is no pair (``ValueError``).
 

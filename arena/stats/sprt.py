@@ -125,9 +125,6 @@ def sprt_state(llr: float, params: SprtParams) -> SprtState:
     return SprtState.CONTINUE
 
 
-# --------------------------------------------------------------------------- GSPRT log-likelihood ratio
-
-
 def _solve_multipliers(phat: np.ndarray, d: np.ndarray) -> np.ndarray:
     """For each row of ``phat`` (shape (M, K), rows summing to 1, all entries > 0) the root
     ``lam`` of f(lam) = sum_i phat_i d_i / (1 + lam d_i), where ``min d < 0 < max d``.
@@ -217,9 +214,6 @@ def llr_pentanomial(penta: Sequence[int], elo0: float, elo1: float) -> float:
     if len(penta) != 5:
         raise ValueError(f"pentanomial counts have 5 bins, got {len(penta)}")
     return llr_logistic(penta, elo0, elo1)
-
-
-# --------------------------------------------------------------------------- SPRT
 
 
 def sprt_test(counts: Sequence[float], params: SprtParams) -> SprtResult:

@@ -11,9 +11,6 @@ from .headtohead import ComparisonStats
 __all__ = ["SweepPoint", "sweep_points", "rank_sweep"]
 
 
-# --------------------------------------------------------------------------- sweeps
-
-
 @dataclass(frozen=True)
 class SweepPoint:
     """One variant of a sweep against the baseline: score rate with its 95% interval."""

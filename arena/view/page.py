@@ -14,7 +14,6 @@ escaped (``\\x1b``): the replay itself keeps them as they came.
 from __future__ import annotations
 
 import html
-import json
 import os
 import re
 import sys
@@ -27,14 +26,13 @@ from typing import Any
 import referee
 
 from ..errors import ArenaError
-from ..match.replay import FORMAT, read_replay, write_text_atomic
+from ..match.replay import FORMAT, read_replay, replay_text, write_text_atomic
 
 __all__ = [
     "GAME_SCRIPTS",
     "ViewError",
     "build_page",
     "check_replay",
-    "embed_json",
     "load_replay",
     "open_in_browser",
     "write_view",
@@ -114,11 +112,6 @@ def _league(game: str, params: Any) -> str:
         return ""
 
 
-def embed_json(document: Mapping[str, Any]) -> str:
-    """``document`` as JSON that is safe inside a ``<script>`` element."""
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).translate(_JSON_ESCAPES)
-
-
 def build_page(replay: Mapping[str, Any]) -> str:
     """The whole HTML page showing ``replay`` (checked with :func:`check_replay`)."""
     check_replay(replay)
@@ -132,7 +125,7 @@ def build_page(replay: Mapping[str, Any]) -> str:
         "TITLE": html.escape(title),
         "LEAGUE": html.escape(league, quote=True),
         "STYLE": _asset("viewer.css"),
-        "DATA": embed_json(replay),
+        "DATA": replay_text(replay).translate(_JSON_ESCAPES),
         "SCRIPTS": "\n".join(f"<script>\n{s}\n</script>" for s in scripts),
     }
     # One pass: text put in (the replay above all) is never scanned for placeholders again.

@@ -37,15 +37,7 @@ def _cgarena_boot(
     _admit = _cgarena_admit
     run_module, run_script = _cgarena_run_module, _cgarena_run_script
     main = sys.modules["__main__"].__dict__
-    for name in (
-        "_cgarena_boot",
-        "_cgarena_admit",
-        "_cgarena_site_path",
-        "_cgarena_pth_hooks",
-        "_cgarena_site_builtins",
-        "_cgarena_run_module",
-        "_cgarena_run_script",
-    ):
+    for name in [name for name in main if name.startswith("_cgarena_")]:
         del main[name]
     main["__doc__"] = None
     argv = sys.argv

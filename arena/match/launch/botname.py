@@ -25,7 +25,7 @@ import re
 import shlex
 from pathlib import Path, PurePath
 
-__all__ = ["INTERPRETER", "is_interpreter_name", "default_name", "name_of_path"]
+__all__ = ["INTERPRETER", "default_name", "name_of_path"]
 
 INTERPRETER = re.compile(
     r"(python|pypy|node|nodejs|deno|bun|java|ruby|perl|php|lua|luajit|julia|Rscript|bash|sh|dash|zsh|env)"
@@ -34,11 +34,6 @@ INTERPRETER = re.compile(
 """The names of programs that run a script named among their arguments."""
 
 _PACKAGE_FILES = ("__main__.py", "__init__.py")
-
-
-def is_interpreter_name(program: str) -> bool:
-    """Whether ``program`` (a name or a path) is an interpreter: ``python3.11``, ``/usr/bin/node``."""
-    return INTERPRETER.fullmatch(PurePath(program).name) is not None
 
 
 def name_of_path(word: str, base: Path | None = None) -> str:
@@ -71,7 +66,7 @@ def default_name(text: str, base: Path | None = None) -> str:
     while words and PurePath(words[0]).name == "env":  # env [NAME=VALUE...] PROGRAM ...
         words = [w for w in words[1:] if not (w.startswith("-") or "=" in w)] or words[:1]
     program, rest = words[0], words[1:]
-    if not rest or not is_interpreter_name(program):
+    if not rest or INTERPRETER.fullmatch(PurePath(program).name) is None:
         return name_of_path(program, base)
     if "-m" in rest[:-1]:
         module = rest[rest.index("-m") + 1].removesuffix(".__main__")

@@ -1,30 +1,17 @@
 """What a BOT argument means: a shipped name, a ``.py`` file, a package, an executable, a command.
 
-Resolution of ``text`` (relative paths are taken from ``base``, by default the current directory;
-a tournament config passes its own directory):
+:func:`resolve` tries, in order (relative paths from ``base``, by default the current directory;
+a tournament config passes its own): a name from the shipped bots file (``bots/shipped.yaml``) for
+the game, alone or with extra arguments (``"beam --width 50"``), run from the directory that holds
+the ``bots`` package (a user's own ``bots/`` folder cannot shadow it); an existing path, alone or
+with arguments (a Python bot by :func:`python_command`, a ``.js`` file by :mod:`.jsbot`, another
+file as is, when it is executable); otherwise a command line, split as a POSIX shell would split
+it (never run through one), whose program must be an executable file or a command on ``PATH`` (a
+command from a config runs in the config's directory). For users: docs/how-to/play.md.
 
-1. a name from the shipped bots file (``bots/shipped.yaml``, installed with the package) for the
-   game being played, alone or followed by extra arguments (``"beam --width 50"``): a module run
-   as ``python -u -m MODULE`` from the directory that holds the ``bots`` package (so a user's own
-   ``bots/`` folder in the current directory cannot shadow it), a path relative to that
-   directory, or a command;
-2. an existing path, alone or followed by arguments (``"bot.py --depth 3"``, no ``./`` needed):
-   a Python bot runs with this interpreter, unbuffered, the way it runs by hand and the way
-   ``bundle`` reads it (:func:`python_command`): a script as ``python -u FILE``; a package
-   directory (``__init__.py`` and ``__main__.py``) as ``python -u -m PKG`` from the directory
-   above its outermost package, and likewise a module of a package that uses relative imports;
-   a directory with only a ``__main__.py`` as ``python -u DIR/__main__.py``. A ``.js`` file runs
-   under ``node`` with CodinGame's globals (:mod:`arena.match.launch.jsbot`). Another file must be
-   executable and runs as is (else the error names the interpreter of its ``#!`` line or extension);
-3. otherwise a command line, split as a POSIX shell would split it (never run through a shell);
-   its program must be an executable file or a command on ``PATH`` (``node FILE.js`` gets the
-   CodinGame prelude). A command from a config runs in the config's directory, so the relative
-   paths in its arguments mean the same as in the file.
-
-A bot's name follows one rule everywhere (:mod:`arena.match.launch.botname`). :func:`with_run_options`
-adds ``--lib`` folders and ``--env`` variables to a resolved bot.
-
-``NAME=BOT`` (:func:`split_name`) names a bot on the command line (``old=bot.py``).
+A bot's name follows one rule everywhere (:mod:`arena.match.launch.botname`); ``NAME=BOT``
+(:func:`split_name`) names it on the command line. :func:`with_run_options` adds ``--lib`` folders
+and ``--env`` variables to a resolved bot.
 """
 
 from __future__ import annotations

@@ -2,11 +2,9 @@
 executable.
 
 CodinGame's JavaScript bots read their input with ``readline()`` and answer with ``print()`` and
-``printErr()``, globals that Node.js does not have. A ``.js`` bot (a bare ``index.js``, or a
-command ``node index.js``) is run as ``node --require PRELUDE index.js``, where :data:`PRELUDE`
-(shipped with the toolkit, ``cg_prelude.js``) defines the three globals: ``readline()`` reads
-standard input synchronously, line by line (``undefined`` once it has ended), ``print`` joins its
-arguments with spaces and ends the line, ``printErr`` writes the same to stderr.
+``printErr()``, globals that Node.js does not have: a ``.js`` bot (``index.js``, or ``node
+index.js``) runs as ``node --require PRELUDE index.js``, where :data:`PRELUDE` (``cg_prelude.js``)
+defines them (``readline()`` reads standard input synchronously, ``undefined`` once it has ended).
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path, PurePath
 
-__all__ = ["PRELUDE", "NODE_INSTALL", "node", "is_node", "js_argv", "with_prelude", "interpreter_hint"]
+__all__ = ["PRELUDE", "NODE_INSTALL", "js_argv", "with_prelude", "interpreter_hint"]
 
 PRELUDE = str(Path(__file__).resolve().with_name("cg_prelude.js"))
 """The file that defines ``readline``, ``print`` and ``printErr`` (``node --require`` runs it first)."""
@@ -35,20 +33,10 @@ _BY_EXTENSION = {
 }
 
 
-def node() -> str | None:
-    """The ``node`` program on ``PATH`` (or ``nodejs``), or ``None``."""
-    return shutil.which("node") or shutil.which("nodejs")
-
-
-def is_node(program: str) -> bool:
-    """Whether ``program`` (a name or a path) is Node.js."""
-    return PurePath(program).name in ("node", "nodejs")
-
-
 def js_argv(script: Path, args: Sequence[str] = ()) -> tuple[str, ...] | None:
     """How the ``.js`` bot ``script`` runs: ``node --require PRELUDE SCRIPT ARGS`` (``node`` by
     name, found on ``PATH`` as in the command ``node index.js``); ``None`` where it is not installed."""
-    program = node()
+    program = shutil.which("node") or shutil.which("nodejs")
     if program is None:
         return None
     return (PurePath(program).name, "--require", PRELUDE, str(script), *args)
@@ -58,7 +46,7 @@ def with_prelude(words: Sequence[str]) -> tuple[str, ...]:
     """A command ``node [OPTIONS] FILE.js ...`` with the prelude required first (unchanged when it
     is there already, or when it runs no ``.js`` file)."""
     words = tuple(words)
-    if not words or not is_node(words[0]) or PRELUDE in words:
+    if not words or PurePath(words[0]).name not in ("node", "nodejs") or PRELUDE in words:
         return words
     if not any(w.endswith((".js", ".cjs")) for w in words[1:]):
         return words

@@ -1,36 +1,31 @@
 """A Python bot's fast start: this interpreter, without running the import hooks of ``.pth`` files.
 
 A Python bot runs as ``python -u FILE ...`` or ``python -u -m MODULE ...`` with the arena's own
-interpreter (:func:`arena.match.launch.botspec.python_command`). At such a start ``site`` executes the
-``import`` lines of the ``.pth`` files of site-packages, such as setuptools' finders of editable
-installs (the toolkit's own among them), which cost about as much as the rest of the start. Every
-game starts two bots, so :func:`launch_argv` rewrites those two forms when the process is launched
-(a bot's ``argv`` stays as shown and stored) into ``python -u -S -c STUB CODE FILE ...`` (or
-``... CODE -m MODULE ...``), where ``CODE`` is the bootstrap (:mod:`arena.match.launch._pyboot`) compiled
-by the arena: it does what ``site`` would do, with the same ``sys.path`` in the same order (the
-directories ``site`` adds, known from a probe run once per arena process and environment:
-``site`` with its ``exec`` of import lines replaced by a recorder that runs them there, so that
-the folders they add, appended or put first, are known too), ``exit``, ``quit`` and ``help``, ``sitecustomize``
-where there is one, then runs the bot with the same ``sys.argv``, ``sys.path[0]``, ``__file__``,
-``__name__``, ``__spec__`` and tracebacks as the normal start.
+interpreter (:func:`arena.match.launch.botspec.python_command`). At such a start ``site`` executes
+the ``import`` lines of site-packages' ``.pth`` files (setuptools' finders of editable installs,
+the toolkit's own among them), which cost about as much as the rest of the start, twice a game.
+So :func:`launch_argv` rewrites those two forms when the process is launched (a bot's ``argv``
+stays as shown and stored) into ``python -u -S -c STUB CODE FILE ...`` (or ``... CODE -m MODULE
+...``), where ``CODE`` is the bootstrap (:mod:`arena.match.launch._pyboot`) compiled by the arena:
+it makes the ``sys.path`` ``site`` would make, in the same order (known from a probe run once per
+arena process and environment, which runs the import lines and records the folders they add),
+defines ``exit``, ``quit`` and ``help``, imports ``sitecustomize`` where there is one, then runs
+the bot with the same ``sys.argv``, ``sys.path[0]``, ``__file__``, ``__name__``, ``__spec__`` and
+tracebacks as the normal start.
 
-The import lines are what is left out, and no bot should lose a module for it: a bot one of whose
-own modules imports a top-level module that this start cannot find (a library installed in
-editable mode, say), or one that a hook's finder takes over (setuptools' ``distutils``), starts the
-normal way; and a module imported out of sight of this check (computed names, a library's own
-imports) that the hooks' finders may provide makes the bootstrap run the import lines at its first
-import, after which these finders find it. What a bot can see of the difference:
-``sys.flags.no_site`` is 1, ``site`` is not imported, ``sys.orig_argv`` is the rewritten command;
-``copyright``, ``credits`` and ``license`` are not defined; a ``-m`` bot's traceback lacks the two
-lines of ``<frozen runpy>`` frames.
+No bot loses a module for the import lines left out: a bot one of whose own modules imports a
+top-level module this start cannot find, or one that a hook's finder takes over, starts the normal
+way; a module imported out of sight of this check (computed names, a library's own imports) that
+the hooks' finders may provide makes the bootstrap run the import lines at its first import. The
+finders are known by kind (setuptools' editable finders and ``distutils`` shim, virtualenv's
+``distutils`` patch): one of an unknown kind put before the path's makes that environment start
+every bot the normal way. What a bot can see of the difference: ``sys.flags.no_site`` is 1,
+``site`` is not imported, ``sys.orig_argv`` is the rewritten command; ``copyright``, ``credits``
+and ``license`` are not defined; a ``-m`` bot's traceback lacks the two ``<frozen runpy>`` frames.
 
-The finders the import lines install are known by kind (setuptools' editable finders, its
-``distutils`` shim, virtualenv's ``distutils`` patch): one of an unknown kind put before the
-path's may change any import, so that environment starts every bot the normal way.
-
-Anything else runs unchanged: other interpreters, other options, a file that is not a ``.py``
-file. ``CGARENA_PYTHON_FAST_START=0`` in the arena's environment turns the rewrite off.
-:func:`start_plan` tells which start a bot gets and why (:class:`Reason`).
+Anything else runs unchanged (other interpreters, other options, a file that is not ``.py``).
+``CGARENA_PYTHON_FAST_START=0`` in the arena's environment turns the rewrite off; :func:`start_plan`
+tells which start a bot gets and why (:class:`Reason`).
 """
 
 from __future__ import annotations
@@ -56,10 +51,8 @@ __all__ = [
     "Reason",
     "SiteLayout",
     "StartPlan",
-    "enabled",
     "launch_argv",
     "probe_site",
-    "site_layout",
     "start_plan",
 ]
 
@@ -78,10 +71,9 @@ _PROBE_TIMEOUT_S = 60
 _MODULE_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 # Run with ``python -S -c``: ``site.main()`` as at a normal start, each ``import`` line of a ``.pth``
-# file recorded and run where ``site`` runs it (the folders it adds then come where they come at a
-# normal start), the customize modules recorded instead of imported; then it looks at which
-# finders these lines installed and which top-level modules these may provide. Prints one JSON
-# object; "why" says, when not null, why the layout of a normal start cannot be told.
+# file recorded and run where ``site`` runs it, the customize modules recorded instead of imported;
+# then which finders these lines installed and which top-level modules these may provide. Prints
+# one JSON object; "why" says, when not null, why the layout of a normal start cannot be told.
 _PROBE_MARK = "cgarena-site-probe"
 """Starts the probe's line of output (an import line may print too)."""
 
@@ -210,24 +202,13 @@ class StartPlan:
         return "fast start" if self.fast else f"normal start ({why})"
 
 
-def enabled() -> bool:
-    """Whether the fast start is on (:data:`ENV_SWITCH`)."""
-    return os.environ.get(ENV_SWITCH, "1").strip().lower() not in ("0", "off", "no", "false")
-
-
-def site_layout(variables: tuple[tuple[str, str | None], ...] = (), cwd: str | None = None) -> SiteLayout | None:
-    """The layout of a normal start with these values of the variables ``site`` reads (the
-    others from our environment), from ``cwd`` (``None``: ours; it matters only to a relative
-    ``PYTHONPATH`` entry); ``None`` when it cannot be known (:func:`probe_site` says why)."""
-    found = probe_site(variables, cwd)
-    return found if isinstance(found, SiteLayout) else None
-
-
 @functools.lru_cache(maxsize=16)
 def probe_site(variables: tuple[tuple[str, str | None], ...] = (), cwd: str | None = None) -> SiteLayout | str:
-    """:func:`site_layout`, found by one probe process, or why it cannot be known (the probe
-    failed; the import lines of ``.pth`` files reorder ``sys.path``, or put a finder of an
-    unknown kind before the path's)."""
+    """The layout of a normal start with these values of the variables ``site`` reads (the others
+    from our environment), from ``cwd`` (``None``: ours; it matters only to a relative
+    ``PYTHONPATH`` entry), found by one probe process; or why it cannot be known (the probe failed;
+    the import lines of ``.pth`` files reorder ``sys.path``, or put a finder of an unknown kind
+    before the path's)."""
     env = {k: v for k, v in os.environ.items() if k not in _SITE_VARIABLES}
     given = dict(variables)
     env.update({k: v for k, v in given.items() if v is not None})
@@ -311,7 +292,7 @@ def start_plan(argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | No
     words = tuple(argv)
     if len(words) < 3 or words[0] != sys.executable or words[1] != "-u":
         return StartPlan(words, Reason.NOT_PYTHON_FORM)
-    if not enabled():
+    if os.environ.get(ENV_SWITCH, "1").strip().lower() in ("0", "off", "no", "false"):
         return StartPlan(words, Reason.SWITCHED_OFF, f"{ENV_SWITCH}={os.environ.get(ENV_SWITCH, '')}")
     values = env if env is not None else os.environ
     variables = tuple((k, values.get(k)) for k in _SITE_VARIABLES)

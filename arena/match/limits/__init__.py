@@ -3,23 +3,10 @@
 A limit is per bot, not per process: three children of 600 MB each break a 768 MB limit together.
 This module says what the limits are (:class:`TreeLimits`), what going past one is
 (:class:`Breach`, "memory limit", like CodinGame) and what enforcing them takes
-(:class:`TreeLimiter`). The machine decides how they are enforced
-(:func:`arena.match.limits.enforcement.tree_limiter` picks the first that works):
-
-- **cgroups** (:mod:`arena.match.limits.cgroups`), v2 where this process's cgroup delegates the
-  ``memory`` and ``pids`` controllers to its children, else v1 where those hierarchies are
-  writable: a cgroup per bot, where the kernel refuses or kills past the limits and tells that it
-  happened;
-- otherwise a **watchdog** (:mod:`arena.match.limits.watchdog`): the bot's tree is walked every
-  :data:`WATCH_INTERVAL_S` and the memory of its processes summed (with a sandbox's files in
-  memory), with ``RLIMIT_AS`` on each process at a few times the limit as a backstop against one
-  process growing faster than the watchdog looks. These limits are approximate
-  (:func:`arena.match.limits.enforcement.limits_note` says so).
-
-The bot joins its cgroup before it runs anything of its own (:meth:`TreeLimiter.admission` says
-what to join; :class:`arena.match.process.botprocess.BotProcess` starts the bot through a few lines of
-shell that do it, then ``exec`` the bot), so nothing it starts escapes, whatever session or
-process group it moves to. Whoever breaks a limit is killed whole by
+(:class:`TreeLimiter`): cgroups where the machine allows them (:mod:`.cgroups`), else a watchdog
+(:mod:`.watchdog`, approximate), as :func:`arena.match.limits.enforcement.tree_limiter` picks. The
+bot joins its cgroup before it runs anything of its own (:meth:`TreeLimiter.admission`), so
+nothing it starts escapes; whoever breaks a limit is killed whole by
 :class:`arena.match.process.botprocess.BotProcess` and reported with a :class:`Breach`.
 """
 
@@ -82,9 +69,6 @@ class TreeLimiter(Protocol):
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
         """Whether the bot (``root`` and the processes ``tree()`` lists) broke a limit."""
-
-    def members(self) -> list[int]:
-        """Every process the limiter knows to be the bot's (a cgroup's members; [] otherwise)."""
 
     def kill_all(self) -> None:
         """SIGKILL every member (nothing for the watchdog: the process tree is killed instead)."""

@@ -1,25 +1,13 @@
 """Holding a bot's limits with cgroups: a cgroup (or one per v1 hierarchy) per bot, where the
-kernel refuses or kills past the limits.
+kernel refuses or kills past the limits and its event files (``memory.events``,
+``memory.oom_control``, ``pids.events``) tell that it happened: v2 where this process's cgroup
+delegates the ``memory`` and ``pids`` controllers to its children, else v1 where those
+hierarchies are writable (often as root). An empty cgroup is kept for the next bot with the same
+limits, a few per process (making one costs milliseconds of the kernel's time).
 
-- **cgroup v2**, where this process's cgroup delegates the ``memory`` and ``pids`` controllers
-  to its children: a child cgroup per bot with ``memory.max``, ``memory.swap.max`` and
-  ``pids.max``; the kernel refuses or kills past the limits, and ``memory.events`` /
-  ``pids.events`` tell that it happened;
-- **cgroup v1**, where the ``memory`` and ``pids`` hierarchies are writable (often as root):
-  the same with ``memory.limit_in_bytes``, ``memory.memsw.limit_in_bytes`` and ``pids.max``,
-  read back from ``memory.oom_control`` and ``pids.events``.
-
-:func:`cgroup_limiter` makes one where this machine allows it (:mod:`arena.match.limits.enforcement`
-falls back to the watchdog where it does not). An empty cgroup is kept for the next bot with the
-same limits, a few per process (making one costs milliseconds of the kernel's time).
-
-A bot's cgroup is named ``arena-NS-PID-N``: the arena's PID namespace (``/proc/self/ns/pid``),
-its PID and a counter. An arena removes its cgroups when it ends; one that is killed outright
-(SIGKILL, the out-of-memory killer) cannot, so every arena, before it makes its first cgroup in
-a directory, removes those of the arenas of its own PID namespace that no longer run, and kills
-what is left in them (a daemon a bot started outside the sandbox). Cgroups of other namespaces
-(another container sharing the hierarchy) are never touched: their PIDs mean nothing here
-(:mod:`arena.match.process.owners`).
+A bot's cgroup is named ``arena-NS-PID-N`` (:mod:`arena.match.process.owners`): those of an arena
+killed outright (SIGKILL, the out-of-memory killer) are removed, what is left in them killed, by
+the next arena of the same PID namespace before it makes its first cgroup in that directory.
 """
 
 from __future__ import annotations
@@ -29,12 +17,11 @@ import errno
 import itertools
 import os
 import re
-import signal
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ..process import owners
+from ..process import owners, plumbing
 from . import Admission, Breach, BreachKind, TreeLimiter, TreeLimits
 
 __all__ = ["CGROUP_ROOT", "cgroup_limiter", "stale_cgroups"]
@@ -86,54 +73,68 @@ def _procs(directory: Path) -> list[int]:
         return []
 
 
+_Events = tuple[tuple[str, bytes], ...]
+"""(event file, key) pairs: ``memory.events`` and ``oom_kill``..."""
+
+
 class _Cgroups:
-    """The cgroup directories made for one bot (one per v1 hierarchy, or one v2 directory)."""
+    """The cgroup directories made for one bot (one per v1 hierarchy, or one v2 directory), and the
+    event files whose keys count the kernel's kills for memory and refusals of tasks."""
 
-    kind = "cgroup"
-
-    def __init__(self, dirs: list[Path], limits: TreeLimits) -> None:
+    def __init__(
+        self,
+        dirs: list[Path],
+        limits: TreeLimits,
+        kind: str = "cgroup",
+        memory_events: _Events = (),
+        task_events: _Events = (),
+        peak: Path | None = None,
+        kill: Path | None = None,
+    ) -> None:
         self.dirs = dirs
         self.limits = limits
+        self.kind = kind
+        self._memory_events, self._task_events = memory_events, task_events
+        self._peak = peak
+        """The file of the memory's peak (``memory.peak``, ``memory.max_usage_in_bytes``)."""
+        self._kill = kill
+        """cgroup v2's ``cgroup.kill``: writing ``1`` kills every member, forks in flight included."""
         self._open: dict[str, int] = {}
         self._open_lock = threading.Lock()
         self._base: dict[tuple[str, bytes], int] = {}
         """Event counts when this bot got the cgroup (a cgroup is reused, see :func:`_recycle`)."""
         self._owner = os.getpid()
-        self._files: tuple[str, ...] | None = None
+        self._files = tuple(dict.fromkeys(path for path, _ in (*memory_events, *task_events)))
         self._quiet: tuple[bytes, ...] | None = None
         """The event files' texts at a look that found no breach (see :meth:`check`)."""
 
-    def _count(self, path: str, key: bytes, texts: Mapping[str, bytes]) -> int:
-        """How many ``key`` events an event file counts since this bot got the cgroup, from its
-        text as read (``texts``)."""
-        return _count(texts[path], key) - self._base.get((path, key), 0)
+    def _breaks(self, events: _Events, texts: Mapping[str, bytes]) -> bool:
+        """Whether one of ``events`` counts since this bot got the cgroup, from the files' texts."""
+        return any(_count(texts[path], key) > self._base.get((path, key), 0) for path, key in events)
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
         """Whether the kernel refused or killed for a limit since the bot got the cgroup. The
         event files are read after every answer: when they read as at the last look, which found
         nothing (the usual case), nothing is parsed."""
-        files = self._files
-        if files is None:
-            files = self._files = tuple(dict.fromkeys(path for path, _ in self._events_watched()))
-        events = self._events
+        files, events = self._files, self._events
         texts = tuple([events(path) for path in files])
         if texts == self._quiet:
             return None
-        breach = self._check_events(dict(zip(files, texts)))
+        breach, read = None, dict(zip(files, texts))
+        if self._breaks(self._memory_events, read):
+            # The peak is this bot's: an earlier bot of a reused cgroup stayed under the limit.
+            peak = _read_int(self._peak) if self._peak is not None else None
+            shown = f"{peak // (1024 * 1024)} MB at the peak, " if peak else ""
+            breach = Breach(BreachKind.MEMORY, f"{shown}limit {self.limits.memory_mb} MB for all the bot's processes")
+        elif self._breaks(self._task_events, read):
+            breach = Breach(BreachKind.TASKS, f"more than {self.limits.tasks} processes and threads")
         self._quiet = texts if breach is None else None  # another thread's look may race: harmless
         return breach
 
-    def _check_events(self, texts: Mapping[str, bytes]) -> Breach | None:
-        """The breach the event files' ``texts`` tell of, if any."""
-        raise NotImplementedError
-
-    def _events_watched(self) -> tuple[tuple[str, bytes], ...]:
-        """The (event file, key) pairs :meth:`check` looks at."""
-        return ()
-
     def _rebase(self) -> None:
         """Count events from now on (for the next bot of a reused cgroup)."""
-        self._base = {(path, key): _count(self._events(path), key) for path, key in self._events_watched()}
+        watched = (*self._memory_events, *self._task_events)
+        self._base = {(path, key): _count(self._events(path), key) for path, key in watched}
         self._quiet = None
 
     def _events(self, path: str) -> bytes:
@@ -159,19 +160,21 @@ class _Cgroups:
         return Admission(cgroup_procs=tuple(str(d / "cgroup.procs") for d in self.dirs))
 
     def members(self) -> list[int]:
+        """Every process in the bot's cgroups."""
         return sorted({pid for d in self.dirs for pid in _procs(d)})
 
     def kill_all(self) -> None:
         """SIGKILL every member until none is left (a fork in flight shows up on the next pass)."""
+        if self._kill is not None and self._kill.exists():
+            try:
+                _write(self._kill, "1")
+            except OSError:
+                pass
         for _ in range(100):
             members = self.members()
             if not members:
                 return
-            for pid in members:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
+            plumbing.send(members)
             threading.Event().wait(0.002)
 
     def close(self) -> None:
@@ -196,79 +199,8 @@ class _Cgroups:
                 except OSError as exc:
                     if exc.errno != errno.EBUSY:
                         break
-                    for pid in _procs(d):  # a member left: the bot is being killed
-                        try:
-                            os.kill(pid, signal.SIGKILL)
-                        except OSError:
-                            pass
+                    plumbing.send(_procs(d))  # a member left: the bot is being killed
                     threading.Event().wait(0.01)
-
-    def _memory_detail(self, peak_bytes: int | None) -> str:
-        limit = self.limits.memory_mb
-        peak = f"{peak_bytes // (1024 * 1024)} MB at the peak, " if peak_bytes else ""
-        return f"{peak}limit {limit} MB for all the bot's processes"
-
-    def _tasks_detail(self) -> str:
-        return f"more than {self.limits.tasks} processes and threads"
-
-
-class _CgroupV1(_Cgroups):
-    kind = "cgroup v1"
-
-    def __init__(self, memory: Path | None, pids: Path | None, limits: TreeLimits) -> None:
-        super().__init__([d for d in (memory, pids) if d is not None], limits)
-        self.memory = memory
-        self.pids = pids
-        self._oom_control = None if memory is None else str(memory / "memory.oom_control")
-        self._pids_events = None if pids is None else str(pids / "pids.events")
-
-    def _events_watched(self) -> tuple[tuple[str, bytes], ...]:
-        watched = []
-        if self._oom_control is not None:
-            watched.append((self._oom_control, b"oom_kill"))
-        if self._pids_events is not None:
-            watched.append((self._pids_events, b"max"))
-        return tuple(watched)
-
-    def _check_events(self, texts: Mapping[str, bytes]) -> Breach | None:
-        if self._oom_control is not None and self._count(self._oom_control, b"oom_kill", texts) > 0:
-            assert self.memory is not None
-            peak = _read_int(self.memory / "memory.max_usage_in_bytes")
-            return Breach(BreachKind.MEMORY, self._memory_detail(peak))
-        if self._pids_events is not None and self._count(self._pids_events, b"max", texts) > 0:
-            return Breach(BreachKind.TASKS, self._tasks_detail())
-        return None
-
-
-class _CgroupV2(_Cgroups):
-    kind = "cgroup v2"
-
-    def __init__(self, directory: Path, limits: TreeLimits) -> None:
-        super().__init__([directory], limits)
-        self.directory = directory
-        self._memory_events = str(directory / "memory.events")
-        self._pids_events = str(directory / "pids.events")
-
-    def _events_watched(self) -> tuple[tuple[str, bytes], ...]:
-        return ((self._memory_events, b"oom_kill"), (self._memory_events, b"oom"), (self._pids_events, b"max"))
-
-    def _check_events(self, texts: Mapping[str, bytes]) -> Breach | None:
-        events = self._memory_events
-        if self._count(events, b"oom_kill", texts) > 0 or self._count(events, b"oom", texts) > 0:
-            # The peak is this bot's: an earlier bot of a reused cgroup stayed under the limit.
-            return Breach(BreachKind.MEMORY, self._memory_detail(_read_int(self.directory / "memory.peak")))
-        if self._count(self._pids_events, b"max", texts) > 0:
-            return Breach(BreachKind.TASKS, self._tasks_detail())
-        return None
-
-    def kill_all(self) -> None:
-        kill = self.directory / "cgroup.kill"
-        if kill.exists():
-            try:
-                _write(kill, "1")  # the kernel kills every member, forks in flight included
-            except OSError:
-                pass
-        super().kill_all()
 
 
 _POOL_SIZE = 8
@@ -369,7 +301,7 @@ def _v1_dir(controller: str, own: dict[str, str], name: str) -> Path | None:
     return _make_dir(parent, name)
 
 
-def _cgroup_v1(limits: TreeLimits, name: str) -> _CgroupV1 | None:
+def _cgroup_v1(limits: TreeLimits, name: str) -> _Cgroups | None:
     own = _own_cgroups()
     memory = _v1_dir("memory", own, name) if limits.memory_mb else None
     pids = _v1_dir("pids", own, name) if limits.tasks else None
@@ -378,6 +310,14 @@ def _cgroup_v1(limits: TreeLimits, name: str) -> _CgroupV1 | None:
             if d is not None:
                 d.rmdir()
         return None
+    made = _Cgroups(
+        [d for d in (memory, pids) if d is not None],
+        limits,
+        "cgroup v1",
+        () if memory is None else ((str(memory / "memory.oom_control"), b"oom_kill"),),
+        () if pids is None else ((str(pids / "pids.events"), b"max"),),
+        None if memory is None else memory / "memory.max_usage_in_bytes",
+    )
     try:
         if memory is not None and limits.memory_mb:
             nbytes = str(limits.memory_mb * 1024 * 1024)
@@ -387,12 +327,12 @@ def _cgroup_v1(limits: TreeLimits, name: str) -> _CgroupV1 | None:
         if pids is not None and limits.tasks:
             _write(pids / "pids.max", str(limits.tasks))
     except OSError:
-        _CgroupV1(memory, pids, limits).close()
+        made.close()
         return None
-    return _CgroupV1(memory, pids, limits)
+    return made
 
 
-def _cgroup_v2(limits: TreeLimits, name: str) -> _CgroupV2 | None:
+def _cgroup_v2(limits: TreeLimits, name: str) -> _Cgroups | None:
     own = _own_cgroups()
     if "" not in own or not (CGROUP_ROOT / "cgroup.controllers").exists():
         return None  # no unified hierarchy at /sys/fs/cgroup
@@ -408,6 +348,10 @@ def _cgroup_v2(limits: TreeLimits, name: str) -> _CgroupV2 | None:
     directory = _make_dir(parent, name)
     if directory is None:
         return None
+    events, pids = str(directory / "memory.events"), str(directory / "pids.events")
+    memory_events = ((events, b"oom_kill"), (events, b"oom"))
+    peak, kill = directory / "memory.peak", directory / "cgroup.kill"
+    made = _Cgroups([directory], limits, "cgroup v2", memory_events, ((pids, b"max"),), peak, kill)
     try:
         if limits.memory_mb:
             _write(directory / "memory.max", str(limits.memory_mb * 1024 * 1024))
@@ -418,9 +362,9 @@ def _cgroup_v2(limits: TreeLimits, name: str) -> _CgroupV2 | None:
         if limits.tasks:
             _write(directory / "pids.max", str(limits.tasks))
     except OSError:
-        _CgroupV2(directory, limits).close()
+        made.close()
         return None
-    return _CgroupV2(directory, limits)
+    return made
 
 
 def cgroup_limiter(limits: TreeLimits) -> TreeLimiter | None:
@@ -430,5 +374,4 @@ def cgroup_limiter(limits: TreeLimits) -> TreeLimiter | None:
     if reused is not None:
         return reused
     name = f"arena-{owners.tag()}-{next(_counter)}"
-    made: TreeLimiter | None = _cgroup_v2(limits, name) or _cgroup_v1(limits, name)
-    return made
+    return _cgroup_v2(limits, name) or _cgroup_v1(limits, name)

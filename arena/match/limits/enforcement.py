@@ -17,32 +17,30 @@ _forced: str | None = os.environ.get("ARENA_LIMITS") or None
 """``watchdog`` forces the watchdog (tests of the fallback, machines with odd cgroups)."""
 
 
-def tree_limiter(limits: TreeLimits, force: str | None = None, held: Callable[[int], int] | None = None) -> TreeLimiter:
+def tree_limiter(limits: TreeLimits, held: Callable[[int], int] | None = None) -> TreeLimiter:
     """The limiter for one bot: cgroups where this machine lets us make them, else the watchdog.
 
-    ``force="watchdog"`` (or the environment variable ``ARENA_LIMITS=watchdog``) skips cgroups.
     ``held``: the memory the bot holds outside its processes, in bytes, given its root's PID (a
     sandbox's files in memory), which the watchdog adds (the kernel charges them to a cgroup).
     """
-    force = force or _forced
-    if (limits.memory_mb or limits.tasks) and force != "watchdog":
+    if (limits.memory_mb or limits.tasks) and _forced != "watchdog":
         made = cgroup_limiter(limits)
         if made is not None:
             return made
     return Watchdog(limits, held)
 
 
-def enforcement(force: str | None = None) -> str:
+def enforcement() -> str:
     """How limits are enforced on this machine: ``cgroup v2``, ``cgroup v1`` or ``watchdog``."""
-    limiter = tree_limiter(TreeLimits(), force)
+    limiter = tree_limiter(TreeLimits())
     limiter.close()
     return limiter.kind
 
 
-def limits_note(limits: TreeLimits, force: str | None = None) -> str | None:
+def limits_note(limits: TreeLimits) -> str | None:
     """The line to show where ``limits`` are only approximate on this machine (the watchdog holds
     them: see :mod:`arena.match.limits.watchdog`), ``None`` where cgroups hold them or there are none."""
-    if not (limits.memory_mb or limits.tasks) or enforcement(force) != "watchdog":
+    if not (limits.memory_mb or limits.tasks) or enforcement() != "watchdog":
         return None
     return (
         "the memory and process limits are approximate here: without cgroups for the bots, a "

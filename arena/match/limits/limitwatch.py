@@ -1,12 +1,9 @@
 """The one thread of a process that looks at its running bots' limits every
 :data:`arena.match.limits.WATCH_INTERVAL_S`.
 
-A bot's limiter (:mod:`arena.match.limits.cgroups`, :mod:`arena.match.limits.watchdog`) says whether the bot
-went past a limit; something must ask it regularly, between the looks after each answer, so that
-a bot past its memory is killed even when it never answers again. A thread per bot did it: it cost
-about a third of a millisecond of CPU a bot to start, wake and join, more than the rest of the
-arena's work on a match. One thread serves every bot of the process instead, started at the first
-bot and asleep while no bot runs.
+Between the looks after each answer, it makes a bot past its memory killed even when it never
+answers again. One thread serves every bot (a thread per bot cost more CPU than the rest of the
+arena's work on a match), started at the first bot and asleep while no bot runs.
 
 :func:`watch` adds a bot's look (a function that looks at its limits and says whether to stop,
 after a breach it acted on); :func:`unwatch` removes it and returns once no look at it is in
@@ -22,7 +19,7 @@ from collections.abc import Callable, Hashable
 
 from . import WATCH_INTERVAL_S
 
-__all__ = ["watch", "unwatch", "watched"]
+__all__ = ["watch", "unwatch"]
 
 _lock = threading.Lock()
 _wake = threading.Condition(_lock)
@@ -57,12 +54,6 @@ def unwatch(key: Hashable) -> None:
     if threading.current_thread() is not _thread:
         with _looking:  # the look in progress, if any, ends first
             pass
-
-
-def watched() -> int:
-    """How many bots are looked at."""
-    with _lock:
-        return len(_looks)
 
 
 def _run() -> None:

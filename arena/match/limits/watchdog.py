@@ -1,18 +1,15 @@
-"""Holding a bot's limits without cgroups: a watchdog that walks the bot's process tree every
-:data:`arena.match.limits.WATCH_INTERVAL_S` (the process's limits thread asks it, see
-:mod:`arena.match.limits.limitwatch`) and sums the memory of its processes: resident sizes,
-then, past the limit, proportional sizes, so that pages forked children share with their parent
-count once; to which it adds what the bot holds outside its processes' memory where the caller
-says how much (a sandbox's files in its in-memory ``/tmp`` and ``/dev/shm``). ``RLIMIT_AS`` on
+"""Holding a bot's limits without cgroups: a watchdog, asked every
+:data:`arena.match.limits.WATCH_INTERVAL_S` (:mod:`arena.match.limits.limitwatch`), walks the bot's
+process tree and sums the memory of its processes: resident sizes, then, past the limit,
+proportional sizes (pages forked children share with their parent count once), plus what the bot
+holds in a sandbox's in-memory ``/tmp`` and ``/dev/shm`` where the caller says. ``RLIMIT_AS`` on
 each process, at a few times the limit, is the backstop against one process growing faster than
-the watchdog looks; its value is the bot's own (no two watchdogs of a process give the same), so
-that a process that left the bot's tree and session is still known as the bot's
-(:func:`arena.match.process.proctree.tree_of`).
+the watchdog looks; its value is the bot's own, so that a process that left the bot's tree and
+session is still known as the bot's (:func:`arena.match.process.proctree.tree_of`).
 
-What it does not see makes its limits approximate (:func:`arena.match.limits.enforcement.limits_note`):
-memory used between two looks, what the kernel holds for the bot (pipes, sockets, memory files
-it does not map), files it writes elsewhere than a sandbox's ``/tmp`` and ``/dev/shm``, and the
-processes of a bot that lowered its own address-space limit and then left its tree and session.
+Approximate (:func:`arena.match.limits.enforcement.limits_note`): it does not see memory used
+between two looks, what the kernel holds for the bot (pipes, sockets, unmapped memory files),
+files written elsewhere, nor a bot that lowered its own address-space limit and then left.
 """
 
 from __future__ import annotations
@@ -87,9 +84,6 @@ class Watchdog:
                 return value
 
     def admission(self) -> Admission:
-        # A backstop for one process growing faster than the watchdog looks (gigabytes in a few
-        # milliseconds): its address space, which counts reserved as well as used memory, may
-        # not pass a few times the limit. Its value marks the bot's processes.
         return Admission(address_space_kb=self._address_space_kb)
 
     def check(self, root: int, tree: Callable[[], list[int]]) -> Breach | None:
@@ -113,9 +107,6 @@ class Watchdog:
                     f"limit {limit} MB for all the bot's processes",
                 )
         return None
-
-    def members(self) -> list[int]:
-        return []
 
     def kill_all(self) -> None:
         pass

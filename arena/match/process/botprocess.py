@@ -1,22 +1,13 @@
 """One bot as a child process: its own session, bounded reads, deadlines, and a clean kill.
 
 Nothing here knows about games. A :class:`BotProcess` writes input lines, reads answer lines
-before a deadline (following the engine's line rules, see :mod:`arena.match.protocol.lines`), keeps a bounded
-tail of stderr (per bot and per turn, :mod:`arena.match.process.stderrtail`), and on
-:meth:`BotProcess.kill_tree` terminates the whole process tree (TERM, then KILL after a grace
-period) and reaps it, even when the bot spawned children, started new sessions or ignores SIGTERM.
-
-The bot's whole tree is held to its limits (:mod:`arena.match.limits`: memory and tasks, in a
-cgroup where the machine allows it, else under a watchdog), looked at by the process's one limits
-thread (:mod:`arena.match.limits.limitwatch`) and after each answer; past one, it is killed at once and
-:attr:`BotProcess.breach` says which. The bot gets ``SIGKILL`` when the thread that started
-it ends (``PR_SET_PDEATHSIG``, set by util-linux's ``setpriv`` before the bot runs, or by the
-sandbox's ``--die-with-parent``), so a killed arena does not leave it running. No Python code runs
-between fork and exec, so a start costs a ``vfork``, not a copy of the arena's memory. The Linux
-mechanism of all this (the subreaper, the parent-death signal, the launcher, signalling and
-reaping a tree) is :mod:`arena.match.process.plumbing`.
-
-POSIX only (Linux for the limits, the parent-death signal and the descendant search).
+before a deadline (:mod:`arena.match.protocol`), keeps a bounded tail of stderr
+(:mod:`arena.match.process.stderrtail`) and holds the bot's whole tree to its limits
+(:mod:`arena.match.limits`: past one, it is killed at once and :attr:`BotProcess.breach` says
+which). :meth:`BotProcess.kill_tree` terminates the whole tree (TERM, then KILL after a grace
+period) and reaps it, even when the bot spawned children, started new sessions or ignores
+SIGTERM. The Linux mechanism under it (launcher, parent-death signal, subreaper, reaping) is
+:mod:`arena.match.process.plumbing`.
 """
 
 from __future__ import annotations
@@ -34,12 +25,12 @@ from .. import sandbox
 from ..launch import pystart
 from ..limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TASK_LIMIT, Breach, TreeLimiter, TreeLimits, limitwatch
 from ..limits.enforcement import tree_limiter
-from ..protocol.lines import DEFAULT_MAX_LINE_BYTES, LineSplitter
+from ..protocol.lines import LineSplitter
 from ..protocol.pipes import BotPipes, ReadResult, ReadStatus
 from ..sandbox import init as sandboxinit
 from . import plumbing, proctree
 from .shield import shielded
-from .stderrtail import DEFAULT_STDERR_TAIL_BYTES, DEFAULT_TURN_STDERR_BYTES, StderrTail
+from .stderrtail import StderrTail
 
 __all__ = ["BotProcess", "BotStartError", "ReadStatus", "ReadResult", "ExitInfo", "resolve_program"]
 
@@ -108,56 +99,39 @@ class BotProcess:
         env: Mapping[str, str] | None = None,
         memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
         task_limit: int | None = DEFAULT_TASK_LIMIT,
-        limiter: str | None = None,
-        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-        stderr_tail_bytes: int = DEFAULT_STDERR_TAIL_BYTES,
-        turn_stderr_bytes: int = DEFAULT_TURN_STDERR_BYTES,
         name: str = "bot",
         wrapper: Sequence[str] = (),
     ) -> None:
         self.argv = list(argv)
         self.cwd = cwd
         self.env = dict(env) if env is not None else None
-        self.memory_limit_mb = memory_limit_mb
         self.limits = TreeLimits(memory_limit_mb, task_limit)
-        self._limiter_choice = limiter
         self._limiter: TreeLimiter | None = None
         self.wrapper = list(wrapper)
-        """The command prefix that runs ``argv`` (the sandbox's, see
-        :func:`arena.match.sandbox.confine`): it keeps the bot's pipes open, and dies with its parent."""
+        """The command prefix that runs ``argv`` (the sandbox's, :func:`arena.match.sandbox.confine`)."""
         self._wrapper_exe = os.path.realpath(shutil.which(self.wrapper[0]) or self.wrapper[0]) if self.wrapper else None
         self._init = sandbox.has_init(self.wrapper)
         self._init_pid: sandboxinit.InitPid | None = None
-        """Where the sandbox's ``bwrap`` says its init's PID (see :meth:`kill_tree`)."""
         self._mark: int | None = None
         """The address-space limit (bytes) that marks the bot's processes, where the limiter
         gives one (see :func:`arena.match.process.proctree.tree_of`)."""
         self.breach: Breach | None = None
         """The limit the bot went past (it was killed for it), if any."""
         self.name = name
-        self._splitter = LineSplitter(max_line_bytes)
-        self._stderr = StderrTail(stderr_tail_bytes, turn_stderr_bytes)
+        self._splitter = LineSplitter()
+        self._stderr = StderrTail()
         self._proc: subprocess.Popen[bytes] | None = None
         self._killed = False
         self._pipes: BotPipes | None = None
-        self._looked_at = 0.0
-        """When the limits were last looked at (``time.monotonic``)."""
-
-    # -- lifecycle -------------------------------------------------------------------------------
+        self._looked_at = 0.0  # time.monotonic() of the last look at the limits
 
     def start(self) -> BotProcess:
-        """Start the process in its own session, under its limits. Raises :class:`BotStartError`.
+        """Start the process in its own session, under its limits (the command is
+        :func:`arena.match.process.plumbing.launch_command`'s; a Python bot may get the fast start
+        of :mod:`arena.match.launch.pystart`). Raises :class:`BotStartError`.
 
-        The command actually run is ``setpriv --pdeathsig KILL -- /bin/sh -c LAUNCHER ... --
-        [wrapper] argv`` (:func:`arena.match.process.plumbing.launch_command`: no Python runs in the
-        child, which :mod:`subprocess` then starts with ``vfork``). A Python bot run by this
-        interpreter starts without ``site``'s import hooks (:func:`arena.match.launch.pystart.launch_argv`),
-        and outside the sandbox its bootstrap does the launcher's work instead of a shell
-        (:func:`arena.match.launch.pystart.admitting`).
-
-        Ctrl-C (or SIGTERM) during the start is held until it has ended, then raised: the caller,
-        which holds this object, then has a whole process to kill (:meth:`kill_tree`), not one
-        half started, whose sandbox might still be in the making.
+        Ctrl-C (or SIGTERM) during the start is held until it has ended, then raised: the caller
+        then has a whole process to kill (:meth:`kill_tree`), not one half started.
         """
         with shielded():
             self._start()
@@ -167,7 +141,7 @@ class BotProcess:
         resolve_program(self.argv[0], self.cwd, self.env)
         plumbing.become_subreaper()
         held = sandbox.scratch_bytes if self._init else None
-        self._limiter = limiter = tree_limiter(self.limits, self._limiter_choice, held)
+        self._limiter = limiter = tree_limiter(self.limits, held)
         argv = pystart.launch_argv(self.argv, self.cwd, self._bot_env())
         admission = limiter.admission()
         self._mark = admission.address_space_kb * 1024 if admission.address_space_kb else None
@@ -216,12 +190,12 @@ class BotProcess:
                 if self._proc is None:  # not started: no init to wait for
                     self._init_pid.close()
         assert self._proc.stdout and self._proc.stdin and self._proc.stderr
-        limitwatch.watch(self, self._watch_look)
+        limitwatch.watch(self, lambda: self._look_at_limits() is not None)  # True: killed, no more looks
         stdin_fd, stdout_fd = self._proc.stdin.fileno(), self._proc.stdout.fileno()
         os.set_blocking(stdout_fd, False)
         os.set_blocking(stdin_fd, False)
         self._pipes = BotPipes(stdin_fd, stdout_fd, self._splitter)
-        self._stderr.start(self._proc.stderr.fileno(), f"stderr-{self.name}")
+        self._stderr.start(self._proc.stderr.fileno())
 
     def _bot_env(self) -> Mapping[str, str] | None:
         """The environment the bot gets: ours, ``env``, or the one the sandbox sets (``bwrap
@@ -229,11 +203,6 @@ class BotProcess:
         if not self.wrapper:
             return self.env if self.env is not None else os.environ
         return sandbox.environment_of(self.wrapper)
-
-    def _watch_look(self) -> bool:
-        """The regular look at the limits (:mod:`arena.match.limits.limitwatch`): whether it found a
-        breach (the bot is then killed, and no longer looked at)."""
-        return self._look_at_limits() is not None
 
     def _look_at_limits(self, thorough: bool = True) -> Breach | None:
         """Check the limits now; on a breach, record it and kill every process of the bot."""
@@ -249,7 +218,7 @@ class BotProcess:
         return breach
 
     def _tree(self) -> list[int]:
-        """The bot's descendants and the processes it left behind (see :func:`plumbing.tree_of`)."""
+        """The bot's descendants and the processes they left to us (:func:`plumbing.tree_of`)."""
         assert self._proc is not None
         return plumbing.tree_of(self._proc.pid, self._mark)
 
@@ -260,13 +229,10 @@ class BotProcess:
         return found if found is not None else self._tree()
 
     def limit_breach(self, thorough: bool = True) -> Breach | None:
-        """The limit the bot went past, if any, looking once more now (the watchdog looks every
-        few milliseconds, and the kernel may have killed it for its memory a moment before); a
-        breach found now kills the bot as the watchdog would. Not ``thorough`` (after each
-        answer, where it must be cheap): without cgroups, the processes the bot's descendants
-        left re-parented to the arena are not counted (the watchdog's regular look counts them),
-        and there is no new look when the last one, the watchdog's or this, is less than
-        :data:`QUICK_LOOK_S` old (only bots that answer in less than that see the difference)."""
+        """The limit the bot went past, if any, looking once more now (a breach found kills the
+        bot). Not ``thorough`` (after each answer, where it must be cheap): the processes its
+        descendants left to the arena are not counted (the regular look counts them), and a look
+        less than :data:`QUICK_LOOK_S` old is not repeated."""
         if (
             self.breach is None
             and not self._killed
@@ -308,8 +274,6 @@ class BotProcess:
         except ValueError:
             return ExitInfo(code, f"signal {-code}")
 
-    # -- input -----------------------------------------------------------------------------------
-
     @property
     def input_closed(self) -> bool:
         """Whether the bot closed its input (a write found the pipe broken: it exited, most
@@ -321,8 +285,6 @@ class BotProcess:
         (closed its input, or did not read them before ``deadline``)."""
         assert self._pipes is not None, "the bot is not started"
         return self._pipes.send(lines, deadline)
-
-    # -- output ----------------------------------------------------------------------------------
 
     def read_line(self, timeout_s: float | None) -> ReadResult:
         """The next answer line, waiting at most ``timeout_s`` seconds (None = forever) counted
@@ -352,12 +314,6 @@ class BotProcess:
             pids = [p for p in pids if p not in init]
         return not proctree.holds_open(pids, pipe, self._wrapper_exe)
 
-    @property
-    def dropped_output_bytes(self) -> int:
-        return self._splitter.dropped_bytes
-
-    # -- stderr ----------------------------------------------------------------------------------
-
     def drain_stderr(self, timeout_s: float) -> None:
         """Wait up to ``timeout_s`` for stderr to reach its end (after the bot exited)."""
         self._stderr.join(timeout_s)
@@ -379,8 +335,6 @@ class BotProcess:
     def stderr_bytes(self) -> int:
         """Total bytes the bot wrote to stderr."""
         return self._stderr.total
-
-    # -- termination -----------------------------------------------------------------------------
 
     def kill_tree(self, grace_s: float = KILL_GRACE_S) -> ExitInfo:
         """Terminate the bot and every descendant (TERM, then KILL after ``grace_s``), reap them
@@ -425,12 +379,10 @@ class BotProcess:
             time.sleep(0.002)
 
     def _end_sandbox(self, proc: subprocess.Popen[bytes], grace_s: float) -> None:
-        """End a sandboxed bot: its ``bwrap`` process's end ends the whole sandbox (the init dies
-        with it, and every process of the PID namespace with the init), so ``bwrap`` alone is
-        waited for (a pidfd, no polling), then killed after ``grace_s``. Its child is then ours:
-        the init, or a copy of ``bwrap`` still making the sandbox, which no signal from out here
-        but SIGKILL reaches (it is the namespace's first process) and which may not have asked
-        yet to die with its parent: it is killed and reaped."""
+        """End a sandboxed bot: the end of its ``bwrap`` process ends the whole sandbox (the init
+        dies with it, and the PID namespace with the init), so ``bwrap`` alone is waited for, then
+        killed after ``grace_s``. Its child, then ours (the init, or a copy of ``bwrap`` still
+        making the sandbox, which only SIGKILL reaches from out here), is killed and reaped."""
         targets = plumbing.tree_of(proc.pid, self._mark)
         plumbing.signal_all(proc.pid, targets, signal.SIGTERM)
         plumbing.wait_for_exit(proc, grace_s)
@@ -441,11 +393,7 @@ class BotProcess:
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
                 pass
         left = self._left_to_us(targets)
-        for pid in left:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        plumbing.send(left)
         for pid in left:
             plumbing.reap_when_gone(pid, 5)  # the init reaped: its namespace is empty
         if self._limiter is not None:
@@ -475,17 +423,11 @@ class BotProcess:
         """Of the sandbox's init (as ``bwrap`` told it, see :class:`sandboxinit.InitPid`) and
         ``targets``, those re-parented to us once ``bwrap`` has ended."""
         info, self._init_pid = self._init_pid, None
-        init = None
+        init = info.pid() if info is not None else None
         if info is not None:
-            init = info.pid()
             info.close()
-        me = os.getpid()
-        found = []
-        for pid in dict.fromkeys([*([init] if init is not None else []), *targets]):
-            st = proctree.stat(pid)
-            if st is not None and st.ppid == me:
-                found.append(pid)
-        return found
+        candidates = dict.fromkeys(targets if init is None else [init, *targets])
+        return [pid for pid in candidates if (st := proctree.stat(pid)) is not None and st.ppid == os.getpid()]
 
     def terminate(self) -> None:
         """Ask the bot and its descendants to stop (SIGTERM) without waiting: :meth:`kill_tree`

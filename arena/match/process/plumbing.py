@@ -1,21 +1,12 @@
-"""Linux process plumbing: who adopts orphans, who dies with its parent, how a child is launched
-under its limits, and how a process tree is signalled, killed and reaped.
+"""Linux process plumbing: who adopts orphans (:func:`become_subreaper`), how a child is launched
+under its limits so that it dies with its parent (:func:`launch_command`), and how a process tree
+is signalled, killed and reaped.
 
-OS mechanism only, nothing about bots or games: :class:`arena.match.process.botprocess.BotProcess` starts
-and kills each bot with it, the tournament's workers die with their parent and the tournament
-kills what dead workers left (:func:`kill_orphans`). What a process tree holds is read from
-``/proc`` by :mod:`arena.match.process.proctree`; this module acts on it.
-
-- :func:`become_subreaper` (``PR_SET_CHILD_SUBREAPER``): a grandchild whose parent exited is
-  re-parented to this process, so it can still be found, killed and reaped;
-- :func:`launch_command`: the command that runs a child under ``setpriv --pdeathsig KILL`` (it
-  gets ``SIGKILL`` when the thread that started it ends) and through a few lines of ``/bin/sh``
-  that admit it under its limits (its cgroups, ``ulimit -v``), then ``exec`` it: no Python runs
-  between fork and exec, so a start costs a ``vfork``, not a copy of the arena's memory. Without
-  ``setpriv``, :func:`die_with_parent` sets the signal from Python in the child;
-- :func:`signal_all`, :func:`alive`, :func:`reap`, :func:`wait_for_exit`: ending a tree.
-
-Linux only (``prctl``, ``/proc``, pidfds where the kernel has them).
+OS mechanism only, nothing about bots or games: :class:`arena.match.process.botprocess.BotProcess`
+starts and kills each bot with it, and the tournament kills what dead workers left
+(:func:`kill_orphans`). What a tree holds is read from ``/proc`` by
+:mod:`arena.match.process.proctree`; this module acts on it. Linux only (``prctl``, ``/proc``,
+pidfds where the kernel has them).
 """
 
 from __future__ import annotations
@@ -29,7 +20,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from . import proctree
 
@@ -40,6 +31,7 @@ __all__ = [
     "die_with_parent",
     "launch_command",
     "tree_of",
+    "send",
     "signal_all",
     "alive",
     "reap",
@@ -54,24 +46,6 @@ _subreaper_lock = threading.Lock()
 _is_subreaper = False
 
 
-def become_subreaper() -> bool:
-    """Make this process adopt its orphaned descendants (Linux ``PR_SET_CHILD_SUBREAPER``).
-
-    A bot's grandchild whose parent exited is then re-parented to us, so it can still be found,
-    killed and reaped. Returns whether it worked.
-    """
-    global _is_subreaper
-    with _subreaper_lock:
-        if _is_subreaper:
-            return True
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            _is_subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-        except (OSError, AttributeError):
-            _is_subreaper = False
-        return _is_subreaper
-
-
 def _prctl() -> Callable[..., int] | None:
     try:
         prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
@@ -81,6 +55,19 @@ def _prctl() -> Callable[..., int] | None:
 
 
 _PRCTL = _prctl()
+
+
+def become_subreaper() -> bool:
+    """Make this process adopt its orphaned descendants (Linux ``PR_SET_CHILD_SUBREAPER``).
+
+    A bot's grandchild whose parent exited is then re-parented to us, so it can still be found,
+    killed and reaped. Returns whether it worked.
+    """
+    global _is_subreaper
+    with _subreaper_lock:
+        if not _is_subreaper and _PRCTL is not None:
+            _is_subreaper = _PRCTL(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        return _is_subreaper
 
 
 def die_with_parent(parent: int | None = None) -> None:
@@ -159,11 +146,10 @@ def launch_command(
     ``preexec_fn``; ``None`` where ``setpriv`` sets the parent-death signal).
 
     The command is ``setpriv --pdeathsig KILL -- /bin/sh -c LAUNCHER ... -- command``: each part
-    replaces itself with the next (``exec``), and no Python runs in the child, so
-    :mod:`subprocess` starts it with ``vfork`` (a ``fork`` of a big arena process costs tens of
-    milliseconds). Without ``setpriv`` the parent-death signal is set from Python in the child
-    (:func:`die_with_parent`), which costs a ``fork``. ``admitted``: the command does the
-    shell's work itself (see :func:`admission_text`): no shell."""
+    ``exec`` s the next and no Python runs in the child, so :mod:`subprocess` starts it with
+    ``vfork``, not a ``fork`` of a big arena process (tens of milliseconds; without ``setpriv``,
+    :func:`die_with_parent` runs in the child). ``admitted``: the command does the shell's work
+    itself (:func:`admission_text`)."""
     setpriv, parent = _setpriv(), os.getpid()
     launcher = [] if admitted else _launcher(cgroup_procs, address_space_kb, parent if setpriv else None)
     launched = [*launcher, *command]
@@ -181,18 +167,22 @@ def tree_of(root: int, mark: int | None = None) -> list[int]:
     return proctree.tree_of(root, _is_subreaper, mark)
 
 
-def signal_all(root: int, pids: list[int], sig: signal.Signals) -> None:
-    """Send ``sig`` to the process group of ``root``, to ``root`` and to each of ``pids`` (those
-    gone meanwhile are skipped)."""
-    try:
-        os.killpg(root, sig)
-    except OSError:
-        pass
-    for pid in [root, *pids]:
+def send(pids: Iterable[int], sig: signal.Signals = signal.SIGKILL) -> None:
+    """Send ``sig`` to each of ``pids`` (those gone meanwhile are skipped)."""
+    for pid in pids:
         try:
             os.kill(pid, sig)
         except OSError:
             pass
+
+
+def signal_all(root: int, pids: list[int], sig: signal.Signals) -> None:
+    """Send ``sig`` to the process group of ``root``, to ``root`` and to each of ``pids``."""
+    try:
+        os.killpg(root, sig)
+    except OSError:
+        pass
+    send([root, *pids], sig)
 
 
 def alive(pid: int) -> bool:
@@ -265,11 +255,7 @@ def kill_orphans(keep: Sequence[int] = ()) -> int:
     if not orphans:
         return 0
     targets = list(dict.fromkeys(orphans + (proctree.descendants(orphans) or [])))
-    for pid in targets:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+    send(targets)
     end = time.monotonic() + 2
     while any(alive(p) for p in orphans) and time.monotonic() < end:
         reap(orphans)

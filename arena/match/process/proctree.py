@@ -1,10 +1,7 @@
 """Processes as ``/proc`` shows them: one process's state, a process's children, a bot's tree,
 who holds a file open.
 
-Read only: the one reader of ``/proc/PID/stat`` (:func:`stat`) and the tree walks built on it, for
-:mod:`arena.match.process.plumbing` (what to kill), :mod:`arena.match.process.botprocess` (whether a bot still
-holds its output open), :mod:`arena.match.limits.watchdog` (its sums) and the tournament's start check
-(whether a bot is idle). Acting on processes (signals, reaping) is :mod:`arena.match.process.plumbing`'s.
+Read only (acting on processes, signals and reaping, is :mod:`arena.match.process.plumbing`'s).
 Linux only; a process that ends while it is read counts as gone, never as an error.
 """
 
@@ -160,12 +157,8 @@ def address_space(pid: int) -> int | None:
 
 def _belongs(orphan: int, root: int, mark: int | None) -> bool:
     """Whether ``orphan``, re-parented to us, is of the bot ``root``: of its session, or marked."""
-    return _session(orphan) == root or (mark is not None and address_space(orphan) == mark)
-
-
-def _session(pid: int) -> int | None:
-    st = stat(pid)
-    return st.session if st is not None else None
+    st = stat(orphan)
+    return (st is not None and st.session == root) or (mark is not None and address_space(orphan) == mark)
 
 
 def _tree_by_scan(root: int, mark: int | None) -> list[int]:

@@ -3,8 +3,8 @@ last turn (its last few KB), and how much came in all.
 
 :class:`arena.match.process.botprocess.BotProcess` keeps one per bot; the replay stores each turn's share,
 the result the tail and the total. One thread of the process reads every bot's stderr (an
-``epoll`` over them, started at the first bot): a thread per bot cost about a quarter of a
-millisecond of CPU a bot to start and end, more than the rest of the arena's work on a match.
+``epoll`` over them, started at the first bot): a thread per bot cost more CPU than the rest of the
+arena's work on a match.
 """
 
 from __future__ import annotations
@@ -60,9 +60,8 @@ class StderrTail:
         self._ended = threading.Event()
         self._fd: int | None = None
 
-    def start(self, fd: int, name: str = "") -> None:
-        """Read ``fd`` (made non-blocking) until its end or :meth:`stop` (``name``: unused, kept
-        for callers of earlier releases)."""
+    def start(self, fd: int) -> None:
+        """Read ``fd`` (made non-blocking) until its end or :meth:`stop`."""
         os.set_blocking(fd, False)
         self._fd = fd
         _reader.add(fd, self)
@@ -134,12 +133,16 @@ class _Reader:
     def remove(self, fd: int, tail: StderrTail) -> None:
         with self._lock:
             if self._streams.get(fd) is tail:
-                del self._streams[fd]
-                if self._epoll is not None:
-                    try:
-                        self._epoll.unregister(fd)
-                    except OSError:
-                        pass
+                self._forget(fd)
+
+    def _forget(self, fd: int) -> None:
+        """Read ``fd`` no more (the lock held)."""
+        del self._streams[fd]
+        try:
+            if self._epoll is not None:
+                self._epoll.unregister(fd)
+        except OSError:
+            pass
 
     def _run(self, epoll: select.epoll) -> None:
         while True:
@@ -150,11 +153,7 @@ class _Reader:
                         continue
                     ended = self._drain(fd, tail)
                     if ended:
-                        del self._streams[fd]
-                        try:
-                            epoll.unregister(fd)
-                        except OSError:
-                            pass
+                        self._forget(fd)
                 if ended:
                     tail._ended.set()
 

@@ -3,9 +3,9 @@ limit applied to it (the game's limit times the time scale), summed up as the sh
 :data:`CLOSE_CALL` of the limit, the closest call (the largest fraction), and a histogram over
 :data:`EDGES`.
 
-Search bots answer near the limit by design (a beam search stopping at 85% of it), so a fixed
-threshold says little; the histogram shows where the answers fall, and answers past the limit
-(taken within a ``--time-margin``) fall in the last bin.
+Search bots answer near the limit by design, so a fixed threshold says little: the histogram
+shows where the answers fall, answers past the limit (taken within a ``--time-margin``) in the
+last bin (for users: docs/timing.md).
 """
 
 from __future__ import annotations

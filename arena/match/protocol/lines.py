@@ -21,7 +21,7 @@ DEFAULT_MAX_LINE_BYTES = 1 << 20
 class LineSplitter:
     """Incremental ``\\n`` / ``\\r`` / ``\\r\\n`` line splitter with a per-line byte cap."""
 
-    __slots__ = ("_max", "_current", "_dropped", "_lines", "_after_cr", "_eof")
+    __slots__ = ("_max", "_current", "_dropped", "_lines", "_after_cr")
 
     def __init__(self, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
         if max_line_bytes < 1:
@@ -31,7 +31,6 @@ class LineSplitter:
         self._dropped = 0
         self._lines: deque[str] = deque()
         self._after_cr = False
-        self._eof = False
 
     @property
     def dropped_bytes(self) -> int:
@@ -74,7 +73,6 @@ class LineSplitter:
         """The stream ended: an unterminated last line is still a line (as readLine returns it)."""
         if self._current:
             self._finish_line()
-        self._eof = True
 
     def pop(self) -> str | None:
         """The next complete line (without its terminator), or ``None`` if none is buffered."""
@@ -84,11 +82,6 @@ class LineSplitter:
     def pending(self) -> int:
         """Number of complete lines buffered."""
         return len(self._lines)
-
-    @property
-    def partial(self) -> bool:
-        """Bytes of an unterminated line are buffered."""
-        return bool(self._current)
 
     def _append(self, chunk: bytes) -> None:
         room = self._max - len(self._current)

@@ -53,7 +53,6 @@ class BotPipes:
         self.stdin_closed = False
         """A write found the pipe broken (the bot exited, most likely)."""
         self.stdout_eof = False
-        """The bot's output reached its end."""
         self._last_write = time.monotonic()
 
     def close(self) -> None:
@@ -110,15 +109,12 @@ class BotPipes:
         self._last_write = time.monotonic()
         return True
 
-    # -- output ----------------------------------------------------------------------------------
-
     def read_lines(self, count: int, timeout_s: float | None) -> tuple[tuple[str, ...] | None, float, ReadStatus]:
         """The next ``count`` answer lines, all within one deadline, ``timeout_s`` seconds (None =
         forever) from the end of the last :meth:`send` (the engine's rule: the limit covers every
         expected line): (the lines, or ``None`` when they did not all come; the ms from the end of
         the write to the arrival of the last line read, or to the give-up; the status). Lines
-        already buffered are taken at once. This runs after every input of every game: it makes
-        no object but the lines."""
+        already buffered are taken at once."""
         start = self._last_write
         deadline = None if timeout_s is None else start + timeout_s
         got: list[str] = []

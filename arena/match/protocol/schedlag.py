@@ -1,16 +1,11 @@
 """Whether the machine, not the bot, is the reason an answer came late: the scheduling lag of an
 answer window and the machine's load.
 
-A bot is timed in wall-clock time, so a machine busier than its cores (other jobs, too many
-tournament workers) makes a bot late that would answer in time on an idle one. Around each answer
-window the arena measures its *scheduling lag*: how long the bot was ready to run but waited for a
-core (the run-queue wait the kernel counts in ``/proc/PID/schedstat``, over the window), and how
-late the arena's own wait for the answer woke up past its deadline; the larger of the two is the
-window's lag. A window whose lag exceeds :data:`OVERLOAD_SHARE` of its limit is *overloaded*, and
-a timeout in it is the machine's as much as the bot's (see :class:`arena.match.result.Verdict`).
-
-The measuring is a seam: :func:`arena.match.loop.play_match` takes any :class:`LagProbe` in its
-options (tests give one that reports a chosen lag; :class:`SchedLagProbe` is the real one).
+A window's *scheduling lag* is the larger of how long the bot was ready to run but waited for a
+core (``/proc/PID/schedstat``) and how late the arena's own wait woke past its deadline; past
+:data:`OVERLOAD_SHARE` of its limit the window is *overloaded*, and a timeout in it is the
+machine's as much as the bot's (for users: docs/timing.md). :func:`arena.match.loop.play_match`
+takes any :class:`LagProbe` in its options (:class:`SchedLagProbe` is the real one).
 """
 
 from __future__ import annotations
@@ -27,7 +22,6 @@ __all__ = [
     "LagWindow",
     "LagProbe",
     "SchedLagProbe",
-    "run_wait_ms",
     "machine_load",
     "timeout_message",
 ]
@@ -79,19 +73,6 @@ class LagProbe(Protocol):
         """A window starting now for the bot whose processes are ``pids``."""
 
 
-def run_wait_ms(pids: Sequence[int]) -> float:
-    """The time the processes ``pids`` (their main threads) have waited for a core since they
-    started, in ms (``/proc/PID/schedstat``'s second field; 0 for those gone or unreadable)."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/schedstat", "rb") as f:
-                total += int(f.read().split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    return total / 1e6
-
-
 def machine_load() -> tuple[float, int]:
     """(load average over the last minute, cores this process may use)."""
     try:
@@ -107,11 +88,12 @@ def machine_load() -> tuple[float, int]:
 
 @dataclass
 class _Window:
+    probe: SchedLagProbe
     pids: tuple[int, ...]
     waited_ms: float
 
     def close(self, late_ms: float) -> MachineLoad:
-        waited = max(0.0, run_wait_ms(self.pids) - self.waited_ms)
+        waited = max(0.0, self.probe.run_wait_ms(self.pids) - self.waited_ms)
         load, cores = machine_load()
         return MachineLoad(lag_ms=round(max(waited, late_ms), 3), load=round(load, 2), cores=cores)
 
@@ -119,13 +101,10 @@ class _Window:
 class SchedLagProbe:
     """The real probe: the bot's run-queue wait over the window, and the arena's own lateness.
 
-    It is read at every answer window, so each process's ``schedstat`` stays open between
-    windows and is read with one ``pread`` (opening it costs ten times more); :meth:`close`
-    closes them (a match does at its end). A descriptor of a process that ended reads nothing
-    (``ESRCH``), even when its PID is taken again: it is then opened anew. A window that opens
-    less than :data:`REUSE_S` after the last reading starts from that reading (for bots that
-    answer in microseconds: the lag may then count up to that much of a wait from before the
-    window)."""
+    Each process's ``schedstat`` stays open between windows, read with one ``pread`` (opening it
+    costs ten times more) until :meth:`close`; a descriptor of a process that ended reads nothing
+    (``ESRCH``) and is opened anew. A window that opens less than :data:`REUSE_S` after the last
+    reading starts from that reading (for bots that answer in microseconds)."""
 
     REUSE_S = 0.001
 
@@ -135,7 +114,8 @@ class SchedLagProbe:
         """The last window opened with a reading, for each set of processes, and when."""
 
     def run_wait_ms(self, pids: Sequence[int]) -> float:
-        """:func:`run_wait_ms`, from the descriptors kept open."""
+        """The time the processes ``pids`` (their main threads) have waited for a core since they
+        started, in ms (``/proc/PID/schedstat``'s second field; 0 for those gone or unreadable)."""
         total = 0
         fds = self._fds
         for pid in pids:
@@ -160,7 +140,7 @@ class SchedLagProbe:
         last = self._last.get(key)
         if last is not None and now - last[0] < self.REUSE_S:
             return last[1]
-        window = _Window(key, self.run_wait_ms(key))
+        window = _Window(self, key, self.run_wait_ms(key))
         self._last[key] = (now, window)
         return window
 

@@ -1,34 +1,16 @@
-"""Bots in a sandbox: bubblewrap (``bwrap``) around each bot, as CodinGame treats a bot as untrusted.
+"""Bots in a sandbox: bubblewrap (``bwrap``) around each bot, as CodinGame treats a bot as untrusted
+(what a sandboxed bot can and cannot do, for users: docs/how-to/sandbox.md).
 
-What a sandboxed bot gets (:func:`confine` builds the ``bwrap`` command):
-
-- its own PID, network, IPC, UTS and user namespaces, a new session, no capabilities, and
-  ``--die-with-parent``: it sees no other process (it cannot kill, trace or read its opponent or
-  the arena), has no network but its own loopback, and when the arena dies, however it dies,
-  every process of the bot dies with it (the PID namespace ends with its first process);
-- a cleared environment: ``PATH``, ``LANG``, ``HOME``, ``TMPDIR``, the variables given
-  explicitly with the bot (``--env NAME=VALUE``, a config's ``env:``, a shipped bot's ``env``;
-  ``--lib DIR`` puts DIR first on ``PYTHONPATH``) and ``PWD`` (its working directory), nothing
-  else of the user's environment (``PYTHONPATH=... arena play`` does not reach it: use ``--env``);
-- as the first process of its PID namespace (its init, which it can see), a shell started afresh
-  that runs it and reaps what is left to it: no process it sees holds anything but its own
-  environment and arguments (bubblewrap's own init, a copy of ``bwrap``, would show it the
-  arena's environment and every path the sandbox hides, in its command line and memory);
-- the whole filesystem read-only, except a private ``/tmp`` in memory (at most the memory limit)
-  whose ``/tmp/home`` is the bot's ``HOME``: the one writable scratch directory, per bot and per
-  game, gone with the game;
-- ``/run``, ``/home``, ``/root``, the user's home and ``/var/tmp`` hidden (empty, read-only; those
-  that hold anything), then
-  shown again where the bot needs them: its own files (the directories of the files its command
-  names, its working directory, its declared data files, the folders of its ``PYTHONPATH``)
-  and the interpreter's installation;
-- its opponents' files (what their commands name: scripts, packages, executables, data) and the
-  paths the caller hides (the results database, the replays) replaced by an empty file or an
-  empty directory, wherever they would otherwise be visible.
-
-What it does not do: files outside the hidden places stay readable (read-only) when the user can
-read them; CPU time is shared with everything else on the machine; shipped bots (the toolkit's
-``bots`` package) are public and never hidden from each other, since they share code.
+:func:`confine` builds the ``bwrap`` command: its own PID, network, IPC, UTS and user namespaces,
+a new session, no capabilities, ``--die-with-parent``; the sandbox's init (:mod:`.init`) as its
+first process, which gives the bot a cleared environment (``PATH``, ``LANG``, ``HOME``,
+``TMPDIR``, the variables given with the bot, ``PWD``); the whole filesystem read-only but a
+private in-memory ``/tmp`` (at most the memory limit) whose ``/tmp/home`` is the bot's ``HOME``;
+``/run``, ``/home``, ``/root``, the user's home and ``/var/tmp`` hidden (those that hold
+anything), then shown again where the bot needs them (its own files, :func:`bot_files`; the
+folders of its ``PYTHONPATH``; the interpreter's installation); its opponents' files and the
+paths the caller hides (results, replays) replaced by an empty file or directory. Shipped bots
+(the toolkit's ``bots`` package) are public and never hidden from each other.
 
 :func:`decide` turns ``--sandbox auto|on|off`` into a yes or no, with the one-line reason when
 ``auto`` cannot sandbox and an error when ``on`` cannot.
@@ -52,7 +34,7 @@ from pathlib import Path
 from ...errors import ArenaError
 from ..launch.pymodule import module_path
 from ..process import owners
-from .init import INIT_NAME, environment_of, has_init, init_words, scratch_bytes
+from .init import environment_of, has_init, init_words, scratch_bytes
 
 __all__ = [
     "SandboxMode",
@@ -67,7 +49,6 @@ __all__ = [
     "has_init",
     "scratch_bytes",
     "SCRATCH",
-    "INIT_NAME",
 ]
 
 SCRATCH = "/tmp/home"
@@ -75,6 +56,9 @@ SCRATCH = "/tmp/home"
 _HIDDEN = ("/run", "/var/tmp", "/home", "/root")
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/dev", "/sys")
 _SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
+_ROOT = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc")
+"""The filesystem every sandbox starts from, the probe's too: the whole of it read-only, its own
+``/dev`` and ``/proc``."""
 _NAMESPACES = ("--unshare-user-try", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net")
 
 
@@ -104,21 +88,7 @@ def _probe(bwrap: str | None) -> Support:
     if bwrap is None:
         return Support(False, "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)", None)
     true = shutil.which("true") or "/bin/true"
-    argv = [
-        bwrap,
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        "--tmpfs",
-        "/tmp",
-        *_isolation(),
-        *init_words({}, true),
-        true,
-    ]
+    argv = [bwrap, *_ROOT, "--tmpfs", "/tmp", *_isolation(), *init_words({}, true), true]
     try:
         done = subprocess.run(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=10, check=False
@@ -387,25 +357,8 @@ def _mounts(tmp_mb: int | None) -> list[str]:
     """The filesystem the sandbox starts from: everything read-only, its own ``/dev`` and
     ``/proc``, a private ``/tmp`` (with the bot's ``HOME``) and ``/dev/shm`` of ``tmp_mb`` each."""
     size = ["--size", str(tmp_mb * 1024 * 1024)] if tmp_mb else []
-    return [
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        *size,
-        "--tmpfs",
-        "/tmp",
-        "--dir",
-        SCRATCH,
-        *size,
-        "--tmpfs",
-        "/dev/shm",
-        "--remount-ro",
-        "/dev",
-    ]
+    shm = [*size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    return [*_ROOT, *size, "--tmpfs", "/tmp", "--dir", SCRATCH, *shm]
 
 
 def _hidden_places() -> list[Path]:

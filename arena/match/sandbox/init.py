@@ -1,19 +1,17 @@
 """The first process of a bot's sandbox, its init: what it is, and what the arena reads through it.
 
-bubblewrap's own init (``bwrap --unshare-pid`` without ``--as-pid-1``) is a copy of the ``bwrap``
-process: its command line holds every path the sandbox hides, its environment is the arena's
-whole environment, and the bot, which sees it (the one other process of its PID namespace), can
-read both, and its memory. The sandbox's init is instead a shell that ``bwrap`` starts afresh, with
-an empty environment, as the first process of the namespace (``--as-pid-1``): it runs the bot with
-``env -i`` and the bot's own variables, reaps whatever is left to it, and ends with the bot; no
-process the bot can see holds anything but its own environment and arguments.
+bubblewrap's own init (``bwrap --unshare-pid`` without ``--as-pid-1``) would be a copy of the
+``bwrap`` process, whose command line (every path the sandbox hides), environment (the arena's,
+whole) and memory the bot could read. The sandbox's init is instead a shell that ``bwrap`` starts
+afresh with an empty environment, as the first process of the namespace (``--as-pid-1``): it runs
+the bot with ``env -i`` and the bot's own variables, reaps whatever is left to it, and ends with
+the bot, with its exit status (a signal's is 128 + its number, as bubblewrap's).
 
-From outside, the init is the ``bwrap`` process's one child: it holds the bot's pipes (as the
-``bwrap`` process does), and its root is the sandbox's, through which the arena reads how much
-the bot holds in its in-memory ``/tmp`` and ``/dev/shm`` (:func:`scratch_bytes`). When the
-``bwrap`` process dies first (the arena kills it at a match's end), the init dies with it and is
-re-parented to the arena (a subreaper), in a session of its own: nothing else ties it to the bot,
-so ``bwrap`` says its PID on a pipe (``--info-fd``, :func:`InitPid`) and the arena reaps it.
+From outside, the init is the ``bwrap`` process's one child: it holds the bot's pipes, and its
+root is the sandbox's, through which the arena reads what the bot holds in its in-memory ``/tmp``
+and ``/dev/shm`` (:func:`scratch_bytes`). When the ``bwrap`` process dies first (the arena kills
+it at a match's end), the init dies with it and is re-parented to the arena (a subreaper) in a
+session of its own, so ``bwrap`` says its PID on a pipe (:class:`InitPid`) and the arena reaps it.
 """
 
 from __future__ import annotations
@@ -39,15 +37,10 @@ _ENV = "/usr/bin/env" if os.path.exists("/usr/bin/env") else (shutil.which("env"
 
 
 def init_words(variables: Mapping[str, str], program: str | None) -> list[str]:
-    """The sandbox's first process and what it runs the bot with, up to the bot's command:
-    ``--as-pid-1 -- /bin/sh -c INIT arena-init /usr/bin/env -i -- NAME=VALUE...``.
-
-    bubblewrap's own first process would be a copy of ``bwrap``: its command line (every path the
-    sandbox hides), environment (the arena's, whole) and memory readable by the bot. This one is a
-    shell started afresh with an empty environment, that runs the bot (``env -i`` gives it exactly
-    ``variables``), reaps whatever is left to it and ends with the bot, with its exit status (a
-    signal's is 128 + its number, as bubblewrap's). ``nice -n 0`` runs a program whose path holds
-    a ``=``, which ``env`` would take for a variable."""
+    """The sandbox's first process (see the module's docstring) and what it runs the bot with, up
+    to the bot's command: ``--as-pid-1 -- /bin/sh -c INIT arena-init /usr/bin/env -i --
+    NAME=VALUE...`` (``variables``). ``nice -n 0`` runs a program whose path holds a ``=``, which
+    ``env`` would take for a variable."""
     words = [_ENV, "-i", "--", *(f"{k}={v}" for k, v in variables.items())]
     if program is not None and "=" in program:
         words += [shutil.which("nice") or "/usr/bin/nice", "-n", "0", "--"]
