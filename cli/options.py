@@ -15,13 +15,13 @@ from typing import Any, TypeVar
 import click
 
 from arena.match.settings import PlaySettings
-from arena.settings import PLAY_KEYS, SETTINGS, ConfigError, Setting, flags_to_mapping, read_play_settings, setting
+from arena.settings import SETTINGS, ConfigError, Setting, flags_to_mapping, read_play_settings, setting
 
 __all__ = ["PLAYED", "setting_options", "shown_default", "play_settings", "given", "flagged"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-PLAYED = tuple(k for k in PLAY_KEYS if k not in ("replays", "keep"))
+PLAYED = ("time_scale", "time_margin", "memory_limit_mb", "params", "league", "sandbox", "lib", "env")
 """How games are played, as ``arena play`` takes it (the replays it writes are its ``--replay
 FILE``) and a ladder fixes it when it is made (``init``; ``run`` checks it)."""
 
