@@ -1,10 +1,10 @@
 """An openskill leaderboard over finished games (any number of players per game, draws allowed).
 
-Each game updates the players' ratings once, in the order given, with an openskill model
-(Weng-Lin Bayesian ratings; Plackett-Luce by default). Players with equal scores (or equal
-ranks) tie: a 2-player game with equal scores is a draw. The ``ordinal`` used for sorting is
-openskill's conservative estimate ``mu - 3 sigma``. The same games in the same order always give
-the same leaderboard (the rating updates are deterministic).
+Each game updates the players' ratings once, in the order given, with openskill's Plackett-Luce
+model (Weng-Lin Bayesian ratings, openskill's default parameters: mu 25, sigma 25/3). Players
+with equal scores (or equal ranks) tie: a 2-player game with equal scores is a draw. The
+``ordinal`` used for sorting is openskill's conservative estimate ``mu - 3 sigma``. The same games
+in the same order always give the same leaderboard (the rating updates are deterministic).
 
 Example::
 
@@ -19,18 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from openskill import models as _models
+from openskill.models import PlackettLuce
 
-__all__ = ["GameResult", "LeaderboardEntry", "MODEL_NAMES", "make_model", "leaderboard"]
-
-MODEL_NAMES: tuple[str, ...] = (
-    "PlackettLuce",
-    "BradleyTerryFull",
-    "BradleyTerryPart",
-    "ThurstoneMostellerFull",
-    "ThurstoneMostellerPart",
-)
-"""The openskill models :func:`make_model` knows by name."""
+__all__ = ["GameResult", "LeaderboardEntry", "leaderboard"]
 
 
 @dataclass(frozen=True)
@@ -81,25 +72,10 @@ class LeaderboardEntry:
         return {"name": self.name, "mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal, "games": self.games}
 
 
-def make_model(name: str = "PlackettLuce", **kwargs: Any) -> Any:
-    """An openskill model by class name (one of :data:`MODEL_NAMES`), with its keyword options
-    (e.g. ``mu``, ``sigma``, ``tau``)."""
-    if name not in MODEL_NAMES:
-        raise ValueError(f"unknown openskill model {name!r}; choose from {', '.join(MODEL_NAMES)}")
-    return getattr(_models, name)(**kwargs)
-
-
-def leaderboard(games: Iterable[GameResult], model: Any = None) -> list[LeaderboardEntry]:
-    """Rate the players of ``games`` (applied in order) and list them best first.
-
-    ``model`` is an openskill model instance or a name from :data:`MODEL_NAMES`; the default is
-    ``PlackettLuce()`` with openskill's default parameters (mu 25, sigma 25/3). Entries are sorted
-    by ordinal, then mu (both descending), then name.
-    """
-    if model is None:
-        model = make_model()
-    elif isinstance(model, str):
-        model = make_model(model)
+def leaderboard(games: Iterable[GameResult]) -> list[LeaderboardEntry]:
+    """Rate the players of ``games`` (applied in order) and list them best first: by ordinal, then
+    mu (both descending), then name."""
+    model = PlackettLuce()
     ratings: dict[str, Any] = {}
     played: dict[str, int] = {}
     for game in games:
