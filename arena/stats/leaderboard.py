@@ -75,7 +75,7 @@ class LeaderboardEntry:
 def leaderboard(games: Iterable[GameResult]) -> list[LeaderboardEntry]:
     """Rate the players of ``games`` (applied in order) and list them best first: by ordinal, then
     mu (both descending), then name."""
-    model = PlackettLuce()
+    model: Any = PlackettLuce()
     ratings: dict[str, Any] = {}
     played: dict[str, int] = {}
     for game in games:
