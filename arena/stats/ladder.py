@@ -76,8 +76,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -165,9 +164,6 @@ class BotRating:
     above_next: float | None
     """P(this bot is above the bot ranked next); ``None`` for the last one."""
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
 class LadderFit:
@@ -222,18 +218,6 @@ class LadderFit:
             return 0.5
         diff = self.rating(a).elo - self.rating(b).elo
         return normal_cdf(diff / math.sqrt(self.diff_variance(a, b)))
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (every float is finite)."""
-        return {
-            "model": "bradley-terry, draws as half wins, Elo scale",
-            "anchor": "mean 0",
-            "prior_sd": self.prior_sd,
-            "dispersion": self.dispersion,
-            "units": self.units,
-            "games": self.games,
-            "ranking": [b.to_dict() for b in self.ranking],
-        }
 
 
 @dataclass
