@@ -314,10 +314,6 @@ class BotProcess:
             pids = [p for p in pids if p not in init]
         return not proctree.holds_open(pids, pipe, self._wrapper_exe)
 
-    def drain_stderr(self, timeout_s: float) -> None:
-        """Wait up to ``timeout_s`` for stderr to reach its end (after the bot exited)."""
-        self._stderr.join(timeout_s)
-
     def take_turn_stderr(self) -> str:
         """The stderr written since the last call (its last few KB)."""
         return self._stderr.take_turn()

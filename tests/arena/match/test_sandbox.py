@@ -238,10 +238,11 @@ def test_the_init_adds_nothing_to_the_bot_s_stderr(tmp_path):
     process = BotProcess(argv, cwd=str(tmp_path), wrapper=wrapper).start()
     try:
         info = process.wait_exit(10)
-        process.drain_stderr(10)
+        last = process.last_stderr_line(10)
     finally:
         process.kill_tree()
     assert info.returncode == 128 + signal.SIGTERM
+    assert last == "mine"
     assert process.stderr_tail() == "mine\n"
 
 
