@@ -21,21 +21,15 @@ DEFAULT_MAX_LINE_BYTES = 1 << 20
 class LineSplitter:
     """Incremental ``\\n`` / ``\\r`` / ``\\r\\n`` line splitter with a per-line byte cap."""
 
-    __slots__ = ("_max", "_current", "_dropped", "_lines", "_after_cr")
+    __slots__ = ("_max", "_current", "_lines", "_after_cr")
 
     def __init__(self, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
         if max_line_bytes < 1:
             raise ValueError("max_line_bytes must be positive")
         self._max = max_line_bytes
         self._current = bytearray()
-        self._dropped = 0
         self._lines: deque[str] = deque()
         self._after_cr = False
-
-    @property
-    def dropped_bytes(self) -> int:
-        """Bytes discarded from over-long lines so far."""
-        return self._dropped
 
     def feed(self, data: bytes) -> None:
         """Add output bytes; complete lines become available to :meth:`pop`."""
@@ -85,12 +79,8 @@ class LineSplitter:
 
     def _append(self, chunk: bytes) -> None:
         room = self._max - len(self._current)
-        if len(chunk) <= room:
-            self._current += chunk
-        else:
-            if room > 0:
-                self._current += chunk[:room]
-            self._dropped += len(chunk) - max(room, 0)
+        if room > 0:
+            self._current += chunk[:room]
 
     def _finish_line(self) -> None:
         self._lines.append(self._current.decode("utf-8", errors="replace"))
