@@ -196,11 +196,6 @@ class StartPlan:
         """Whether this is the fast start."""
         return self.reason is Reason.FAST
 
-    def describe(self) -> str:
-        """One line: the path taken and why."""
-        why = self.reason.value + (f": {self.detail}" if self.detail else "")
-        return "fast start" if self.fast else f"normal start ({why})"
-
 
 @functools.lru_cache(maxsize=16)
 def probe_site(variables: tuple[tuple[str, str | None], ...] = (), cwd: str | None = None) -> SiteLayout | str:
