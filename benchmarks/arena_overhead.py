@@ -70,7 +70,8 @@ def measure(trace: dict, sandbox: SandboxMode) -> dict[str, float]:
     result = play_match(trace["game"], int(trace["seed"]), specs, MatchOptions(sandbox=sandbox))
     wall = time.perf_counter() - w0
     arena_cpu = cpu_self() - s0
-    assert result.scores == trace["final_scores"], (trace["name"], result.scores)
+    scores = list(result.outcome.scores) if result.outcome else None
+    assert scores == trace["final_scores"], (trace["name"], scores)
     # The bots' input, as the official referee sent it (the live parity test checks the arena
     # sends exactly this): the bots as a user runs them, and as the arena starts them.
     streams = trace["stdin_streams"]

@@ -156,10 +156,6 @@ class MatchResult:
     time_margin_ms: float = 0.0
 
     @property
-    def scores(self) -> list[int] | None:
-        return list(self.outcome.scores) if self.outcome else None
-
-    @property
     def winner(self) -> int | None:
         return self.outcome.winner if self.outcome else None
 
@@ -167,7 +163,7 @@ class MatchResult:
         return {
             "game": self.game,
             "seed": self.seed,
-            "scores": self.scores,
+            "scores": list(self.outcome.scores) if self.outcome else None,
             "winner": self.winner,
             "end_reason": self.outcome.end_reason.value if self.outcome else "interrupted",
             "turns": self.outcome.turns if self.outcome else self.turns,
