@@ -51,14 +51,14 @@ class VersionRows:
     _db: sqlite3.Connection
 
     @guarded
-    def add_version(self, name: str, digest: str, frozen: dict[str, Any], origin: str) -> tuple[VersionRow, bool]:
+    def add_version(self, name: str, digest: str, frozen: dict[str, Any], origin: str) -> VersionRow:
         """The version of ``name`` whose content hash is ``digest``: the one recorded already,
         else a new one numbered after the name's others, in one transaction (processes recording
-        the same version at once record it once). Returns it, and whether it is new."""
+        the same version at once record it once)."""
         with self._database.transaction():
             row = self._db.execute(f"{_SELECT_VERSION} WHERE name = ? AND hash = ?", (name, digest)).fetchone()
             if row is not None:
-                return _version_row(row), False
+                return _version_row(row)
             (number,) = self._db.execute(
                 "SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE name = ?", (name,)
             ).fetchone()
@@ -68,7 +68,7 @@ class VersionRows:
                 (name, number, digest, when, origin, json.dumps(frozen, sort_keys=True)),
             )
             assert cur.lastrowid is not None  # set by the INSERT just executed
-            return VersionRow(cur.lastrowid, name, int(number), digest, when, origin, dict(frozen)), True
+            return VersionRow(cur.lastrowid, name, int(number), digest, when, origin, dict(frozen))
 
     @guarded
     def versions(self, name: str | None = None) -> list[VersionRow]:

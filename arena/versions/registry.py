@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import paths
@@ -48,12 +48,9 @@ __all__ = [
 class Version(VersionRow):
     """A recorded bot version: the row the database keeps, and what is said of it."""
 
-    recorded_now: bool = field(default=False, compare=False)
-    """Whether the :func:`record` call that gave it recorded it (``False``: it was there)."""
-
     @classmethod
-    def of(cls, row: VersionRow, recorded_now: bool = False) -> Version:
-        return cls(row.id, row.name, row.number, row.hash, row.created, row.origin, row.frozen, recorded_now)
+    def of(cls, row: VersionRow) -> Version:
+        return cls(row.id, row.name, row.number, row.hash, row.created, row.origin, row.frozen)
 
     @property
     def label(self) -> str:
@@ -86,12 +83,10 @@ class Version(VersionRow):
 def record(store: Store, name: str, frozen: Frozen, origin: str) -> Version:
     """The version of ``name`` that ``frozen`` is (frozen into :func:`.snapshot.store_for` of
     ``store``'s database): the one recorded with its hash, else a new one, numbered after the
-    name's others (:attr:`Version.recorded_now`). ``origin``: where it was frozen from
-    (:func:`origin_of`)."""
+    name's others. ``origin``: where it was frozen from (:func:`origin_of`)."""
     if not is_bot_name(name):
         raise VersionError(f"{name!r} cannot name a bot version: use letters, digits and _.#+- only")
-    row, new = store.add_version(name, frozen.hash, frozen.to_dict(), paths.readable(origin))
-    return Version.of(row, new)
+    return Version.of(store.add_version(name, frozen.hash, frozen.to_dict(), paths.readable(origin)))
 
 
 def origin_of(bot: str, base: Path | None = None) -> str:

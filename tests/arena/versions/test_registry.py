@@ -43,8 +43,8 @@ def test_the_same_content_recorded_twice_is_one_version(db: Path, tmp_path: Path
         b = registry.record(store, "mybot", again, "somewhere else")
     digest = manifest_sha(first)
     assert rows(db, VERSIONS) == [("mybot", 1, digest, "/src/bot.py")]
-    assert (a.id, a.label, a.hash, a.recorded_now) == (1, "mybot@1", digest, True)
-    assert (b.id, b.label, b.origin, b.recorded_now) == (1, "mybot@1", "/src/bot.py", False)  # the first record
+    assert (a.id, a.label, a.hash) == (1, "mybot@1", digest)
+    assert (b.id, b.label, b.origin) == (1, "mybot@1", "/src/bot.py")  # the first record
     assert a == b
 
 
@@ -58,7 +58,7 @@ def test_an_edit_is_the_next_version_and_the_old_content_keeps_its_number(db: Pa
         listed = registry.versions(store)
     assert manifest_sha(one) != manifest_sha(two)
     assert rows(db, VERSIONS) == [("mybot", 1, manifest_sha(one), "o"), ("mybot", 2, manifest_sha(two), "o")]
-    assert (second.label, second.recorded_now, back.label, back.recorded_now) == ("mybot@2", True, "mybot@1", False)
+    assert (second.label, back.label) == ("mybot@2", "mybot@1")
     assert [v.label for v in listed] == ["mybot@1", "mybot@2"]
     assert listed[0].how == "module tree" and listed[0].warning is None
 
