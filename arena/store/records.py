@@ -230,7 +230,3 @@ class GameRecord:
     @property
     def ranks(self) -> tuple[int, ...]:
         return tuple(p.rank for p in self.players)
-
-    @property
-    def statuses(self) -> tuple[str, ...]:
-        return tuple(p.status for p in self.players)

@@ -327,7 +327,7 @@ def test_a_tournament_stores_every_game_then_resumes_and_extends(tmp_path):
     first, games, _ = _run(config)
     assert not first.interrupted and first.played == 4 and len(games) == 4
     assert {(g.pair, g.leg) for g in games} == {(0, 0), (0, 1), (1, 0), (1, 1)}
-    assert all(g.statuses == ("ok", "ok") for g in games)
+    assert all([p.status for p in g.players] == ["ok", "ok"] for g in games)
     # greedy (player "greedy") beats random in every game, from either seat
     assert all(g.seats[g.winner] == "greedy" for g in games)
     again, games_again, _ = _run(config)
