@@ -3,12 +3,10 @@ that editing or rebuilding its source later never changes the version registered
 
 What is frozen, by kind of bot (:class:`arena.match.launch.botspec.BotSpec`):
 
-- **A Python bot** (:attr:`BotSpec.source`: a script, a package, a shipped module): its bundle
-  when a bundling function is given (``bundle(entry) -> text``: the arena does not import the
-  bundler), run as a script (a package's bundle as its ``__main__.py``); else, or when the
-  bundler refuses it (a note says why), its module tree: the files the bot hash covers
-  (:func:`arena.versions.provenance.bot_sources`) in their relative layout, run as before. Its
-  arguments are kept; it runs with the arena's interpreter of the day.
+- **A Python bot** (:attr:`BotSpec.source`: a script, a package, a shipped module): its module
+  tree: the files the bot hash covers (:func:`arena.versions.provenance.bot_sources`) in their
+  relative layout, run as before. Its arguments are kept; it runs with the arena's interpreter of
+  the day. (Older releases could freeze one as its bundle: such versions still load and play.)
 - **An executable given by path** (not an interpreter): the file, executable.
 - **An interpreter and its script** (``node bot.js``, ``java -jar bot.jar``, ``python3 bot.py``):
   the script (a ``.py`` one with the local modules it imports), run by the same interpreter, which
@@ -135,21 +133,19 @@ def _assemble(
     spec: BotSpec,
     how: How,
     code: Sequence[Path],
-    made: dict[Path, bytes],
     launch: Callable[[_Tree], tuple[Word, ...]],
     avoid: ArenaFiles,
     python: tuple[Path, int] | None = None,
 ) -> _Plan:
-    """The plan of a bot whose ``code`` files are copied (and ``made`` ones written), run as
-    ``launch`` gives, followed by its arguments; ``python``: a Python bot's entry and launcher."""
+    """The plan of a bot whose ``code`` files are copied, run as ``launch`` gives, followed by its
+    arguments; ``python``: a Python bot's entry and launcher."""
     data = _declared(spec)
     data_files = provenance.data_files(spec.data, spec.cwd, avoid)
     anchor = Path(spec.cwd).resolve() if spec.cwd is not None else Path.cwd().resolve() if spec.data else None
-    places = [p.parent for p in (*code, *made, *data_files)] + [d for d in data if d.is_dir()]
+    places = [p.parent for p in (*code, *data_files)] + [d for d in data if d.is_dir()]
     tree = _Tree(places + ([anchor] if anchor is not None else []))
     content = Content(
         copies={tree.word(f)[1]: f for f in (*data_files, *code)},
-        made={tree.word(p)[1]: text for p, text in made.items()},
         dirs={tree.word(d)[1] for d in data if d.is_dir()} | ({tree.word(anchor)[1]} if anchor is not None else set()),
     )
     plan = _Plan(Recipe(how, ()), content)
@@ -180,39 +176,18 @@ def _code(spec: BotSpec, words: Sequence[str], copied: Sequence[Path], tree: _Tr
     return tuple(out)
 
 
-def _python(spec: BotSpec, bundle: Callable[[str], str] | None, avoid: ArenaFiles) -> _Plan:
+def _python(spec: BotSpec, avoid: ArenaFiles) -> _Plan:
     assert spec.source is not None
-    entry = Path(spec.source.entry)
-    note = None
-    if bundle is not None:
-        try:
-            text = bundle(spec.source.entry)
-        except ValueError as exc:
-            note = f"bot {spec.name!r} is frozen as its module tree: the bundler refused it ({exc})"
-        else:
-            place = entry / "__main__.py" if entry.is_dir() else entry
-            return _assemble(
-                spec,
-                "bundle",
-                [],
-                {place: text.encode("utf-8")},
-                lambda tree: (_PYTHON, ("word", "-u"), tree.word(place)),
-                avoid,
-                (place, 3),
-            )
     code = provenance.bot_sources(spec, avoid)
     launcher = spec.argv[: spec.source.launcher]
-    plan = _assemble(
+    return _assemble(
         spec,
         "module tree",
         code,
-        {},
         lambda tree: (_PYTHON, *_code(spec, launcher, code, tree)[1:]),
         avoid,
-        (entry, spec.source.launcher),
+        (Path(spec.source.entry), spec.source.launcher),
     )
-    plan.notes[:0] = [note] if note else []
-    return plan
 
 
 def _binary(spec: BotSpec, avoid: ArenaFiles) -> _Plan:
@@ -221,13 +196,13 @@ def _binary(spec: BotSpec, avoid: ArenaFiles) -> _Plan:
     if why is not None:
         raise _refuse(spec, f"{spec.argv[0]}: {why}")
     code = [program.resolve()]
-    return _assemble(spec, "binary", code, {}, lambda tree: _code(spec, spec.argv[:1], code, tree), avoid)
+    return _assemble(spec, "binary", code, lambda tree: _code(spec, spec.argv[:1], code, tree), avoid)
 
 
 def _script(spec: BotSpec, words: Sequence[str], avoid: ArenaFiles) -> _Plan:
     program = _where(spec, spec.argv[0]).resolve()
     code = [f for f in provenance.bot_sources(spec, avoid) if f != program]
-    plan = _assemble(spec, "script", code, {}, lambda tree: _code(spec, words, code, tree), avoid)
+    plan = _assemble(spec, "script", code, lambda tree: _code(spec, words, code, tree), avoid)
     names = ", ".join(f.name for f in code)
     plan.notes.insert(
         0,
@@ -250,7 +225,7 @@ def _command(spec: BotSpec) -> _Plan:
     return _Plan(recipe)
 
 
-def _plan(spec: BotSpec, bundle: Callable[[str], str] | None, avoid: ArenaFiles, lenient: bool) -> _Plan:
+def _plan(spec: BotSpec, avoid: ArenaFiles, lenient: bool) -> _Plan:
     if not spec.argv:
         raise _refuse(spec, "it has no command")
     words = provenance.code_words(spec)[0]
@@ -260,7 +235,7 @@ def _plan(spec: BotSpec, bundle: Callable[[str], str] | None, avoid: ArenaFiles,
         return _command(spec)
     _check_readable(dataclasses.replace(spec, data=()) if lenient else spec, avoid)
     if spec.source is not None:
-        return _python(spec, bundle, avoid)
+        return _python(spec, avoid)
     return _binary(spec, avoid) if binary else _script(spec, words, avoid)
 
 
@@ -278,14 +253,12 @@ def _unreadable(spec: BotSpec) -> tuple[BotSpec, tuple[str, ...]]:
 def freeze(
     spec: BotSpec,
     store: Path,
-    bundle: Callable[[str], str] | None,
     avoid: ArenaFiles | None = None,
     *,
     lenient: bool = False,
 ) -> Frozen:
     """Freeze the bot ``spec`` into ``store`` (see the module's text for what is frozen, and
     :mod:`.snapshot` for the store): the version it is now, run as :attr:`Frozen.spec`.
-    ``bundle(entry) -> text`` bundles a Python bot (``None``: its module tree is copied);
     ``avoid``: the arena's own files (its database, its replays), never frozen. The same content
     is stored once; an existing snapshot of it is checked, and replaced when damaged. Raises
     :class:`FreezeError` (one line) when the bot cannot be frozen; ``lenient``: declared data that
@@ -295,7 +268,7 @@ def freeze(
     avoid = avoid or ArenaFiles()
     folders = {*avoid.folders, str(store), os.path.realpath(store)}
     spec, left = _unreadable(spec) if lenient else (spec, ())
-    plan = _plan(spec, bundle, ArenaFiles(avoid.files, tuple(sorted(folders))), lenient)
+    plan = _plan(spec, ArenaFiles(avoid.files, tuple(sorted(folders))), lenient)
     if left:
         plan.recipe = dataclasses.replace(plan.recipe, data=plan.recipe.data + tuple(("word", d) for d in left))
     return snapshot.write(store, spec.name, plan.recipe, plan.content, plan.notes)

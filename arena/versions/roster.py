@@ -65,7 +65,7 @@ def version_name(name: str) -> str:
 def _frozen(store: Store, wanted: Wanted, avoid: ArenaFiles) -> tuple[Entrant, str]:
     assert wanted.spec is not None
     spec = wanted.spec
-    frozen = freeze(replace(spec, name=version_name(spec.name)), store_for(store.path), None, avoid, lenient=True)
+    frozen = freeze(replace(spec, name=version_name(spec.name)), store_for(store.path), avoid, lenient=True)
     version = record(store, version_name(spec.name), frozen, wanted.origin)
     name = wanted.name or spec.name
     notes = tuple(n for n in (frozen.warning, *frozen.notes) if n)

@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast, get_args
+from typing import Any, get_args
 
 from .. import paths
 from ..errors import ArenaError
@@ -84,10 +84,9 @@ class FreezeError(ArenaError, ValueError):
 
 @dataclass
 class Content:
-    """What goes in a snapshot's tree, by name: files copied, files made (a bundle), folders."""
+    """What goes in a snapshot's tree, by name: files copied, folders."""
 
     copies: dict[str, Path] = field(default_factory=dict)
-    made: dict[str, bytes] = field(default_factory=dict)
     dirs: set[str] = field(default_factory=set)
 
 
@@ -107,8 +106,8 @@ class Frozen:
     warning: str | None = None
     """Why it is not frozen (a command kept as given), in one line; ``None`` when it is."""
     notes: tuple[str, ...] = ()
-    """What else :func:`arena.versions.freeze.freeze` saw, one line each: a bundler that refused the
-    bot (frozen as its module tree), files its script may load, arguments naming files not frozen."""
+    """What else :func:`arena.versions.freeze.freeze` saw, one line each: files its script may load,
+    arguments naming files not frozen."""
 
     def to_dict(self) -> dict[str, Any]:
         """The version as the results database keeps it (JSON-ready): its hash, how it was frozen,
@@ -214,23 +213,19 @@ def _fill(tree: Path, content: Content, bot: str) -> tuple[FrozenFile, ...]:
     :data:`FILE_LIMIT` bytes, all together at most :data:`TOTAL_LIMIT`."""
     total = 0
     out = []
-    for name in sorted({*content.copies, *content.made}):
-        source = content.copies.get(name)
-        made = content.made.get(name)
-        origin = str(source) if made is None else f"the bundle of {bot!r}"
+    for name, source in sorted(content.copies.items()):
         dest = tree / name
         dest.parent.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha256()
         try:
-            executable = made is None and source is not None and bool(os.stat(source).st_mode & 0o111)
-            pieces = [made] if made is not None else paths.regular_chunks(cast(Path, source), FILE_LIMIT)
+            executable = bool(os.stat(source).st_mode & 0o111)
             with open(dest, "xb") as handle:
-                for piece in pieces:
+                for piece in paths.regular_chunks(source, FILE_LIMIT):
                     total += len(piece)
                     if total > TOTAL_LIMIT:
                         raise FreezeError(
                             f"bot {bot!r} cannot be frozen: its files are over {paths.size_text(TOTAL_LIMIT)} "
-                            f"together (at {origin}): at most that much is frozen"
+                            f"together (at {source}): at most that much is frozen"
                         )
                     digest.update(piece)
                     handle.write(piece)
@@ -238,11 +233,11 @@ def _fill(tree: Path, content: Content, bot: str) -> tuple[FrozenFile, ...]:
                 os.fsync(handle.fileno())
         except paths.NotRegular as exc:
             raise FreezeError(
-                f"bot {bot!r} cannot be frozen: {origin}: {exc} (only regular files of at most "
+                f"bot {bot!r} cannot be frozen: {source}: {exc} (only regular files of at most "
                 f"{paths.size_text(FILE_LIMIT)} are frozen)"
             ) from None
         except OSError as exc:
-            raise FreezeError(f"bot {bot!r} cannot be frozen: {origin}: {exc.strerror or exc}") from None
+            raise FreezeError(f"bot {bot!r} cannot be frozen: {source}: {exc.strerror or exc}") from None
         os.chmod(dest, 0o555 if executable else 0o444)
         out.append(FrozenFile(name, digest.hexdigest(), executable))
     return tuple(out)

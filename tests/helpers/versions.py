@@ -24,7 +24,7 @@ def frozen_bot(folder: Path, db: Path, answer: str, file: str = "bot.py") -> Fro
     folder.mkdir(parents=True, exist_ok=True)
     path = write_spring_bot(folder, file, answer)
     spec = resolve(str(path), "spring2021")
-    return freeze(spec, store_for(db), None)
+    return freeze(spec, store_for(db))
 
 
 def manifest_sha(frozen: Frozen) -> str:

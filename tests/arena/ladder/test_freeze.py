@@ -18,6 +18,7 @@ import pytest
 from arena.match import MatchOptions, Verdict, play_match
 from arena.match.launch.botspec import BotSpec, resolve, shipped_bots
 from arena.versions.freeze import FreezeError, Frozen, freeze
+from arena.versions.manifest import FrozenFile, Recipe, encode
 from arena.versions.snapshot import verify
 from bundler.ship import bundle_source
 from tests.helpers.spring_text_bots import spring_bot_text, write_spring_bot
@@ -100,11 +101,10 @@ def interpreter_bot(folder: Path) -> Bot:
 
 
 KINDS = {
-    "script": (script_bot, None, "module tree"),
-    "package, bundled": (package_bot, bundle_source, "bundle"),
-    "package, module tree": (package_bot, None, "module tree"),
-    "binary": (binary_bot, None, "binary"),
-    "interpreter and script": (interpreter_bot, None, "script"),
+    "script": (script_bot, "module tree"),
+    "package": (package_bot, "module tree"),
+    "binary": (binary_bot, "binary"),
+    "interpreter and script": (interpreter_bot, "script"),
 }
 
 
@@ -112,21 +112,17 @@ KINDS = {
 def test_a_frozen_bot_keeps_its_answers_after_its_source_is_edited(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    make, bundler, how = KINDS[kind]
+    make, how = KINDS[kind]
     src = tmp_path / "src"
     src.mkdir()
     monkeypatch.chdir(src)
     bot = make(src)
     spec = resolve(bot.text, "spring2021")
-    frozen = freeze(spec, tmp_path / "arena.sqlite-bots", bundler)
+    frozen = freeze(spec, tmp_path / "arena.sqlite-bots")
     assert frozen.how == how and frozen.warning is None
     assert frozen.hash == manifest_hash(frozen) == frozen.folder.name
     assert frozen.folder == tmp_path / "arena.sqlite-bots" / frozen.hash
-    if how == "bundle":
-        expected = {"twofile/__main__.py": sha(bundle_source(bot.text))}
-    else:
-        expected = {name: sha(text) for name, text in bot.files.items()}
-    assert {f.name: f.sha256 for f in frozen.files} == expected
+    assert {f.name: f.sha256 for f in frozen.files} == {name: sha(text) for name, text in bot.files.items()}
     for f in frozen.files:
         assert sha((frozen.folder / "tree" / f.name).read_bytes()) == f.sha256
 
@@ -142,7 +138,7 @@ def test_a_frozen_bot_keeps_its_answers_after_its_source_is_edited(
     assert verify(frozen) is None
 
     monkeypatch.chdir(src)
-    again = freeze(resolve(bot.text, "spring2021"), tmp_path / "arena.sqlite-bots", bundler)
+    again = freeze(resolve(bot.text, "spring2021"), tmp_path / "arena.sqlite-bots")
     assert again.hash != frozen.hash and again.hash == manifest_hash(again)
     assert verify(frozen) is None and answers(frozen.spec) == {"WAIT v1"}
 
@@ -154,30 +150,33 @@ def test_a_package_bot_keeps_its_layout_and_arguments(tmp_path: Path, monkeypatc
     (pkg / "__init__.py").write_text("")
     (pkg / "words.py").write_text("import sys\n\nANSWER = 'WAIT ' + ' '.join(sys.argv[1:])\n")
     (pkg / "__main__.py").write_text(spring_bot_text("ANSWER", imports="from .words import ANSWER\n"))
-    spec = resolve(f"{pkg} --depth 3", "spring2021")
-    for bundler, launch in ((None, ("-u", "-m", "argbot")), (bundle_source, ("-u",))):
-        frozen = freeze(spec, tmp_path / "store", bundler)
-        assert frozen.spec.argv[1 : 1 + len(launch)] == launch and frozen.spec.argv[-2:] == ("--depth", "3")
-        assert frozen.spec.source is not None
-        assert frozen.spec.argv[frozen.spec.source.launcher :] == ("--depth", "3")
-        assert Path(frozen.spec.source.entry).is_relative_to(frozen.folder / "tree")
-        assert answers(frozen.spec) == {"WAIT --depth 3"}
+    frozen = freeze(resolve(f"{pkg} --depth 3", "spring2021"), tmp_path / "store")
+    assert frozen.spec.argv[1:4] == ("-u", "-m", "argbot") and frozen.spec.argv[-2:] == ("--depth", "3")
+    assert frozen.spec.source is not None
+    assert frozen.spec.argv[frozen.spec.source.launcher :] == ("--depth", "3")
+    assert Path(frozen.spec.source.entry).is_relative_to(frozen.folder / "tree")
+    assert answers(frozen.spec) == {"WAIT --depth 3"}
 
 
-def test_a_module_the_bundler_refuses_is_frozen_as_its_module_tree(tmp_path: Path) -> None:
-    bot = script_bot(tmp_path)
-
-    def refuse(entry: str) -> str:
-        raise ValueError(f"{entry}: imports something unknown")
-
-    frozen = freeze(resolve(bot.text, "spring2021"), tmp_path / "store", refuse)
-    assert frozen.how == "module tree"
-    assert [f.name for f in frozen.files] == ["bot.py"]
-    assert (
-        len(frozen.notes) == 1
-        and "the bundler refused it" in frozen.notes[0]
-        and "imports something" in frozen.notes[0]
-    )
+def test_a_version_an_older_release_stored_as_its_bundle_still_loads_and_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Older releases could freeze a Python bot as its bundle: the bundle as the tree's one file,
+    run as a script from the tree."""
+    monkeypatch.chdir(tmp_path)
+    bot = package_bot(tmp_path)
+    text = bundle_source(bot.text).encode()
+    main = ("tree", "twofile/__main__.py")
+    recipe = Recipe("bundle", (("python", ""), ("word", "-u"), main), cwd=("tree", "."), entry=main, launcher=3)
+    raw = encode(recipe, [FrozenFile(main[1], sha(text), False)], ["."])
+    folder = tmp_path / "store" / sha(raw)
+    (folder / "tree" / "twofile").mkdir(parents=True)
+    (folder / "tree" / main[1]).write_bytes(text)
+    (folder / "manifest.json").write_bytes(raw)
+    frozen = Frozen.from_dict({"hash": sha(raw)}, "old", tmp_path / "store")
+    assert frozen.how == "bundle" and verify(frozen) is None
+    assert frozen.spec.argv[1:] == ("-u", str(folder / "tree" / main[1])) and frozen.spec.cwd == str(folder / "tree")
+    bot.edit("WAIT v2")
     assert answers(frozen.spec) == {"WAIT v1"}
 
 
@@ -185,7 +184,7 @@ def test_a_script_bot_takes_the_local_modules_it_imports(tmp_path: Path) -> None
     (tmp_path / "helper.py").write_text("ANSWER = 'WAIT helped'\n")
     (tmp_path / "unrelated.py").write_text("x = 1\n")
     (tmp_path / "bot.py").write_text(spring_bot_text("ANSWER", imports="from helper import ANSWER\n"))
-    frozen = freeze(resolve(str(tmp_path / "bot.py"), "spring2021"), tmp_path / "store", None)
+    frozen = freeze(resolve(str(tmp_path / "bot.py"), "spring2021"), tmp_path / "store")
     assert sorted(f.name for f in frozen.files) == ["bot.py", "helper.py"]
     (tmp_path / "helper.py").write_text("ANSWER = 'WAIT changed'\n")
     assert answers(frozen.spec) == {"WAIT helped"}
@@ -195,7 +194,7 @@ def test_a_shipped_module_bot_plays_as_the_shipped_one(tmp_path: Path) -> None:
     spec = resolve("beam", "spring2021")
     budget = tuple(str(a) for a in shipped_bots("spring2021")["beam"]["deterministic"])
     spec = dataclasses.replace(spec, argv=spec.argv + budget)
-    frozen = freeze(spec, tmp_path / "store", None)
+    frozen = freeze(spec, tmp_path / "store")
     assert frozen.how == "module tree" and frozen.spec.leagues == spec.leagues
     names = {f.name for f in frozen.files}
     assert {"bots/__init__.py", "bots/spring2021/beam/__main__.py", "bots/lib/timer.py"} <= names
@@ -207,7 +206,7 @@ def test_a_shipped_module_bot_plays_as_the_shipped_one(tmp_path: Path) -> None:
 
 def test_a_binary_keeps_its_executable_mode(tmp_path: Path) -> None:
     bot = binary_bot(tmp_path)
-    frozen = freeze(resolve(bot.text, "spring2021"), tmp_path / "store", None)
+    frozen = freeze(resolve(bot.text, "spring2021"), tmp_path / "store")
     copy = frozen.folder / "tree" / "shbot"
     assert frozen.spec.argv == (str(copy),)
     assert [(f.name, f.executable) for f in frozen.files] == [("shbot", True)]
@@ -219,7 +218,7 @@ def test_an_interpreter_and_its_script_copy_the_script_and_say_what_is_not_froze
 ) -> None:
     monkeypatch.chdir(tmp_path)
     bot = interpreter_bot(tmp_path)
-    frozen = freeze(resolve(bot.text, "spring2021"), tmp_path / "store", None)
+    frozen = freeze(resolve(bot.text, "spring2021"), tmp_path / "store")
     assert frozen.spec.argv == ("sh", str(frozen.folder / "tree" / "bot.sh"))
     assert frozen.spec.cwd is None and frozen.warning is None
     assert len(frozen.notes) == 1
@@ -230,7 +229,7 @@ def test_a_bare_command_is_kept_as_given_with_a_warning(tmp_path: Path, monkeypa
     monkeypatch.chdir(tmp_path)
     code = spring_bot_text(repr("WAIT inline"))
     spec = BotSpec(name="inline", argv=("python3", "-c", code))
-    frozen = freeze(spec, tmp_path / "store", bundle_source)
+    frozen = freeze(spec, tmp_path / "store")
     assert frozen.how == "command" and frozen.files == ()
     assert frozen.spec.argv == spec.argv and frozen.spec.cwd == str(tmp_path)
     assert frozen.warning is not None and "\n" not in frozen.warning
@@ -238,12 +237,12 @@ def test_a_bare_command_is_kept_as_given_with_a_warning(tmp_path: Path, monkeypa
     assert "give the file it runs by path" in frozen.warning and "or a Python bot" in frozen.warning
     assert frozen.hash == manifest_hash(frozen) and verify(frozen) is None
     assert answers(frozen.spec) == {"WAIT inline"}
-    again = freeze(spec, tmp_path / "store", None)
+    again = freeze(spec, tmp_path / "store")
     assert again.hash == frozen.hash
 
 
 def test_a_command_whose_program_is_gone_cannot_be_played(tmp_path: Path) -> None:
-    frozen = freeze(BotSpec(name="gone", argv=("no-such-program-l33",)), tmp_path / "store", None)
+    frozen = freeze(BotSpec(name="gone", argv=("no-such-program-l33",)), tmp_path / "store")
     assert frozen.how == "command"
     reason = verify(frozen)
     assert reason is not None and "its program no-such-program-l33 is not found" in reason
@@ -264,9 +263,8 @@ def data_bot(folder: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("bundler", [None, bundle_source])
 def test_data_files_are_copied_and_the_frozen_bot_reads_the_copies(
-    bundler: Callable[[str], str] | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     src = tmp_path / "src"
     src.mkdir()
@@ -274,7 +272,7 @@ def test_data_files_are_copied_and_the_frozen_bot_reads_the_copies(
     path = data_bot(src)
     spec = dataclasses.replace(resolve(f"{path.name} answer.txt", "spring2021"), data=("answer.txt", "book"))
     assert answers(spec) == {"WAIT one-two"}
-    frozen = freeze(spec, tmp_path / "store", bundler)
+    frozen = freeze(spec, tmp_path / "store")
     tree = frozen.folder / "tree"
     assert frozen.spec.data == (str(tree / "answer.txt"), str(tree / "book"))
     assert frozen.spec.cwd == str(tree) and frozen.spec.argv[-1] == str(tree / "answer.txt")
@@ -293,7 +291,7 @@ def test_an_argument_naming_a_file_not_declared_is_noted_and_kept_where_it_is(
     monkeypatch.chdir(tmp_path)
     path = data_bot(tmp_path)
     spec = dataclasses.replace(resolve(f"{path.name} answer.txt", "spring2021"), data=("book",))
-    frozen = freeze(spec, tmp_path / "store", None)
+    frozen = freeze(spec, tmp_path / "store")
     assert frozen.spec.argv[-1] == str(tmp_path / "answer.txt")  # the bot runs from the snapshot
     assert len(frozen.notes) == 1 and "answer.txt name files that are not frozen" in frozen.notes[0]
     (tmp_path / "answer.txt").write_text("live")
@@ -304,25 +302,24 @@ def test_missing_data_is_refused(tmp_path: Path) -> None:
     bot = script_bot(tmp_path)
     spec = dataclasses.replace(resolve(bot.text, "spring2021"), data=(str(tmp_path / "nothing.bin"),))
     with pytest.raises(FreezeError, match=r"^bot 'bot' cannot be frozen: its data .*nothing.bin: no such file"):
-        freeze(spec, tmp_path / "store", None)
+        freeze(spec, tmp_path / "store")
 
 
 def test_the_frozen_spec_names_no_file_of_the_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     path = data_bot(tmp_path)
     spec = dataclasses.replace(resolve(f"{path.name} answer.txt", "spring2021"), data=("answer.txt", "book"))
-    for bundler in (None, bundle_source):
-        frozen = freeze(spec, tmp_path / "store", bundler)
-        words = [*frozen.spec.argv[1:], frozen.spec.cwd or "", *frozen.spec.data]
-        assert all(w.startswith(str(frozen.folder)) or not os.path.isabs(w) for w in words), words
+    frozen = freeze(spec, tmp_path / "store")
+    words = [*frozen.spec.argv[1:], frozen.spec.cwd or "", *frozen.spec.data]
+    assert all(w.startswith(str(frozen.folder)) or not os.path.isabs(w) for w in words), words
 
 
 def test_two_frozen_versions_of_a_bot_play_each_other(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     bot = script_bot(tmp_path)
-    old = freeze(resolve(bot.text, "spring2021"), tmp_path / "store", None)
+    old = freeze(resolve(bot.text, "spring2021"), tmp_path / "store")
     bot.edit("WAIT v2")
-    new = freeze(resolve(bot.text, "spring2021"), tmp_path / "store", bundle_source)
+    new = freeze(resolve(bot.text, "spring2021"), tmp_path / "store")
     result = play_match("spring2021", 3, [old.spec, new.spec], MatchOptions(record=True, time_scale=10))
     assert [p.verdict for p in result.players] == [Verdict.OK, Verdict.OK], [p.message for p in result.players]
     said = {(e.player, line) for f in result.frames for e in f.executions if e.output for line in e.output}

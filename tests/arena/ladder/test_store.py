@@ -48,11 +48,9 @@ def versions(store: Path) -> list[str]:
 def test_the_same_content_is_stored_once(tmp_path: Path) -> None:
     store = tmp_path / "store"
     spec = write_bot(tmp_path)
-    first = freeze(spec, store, None)
+    first = freeze(spec, store)
     inode = (first.folder / "tree" / "bot.py").stat().st_ino
-    second = freeze(
-        BotSpec(name="other", argv=spec.argv, cwd=spec.cwd, data=spec.data, source=spec.source), store, None
-    )
+    second = freeze(BotSpec(name="other", argv=spec.argv, cwd=spec.cwd, data=spec.data, source=spec.source), store)
     assert second.hash == first.hash == sha((first.folder / "manifest.json").read_bytes())
     assert second.spec.name == "other" and second.spec.argv == first.spec.argv
     assert versions(store) == [first.hash]  # one snapshot, no temporary folder left
@@ -64,12 +62,12 @@ def test_the_same_content_is_stored_once(tmp_path: Path) -> None:
 def test_other_content_or_arguments_make_another_version(tmp_path: Path) -> None:
     store = tmp_path / "store"
     spec = write_bot(tmp_path)
-    first = freeze(spec, store, None)
+    first = freeze(spec, store)
     with_args = freeze(
-        BotSpec(name=spec.name, argv=(*spec.argv, "--x"), cwd=spec.cwd, data=spec.data, source=spec.source), store, None
+        BotSpec(name=spec.name, argv=(*spec.argv, "--x"), cwd=spec.cwd, data=spec.data, source=spec.source), store
     )
     (tmp_path / "w.txt").write_text("weights 2")
-    other_data = freeze(spec, store, None)
+    other_data = freeze(spec, store)
     assert len({first.hash, with_args.hash, other_data.hash}) == 3
     assert versions(store) == sorted([first.hash, with_args.hash, other_data.hash])
     assert run(first) == "WAIT weights\n" and run(other_data) == "WAIT weights 2\n"
@@ -78,13 +76,13 @@ def test_other_content_or_arguments_make_another_version(tmp_path: Path) -> None
 def test_a_moved_project_freezes_to_the_same_version(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    one = freeze(write_bot(tmp_path / "a"), tmp_path / "store", None)
-    two = freeze(write_bot(tmp_path / "b"), tmp_path / "store", None)
+    one = freeze(write_bot(tmp_path / "a"), tmp_path / "store")
+    two = freeze(write_bot(tmp_path / "b"), tmp_path / "store")
     assert one.hash == two.hash
 
 
 def test_load_gives_back_the_frozen_version(tmp_path: Path) -> None:
-    frozen = freeze(write_bot(tmp_path), tmp_path / "store", None)
+    frozen = freeze(write_bot(tmp_path), tmp_path / "store")
     loaded = load(tmp_path / "store", frozen.hash, frozen.spec.name)
     assert loaded.spec == frozen.spec and loaded.files == frozen.files and loaded.how == frozen.how
     assert loaded.folder == frozen.folder and verify(loaded) is None
@@ -155,7 +153,7 @@ def test_a_file_added_beside_a_version_is_said_and_ignored_and_a_new_freeze_leav
     sandbox) never stops a run: it is named (:func:`strays`) and the version plays; freezing the
     same content again writes a clean copy."""
     spec = write_bot(tmp_path)
-    frozen = freeze(spec, tmp_path / "store", None)
+    frozen = freeze(spec, tmp_path / "store")
     _add(frozen)
     assert verify(frozen) is None
     said = strays(frozen)
@@ -164,7 +162,7 @@ def test_a_file_added_beside_a_version_is_said_and_ignored_and_a_new_freeze_leav
         "manifest names its files): ignored"
     )
     assert run(frozen) == "WAIT weights\n"
-    again = freeze(spec, tmp_path / "store", None)
+    again = freeze(spec, tmp_path / "store")
     assert again.hash == frozen.hash and not (again.folder / "tree" / "json.py").exists() and strays(again) is None
 
 
@@ -172,14 +170,14 @@ def test_a_file_added_beside_a_version_is_said_and_ignored_and_a_new_freeze_leav
 def test_a_damaged_snapshot_is_found_and_replaced(kind: str, tmp_path: Path) -> None:
     damage, why = DAMAGE[kind]
     spec = write_bot(tmp_path)
-    frozen = freeze(spec, tmp_path / "store", None)
+    frozen = freeze(spec, tmp_path / "store")
     expected = {f.name: (frozen.folder / "tree" / f.name).read_bytes() for f in frozen.files}
     damage(frozen)
     reason = verify(frozen)
     assert reason is not None and "\n" not in reason
     assert reason.startswith(f"bot 'bot', version {frozen.hash[:12]} ({frozen.folder}): {why}; ")
     assert reason.endswith("register the bot again to freeze it anew")
-    again = freeze(spec, tmp_path / "store", None)
+    again = freeze(spec, tmp_path / "store")
     assert again.hash == frozen.hash and verify(again) is None
     assert {name: (again.folder / "tree" / name).read_bytes() for name in expected} == expected
     assert not (again.folder / "tree" / "json.py").exists()
@@ -190,7 +188,7 @@ def test_a_damaged_snapshot_is_found_and_replaced(kind: str, tmp_path: Path) -> 
 def test_pycache_in_a_snapshot_is_no_damage(tmp_path: Path) -> None:
     (tmp_path / "helper.py").write_text("X = 'WAIT'\n")
     (tmp_path / "bot.py").write_text("from helper import X\nprint(X)\n")
-    frozen = freeze(resolve(str(tmp_path / "bot.py"), "spring2021"), tmp_path / "store", None)
+    frozen = freeze(resolve(str(tmp_path / "bot.py"), "spring2021"), tmp_path / "store")
     subprocess.run(
         [sys.executable, "-c", "import compileall, sys; compileall.compile_dir(sys.argv[1])", str(frozen.folder)],
         check=True,
@@ -210,7 +208,6 @@ def test_a_fifo_among_the_data_is_refused_without_waiting(tmp_path: Path) -> Non
         freeze(
             BotSpec(name=spec.name, argv=spec.argv, cwd=spec.cwd, data=("pipe",), source=spec.source),
             tmp_path / "store",
-            None,
         )
     message = str(caught.value)
     assert message.startswith("bot 'bot' cannot be frozen: its data pipe: a named pipe (FIFO), not a regular file")
@@ -227,7 +224,6 @@ def test_a_fifo_in_a_data_folder_or_package_is_refused(tmp_path: Path) -> None:
         freeze(
             BotSpec(name=spec.name, argv=spec.argv, cwd=spec.cwd, data=("folder",), source=spec.source),
             tmp_path / "store",
-            None,
         )
     pkg = tmp_path / "pkg"
     pkg.mkdir()
@@ -235,7 +231,7 @@ def test_a_fifo_in_a_data_folder_or_package_is_refused(tmp_path: Path) -> None:
     (pkg / "__main__.py").write_text("print('WAIT')\n")
     os.mkfifo(pkg / "pipe")
     with pytest.raises(FreezeError, match=r"^bot 'pkg' cannot be frozen: .*pkg/pipe \(a named pipe"):
-        freeze(resolve(str(pkg), "spring2021"), tmp_path / "store", None)
+        freeze(resolve(str(pkg), "spring2021"), tmp_path / "store")
 
 
 def test_a_file_over_the_limit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -252,7 +248,6 @@ def test_a_file_over_the_limit_is_refused(tmp_path: Path, monkeypatch: pytest.Mo
             freeze(
                 BotSpec(name=spec.name, argv=spec.argv, cwd=spec.cwd, data=(data,), source=spec.source),
                 tmp_path / "store",
-                None,
             )
     assert not any(p.name.startswith(".freezing-") for p in (tmp_path / "store").iterdir())
     monkeypatch.setattr(snapshot, "TOTAL_LIMIT", 1500)
@@ -263,7 +258,6 @@ def test_a_file_over_the_limit_is_refused(tmp_path: Path, monkeypatch: pytest.Mo
         freeze(
             BotSpec(name=spec.name, argv=spec.argv, cwd=spec.cwd, data=("big.bin",), source=spec.source),
             tmp_path / "store",
-            None,
         )
 
 
@@ -272,13 +266,13 @@ def test_the_store_and_the_database_are_never_frozen_as_data(tmp_path: Path) -> 
     (tmp_path / "arena.sqlite").write_text("")
     avoid = ArenaFiles.of(tmp_path / "arena.sqlite")
     store = tmp_path / "arena.sqlite-bots"
-    freeze(spec, store, None, avoid)  # the store now exists inside the folder
+    freeze(spec, store, avoid)  # the store now exists inside the folder
     everything = BotSpec(name=spec.name, argv=spec.argv, cwd=spec.cwd, data=(".",), source=spec.source)
-    frozen = freeze(everything, store, None, avoid)
+    frozen = freeze(everything, store, avoid)
     assert sorted(f.name for f in frozen.files) == ["bot.py", "w.txt"]  # inside a folder: left out
     database = BotSpec(name=spec.name, argv=spec.argv, cwd=spec.cwd, data=("arena.sqlite",), source=spec.source)
     with pytest.raises(FreezeError, match=r"arena.sqlite \(the arena's own file\)"):
-        freeze(database, store, None, avoid)
+        freeze(database, store, avoid)
 
 
 def test_what_an_interrupted_freeze_left_is_removed_once_old(tmp_path: Path) -> None:
@@ -289,12 +283,12 @@ def test_what_an_interrupted_freeze_left_is_removed_once_old(tmp_path: Path) -> 
         (folder / "tree" / "bot.py").write_text("half")
     two_days_ago = time.time() - 2 * 24 * 3600
     os.utime(old, (two_days_ago, two_days_ago))
-    frozen = freeze(write_bot(tmp_path), store, None)
+    frozen = freeze(write_bot(tmp_path), store)
     assert versions(store) == sorted([".freezing-recent", frozen.hash])  # another freeze may be writing it
 
 
 def test_a_frozen_version_kept_as_json_comes_back(tmp_path: Path) -> None:
-    frozen = freeze(write_bot(tmp_path), tmp_path / "arena.sqlite-bots", None)
+    frozen = freeze(write_bot(tmp_path), tmp_path / "arena.sqlite-bots")
     kept = json.loads(json.dumps(frozen.to_dict()))
     assert kept["hash"] == sha((frozen.folder / "manifest.json").read_bytes()) and "name" not in kept
     assert Frozen.from_dict(kept, frozen.spec.name) == frozen
