@@ -38,7 +38,6 @@ __all__ = [
     "ReplayPathError",
     "check_replay_path",
     "replay_document",
-    "replay_time_scale",
     "write_replay",
     "replay_text",
     "read_replay",
@@ -87,12 +86,6 @@ def replay_document(result: MatchResult, params: Mapping[str, str] | None = None
 def _whole(value: float) -> float:
     """``value``, as an ``int`` when it is whole (``time_scale: 2``, not ``2.0``)."""
     return int(value) if float(value).is_integer() else value
-
-
-def replay_time_scale(document: Mapping[str, Any]) -> float:
-    """The time scale a replay was played at (1 for a replay written before it was stored)."""
-    scale = document.get("time_scale", 1)
-    return float(scale) if isinstance(scale, (int, float)) and scale > 0 else 1.0
 
 
 class ReplayPathError(ArenaError, ValueError):
