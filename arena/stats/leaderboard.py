@@ -68,9 +68,6 @@ class LeaderboardEntry:
     """mu - 3 sigma: a conservative skill estimate, the sort key."""
     games: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal, "games": self.games}
-
 
 def leaderboard(games: Iterable[GameResult]) -> list[LeaderboardEntry]:
     """Rate the players of ``games`` (applied in order) and list them best first: by ordinal, then
