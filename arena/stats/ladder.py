@@ -187,10 +187,6 @@ class LadderFit:
         """The bots' names, best first."""
         return tuple(b.name for b in self.ranking)
 
-    @property
-    def games(self) -> int:
-        return int(self.pair_games.sum()) // 2
-
     def _index(self, name: str) -> int:
         try:
             return self.names.index(name)

@@ -224,9 +224,5 @@ class GameRecord:
         return tuple(p.bot for p in self.players)
 
     @property
-    def scores(self) -> tuple[int, ...]:
-        return tuple(p.score for p in self.players)
-
-    @property
     def ranks(self) -> tuple[int, ...]:
         return tuple(p.rank for p in self.players)

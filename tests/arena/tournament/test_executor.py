@@ -58,7 +58,16 @@ def stored(db: Path) -> list[tuple]:
         latest = store.latest()
         assert latest is not None
         return sorted(
-            (g.key, g.seed, g.seats, g.scores, g.winner, tuple(p.status for p in g.players), g.end_reason, g.turns)
+            (
+                g.key,
+                g.seed,
+                g.seats,
+                [p.score for p in g.players],
+                g.winner,
+                [p.status for p in g.players],
+                g.end_reason,
+                g.turns,
+            )
             for g in store.games(latest.id)
         )
 
