@@ -13,8 +13,7 @@ Layout (``format: cgarena-replay-v1``)::
 
 ``time_limit_ms`` is the limit applied to the execution: the game's limit times ``time_scale``
 (the match's ``--time-scale``: ``time_limit_ms: 100`` at ``time_scale: 2`` for a 50 ms turn).
-Replays written before ``time_scale`` was stored hold the game's limit and no scale: read them
-with :func:`replay_time_scale`, which says 1 for them.
+Replays written before ``time_scale`` was stored hold the game's limit and no scale (scale 1).
 
 Written atomically: a crash never leaves half a file.
 """
