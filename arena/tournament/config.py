@@ -98,12 +98,6 @@ class TournamentConfig(PlaySettings):
         swapped). ``games`` is always a multiple of the seats."""
         return -(-self.games // self.players)
 
-    def bot(self, name: str) -> BotEntry:
-        for b in self.bots:
-            if b.name == name:
-                return b
-        raise KeyError(name)
-
     def schedule_key(self) -> dict[str, Any]:
         """The settings that define the games and how they are judged. ``games``, ``workers``
         and ``db`` are left out: a resumed run may ask for more games or other workers."""
