@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,7 +31,7 @@ import referee
 from arena.match.protocol.latency import LimitUse
 from arena.standings.health import SLOWER, BotHealth, WorkerHealth
 from arena.standings.tournament import PairStanding, Standings, SweepVariant, TableStandings
-from arena.stats.elo import elo_from_score
+from arena.stats.elo import elo_from_score, finite
 from arena.stats.headtohead import ComparisonStats
 from arena.stats.sprt import SprtState
 from arena.stats.sweep import SweepPoint
@@ -51,11 +50,6 @@ if TYPE_CHECKING:
 def percent(x: float | None) -> str:
     """A rate in [0, 1] as a percentage with one decimal, ``n/a`` when undefined."""
     return NA if x is None else fmt(100 * x, ".1f") + "%"
-
-
-def finite(x: float | None) -> float | None:
-    """``x``, or ``None`` when it is infinite or NaN (as the JSON has them)."""
-    return x if x is not None and math.isfinite(x) else None
 
 
 def elo_cells(r: ComparisonStats | SweepPoint, spec: str = "+.1f", half_spec: str = ".1f") -> tuple[str, str]:
