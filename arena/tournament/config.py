@@ -369,7 +369,7 @@ def _file_libs(data: MutableMapping[str, Any], base: Path) -> None:
     """The ``lib:`` folders of a config file, relative to its folder, made absolute in ``data``."""
     texts = lib_texts(data.get("lib")) if not isinstance(data.get("lib"), Mapping) else []
     if texts:
-        data["lib"] = [t if paths.expanded(t).is_absolute() else str(base / paths.expanded(t)) for t in texts]
+        data["lib"] = [t if paths.expanded(t).is_absolute() else str(paths.located(t, base)) for t in texts]
 
 
 def _with_shared(bots: Sequence[BotEntry], libs: Sequence[str], env: Mapping[str, str]) -> list[BotEntry]:

@@ -198,8 +198,7 @@ def read_libs(items: Sequence[str], base: Path | None = None, what: str = "--lib
     current directory); :class:`BotSpecError` names one that is not a directory."""
     out = []
     for item in items:
-        path = paths.expanded(item)
-        path = path if path.is_absolute() else (base or Path.cwd()) / path
+        path = paths.located(item, base or Path.cwd())
         reason = paths.missing(path)
         if reason is None and not path.is_dir():
             reason = "not a directory"
@@ -260,12 +259,7 @@ def resolve(text: str, game: str, bots_file: Path | None = None, base: Path | No
     if text in shipped:
         return _shipped(text, shipped[text], (), bots_file)
     here = Path.cwd() if base is None else base
-
-    def located(token: str) -> Path:
-        path = paths.expanded(token)
-        return path if path.is_absolute() else here / path
-
-    whole = located(text)
+    whole = paths.located(text, here)
     if paths.exists(whole):  # a command line is no file name (it may even be too long for one)
         return _from_path(botname.name_of_path(str(whole)), whole)
     try:
@@ -276,7 +270,7 @@ def resolve(text: str, game: str, bots_file: Path | None = None, base: Path | No
     if program in shipped:
         return _shipped(program, shipped[program], rest, bots_file)
     if _is_path_like(program):
-        path = located(program)
+        path = paths.located(program, here)
         reason = paths.missing(path)
         if reason is not None:
             raise BotSpecError(f"{program}: {reason} (from {here})")
