@@ -14,6 +14,7 @@ import referee
 
 from .. import paths
 from ..errors import ArenaError
+from ..match.launch.botspec import libs_first
 from ..match.seeds import IntAsTextLoader, SeedError, parse_seed_list
 from ..match.settings import PlaySettings
 from ..settings import (
@@ -381,11 +382,4 @@ def _with_shared(bots: Sequence[BotEntry], libs: Sequence[str], env: Mapping[str
     and the command that plays a game again gives them with ``--env``."""
     if not libs and not env:
         return list(bots)
-    out = []
-    for bot in bots:
-        merged = {**env, **bot.env}
-        if libs:
-            rest = merged.get("PYTHONPATH")
-            merged["PYTHONPATH"] = os.pathsep.join([*libs, *([rest] if rest else [])])
-        out.append(replace(bot, env=merged))
-    return out
+    return [replace(bot, env=libs_first({**env, **bot.env}, libs)) for bot in bots]

@@ -44,6 +44,7 @@ __all__ = [
     "is_bot_name",
     "python_command",
     "with_run_options",
+    "libs_first",
     "read_libs",
     "read_env",
     "shipped_bots",
@@ -212,11 +213,14 @@ def with_run_options(spec: BotSpec, libs: Sequence[str] = (), env: Mapping[str, 
     """``spec`` with the variables ``env`` set (over its own) and the folders ``libs`` first on
     its ``PYTHONPATH`` (before a ``PYTHONPATH`` given in ``env`` or its own). A sandboxed bot
     sees every folder of its ``PYTHONPATH``, read-only (:func:`arena.match.sandbox.confine`)."""
-    merged = {**spec.env, **(env or {})}
-    if libs:
-        rest = merged.get("PYTHONPATH")
-        merged["PYTHONPATH"] = os.pathsep.join([*libs, *([rest] if rest else [])])
+    merged = libs_first({**spec.env, **(env or {})}, libs)
     return dataclasses.replace(spec, env=merged) if merged != dict(spec.env) else spec
+
+
+def libs_first(env: Mapping[str, str], libs: Sequence[str]) -> dict[str, str]:
+    """``env`` with the folders ``libs`` first on its ``PYTHONPATH`` (before the one it gives)."""
+    rest = env.get("PYTHONPATH")
+    return {**env, "PYTHONPATH": os.pathsep.join([*libs, *([rest] if rest else [])])} if libs else dict(env)
 
 
 def _shipped(name: str, entry: Mapping[str, Any] | None, extra: tuple[str, ...], bots_file: Path) -> BotSpec:
