@@ -110,9 +110,6 @@ class Schedule:
                 for leg in range(self.players):
                     yield ScheduledGame(c.index, pair, leg, seed, c.seats(leg))
 
-    def total_games(self) -> int:
-        return self.players * self.pairs * len(self.comparisons())
-
 
 class GauntletSchedule(Schedule):
     """Every other bot against the baseline (from the other bot's side: the candidate is ``a``)."""

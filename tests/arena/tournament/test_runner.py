@@ -41,7 +41,7 @@ def test_pair_seeds_are_java_longs_stable_and_distinct():
 def test_every_seed_is_played_twice_with_seats_swapped():
     sched = GauntletSchedule(["a", "b", "base"], master_seed=3, pairs=4, baseline="base")
     games = list(sched.games())
-    assert len(games) == sched.total_games() == 2 * 4 * 2
+    assert len(games) == 2 * 4 * 2
     by_pair: dict[tuple[int, int], list] = {}
     for g in games:
         by_pair.setdefault((g.comparison, g.pair), []).append(g)
