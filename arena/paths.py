@@ -36,6 +36,7 @@ __all__ = [
     "read_regular",
     "size_text",
     "readable",
+    "umask",
 ]
 
 _REASONS = {
@@ -198,3 +199,11 @@ def readable(text: str) -> str:
     except UnicodeEncodeError:
         raw = text.encode("utf-8", "surrogatepass")  # a lone surrogate written in YAML ("\\udc00")
     return raw.decode("utf-8", "replace")
+
+
+def umask() -> int:
+    """This process's umask (read by setting it, then setting it back): what a new file's
+    permissions lose."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

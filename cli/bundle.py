@@ -34,11 +34,7 @@ from bundler.steps import (
 from bundler.verify import DEFAULT_TIME_SCALE
 
 from .botoptions import env_option
-from .common import plural, shown
-
-
-def _say(message: str) -> None:
-    click.echo(f"bundle: {message}", err=True)
+from .common import bundle_says, plural, shown
 
 
 def _seeds(text: str | None, games: int) -> list[int]:
@@ -60,7 +56,7 @@ def _render(event: Event, check: bool) -> None:
     if isinstance(event, Built):
         bundle = event.bundle
         if bundle.fallback_reasons:
-            _say("flat mode is not safe here, so the bundle uses modules mode:")
+            bundle_says("flat mode is not safe here, so the bundle uses modules mode:")
             for reason in bundle.fallback_reasons:
                 click.echo(f"  - {reason}", err=True)
         if check:
@@ -68,27 +64,29 @@ def _render(event: Event, check: bool) -> None:
                 click.echo(line)
         if bundle.size.near_limit and not bundle.size.over_limit:
             total = bundle.size.total
-            _say(f"warning: {total:,} characters, close to CodinGame's {LIMIT:,} limit (warning above {WARN_AT:,})")
+            bundle_says(
+                f"warning: {total:,} characters, close to CodinGame's {LIMIT:,} limit (warning above {WARN_AT:,})"
+            )
     elif isinstance(event, Written):
-        _say(f"wrote {event.path} ({_describe(event.bundle)})")
+        bundle_says(f"wrote {event.path} ({_describe(event.bundle)})")
     elif isinstance(event, ToStdout):
         sys.stdout.write(event.bundle.text)
         sys.stdout.flush()
     elif isinstance(event, Copied):
-        _say(f"copied to the clipboard with {event.tool} ({_describe(event.bundle)})")
+        bundle_says(f"copied to the clipboard with {event.tool} ({_describe(event.bundle)})")
     elif isinstance(event, Verified):
         answers = sum(g.answers for g in event.games)
         seeds = ", ".join(str(g.seed) for g in event.games)
-        _say(
+        bundle_says(
             f"verified on {event.game}: {plural(len(event.games), 'game')} (seeds {seeds}), "
             f"{answers} answers identical to the source bot"
         )
     elif isinstance(event, Failed):
-        _say(f"error: {shown(str(event.error))}")
+        bundle_says(f"error: {shown(str(event.error))}")
     elif isinstance(event, Watching):
-        _say(f"watching {plural(event.files, 'file')} (Ctrl-C to stop)")
+        bundle_says(f"watching {plural(event.files, 'file')} (Ctrl-C to stop)")
     elif isinstance(event, Changed):
-        _say(f"changed: {', '.join(event.names)}; rebuilding")
+        bundle_says(f"changed: {', '.join(event.names)}; rebuilding")
 
 
 def _check_sandbox(mode: str) -> None:
@@ -255,12 +253,12 @@ def main(
             for event in watch(options, outputs) if watch_files else make(options, outputs):
                 _render(event, check)
     except BundleError as exc:  # --verify quotes a failing bot's message (its stderr)
-        _say(f"error: {shown(str(exc))}{'; nothing was sent to the IDE' if cg_local else ''}")
+        bundle_says(f"error: {shown(str(exc))}{'; nothing was sent to the IDE' if cg_local else ''}")
         sys.exit(1)
     except KeyboardInterrupt:
-        _say("stopped" if watch_files else "interrupted")
+        bundle_says("stopped" if watch_files else "interrupted")
         sys.exit(0 if watch_files else 130)
     except Exception as exc:  # a bug of ours: say so, and give the traceback a report needs
-        _say(f"error: {InternalError(f'{type(exc).__name__}: {exc}')}")
+        bundle_says(f"error: {InternalError(f'{type(exc).__name__}: {exc}')}")
         traceback.print_exc()
         sys.exit(3)

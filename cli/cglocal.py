@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import click
-
 from bundler.build import BuildOptions
 from bundler.cglocal import (
     Blocked,
@@ -26,13 +24,9 @@ from bundler.cglocal import (
 from bundler.cglocal_push import NotSent, push_once, push_watching
 from bundler.steps import Event, Outputs
 
-from .common import shown
+from .common import bundle_says, shown
 
 __all__ = ["serve"]
-
-
-def _say(message: str) -> None:
-    click.echo(f"bundle: {message}", err=True)
 
 
 def _connected(event: Connected) -> str:
@@ -54,29 +48,31 @@ def _disconnected(event: Disconnected) -> str:
 def render_link(event: LinkEvent | NotSent) -> None:
     """What the link to the IDE did, in words."""
     if isinstance(event, Listening):
-        _say(
+        bundle_says(
             f"waiting for the CG Local extension on ws://localhost:{event.port}/ "
             "(open the CodinGame IDE and turn CG Local on; Ctrl-C to stop)"
         )
     elif isinstance(event, Connected):
-        _say(_connected(event))
+        bundle_says(_connected(event))
     elif isinstance(event, Refused):
-        _say(f"refused a second connection ({event.peer}): already connected to one IDE tab")
+        bundle_says(f"refused a second connection ({event.peer}): already connected to one IDE tab")
     elif isinstance(event, Blocked):
-        _say(f"refused a connection from the web page {shown(event.origin)}: only the CG Local extension may connect")
+        bundle_says(
+            f"refused a connection from the web page {shown(event.origin)}: only the CG Local extension may connect"
+        )
     elif isinstance(event, Disconnected):
-        _say(_disconnected(event))
+        bundle_says(_disconnected(event))
     elif isinstance(event, Saved):
-        _say(f"saved the IDE's code ({event.characters:,} characters) to {event.path}")
+        bundle_says(f"saved the IDE's code ({event.characters:,} characters) to {event.path}")
     elif isinstance(event, SaveFailed):
-        _say(f"error: {event.reason}; nothing was sent to the IDE")
+        bundle_says(f"error: {event.reason}; nothing was sent to the IDE")
     elif isinstance(event, Pushed):
         play = ", and asked it to play" if event.play else ""
-        _say(f"sent the bundle to the IDE ({event.characters:,} characters){play}")
+        bundle_says(f"sent the bundle to the IDE ({event.characters:,} characters){play}")
     elif isinstance(event, Unchanged):
-        _say("the bundle is unchanged: not sent to the IDE again")
+        bundle_says("the bundle is unchanged: not sent to the IDE again")
     else:
-        _say(f"not sent to the IDE (it keeps the last good code): {shown(str(event.error))}")
+        bundle_says(f"not sent to the IDE (it keeps the last good code): {shown(str(event.error))}")
 
 
 def serve(

@@ -66,6 +66,11 @@ def fmt(x: float | None, spec: str, none: str = NA) -> str:
     return text
 
 
+def bundle_says(message: str) -> None:
+    """What ``bundle`` (and its ``--cg-local`` link) says of each step, on stderr: ``bundle: MESSAGE``."""
+    click.echo(f"bundle: {message}", err=True)
+
+
 def minute(timestamp: float) -> str:
     """A stored time as the tables show it: local, to the minute (``2026-11-23 14:05``)."""
     return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")

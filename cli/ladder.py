@@ -163,7 +163,7 @@ def _failure_hint(record: GameRecord) -> str:
 
 def _after_run(outcome: LadderOutcome, db: str) -> None:
     """The first bots of the ranking, why the run ended; exit 130 when interrupted."""
-    from .ladder_report import print_top
+    from .report import print_top
 
     result = outcome.run
     print_top(outcome.ranking)
@@ -192,10 +192,10 @@ def show(fmt: str, min_games: int, where: tuple[str, ...], recent: int, db: str,
     """The ranking (rating, 95% interval, P above the next bot) and the cross-table."""
     from arena.ladder.commands import show_ladder
 
-    from .ladder_report import print_csv, print_json, print_table
+    from .report import print_ladder, print_ladder_csv, print_ladder_json
 
     found = show_ladder(db, ladder_id=ladder_id, min_games=min_games, where=where, recent=recent)
-    {"json": print_json, "csv": print_csv, "table": print_table}[fmt](found)
+    {"json": print_ladder_json, "csv": print_ladder_csv, "table": print_ladder}[fmt](found)
 
 
 def _state_command(name: str, state: str, doc: str) -> click.Command:

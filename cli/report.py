@@ -1,4 +1,6 @@
-"""How tournament standings are printed: the table, the N-player tables, the sweep ranking.
+"""How stored standings are printed: a tournament's (the comparison table, the N-player tables,
+the sweep ranking) and a ladder's (``arena ladder show``: the ranking and the cross-table as a
+table, CSV or JSON).
 
 Every table is a list of :class:`cli.tables.Column` specs and rows of text cells, laid out by
 :func:`cli.tables.render`; the ranking is printed as ``arena ladder show`` prints it
@@ -8,27 +10,39 @@ Every figure of a comparison is shown from the same sample, ``n/a`` without game
 an infinity (:func:`elo_cells`; docs/statistics.md has the rules with examples). The SPRT state
 is worded by :meth:`arena.stats.sprt.SprtState.describe` everywhere ("continue", "H0 accepted",
 "H1 accepted"); :func:`sprt_status` adds the pairs the test has seen.
+
+The ladder's JSON (``arena ladder show --format json``) is one object, documented in
+``docs/how-to/ladder.md`` and kept stable: new keys may be added, none is renamed or removed
+without raising ``format`` (:data:`LADDER_JSON_FORMAT`).
 """
 
 from __future__ import annotations
 
-import math
+import csv
+import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
+import referee
 from arena.match.protocol.latency import LimitUse
 from arena.standings.health import SLOWER, BotHealth, WorkerHealth
 from arena.standings.tournament import PairStanding, Standings, SweepVariant, TableStandings
-from arena.stats.elo import elo_from_score
+from arena.stats.elo import elo_from_score, finite
 from arena.stats.headtohead import ComparisonStats
 from arena.stats.sprt import SprtState
 from arena.stats.sweep import SweepPoint
 
-from .common import NA, fmt, plural
+from .common import NA, fmt, iso_utc, plural
 from .ranking import heading, ranking_table
 from .tables import Column, render, render_row, widths
+
+if TYPE_CHECKING:
+    from arena.ladder.commands import LadderView
+    from arena.standings.ranking import Ranking
 
 # --------------------------------------------------------------------------- figures
 
@@ -36,11 +50,6 @@ from .tables import Column, render, render_row, widths
 def percent(x: float | None) -> str:
     """A rate in [0, 1] as a percentage with one decimal, ``n/a`` when undefined."""
     return NA if x is None else fmt(100 * x, ".1f") + "%"
-
-
-def finite(x: float | None) -> float | None:
-    """``x``, or ``None`` when it is infinite or NaN (as the JSON has them)."""
-    return x if x is not None and math.isfinite(x) else None
 
 
 def elo_cells(r: ComparisonStats | SweepPoint, spec: str = "+.1f", half_spec: str = ".1f") -> tuple[str, str]:
@@ -347,3 +356,128 @@ def csv_rows(data: Standings) -> list[list[object]]:
 def sweep_plot_path(db: str, tid: int) -> Path:
     p = Path(db)
     return p.with_name(f"{p.stem}-t{tid}-sweep.png")
+
+
+# --------------------------------------------------------------------------- a ladder
+
+LADDER_JSON_FORMAT = 1
+"""The version of ``arena ladder show --format json``'s layout."""
+LADDER_CSV_COLUMNS = ("rank", "bot", "state", "rating", "low", "high", "games", "score", "above_next")
+
+
+def ladder_json(found: LadderView) -> dict[str, Any]:
+    """``arena ladder show --format json``."""
+    ladder, ranking = found.ladder, found.ranking
+    shown = set(found.shown)
+    rules = referee.get(ladder.settings.game)
+    data = ranking.to_dict()
+    return {
+        "format": LADDER_JSON_FORMAT,
+        "ladder": ladder.id,
+        "game": ladder.settings.game,
+        "league": ladder.settings.league or rules.top_league,
+        "settings": {k: v for k, v in ladder.settings.to_dict().items() if k not in ("kind", "format")},
+        "games_stored": found.stored,
+        "games_counted": ranking.games,
+        "where": list(found.where),
+        "facts": list(found.facts),
+        "model": ranking.model,
+        "ranking": [r for r in data["ranking"] if r["bot"] in shown],
+        "cross": [c for c in data["cross"] if c["bot"] in shown and c["against"] in shown],
+        "bots": [
+            {
+                "bot": b.name,
+                "state": b.state,
+                "added": None if b.added is None else iso_utc(b.added),
+                "version": b.source_hash,
+                "frozen_as": (b.frozen or {}).get("how"),
+                "warning": (b.frozen or {}).get("warning"),
+            }
+            for b in ladder.bots
+        ],
+        "recent_picks": [
+            {
+                "bots": list(p.bots),
+                "pair": p.pair,
+                "seed": p.seed,
+                "games": p.games,
+                "picked": iso_utc(p.picked),
+                "reason": p.reason,
+            }
+            for p in found.picks
+        ],
+    }
+
+
+def print_ladder_json(found: LadderView) -> None:
+    click.echo(json.dumps(ladder_json(found)))
+
+
+def _ladder_rows(ranking: Ranking, shown: tuple[str, ...]) -> list[tuple[str, ...]]:
+    keep = set(shown)
+    return [
+        (
+            str(b.rank),
+            b.name,
+            b.state,
+            f"{b.rating:.1f}",
+            f"{b.low:.1f}",
+            f"{b.high:.1f}",
+            str(b.games),
+            "" if b.score is None else f"{b.score:.4f}",
+            "" if b.above_next is None else f"{b.above_next:.4f}",
+        )
+        for b in ranking.bots
+        if b.name in keep
+    ]
+
+
+def print_ladder_csv(found: LadderView) -> None:
+    """The ranking, one row per bot (:data:`LADDER_CSV_COLUMNS`)."""
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(LADDER_CSV_COLUMNS)
+    writer.writerows(_ladder_rows(found.ranking, found.shown))
+
+
+def print_ladder(found: LadderView) -> None:
+    ladder, ranking = found.ladder, found.ranking
+    rules = referee.get(ladder.settings.game)
+    league = rules.league_label(ladder.settings.league or rules.top_league)
+    counted = f"{ranking.games} counted" + (f" where {' and '.join(found.where)}" if found.where else "")
+    click.echo(
+        f"ladder {ladder.id} ({ladder.settings.game}, {league}): {plural(len(ladder.bots), 'bot')}, "
+        f"{plural(found.stored, 'game')} stored, {counted}; {ranking.model}"
+    )
+    if not ranking.bots:
+        click.echo("no bot yet: arena ladder add NAME BOT")
+        return
+    click.echo("\n".join(ranking_table(ranking, found.shown, states=True)))
+    keep = set(found.shown)
+    names = [b.name for b in ranking.bots if b.name in keep]
+    if len(names) > 1:
+        click.echo("\ncross-table: the row bot's score against the column bot (games)")
+        click.echo("\n".join(cross_table(ranking, names)))
+    if found.picks:
+        click.echo("\nrecent picks (latest first):")
+        for p in found.picks:
+            click.echo(f"  {' vs '.join(p.bots)}, pair {p.pair} (seed {p.seed}, {p.games} games stored): {p.reason}")
+
+
+def cross_table(ranking: Ranking, names: Sequence[str]) -> list[str]:
+    """The row bot's score against the column bot, with the games they played (``-`` on the
+    diagonal, empty where they never met), for the bots ``names`` in that order."""
+    rows = []
+    for row in names:
+        cells = []
+        for column in names:
+            got = ranking.cross.get((row, column))
+            cells.append("-" if row == column else "" if got is None else f"{100 * got[0]:.0f}% ({got[1]})")
+        rows.append([row, *cells])
+    return render([Column("", "<"), *(Column(name) for name in names)], rows)
+
+
+def print_top(ranking: Ranking, top: int = 5) -> None:
+    """The first bots of the ranking, after a run."""
+    for b in ranking.bots[:top]:
+        p = "" if b.above_next is None else f", P(above next) {b.above_next:.2f}"
+        click.echo(f"{b.rank:3d}. {b.name}  {b.rating:+.0f} [{b.low:+.0f}, {b.high:+.0f}], {b.games} games{p}")

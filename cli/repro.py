@@ -127,7 +127,7 @@ def _data_path(text: str, base: str | None, cwd: str | None) -> str:
     run from ``cwd``: as in its config, unless the two folders differ."""
     if base is None or base == cwd or paths.expanded(text).is_absolute():
         return text
-    return str(Path(base) / paths.expanded(text))
+    return str(paths.located(text, base))
 
 
 def stored_game_command(settings: Mapping[str, Any], record: GameRecord) -> str:

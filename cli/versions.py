@@ -14,9 +14,8 @@ from arena.store.results import Store
 from arena.tournament.config import DEFAULT_DB
 from arena.versions import registry
 from arena.versions.errors import VersionError
-from arena.versions.reference import parse, resolve
+from arena.versions.reference import parse, resolve, unknown_name
 from arena.versions.registry import Removed, Usage, Version
-from referee.suggest import did_you_mean
 
 from .common import iso_utc, minute, plural, shown
 from .tables import Column, render
@@ -43,16 +42,8 @@ def _chosen(store: Store, name: str | None) -> list[Usage]:
         return [u for u in registry.usage(store, version.name) if u.version.id == version.id]
     found = registry.usage(store, name)
     if not found:
-        raise _unknown(store, name)
+        raise VersionError(unknown_name(store, name))
     return found
-
-
-def _unknown(store: Store, name: str) -> VersionError:
-    names = store.version_names()
-    known = ", ".join(names) if names else "none yet"
-    return VersionError(
-        f"no version of {name!r} is recorded in {store.path} (names with versions: {known}){did_you_mean(name, names)}"
-    )
 
 
 def _usage_dict(u: Usage) -> dict[str, Any]:
@@ -105,7 +96,7 @@ def _remove(store: Store, name: str | None, refs: Sequence[str], prune: bool) ->
     if name is not None and "@" in name:
         raise click.UsageError(f"{name}: give the versions to remove as --remove REF, and a NAME (no @) to --prune")
     if name is not None and not store.versions(name):
-        raise _unknown(store, name)
+        raise VersionError(unknown_name(store, name))
     chosen: list[Version] = []
     for text in refs:
         full = f"{name}@{text}" if name is not None and "@" not in text else text

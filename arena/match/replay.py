@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ArenaError
-from ..paths import unusable
+from ..paths import umask, unusable
 from .result import MatchResult
 
 __all__ = [
@@ -157,12 +157,6 @@ def _is_replay(path: Path, head: bytes) -> bool:
     return True
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically (temporary file in the same folder, then
     rename), with the permissions of any new file (0666 less the umask): the replay file, and the
@@ -170,7 +164,7 @@ def write_text_atomic(path: Path, text: str) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
+        os.fchmod(fd, 0o666 & ~umask())
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)

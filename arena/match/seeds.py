@@ -79,9 +79,7 @@ def parse_seed_list(value: object, base: Path | None = None) -> tuple[int, ...]:
         seeds = [parse_seed(v) for v in value]
     elif isinstance(value, (int, str)) and not isinstance(value, bool):
         text = str(value).strip()
-        path = paths.expanded(text)
-        if base is not None and not path.is_absolute():
-            path = base / path
+        path = paths.located(text, base)
         if text and paths.is_file(path):
             seeds = _read_file(path)
         elif (match := _RANGE.fullmatch(text)) is not None:

@@ -22,7 +22,8 @@ from ..match.loop import play_match
 from ..match.replay import replay_document, replay_text, write_text_atomic
 from ..match.settings import PlaySettings
 from ..store.results import Store
-from ..versions.snapshot import Frozen, store_for
+from ..versions.registry import Version
+from ..versions.snapshot import store_for
 
 __all__ = ["NoVersion", "replays_for", "play_again"]
 
@@ -45,7 +46,7 @@ def _specs(store: Store, tid: int, seats: tuple[str, ...], settings: PlaySetting
         version = None if row is None or row.version is None else store.version(row.version)
         if version is None:
             raise NoVersion(f"bot {name!r} of this game was stored before bots were recorded as versions")
-        spec = Frozen.from_dict(version.frozen, name, store_for(store.path)).spec
+        spec = Version.of(version).frozen_version(store_for(store.path), name).spec
         specs.append(with_run_options(spec, settings.libs, settings.env))
     return specs
 

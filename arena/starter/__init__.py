@@ -20,6 +20,7 @@ from pathlib import Path
 import referee
 
 from ..errors import ArenaError
+from ..paths import umask
 
 __all__ = ["GAMES", "StarterError", "Starter", "write_starter"]
 
@@ -90,15 +91,9 @@ def write_starter(game: str, name: str, parent: Path) -> Starter:
                     text = text.replace(token, value)
             (work / out).write_text(text, encoding="utf-8")
             files.append(out)
-        os.chmod(work, 0o777 & ~_umask())
+        os.chmod(work, 0o777 & ~umask())
         os.rename(work, target)  # at once: never a half-written bot
     except OSError as exc:
         shutil.rmtree(work, ignore_errors=True)
         raise StarterError(f"cannot write {target}: {exc.strerror or exc}") from None
     return Starter(game, target, tuple(files))
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

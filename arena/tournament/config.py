@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 import referee
 
 from .. import paths
-from ..match.seeds import SeedError, parse_seed_list
+from ..errors import ArenaError
+from ..match.launch.botspec import libs_first
+from ..match.seeds import IntAsTextLoader, SeedError, parse_seed_list
 from ..match.settings import PlaySettings
 from ..settings import (
     DEFAULT_DB,
@@ -20,20 +24,37 @@ from ..settings import (
     SETTINGS,
     ConfigError,
     integer,
+    lib_texts,
     read_play_settings,
     read_workers,
     setting,
     text,
 )
 from ..stats.sprt import SprtParams
-from .botenv import file_libs, with_shared
-from .configfile import read_config_file
 from .entries import BotEntry, SweepSettings, check_data, read_bots, read_sweep, with_variants
 from .schedule import Format
 
-__all__ = ["ConfigError", "TournamentConfig", "load_config", "config_from_mapping", "DEFAULT_DB"]
+__all__ = [
+    "ConfigError",
+    "TournamentConfig",
+    "load_config",
+    "config_from_mapping",
+    "DEFAULT_DB",
+    "MAX_CONFIG_BYTES",
+    "MAX_ALIAS_VALUES",
+    "YamlLimitError",
+    "check_aliases",
+    "ConfigLoader",
+    "read_config_file",
+]
 
 _TOP_KEYS = {s.key.split(".")[0] for s in SETTINGS}
+
+MAX_CONFIG_BYTES = 16 << 20
+"""A config file larger than this (16 MiB) is surely not one."""
+MAX_ALIAS_VALUES = 10_000
+"""YAML aliases (``*name``) may repeat at most this many values in all: enough to reuse settings,
+far too few for an alias bomb (a few lines that expand to billions of values)."""
 
 
 @dataclass(frozen=True)
@@ -78,12 +99,6 @@ class TournamentConfig(PlaySettings):
         swapped). ``games`` is always a multiple of the seats."""
         return -(-self.games // self.players)
 
-    def bot(self, name: str) -> BotEntry:
-        for b in self.bots:
-            if b.name == name:
-                return b
-        raise KeyError(name)
-
     def schedule_key(self) -> dict[str, Any]:
         """The settings that define the games and how they are judged. ``games``, ``workers``
         and ``db`` are left out: a resumed run may ask for more games or other workers."""
@@ -126,7 +141,7 @@ def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) ->
     path = Path(path)
     merged = read_config_file(path)
     base = path.resolve().parent
-    file_libs(merged, base)
+    _file_libs(merged, base)
     for key in ("db", "replays"):
         if isinstance(merged.get(key), str) and merged[key] and not paths.expanded(merged[key]).is_absolute():
             merged[key] = str(base / merged[key])
@@ -163,7 +178,7 @@ def config_from_mapping(data: Mapping[str, Any], base: Path | None = None) -> To
     sprt = _sprt(data.get("sprt"))
     sweep = read_sweep(data.get("sweep"), bots)
     bots, baseline = with_variants(bots, sweep, fmt, setting("baseline").value(data))
-    bots = with_shared(bots, play.libs, play.env)
+    bots = _with_shared(bots, play.libs, play.env)
     for entry in bots:  # after the sweep: a data path may hold a {placeholder}
         check_data(entry)
     if len(bots) < players:
@@ -261,3 +276,110 @@ def _sprt(raw: Any) -> SprtParams | None:
     if elo1 <= elo0:
         raise ConfigError(f"sprt: elo1 ({elo1}) must be greater than elo0 ({elo0})")
     return SprtParams(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model)
+
+
+class YamlLimitError(ArenaError, yaml.YAMLError):
+    """A YAML document refused before it is built: aliases repeating too many values, or an alias
+    inside its own anchor."""
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def check_aliases(root: yaml.Node, limit: int = MAX_ALIAS_VALUES) -> None:
+    """Raise :class:`YamlLimitError` when the aliases of the document ``root`` repeat more than
+    ``limit`` values (its size with every alias expanded, less its size as written), or when an
+    alias is inside its own anchor. Linear in the size as written: nothing is expanded."""
+    cap = 1 << 62
+    sizes: dict[int, int] = {}  # id(node) -> size with aliases expanded (capped)
+    open_nodes: set[int] = set()  # the current node's ancestors
+    written = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if finished:
+            open_nodes.discard(key)
+            sizes[key] = min(cap, 1 + sum(sizes[id(c)] for c in _children(node)))
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise YamlLimitError("an alias refers to the value that contains it (a recursive structure)")
+        open_nodes.add(key)
+        written += 1
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
+    if sizes[id(root)] - written > limit:
+        raise YamlLimitError(
+            f"its aliases (*name) repeat more than {limit:,} values; write the values out, or use fewer aliases"
+        )
+
+
+class ConfigLoader(IntAsTextLoader):
+    """The config file's YAML loader: :class:`arena.match.seeds.IntAsTextLoader` (integers as
+    the command line reads them), refusing alias bombs (:func:`check_aliases`)."""
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        check_aliases(node)
+        return super().construct_document(node)
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """The settings in the config file ``path`` (an empty file has none), read safely: YAML with
+    integers read as the command line reads them, alias bombs and recursive aliases refused
+    (:class:`ConfigLoader`), and every problem (no file, not UTF-8, not YAML, not a mapping) a
+    :class:`ConfigError`, one line naming the file."""
+    path = Path(path)
+    try:
+        text = paths.read_regular(path, MAX_CONFIG_BYTES).decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except paths.NotRegular as exc:  # a FIFO would wait for a writer, a device never end
+        raise ConfigError(f"{path}: not a config file ({exc})") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a config file (not UTF-8 text)") from None
+    except ValueError:  # a NUL byte in the name
+        raise ConfigError(f"{path}: {paths.unusable(path) or 'not a usable file name'}") from None
+    try:
+        data = yaml.load(text, Loader=ConfigLoader)
+    except YamlLimitError as exc:
+        raise ConfigError(f"{path}: refused: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: refused: values nested too deeply") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise ConfigError(f"{path}: not valid YAML{where} ({problem})") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a config is a mapping of settings (game:, bots:, ...)")
+    return data
+
+
+def _file_libs(data: MutableMapping[str, Any], base: Path) -> None:
+    """The ``lib:`` folders of a config file, relative to its folder, made absolute in ``data``."""
+    texts = lib_texts(data.get("lib")) if not isinstance(data.get("lib"), Mapping) else []
+    if texts:
+        data["lib"] = [t if paths.expanded(t).is_absolute() else str(paths.located(t, base)) for t in texts]
+
+
+def _with_shared(bots: Sequence[BotEntry], libs: Sequence[str], env: Mapping[str, str]) -> list[BotEntry]:
+    """Each bot with ``env`` under its own variables and ``libs`` first on its ``PYTHONPATH``: a
+    tournament's ``lib:`` and ``env:`` (``--lib DIR``, ``--env NAME=VALUE``) are given to every bot
+    as ``arena play`` gives them. So they are part of each bot's own environment
+    (:attr:`BotEntry.env`) and of what the tournament is (a run with another ``--lib`` is another
+    tournament), the sandbox shows the folders to the bots (:func:`arena.match.sandbox.confine`),
+    and the command that plays a game again gives them with ``--env``."""
+    if not libs and not env:
+        return list(bots)
+    return [replace(bot, env=libs_first({**env, **bot.env}, libs)) for bot in bots]

@@ -147,8 +147,7 @@ def read_bots(raw: Any, base: Path | None = None) -> list[BotEntry]:
 
 def _default_name(bot: str, base: Path | None) -> str:
     """The bot's name by the one naming rule of :mod:`arena.match.launch.botname` (as ``arena play``)."""
-    whole = paths.expanded(bot)
-    whole = whole if whole.is_absolute() else (base or Path.cwd()) / whole
+    whole = paths.located(bot, base or Path.cwd())
     return paths.readable(name_of_path(str(whole), base) if paths.exists(whole) else default_name(bot, base))
 
 
@@ -219,7 +218,6 @@ def check_data(entry: BotEntry) -> None:
     """Each data path of a bot names an existing file or folder (from the config's folder)."""
     base = Path(entry.base) if entry.base is not None else Path.cwd()
     for given in entry.data:
-        path = paths.expanded(given)
-        reason = paths.missing(path if path.is_absolute() else base / path)
+        reason = paths.missing(paths.located(given, base))
         if reason is not None:
             raise ConfigError(f"bot {entry.name!r}: data {given}: {reason} (from {base})")

@@ -37,7 +37,7 @@ from ..store.results import Store
 from .errors import VersionError
 from .registry import Version, versions
 
-__all__ = ["MIN_PREFIX", "Kind", "Reference", "parse", "resolve"]
+__all__ = ["MIN_PREFIX", "Kind", "Reference", "parse", "resolve", "unknown_name"]
 
 MIN_PREFIX = 6
 """The fewest hexadecimal digits of a hash prefix (``mybot@3f2a9c``)."""
@@ -90,12 +90,13 @@ def _listing(known: Sequence[Version]) -> str:
     return (f"... {more} older, " if more else "") + ", ".join(shown)
 
 
-def _unknown_name(store: Store, ref: Reference) -> VersionError:
+def unknown_name(store: Store, name: str) -> str:
+    """Why ``name`` has no version in ``store``, with the names that have some (the closest one
+    suggested)."""
     names = store.version_names()
     known = ", ".join(names) if names else "none yet"
-    return VersionError(
-        f"{ref}: no version of {ref.name!r} is recorded in {store.path} (names with versions: {known})"
-        f"{did_you_mean(ref.name, names)}"
+    return (
+        f"no version of {name!r} is recorded in {store.path} (names with versions: {known}){did_you_mean(name, names)}"
     )
 
 
@@ -126,7 +127,7 @@ def resolve(store: Store, ref: Reference, current: Mapping[str, str] | None = No
     text. Raises :class:`VersionError` naming the versions there are."""
     known = versions(store, ref.name)
     if not known:
-        raise _unknown_name(store, ref)
+        raise VersionError(f"{ref}: {unknown_name(store, ref.name)}")
     if ref.kind == "latest":
         return known[-1]
     if ref.kind == "prev":

@@ -115,8 +115,8 @@ def test_a_few_aliases_reusing_settings_still_work(tmp_path):
         "  - {name: a, bot: greedy, args: &common [--complete-day, '12']}\n"
         "  - {name: b, bot: greedy, args: *common}\n"
     )
-    config = load_config(path)
-    assert config.bot("a").args == config.bot("b").args == ("--complete-day", "12")
+    bots = {b.name: b for b in load_config(path).bots}
+    assert bots["a"].args == bots["b"].args == ("--complete-day", "12")
 
 
 def test_a_long_seed_list_written_out_is_not_mistaken_for_a_bomb(tmp_path):

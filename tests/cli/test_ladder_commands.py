@@ -18,7 +18,7 @@ from click.testing import CliRunner, Result
 
 import referee
 from cli.arena import main
-from cli.ladder_report import CSV_COLUMNS
+from cli.report import LADDER_CSV_COLUMNS
 from tests.helpers.paths import SHIPPED_BOTS
 
 GREEDY = SHIPPED_BOTS / "spring2021" / "greedy_bot.py"
@@ -241,7 +241,7 @@ def test_show_table_and_csv_agree_with_the_json(copy: Path) -> None:
     for r in data["ranking"]:
         assert f" {r['bot']} " in table or f" {r['bot']}\n" in table
     lines = ok("ladder", "show", "--format", "csv", "--db", str(copy)).output.splitlines()
-    assert tuple(lines[0].split(",")) == CSV_COLUMNS
+    assert tuple(lines[0].split(",")) == LADDER_CSV_COLUMNS
     assert [line.split(",")[1] for line in lines[1:]] == [r["bot"] for r in data["ranking"]]
     most = max(r["games"] for r in data["ranking"])
     few = show(copy, "--min-games", str(most))

@@ -44,6 +44,7 @@ __all__ = [
     "is_bot_name",
     "python_command",
     "with_run_options",
+    "libs_first",
     "read_libs",
     "read_env",
     "shipped_bots",
@@ -198,8 +199,7 @@ def read_libs(items: Sequence[str], base: Path | None = None, what: str = "--lib
     current directory); :class:`BotSpecError` names one that is not a directory."""
     out = []
     for item in items:
-        path = paths.expanded(item)
-        path = path if path.is_absolute() else (base or Path.cwd()) / path
+        path = paths.located(item, base or Path.cwd())
         reason = paths.missing(path)
         if reason is None and not path.is_dir():
             reason = "not a directory"
@@ -213,11 +213,14 @@ def with_run_options(spec: BotSpec, libs: Sequence[str] = (), env: Mapping[str, 
     """``spec`` with the variables ``env`` set (over its own) and the folders ``libs`` first on
     its ``PYTHONPATH`` (before a ``PYTHONPATH`` given in ``env`` or its own). A sandboxed bot
     sees every folder of its ``PYTHONPATH``, read-only (:func:`arena.match.sandbox.confine`)."""
-    merged = {**spec.env, **(env or {})}
-    if libs:
-        rest = merged.get("PYTHONPATH")
-        merged["PYTHONPATH"] = os.pathsep.join([*libs, *([rest] if rest else [])])
+    merged = libs_first({**spec.env, **(env or {})}, libs)
     return dataclasses.replace(spec, env=merged) if merged != dict(spec.env) else spec
+
+
+def libs_first(env: Mapping[str, str], libs: Sequence[str]) -> dict[str, str]:
+    """``env`` with the folders ``libs`` first on its ``PYTHONPATH`` (before the one it gives)."""
+    rest = env.get("PYTHONPATH")
+    return {**env, "PYTHONPATH": os.pathsep.join([*libs, *([rest] if rest else [])])} if libs else dict(env)
 
 
 def _shipped(name: str, entry: Mapping[str, Any] | None, extra: tuple[str, ...], bots_file: Path) -> BotSpec:
@@ -260,12 +263,7 @@ def resolve(text: str, game: str, bots_file: Path | None = None, base: Path | No
     if text in shipped:
         return _shipped(text, shipped[text], (), bots_file)
     here = Path.cwd() if base is None else base
-
-    def located(token: str) -> Path:
-        path = paths.expanded(token)
-        return path if path.is_absolute() else here / path
-
-    whole = located(text)
+    whole = paths.located(text, here)
     if paths.exists(whole):  # a command line is no file name (it may even be too long for one)
         return _from_path(botname.name_of_path(str(whole)), whole)
     try:
@@ -276,7 +274,7 @@ def resolve(text: str, game: str, bots_file: Path | None = None, base: Path | No
     if program in shipped:
         return _shipped(program, shipped[program], rest, bots_file)
     if _is_path_like(program):
-        path = located(program)
+        path = paths.located(program, here)
         reason = paths.missing(path)
         if reason is not None:
             raise BotSpecError(f"{program}: {reason} (from {here})")

@@ -120,7 +120,7 @@ def test_sweep_makes_one_variant_per_grid_point():
     )
     names = [b.name for b in config.bots]
     assert names == ["greedy", "g[d=8,t=a]", "g[d=8,t=b]", "g[d=12,t=a]", "g[d=12,t=b]"]
-    v = config.bot("g[d=12,t=b]")
+    v = {b.name: b for b in config.bots}["g[d=12,t=b]"]
     assert v.args == ("--complete-day", "12") and v.env == {"X": "b-12"}
     assert config.baseline == "greedy" and config.format == "gauntlet"
 
