@@ -1,6 +1,6 @@
 """``arena tournament``: many games in parallel, stored and resumable, with a progress bar.
 
-Its options are made from :data:`arena.tournament.settings.SETTINGS`, the table a config file is
+Its options are made from :data:`arena.settings.SETTINGS`, the table a config file is
 read with too: a flag and a config key are one setting, declared once.
 """
 

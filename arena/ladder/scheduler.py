@@ -5,7 +5,7 @@ and the scheduler sees them before its next pick), plays, stores and reports.
 
 What is played. A new pair is picked when the executor has a slot free for each of its games
 (with fewer slots than seats, when all are free), so that a pair's games start together: the
-ranking is fitted again over every stored game (:mod:`.ranking`) and
+ranking is fitted again over every stored game (:mod:`arena.standings.ranking`) and
 :func:`arena.stats.matchmaking.next_pair` chooses two active bots (a bot with fewer than
 ``min_games`` games first, against opponents spread over the ranking; then the two bots adjacent
 in the ranking whose order is least certain and that one more pair informs most). The pick, and

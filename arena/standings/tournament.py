@@ -213,7 +213,7 @@ class Standings:
 
 def load_standings(db: str | Path, tid: int | None = None) -> Standings:
     """The standings of tournament ``tid`` (default: the latest) of the database ``db``, opened
-    read-only. Raises :class:`StoreError` (one line) when it cannot be read."""
+    read-only. Raises :class:`arena.store.results.StoreError` (one line) when it cannot be read."""
     with Store(db, read_only=True) as store:
         return standings(store, find_tournament(store, tid, ladders=False))
 

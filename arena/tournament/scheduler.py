@@ -1,6 +1,6 @@
 """What a tournament plays next: its :class:`TournamentScheduler` is the runner's scheduler
 (:class:`arena.runner.runner.Scheduler`): it finds the tournament to resume or makes it, hands out
-the schedule's games in order (:mod:`.dispatcher`), and counts each stored game (:mod:`.tracker`),
+the schedule's games in order (:mod:`.dispatcher`), and counts each stored game (:mod:`arena.standings.tracker`),
 storing SPRT decisions and dropping the games they make unwanted.
 
 Determinism. Game ``(comparison, pair, leg)`` always gets the same seed and seats, and the

@@ -103,7 +103,7 @@ class SchedLagProbe:
 
     Each process's ``schedstat`` stays open between windows, read with one ``pread`` (opening it
     costs ten times more) until :meth:`close`; a descriptor of a process that ended reads nothing
-    (``ESRCH``) and is opened anew. A window that opens less than :data:`REUSE_S` after the last
+    (``ESRCH``) and is opened anew. A window that opens less than :attr:`REUSE_S` after the last
     reading starts from that reading (for bots that answer in microseconds)."""
 
     REUSE_S = 0.001
