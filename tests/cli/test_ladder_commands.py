@@ -286,6 +286,27 @@ def test_kept_replays_of_ladder_games_open_in_the_viewer(copy: Path) -> None:
     assert f"replay viewer: {page}" in viewed.output and page.stat().st_size > 0
 
 
+def test_keep_losses_keeps_the_games_the_newer_bot_of_the_two_did_not_win(copy: Path) -> None:
+    db = str(copy)
+    before = {
+        g["id"]
+        for g in json.loads(ok("matches", "list", "--ladder", "1", "--format", "json", "--db", db).output)["games"]
+    }
+    ok("ladder", "run", "--games", "12", "--replays", "reps", "--keep", "losses", "--no-progress", "--db", db)
+    games = json.loads(ok("matches", "list", "--ladder", "1", "--format", "json", "--db", db).output)["games"]
+    played = [g for g in games if g["id"] not in before]
+    joined = {"first": 0, "rnd": 1, "wt": 2}  # the order they were added: the later one is the newer bot
+    newer_lost = set()
+    for g in played:
+        newer = max(g["players"], key=lambda p: joined[p["bot"]])
+        if newer["rank"] > 0:
+            newer_lost.add(g["id"])
+    assert len(played) == 12 and 0 < len(newer_lost) < 12  # a mix: some won, some lost
+    assert {g["id"] for g in played if g["replay"]} == newer_lost
+    kept = sorted(p.name for p in Path("reps").iterdir())
+    assert kept == sorted(f"game{g['id']}-seed{g['seed']}.json" for g in played if g["id"] in newer_lost)
+
+
 def test_a_database_that_is_not_there_is_named_with_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     for command in (("add", "x", "wait"), ("run",), ("show",), ("retire", "x"), ("rename", "x", "y")):
