@@ -48,7 +48,8 @@ class Recipe:
     env: Mapping[str, str] = field(default_factory=dict)
     data: tuple[Word, ...] = ()
     entry: Word | None = None
-    """A Python bot's entry in the tree (its :class:`arena.match.launch.botspec.PythonSource`); ``None`` for other bots."""
+    """A Python bot's entry in the tree (its :class:`arena.match.launch.botspec.PythonSource`);
+    ``None`` for other bots."""
     launcher: int | None = None
     leagues: tuple[int, ...] | None = None
 
