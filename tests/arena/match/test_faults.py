@@ -130,8 +130,10 @@ def test_an_answer_near_the_limit_is_ok_and_counted():
     assert faulty.near_limit == 1
     assert result.players[1].near_limit == 0
     # the closest call is a share of the limit applied (170 ms of 2 x 100 ms), not of the game's
+    # (1.7); the time counts from the end of the arena's write, which a loaded machine can take
+    # a moment after the bot has read its input and begun to sleep (0.8496 was seen): 0.8 at least
     use = faulty.limit_use
-    assert use.closest is not None and 0.85 <= use.closest <= 1.0
+    assert use.closest is not None and 0.8 <= use.closest <= 1.0
 
 
 @pytest.mark.parametrize(
