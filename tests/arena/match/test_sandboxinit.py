@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
-import select
 import signal
+import struct
 import subprocess
+import termios
 import time
 
 from arena.match import sandbox
@@ -46,8 +48,15 @@ def test_bwrap_tells_its_init_s_pid_and_nothing_when_it_made_none() -> None:
         while not proctree.children(proc.pid) and time.monotonic() < end:
             time.sleep(0.01)
         seen = proctree.children(proc.pid)
-        # bwrap writes the PID once its child is set up, a moment after the child appears here
-        select.select([info._read_fd], [], [], 10)
+        # bwrap writes the PID once its child is set up, a moment after the child appears here, and
+        # in pieces ("{", the PID, "}"): wait until what it wrote stops growing
+        written = -1
+        while time.monotonic() < end:
+            size = struct.unpack("i", fcntl.ioctl(info._read_fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+            if size and size == written:
+                break
+            written = size
+            time.sleep(0.2)
     finally:
         proc.kill()
         proc.wait()
