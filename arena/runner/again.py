@@ -21,6 +21,7 @@ from ..match.launch.botspec import BotSpec, with_run_options
 from ..match.loop import play_match
 from ..match.replay import replay_document, replay_text, write_text_atomic
 from ..match.settings import PlaySettings
+from ..store.browse import stored_game
 from ..store.results import Store
 from ..versions.registry import Version
 from ..versions.snapshot import store_for
@@ -56,14 +57,9 @@ def play_again(db: str | Path, game_id: int) -> Path:
     text): the replay file's path. Raises :class:`NoVersion`, or an
     :class:`arena.errors.ArenaError` (one line) when the game cannot be played again."""
     with Store(db) as store:
-        found = store.game(game_id)
-        if found is None:
-            raise ArenaError(f"{db}: no game {game_id}")
-        tid, record = found
-        row = store.tournament(tid)
-        assert row is not None
+        row, record = stored_game(store, game_id)
         settings = PlaySettings.from_dict(row.settings)
-        specs = _specs(store, tid, record.seats, settings)
+        specs = _specs(store, row.id, record.seats, settings)
         if record.sandboxed is not None:  # as it was played
             settings = dataclasses.replace(settings, sandbox="on" if record.sandboxed else "off")
         options = settings.match_options(db=db, record=True)

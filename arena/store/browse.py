@@ -24,6 +24,7 @@ __all__ = [
     "result_of",
     "find_games",
     "find_game",
+    "stored_game",
     "tournaments",
     "find_tournament",
 ]
@@ -93,11 +94,17 @@ def find_games(db: str | Path, tid: int | None = None, which: GameFilter = GameF
 def find_game(db: str | Path, game_id: int) -> tuple[TournamentRow, GameRecord]:
     """The stored game ``game_id`` of ``db`` and its tournament."""
     with Store(db, read_only=True) as store:
-        found = store.game(game_id)
-        if found is None:
-            raise StoreError(f"{db}: no game {game_id} (arena matches list shows the ids)")
-        tid, game = found
-        row = store.tournament(tid)
+        return stored_game(store, game_id)
+
+
+def stored_game(store: Store, game_id: int) -> tuple[TournamentRow, GameRecord]:
+    """The stored game ``game_id`` of the open ``store`` and its tournament; :class:`StoreError`
+    (one line) when there is none."""
+    found = store.game(game_id)
+    if found is None:
+        raise StoreError(f"{store.path}: no game {game_id} (arena matches list shows the ids)")
+    tid, game = found
+    row = store.tournament(tid)
     assert row is not None
     return row, game
 
