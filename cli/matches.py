@@ -21,7 +21,7 @@ from arena.store.records import GameRecord, TournamentRow
 from arena.tournament.config import DEFAULT_DB
 
 from .common import minute, plural, shown
-from .repro import ladder_game_command, stored_game_command, version_game_command
+from .repro import play_again_command
 from .tables import Column, render
 from .viewing import announce
 
@@ -139,7 +139,7 @@ def _ladder_id(db: str, lid: int) -> int:
 def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> None:
     """Everything stored about one game, and the command that plays it again."""
     row, g = find_game(db, game_id)
-    command = _play_again(db, row, g)
+    command = play_again_command(db, row, g)
     if view and (g.replay is None or not Path(g.replay).is_file()):
         g = dataclasses.replace(g, replay=str(_replay_again(db, game_id, g, command)))
     if fmt == "json":
@@ -161,23 +161,6 @@ def show_match(game_id: int, db: str, fmt: str, view: bool, no_open: bool) -> No
         except (ViewError, OSError) as exc:
             raise click.ClickException(f"{g.replay}: cannot make the viewer ({exc})") from None
         announce(page, no_open)
-
-
-def _play_again(db: str, row: TournamentRow, g: GameRecord) -> str:
-    """The command that plays game ``g`` again: a tournament's with its bots as its config names
-    them (their sources: as they are now); a ladder's with the versions that played it, from
-    anywhere (with its frozen bots where they are not recorded as versions)."""
-    if not is_ladder(row.settings):
-        return stored_game_command(row.settings, g)
-    from arena.ladder.commands import bot_specs
-    from arena.store.results import Store
-    from arena.versions.registry import labels
-
-    with Store(db, read_only=True) as store:
-        played = labels(store, row.id)
-    if all(name in played for name in g.seats):
-        return version_game_command(row.settings, played, g, db)
-    return ladder_game_command(row.settings, bot_specs(db, row.id), g)
 
 
 def _replay_again(db: str, game_id: int, g: GameRecord, command: str) -> Path:

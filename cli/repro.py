@@ -9,14 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from arena import paths
+from arena.ladder.settings import is_ladder
 from arena.match.launch.botspec import BotSpec, is_bot_name
 from arena.match.limits import DEFAULT_MEMORY_LIMIT_MB
 from arena.match.settings import PlaySettings
-from arena.store.records import GameRecord
+from arena.store.records import GameRecord, TournamentRow
 from arena.tournament.entries import BotEntry
 from referee import LEAGUE
 
 __all__ = [
+    "play_again_command",
     "play_command",
     "bot_argument",
     "game_command",
@@ -168,3 +170,21 @@ def version_game_command(settings: Mapping[str, Any], labels: Mapping[str, str],
     played = PlaySettings.from_dict(settings)
     command = play_command(played, bots, record.seed, sandboxed=record.sandboxed)
     return f"{command} --db {shlex.quote(db)}"
+
+
+def play_again_command(db: str | Path, row: TournamentRow, record: GameRecord) -> str:
+    """The command that plays the stored game ``record`` of ``db`` again (``arena matches show``
+    and the dashboard print it): a tournament's with its bots as its config names them (their
+    sources: as they are now); a ladder's with the versions that played it, from anywhere (with
+    its frozen bots where they are not recorded as versions)."""
+    if not is_ladder(row.settings):
+        return stored_game_command(row.settings, record)
+    from arena.ladder.commands import bot_specs
+    from arena.store.results import Store
+    from arena.versions.registry import labels
+
+    with Store(db, read_only=True) as store:
+        played = labels(store, row.id)
+    if all(name in played for name in record.seats):
+        return version_game_command(row.settings, played, record, str(db))
+    return ladder_game_command(row.settings, bot_specs(db, row.id), record)

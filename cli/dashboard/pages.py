@@ -12,7 +12,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from arena.ladder.commands import bot_specs, rating_history, show_ladder
+from arena.ladder.commands import rating_history, show_ladder
 from arena.ladder.settings import is_ladder
 from arena.match.protocol.latency import BIN_LABELS
 from arena.standings.health import BotHealth
@@ -28,7 +28,7 @@ from arena.store.where import parse_condition
 from ..common import fmt
 from ..ranking import model_name, ranking_cells
 from ..report import bot_cells, bot_columns, elo_cells, percent, sprt_cell
-from ..repro import ladder_game_command, stored_game_command
+from ..repro import play_again_command
 from .charts import Band, Series, heat_colour, histogram, interval_bar, line_chart
 
 __all__ = [
@@ -310,10 +310,7 @@ def _replay_file(g: GameRecord) -> Path | None:
 def game_page(db: Path, gid: int) -> dict[str, Any]:
     """One game as ``arena matches show`` gives it, with its replay embedded when kept."""
     row, g = find_game(db, gid)
-    if is_ladder(row.settings):
-        command = ladder_game_command(row.settings, bot_specs(db, row.id), g)
-    else:
-        command = stored_game_command(row.settings, g)
+    command = play_again_command(db, row, g)
     players = []
     for p in g.players:
         lat = sorted(p.latencies_ms)

@@ -255,6 +255,13 @@ def test_the_ladder_page_shows_the_ranking_of_ladder_show(tmp_path: Path) -> Non
         row = next(r for r in cross if r[0] == c["bot"])
         assert row[1 + order.index(c["against"])] == f"{100 * c['score']:.1f}% ({c['games']})"
     assert 'id="history"' in shown and shown.count('class="line"') == len(order)
+    # a ladder game's page gives the command of matches show: the versions that played it, from anywhere
+    said = arena("matches", "show", "1", "--db", db).strip().splitlines()[-1].removeprefix("play it again with: ")
+    game = page(Path(db), "/game/1")
+    from html import unescape
+
+    assert unescape(game.split('<pre id="command" class="command">')[1].split("</pre>")[0]) == said
+    assert said.startswith("arena play spring2021 ") and f"--db {db}" in said
 
 
 def test_a_sweep_draws_every_variant_with_its_interval(tmp_path: Path) -> None:
